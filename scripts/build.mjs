@@ -1,0 +1,16 @@
+// Builds the CLI into dist/cli.js (one ESM bundle; dependencies stay in node_modules).
+// Runs on `npm ci` through the `prepare` script, so `npx tradewarden` works right after install.
+import { build } from "esbuild";
+
+await build({
+  entryPoints: ["src/cli.tsx"],
+  outfile: "dist/cli.js",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  jsx: "automatic",
+  sourcemap: "linked",
+  logLevel: "warning",
+});

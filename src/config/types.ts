@@ -1,0 +1,90 @@
+/**
+ * The loaded, validated configuration (the TOML file after defaults). The loader in
+ * `src/config/load.ts` is the only producer; everything else reads this shape.
+ * Keys are snake_case, exactly as in the file.
+ */
+import type { Instrument } from "../domain.js";
+import type { Limits } from "../gate/types.js";
+
+export interface AccountConfig {
+  /** ISO 4217 code of the account's base currency. */
+  base_currency: string;
+  /** Capital the journal is opened with on first use (base currency). */
+  capital: number;
+  /** IANA time zone in which the monthly order quota and LLM spend month are counted. */
+  timezone: string;
+}
+
+export interface RiskConfig extends Limits {
+  /** After a kill-switch reset, the account stays REDUCING (sells only) for this many runs. */
+  reducing_runs_after_reset: number;
+  /** Kill-switch liquidation: limit price this many percent under the reference. */
+  liquidation_discount_pct: number;
+}
+
+export interface UniverseConfig {
+  /** CSV files (symbol,currency,exchange,name,...); relative paths resolve against the home, then the bundled data/. */
+  files: string[];
+}
+
+export interface ModelConfig {
+  /** "auto": Claude when ANTHROPIC_API_KEY is set, else the scripted model. */
+  provider: "auto" | "anthropic" | "scripted";
+  /** Anthropic model id; must be in the price table. */
+  id: string;
+  max_tokens: number;
+  /** Per-request timeout cap, seconds. */
+  request_timeout_s: number;
+  max_retries: number;
+  max_turns: number;
+  /** Wall-clock limit of the agent loop, seconds. */
+  max_seconds: number;
+  /** Per-run LLM cost budget, USD. */
+  run_budget_usd: number;
+  /** Monthly LLM spend cap, USD. */
+  monthly_budget_usd: number;
+  /** Scripted model's policy name when the scripted model is used. */
+  script: string;
+  /** Optional base URL for the Anthropic API (proxies, tests). */
+  base_url: string | null;
+}
+
+export interface SimBrokerConfig {
+  /** Participation cap: at most this percent of the day's volume fills per order. */
+  participation_pct: number;
+  commission_per_share: number;
+  commission_min: number;
+  /** Commission is at most this percent of the order's value. */
+  commission_max_pct: number;
+  /** First trading day of a fresh simulation (YYYY-MM-DD); null = the default start. */
+  start_date: string | null;
+}
+
+export interface BrokerConfig {
+  kind: "sim" | "alpaca";
+  sim: SimBrokerConfig;
+  alpaca: { base_url: string };
+}
+
+export interface ExecutorConfig {
+  /** How long to wait for orders to reach a terminal state before cancelling, seconds. */
+  wait_s: number;
+  /** How long to wait for fills to settle after a cancel, seconds. */
+  settle_s: number;
+  /** Poll interval while waiting, milliseconds. */
+  poll_ms: number;
+}
+
+export interface Config {
+  /** The file it was loaded from, or null when running on the built-in defaults. */
+  source: string | null;
+  account: AccountConfig;
+  limits: RiskConfig;
+  universe: UniverseConfig;
+  model: ModelConfig;
+  broker: BrokerConfig;
+  executor: ExecutorConfig;
+}
+
+/** The universe as loaded from the configured CSV files (case-normalised, validated). */
+export type Universe = Instrument[];

@@ -1,0 +1,121 @@
+/**
+ * The risk gate's public types. The gate is pure: `evaluate(orders, state, market, limits, universe)`
+ * never mutates its input and never throws on bad numbers (it blocks them).
+ * These shapes mirror the public `gate check --scenario` JSON contract (snake_case on purpose).
+ */
+import type { Instrument, TradingState } from "../domain.js";
+
+export const BLOCK_CODES = [
+  "invalid_side",
+  "not_allowlisted",
+  "wrong_exchange",
+  "non_finite_number",
+  "non_positive_quantity",
+  "fractional_quantity",
+  "limit_price_required",
+  "no_reference_price",
+  "stale_reference_price",
+  "price_band",
+  "monthly_order_limit",
+  "commission_cap",
+  "no_shorting",
+  "insufficient_cash",
+  "position_limit",
+  "max_order_notional",
+  "duplicate_order",
+  "reducing_only",
+  "trading_halted",
+  "drawdown_kill_switch",
+] as const;
+export type BlockCode = (typeof BLOCK_CODES)[number];
+
+export interface BlockReason {
+  code: BlockCode;
+  /** A sentence with the numbers, e.g. "limit 5.50 is 10.00% from price 5.00 (max 2%)". */
+  message: string;
+}
+
+/** The limits the gate enforces (the `[limits]` table of the config; scenario `limits`). */
+export interface Limits {
+  base_currency: string;
+  max_position_pct: number;
+  max_orders_per_month: number;
+  max_drawdown_pct: number;
+  max_price_deviation_pct: number;
+  max_commission_pct: number;
+  allow_fractional: boolean;
+  max_order_notional: number | null;
+  max_price_age_days: number | null;
+}
+
+/** Reference data for one instrument, as the gate sees it. */
+export interface MarketQuote {
+  /** Reference price in the instrument's currency. */
+  price: number;
+  /** Multiply an instrument-currency amount by this to get the base currency. Default 1. */
+  fx_to_base?: number;
+  /** Estimated commission for the order, in the base currency. Default 0. */
+  commission?: number;
+  /** The day the reference price is from (YYYY-MM-DD). */
+  as_of?: string;
+}
+export type GateMarket = Record<string, MarketQuote>;
+
+export interface GateHolding {
+  quantity: number;
+  /** Valuation price in the instrument's currency; the market price when omitted. */
+  price?: number;
+}
+
+export interface OpenOrder {
+  symbol: string;
+  side: string;
+  quantity: number;
+  limit_price: number;
+}
+
+/** The portfolio the gate evaluates against. Cash and peak are in the base currency. */
+export interface GateState {
+  cash: number;
+  holdings: Record<string, GateHolding>;
+  peak: number;
+  orders_this_month: number;
+  trading_state: TradingState;
+  open_orders?: OpenOrder[];
+  /** The day of evaluation (YYYY-MM-DD), used for price freshness. */
+  as_of?: string;
+}
+
+/** An order as the gate receives it: loose on purpose, so malformed input is blocked, not thrown. */
+export interface GateOrder {
+  symbol: string;
+  side: string;
+  quantity: number;
+  limit_price: number;
+  exchange?: string;
+  reason?: string;
+  [extra: string]: unknown;
+}
+
+export interface GateDecision {
+  order: GateOrder;
+  approved: boolean;
+  reasons: BlockReason[];
+  /** quantity × limit price, in the base currency. */
+  notional: number;
+  /** Estimated commission, in the base currency. */
+  commission: number;
+}
+
+export interface GateResult {
+  decisions: GateDecision[];
+  portfolio_after: {
+    cash: number;
+    holdings: Record<string, GateHolding>;
+    orders_this_month: number;
+  };
+  drawdown_pct: number;
+  kill_switch: boolean;
+}
+
+export type GateUniverse = Instrument[];

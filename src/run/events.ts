@@ -1,0 +1,208 @@
+/**
+ * The run's typed event stream: one discriminated union that the pipeline, the agent loop and the
+ * executor emit, and that every front end (Ink console, headless printer, events.jsonl) consumes.
+ * Front ends hold no trading logic: everything they show is in these events.
+ */
+import type { ProposedOrder, RunMode, TradingState } from "../domain.js";
+import type { GateDecision } from "../gate/types.js";
+
+export interface ToolIssue {
+  path: string;
+  message: string;
+}
+
+export interface Correction {
+  tool: string;
+  instruction: string;
+  valid_arguments_example: unknown;
+  received_arguments: unknown;
+  issues?: ToolIssue[];
+  missing_fields?: string[];
+  pending?: PendingError[];
+  [extra: string]: unknown;
+}
+
+export interface PendingError {
+  tool: string;
+  error_code: string;
+  error: string;
+}
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  /** The TTL split of cache writes, when the API reports it. */
+  cache_creation_5m_input_tokens?: number;
+  cache_creation_1h_input_tokens?: number;
+}
+
+export type AgentOutcome =
+  | "submitted"
+  | "hold"
+  | "no_submission"
+  | "turn_limit"
+  | "time_limit"
+  | "cost_budget"
+  | "monthly_budget"
+  | "refusal"
+  | "max_tokens"
+  | "context_window"
+  | "model_error"
+  | "interrupted";
+
+export type RunOutcome =
+  | "executed"
+  | "hold"
+  | "no_trades"
+  | "observed"
+  | "rejected"
+  | "awaiting_approval"
+  | "reconcile_failed"
+  | "broker_unavailable"
+  | "data_unavailable"
+  | "halted"
+  | "tripped"
+  | "quota_exhausted"
+  | "spend_cap_reached"
+  | "interrupted"
+  | "error";
+
+export interface ReconcileDifference {
+  kind: "position_mismatch" | "unknown_open_order" | "unbooked_position" | "missing_position";
+  symbol: string;
+  journal_quantity?: number;
+  broker_quantity?: number;
+  broker_order_id?: string;
+  client_order_id?: string;
+  message: string;
+}
+
+export interface OrderEventBase {
+  client_order_id: string;
+  broker_order_id?: string;
+  symbol: string;
+  side: "BUY" | "SELL";
+  quantity: number;
+  limit_price: number;
+}
+
+export type RunEventBody =
+  | {
+      type: "run.started";
+      run_id: string;
+      mode: RunMode;
+      trading_day: string;
+      model: { provider: string; id: string };
+      broker: { kind: string; account_id: string; endpoint: string };
+      base_currency: string;
+    }
+  | { type: "preflight.failed"; code: string; message: string }
+  | { type: "reconcile.ok"; positions: number }
+  | { type: "reconcile.failed"; differences: ReconcileDifference[] }
+  | {
+      type: "valuation";
+      value: number;
+      cash: number;
+      peak: number;
+      drawdown_pct: number;
+      max_drawdown_pct: number;
+      trading_state: TradingState;
+      orders_used: number;
+      orders_left: number;
+      first_of_run: boolean;
+    }
+  | {
+      type: "killswitch.tripped";
+      value: number;
+      peak: number;
+      drawdown_pct: number;
+      limit_pct: number;
+      reason: string;
+      liquidation: ProposedOrder[];
+    }
+  | { type: "run.note"; level: "info" | "warn"; message: string }
+  | { type: "model.turn_started"; turn: number; max_turns: number; time_left_ms: number; cost_usd: number; budget_usd: number }
+  | { type: "model.text"; turn: number; delta: string }
+  | {
+      type: "model.response";
+      turn: number;
+      stop_reason: string;
+      usage: Usage;
+      cost_usd: number;
+      total_cost_usd: number;
+      duration_ms: number;
+    }
+  | { type: "model.retry"; turn: number; attempt: number; message: string }
+  | { type: "tool.called"; turn: number; call_id: string; tool: string; arguments: unknown }
+  | {
+      type: "tool.rejected";
+      turn: number;
+      call_id: string;
+      tool: string;
+      error_code: string;
+      error: string;
+      retryable: boolean;
+      correction?: Correction;
+    }
+  | {
+      type: "tool.result";
+      turn: number;
+      call_id: string;
+      tool: string;
+      success: boolean;
+      error_code?: string;
+      summary: string;
+      truncated: boolean;
+      duration_ms: number;
+    }
+  | { type: "tool.pending"; pending: PendingError[] }
+  | { type: "gate.dry_run"; turn: number; call_id: string; decisions: GateDecision[] }
+  | { type: "submit.bounced"; turn: number; decisions: GateDecision[] }
+  | {
+      type: "agent.finished";
+      outcome: AgentOutcome;
+      reason: string;
+      turns: number;
+      cost_usd: number;
+    }
+  | {
+      type: "proposal";
+      orders: ProposedOrder[];
+      summary: string;
+      decisions: GateDecision[];
+      abandoned: string[];
+    }
+  | { type: "approval.requested"; orders_hash: string; approvable: number; blocked: number }
+  | {
+      type: "approval.decided";
+      decision: "approved" | "rejected" | "killswitch" | "awaiting" | "none";
+      by: "operator" | "auto" | "none";
+      orders: ProposedOrder[];
+      orders_hash: string;
+      reason?: string;
+    }
+  | { type: "gate.final"; decisions: GateDecision[] }
+  | ({ type: "order.placed" } & OrderEventBase)
+  | ({ type: "order.partially_filled"; filled_quantity: number; avg_price: number } & OrderEventBase)
+  | ({ type: "order.filled"; filled_quantity: number; avg_price: number; commission: number } & OrderEventBase)
+  | ({ type: "order.cancelled"; filled_quantity: number; message: string } & OrderEventBase)
+  | ({ type: "order.rejected"; message: string } & OrderEventBase)
+  | ({ type: "order.uncertain"; message: string } & OrderEventBase)
+  | ({ type: "order.expired"; filled_quantity: number } & OrderEventBase)
+  | {
+      type: "run.finished";
+      outcome: RunOutcome;
+      exit_code: number;
+      message: string;
+      value_after?: number;
+      cost_usd: number;
+    };
+
+export type RunEventType = RunEventBody["type"];
+
+/** An event as recorded: the body stamped with its sequence number and time. */
+export type RunEvent = RunEventBody & { seq: number; at: string; run_id: string };
+
+export type EventOf<T extends RunEventType> = Extract<RunEventBody, { type: T }>;

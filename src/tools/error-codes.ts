@@ -1,0 +1,88 @@
+/**
+ * The closed set of tool error codes. Each has a stable meaning, a retryable flag (true: repair the
+ * call and try again in this run; false: do not repeat the call) and a default repair instruction.
+ * This table drives the envelope, the pending bookkeeping and the docs.
+ */
+export interface ErrorCodeSpec {
+  retryable: boolean;
+  meaning: string;
+  instruction: string;
+}
+
+export const TOOL_ERROR_CODES = {
+  unknown_tool: {
+    retryable: false,
+    meaning: "The tool name is not in the catalogue.",
+    instruction: "Call one of the tools listed in `available_tools`; do not repeat this call.",
+  },
+  invalid_tool_arguments_json: {
+    retryable: true,
+    meaning: "The arguments are not a JSON object (malformed JSON, or not an object).",
+    instruction: "Send the arguments as one JSON object shaped like `valid_arguments_example`.",
+  },
+  invalid_tool_arguments: {
+    retryable: true,
+    meaning: "The arguments break the tool's input schema; every issue is listed.",
+    instruction: "Fix every listed issue (and add the missing fields), then call the tool again.",
+  },
+  tool_call_limit_reached: {
+    retryable: false,
+    meaning: "The tool's per-run call limit is used up.",
+    instruction: "Do not call this tool again in this run; work with what you have, then call submit_orders.",
+  },
+  tool_execution_failed: {
+    retryable: false,
+    meaning: "The tool failed while running; the message says what failed.",
+    instruction: "Do not repeat this call; continue without its result.",
+  },
+  unknown_symbol: {
+    retryable: true,
+    meaning: "The symbol is not in the allowlisted universe.",
+    instruction: "Use a symbol returned by list_universe.",
+  },
+  data_unavailable: {
+    retryable: false,
+    meaning: "The data needed is not available before the run's trading day.",
+    instruction: "Do not repeat this call; choose another instrument or hold.",
+  },
+  unknown_evidence_id: {
+    retryable: true,
+    meaning: "An order cites an evidence id that no tool returned in this run.",
+    instruction: "Cite only `evidence_id` values returned by get_portfolio, get_price_history or other tools in this run.",
+  },
+  orders_blocked: {
+    retryable: true,
+    meaning: "The risk gate blocked at least one order of submit_orders; nothing was submitted.",
+    instruction:
+      "This is your only revision: fix or drop the blocked orders and call submit_orders again. Next time blocked orders are dropped and the rest go ahead.",
+  },
+  pending_corrections: {
+    retryable: true,
+    meaning: "submit_orders was refused because retryable errors are still pending.",
+    instruction:
+      "Repair each pending call, or list its error code in `abandon_error_codes` with an `abandon_explanation`, then call submit_orders again.",
+  },
+  already_submitted: {
+    retryable: false,
+    meaning: "submit_orders already succeeded in this run.",
+    instruction: "The run is over; do not call any more tools.",
+  },
+  note_not_found: {
+    retryable: true,
+    meaning: "A memory note id does not exist.",
+    instruction: "Use an id returned by recall.",
+  },
+  memory_full: {
+    retryable: false,
+    meaning: "The memory holds its maximum number of live notes.",
+    instruction: "Supersede an existing note (pass `supersedes`) instead of adding a new one.",
+  },
+} as const satisfies Record<string, ErrorCodeSpec>;
+
+export type ToolErrorCode = keyof typeof TOOL_ERROR_CODES;
+
+export const TOOL_ERROR_CODE_LIST = Object.keys(TOOL_ERROR_CODES) as ToolErrorCode[];
+
+export function isToolErrorCode(code: string): code is ToolErrorCode {
+  return Object.hasOwn(TOOL_ERROR_CODES, code);
+}

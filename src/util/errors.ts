@@ -1,0 +1,22 @@
+/**
+ * Errors are values with stable codes. `TwError` carries a code, a message for a person and the
+ * process exit code it maps to; the CLI prints the message and exits with the code.
+ */
+import { EXIT, type ExitCode } from "../run/exit-codes.js";
+
+export class TwError extends Error {
+  readonly code: string;
+  readonly exitCode: ExitCode;
+  readonly details?: unknown;
+  constructor(code: string, message: string, exitCode: ExitCode = EXIT.INTERNAL_ERROR, details?: unknown) {
+    super(message);
+    this.name = "TwError";
+    this.code = code;
+    this.exitCode = exitCode;
+    this.details = details;
+  }
+}
+
+export type Result<T, E = TwError> = { ok: true; value: T } | { ok: false; error: E };
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });

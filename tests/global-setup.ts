@@ -1,0 +1,20 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, statSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+/** End-to-end tests spawn the real CLI (dist/cli.js). Rebuild it when any source is newer. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+export default function setup(): void {
+  const dist = "dist/cli.js";
+  if (!existsSync(dist) || statSync(dist).mtimeMs < newestMtime("src")) {
+    execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+  }
+}
