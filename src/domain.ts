@@ -42,3 +42,34 @@ export interface Bar {
 }
 
 export type RunMode = "paper" | "observe";
+
+/** An order's life, as the journal records it and the executor reports it. */
+export type OrderStatus =
+  | "intent" // written to the journal, not yet sent
+  | "accepted" // the broker has it
+  | "partially_filled"
+  | "filled"
+  | "cancelled"
+  | "expired"
+  | "rejected"
+  | "uncertain" // the send's outcome is unknown (timeout); resolved by client-id lookup, never by resending
+  | "working_after_cancel"; // still working after a cancel: next run's reconciliation stops
+
+export const TERMINAL_ORDER_STATUSES: ReadonlySet<OrderStatus> = new Set(["filled", "cancelled", "expired", "rejected"]);
+
+/** A reference price as of the run's trading day (the last close strictly before it). */
+export interface ReferencePrice {
+  symbol: string;
+  /** In the instrument's currency. */
+  price: number;
+  /** The bar date the price comes from (YYYY-MM-DD). */
+  as_of: string;
+  currency: string;
+  /** Instrument currency → base currency multiplier. */
+  fx_to_base: number;
+}
+
+/** Where reference prices come from (filled by src/market; read by journal, gate wiring, tools). */
+export interface PriceSource {
+  referencePrice(symbol: string): ReferencePrice | undefined;
+}
