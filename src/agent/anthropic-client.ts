@@ -1,0 +1,212 @@
+/**
+ * Claude through `@anthropic-ai/sdk`, streaming: text deltas reach the screen as they are written.
+ *
+ * - `timeout` (per attempt) and `maxRetries` are set explicitly on every request; the SDK retries
+ *   408/409/429/5xx and connection errors, honouring `retry-after`. Each retry is reported through
+ *   `hooks.onRetry` (seen by wrapping the client's `fetch`).
+ * - Exactly three prompt-cache breakpoints per request — the system prompt, the last tool, the last
+ *   block of the newest user message — placed on copies by the pure `buildMessageParams`, so the
+ *   transcript never accumulates stale breakpoints (the API allows at most four).
+ * - Usage keeps both cache counters and the 5m/1h split of cache writes, for exact cost.
+ */
+import Anthropic, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  type ClientOptions,
+} from "@anthropic-ai/sdk";
+import type { MessageStreamParams } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type { Usage } from "../run/events.js";
+import {
+  type CallHooks,
+  type ContentBlock,
+  type ModelClient,
+  ModelCallError,
+  type ModelRequest,
+  type ModelResponse,
+} from "./types.js";
+
+const EPHEMERAL = { type: "ephemeral" } as const;
+
+export interface AnthropicRequestParams {
+  model: string;
+  max_tokens: number;
+  system: { type: "text"; text: string; cache_control?: typeof EPHEMERAL }[];
+  tools: { name: string; description: string; input_schema: object; cache_control?: typeof EPHEMERAL }[];
+  messages: { role: "user" | "assistant"; content: Record<string, unknown>[] }[];
+}
+
+function stripCache(block: object): Record<string, unknown> {
+  const { cache_control: _drop, ...rest } = block as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * The request body for one call (pure). Breakpoints: system, last tool, last block of the newest
+ * user message — never more than three, whatever the input carried.
+ */
+export function buildMessageParams(req: Pick<ModelRequest, "system" | "tools" | "messages" | "maxTokens">, model: string): AnthropicRequestParams {
+  const system: AnthropicRequestParams["system"] = req.system ? [{ type: "text", text: req.system, cache_control: EPHEMERAL }] : [];
+  const tools = req.tools.map((t, i) => {
+    const copy = stripCache(t) as AnthropicRequestParams["tools"][number];
+    if (i === req.tools.length - 1) copy.cache_control = EPHEMERAL;
+    return copy;
+  });
+  let newestUser = -1;
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    const m = req.messages[i];
+    if (m && m.role === "user" && m.content.length > 0) {
+      newestUser = i;
+      break;
+    }
+  }
+  const messages = req.messages.map((m, i) => ({
+    role: m.role,
+    content: m.content.map((b, j) => {
+      const copy = stripCache(b);
+      if (i === newestUser && j === m.content.length - 1) copy.cache_control = EPHEMERAL;
+      return copy;
+    }),
+  }));
+  return { model, max_tokens: req.maxTokens, system, tools, messages };
+}
+
+/** Counts the cache breakpoints of a request body (tests and the fake server use it). */
+export function countBreakpoints(params: { system?: unknown; tools?: unknown; messages?: unknown }): number {
+  const has = (x: unknown) => typeof x === "object" && x !== null && "cache_control" in x && (x as Record<string, unknown>).cache_control != null;
+  let n = 0;
+  if (Array.isArray(params.system)) n += params.system.filter(has).length;
+  if (Array.isArray(params.tools)) n += params.tools.filter(has).length;
+  if (Array.isArray(params.messages)) {
+    for (const m of params.messages as { content?: unknown }[]) {
+      if (Array.isArray(m.content)) n += m.content.filter(has).length;
+    }
+  }
+  return n;
+}
+
+interface SdkUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
+}
+
+export function usageFromSdk(u: SdkUsage | undefined | null): Usage {
+  const usage: Usage = {
+    input_tokens: u?.input_tokens ?? 0,
+    output_tokens: u?.output_tokens ?? 0,
+    cache_creation_input_tokens: u?.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: u?.cache_read_input_tokens ?? 0,
+  };
+  if (u?.cache_creation) {
+    usage.cache_creation_5m_input_tokens = u.cache_creation.ephemeral_5m_input_tokens ?? 0;
+    usage.cache_creation_1h_input_tokens = u.cache_creation.ephemeral_1h_input_tokens ?? 0;
+  }
+  return usage;
+}
+
+/** Response blocks in the canonical form: text and tool_use trimmed to their fields, others kept verbatim. */
+function canonicalBlocks(blocks: readonly Record<string, unknown>[]): ContentBlock[] {
+  return blocks.map((b) => {
+    if (b.type === "text") return { type: "text", text: String(b.text ?? "") };
+    if (b.type === "tool_use") return { type: "tool_use", id: String(b.id), name: String(b.name), input: b.input ?? {} };
+    return { ...b, type: String(b.type) };
+  });
+}
+
+export interface AnthropicClientOptions {
+  model: string;
+  apiKey: string;
+  baseURL?: string | null;
+  /** SDK retries per call (explicit; the config's `model.max_retries`). */
+  maxRetries: number;
+  /** Default per-attempt timeout when a request carries none, ms. */
+  timeoutMs?: number;
+  /** For tests: a fetch to wrap instead of the global one. */
+  fetch?: typeof fetch;
+}
+
+interface CallState {
+  attempts: number;
+  last: string;
+  hooks: CallHooks | undefined;
+}
+
+export class AnthropicClient implements ModelClient {
+  readonly model: string;
+  readonly maxRetries: number;
+  private readonly sdk: Anthropic;
+  private current: CallState | undefined;
+
+  constructor(opts: AnthropicClientOptions) {
+    this.model = opts.model;
+    this.maxRetries = opts.maxRetries;
+    const baseFetch = opts.fetch ?? globalThis.fetch;
+    const observed = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const call = this.current;
+      if (call) {
+        call.attempts += 1;
+        if (call.attempts > 1) call.hooks?.onRetry?.(call.attempts - 1, `retrying after ${call.last}`);
+      }
+      try {
+        const res = await baseFetch(input, init);
+        if (call) call.last = `HTTP ${res.status}${res.status === 429 && res.headers.get("retry-after") ? ` (retry-after ${res.headers.get("retry-after")}s)` : ""}`;
+        return res;
+      } catch (e) {
+        if (call) call.last = `connection error (${(e as Error).message})`;
+        throw e;
+      }
+    };
+    const options: ClientOptions = {
+      apiKey: opts.apiKey,
+      maxRetries: opts.maxRetries,
+      timeout: opts.timeoutMs ?? 60_000,
+      fetch: observed,
+    };
+    if (opts.baseURL) options.baseURL = opts.baseURL;
+    this.sdk = new Anthropic(options);
+  }
+
+  async complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse> {
+    const params = buildMessageParams(req, this.model);
+    this.current = { attempts: 0, last: "a failed attempt", hooks };
+    const reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal } = {
+      timeout: Math.max(1, Math.round(req.timeoutMs)),
+      maxRetries: this.maxRetries,
+    };
+    if (req.signal) reqOpts.signal = req.signal;
+    try {
+      const stream = this.sdk.messages.stream(params as unknown as MessageStreamParams, reqOpts);
+      if (hooks?.onText) {
+        const onText = hooks.onText;
+        stream.on("text", (delta) => onText(delta));
+      }
+      const msg = await stream.finalMessage();
+      return {
+        content: canonicalBlocks(msg.content as unknown as Record<string, unknown>[]),
+        stop_reason: String(msg.stop_reason ?? "end_turn"),
+        usage: usageFromSdk(msg.usage as SdkUsage),
+        model: msg.model,
+      };
+    } catch (e) {
+      throw toModelCallError(e, req.signal);
+    } finally {
+      this.current = undefined;
+    }
+  }
+}
+
+export function toModelCallError(e: unknown, signal?: AbortSignal): ModelCallError {
+  if (e instanceof ModelCallError) return e;
+  if (signal?.aborted || e instanceof APIUserAbortError) return new ModelCallError("aborted", "the model call was aborted");
+  if (e instanceof APIConnectionTimeoutError) return new ModelCallError("timeout", `the model call timed out: ${e.message}`);
+  if (e instanceof APIError) {
+    if (e instanceof APIConnectionError) return new ModelCallError("connection", `cannot reach the model API: ${e.message}`);
+    const status = typeof e.status === "number" ? e.status : undefined;
+    return new ModelCallError("api", `model API error${status ? ` ${status}` : ""}: ${e.message}`, status);
+  }
+  return new ModelCallError("protocol", `model call failed: ${(e as Error)?.message ?? String(e)}`);
+}

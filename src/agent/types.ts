@@ -1,0 +1,106 @@
+/**
+ * The agent's canonical conversation format (the Anthropic Messages format: messages of content
+ * blocks) and the one interface every model client implements. Other providers would render to and
+ * from this shape at their edge; the loop, the transcript and the cassettes only know this one.
+ */
+import type { Usage } from "../run/events.js";
+
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+export interface ToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  /** The tool's result envelope as JSON text. */
+  content: string;
+  is_error?: boolean;
+}
+
+/** Blocks we do not interpret (thinking, server tools...) are kept as they came and sent back as is. */
+export interface OtherBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | OtherBlock;
+
+export interface Message {
+  role: "user" | "assistant";
+  content: ContentBlock[];
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: object;
+}
+
+export type StopReason =
+  | "end_turn"
+  | "tool_use"
+  | "max_tokens"
+  | "stop_sequence"
+  | "pause_turn"
+  | "refusal"
+  | "model_context_window_exceeded";
+
+/** One model call. Everything here except `timeoutMs` and `signal` is part of the recorded request. */
+export interface ModelRequest {
+  system: string;
+  tools: readonly ToolDefinition[];
+  messages: readonly Message[];
+  maxTokens: number;
+  /** The whole call's time budget (retries included); the loop aborts the call when it runs out. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface ModelResponse {
+  content: ContentBlock[];
+  stop_reason: StopReason | string;
+  usage: Usage;
+  /** The model id that answered. */
+  model: string;
+}
+
+/** Live notifications from inside one call; the loop turns them into run events as they happen. */
+export interface CallHooks {
+  /** A text delta, as the model writes it. */
+  onText?: (delta: string) => void;
+  /** The client is retrying after a failed attempt (1 = first retry). */
+  onRetry?: (attempt: number, message: string) => void;
+}
+
+export interface ModelClient {
+  /** The model id requests go to (priced from the price table). */
+  readonly model: string;
+  complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse>;
+}
+
+/** A model call that failed after the client's own retries; `kind` says how. */
+export class ModelCallError extends Error {
+  readonly kind: "timeout" | "api" | "connection" | "aborted" | "protocol";
+  readonly status?: number;
+  constructor(kind: ModelCallError["kind"], message: string, status?: number) {
+    super(message);
+    this.name = "ModelCallError";
+    this.kind = kind;
+    if (status !== undefined) this.status = status;
+  }
+}
+
+export const zeroUsage = (): Usage => ({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+});

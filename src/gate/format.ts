@@ -1,0 +1,36 @@
+/** Number formatting for gate messages: every block message carries its numbers. Pure. */
+
+/** A money or price amount: two decimals (more when the value needs them, e.g. 0.0042). */
+export function fmtNum(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  const abs = Math.abs(n);
+  if (abs !== 0 && abs < 0.01) return String(Number(n.toPrecision(4)));
+  return n.toFixed(2);
+}
+
+/** A quantity: as given (whole shares print without decimals). */
+export function fmtQty(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(12)));
+}
+
+/** A computed percentage: two decimals. */
+export function fmtPct(n: number): string {
+  return Number.isFinite(n) ? `${n.toFixed(2)}%` : String(n);
+}
+
+/** A configured limit, as the user wrote it ("2%", "12.5%"). */
+export function fmtLimitPct(n: number): string {
+  return `${n}%`;
+}
+
+/** A value for a message about a malformed input (strings quoted, others as JSON would show them). */
+export function fmtValue(v: unknown): string {
+  if (typeof v === "number") return String(v);
+  if (v === undefined) return "missing";
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Exact money. Amounts are kept as integer minor units (cents for USD, yen for JPY) and every
+ * product (quantity × price × fx) is computed exactly with decimal.js, then rounded half-even to
+ * minor units once. Pure: no I/O.
+ */
+import Decimal from "decimal.js";
+import { EXIT } from "../run/exit-codes.js";
+import { TwError } from "../util/errors.js";
+
+/** A Decimal with enough precision that cost-basis arithmetic never rounds in practice. */
+export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
+export type Dec = InstanceType<typeof Dec>;
+
+const FALLBACK_DIGITS: Record<string, number> = { JPY: 0, KRW: 0, CLP: 0, ISK: 0, VND: 0, KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3 };
+const digitCache = new Map<string, number>();
+
+/** Minor-unit digits of an ISO 4217 currency (USD 2, JPY 0, KWD 3). */
+export function minorDigits(currency: string): number {
+  const code = currency.toUpperCase();
+  const cached = digitCache.get(code);
+  if (cached !== undefined) return cached;
+  if (!/^[A-Z]{3}$/.test(code)) {
+    throw new TwError("invalid_currency", `"${currency}" is not an ISO 4217 currency code (three letters, e.g. USD)`, EXIT.USAGE_OR_CONFIG);
+  }
+  let digits = FALLBACK_DIGITS[code];
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+  }
+  digitCache.set(code, digits);
+  return digits;
+}
+
+function checkMinor(d: Dec, what: string): number {
+  const n = d.toNumber();
+  if (!Number.isSafeInteger(n)) throw new TwError("invalid_amount", `${what} is out of range`, EXIT.USAGE_OR_CONFIG);
+  return n;
+}
+
+/** Major amount → integer minor units, rounded half-even. Throws on non-finite input. */
+export function toMinor(amount: number | string | Dec, currency: string): number {
+  if (typeof amount === "number" && !Number.isFinite(amount)) {
+    throw new TwError("invalid_amount", `amount ${amount} is not a finite number`, EXIT.USAGE_OR_CONFIG);
+  }
+  let d: Dec;
+  try {
+    d = new Dec(amount);
+  } catch {
+    throw new TwError("invalid_amount", `amount "${String(amount)}" is not a number`, EXIT.USAGE_OR_CONFIG);
+  }
+  if (!d.isFinite()) throw new TwError("invalid_amount", `amount ${String(amount)} is not finite`, EXIT.USAGE_OR_CONFIG);
+  return checkMinor(d.mul(new Dec(10).pow(minorDigits(currency))).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN), "amount");
+}
+
+/** Integer minor units → major amount as the nearest number (e.g. 12345 USD → 123.45). */
+export function fromMinor(minor: number, currency: string): number {
+  return new Dec(minor).div(new Dec(10).pow(minorDigits(currency))).toNumber();
+}
+
+/** quantity × price × fx, exactly, rounded half-even to minor units of `currency`. */
+export function productToMinor(quantity: number | string, price: number | string, fx: number | string, currency: string): number {
+  const d = new Dec(quantity).mul(price).mul(fx);
+  if (!d.isFinite()) throw new TwError("invalid_amount", "non-finite product", EXIT.USAGE_OR_CONFIG);
+  return checkMinor(d.mul(new Dec(10).pow(minorDigits(currency))).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN), "amount");
+}
+
+/** Sum of integer minor amounts (exact while below 2^53). */
+export function sumMinor(values: Iterable<number>): number {
+  let s = 0;
+  for (const v of values) s += v;
+  if (!Number.isSafeInteger(s)) throw new TwError("invalid_amount", "sum out of range");
+  return s;
+}
+
+/** USD spend is kept in micro-dollars so per-call costs add up exactly. */
+export const usdToMicros = (usd: number): number => new Dec(usd).mul(1_000_000).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN).toNumber();
+export const microsToUsd = (micros: number): number => new Dec(micros).div(1_000_000).toNumber();

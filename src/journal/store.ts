@@ -1,0 +1,161 @@
+/**
+ * Durable storage: the lowdb head document (`journal.json`, written temp-file → fsync → rename →
+ * fsync of the folder) and the append-only event log (`journal.log.jsonl`). The head records how
+ * many log bytes are committed; bytes past that mark are a torn or uncommitted tail from a crash,
+ * ignored on read and cut off before the next append. So a write is: append events (fsync), then
+ * replace the head. A crash at any point leaves the previous commit or the new one, never a mix.
+ *
+ * lowdb's own JSONFile (steno) renames a temp file but never fsyncs and uses one fixed temp name,
+ * so the head goes through `DurableJsonFile`, a lowdb adapter with the same contract.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { Adapter } from "lowdb";
+import { Low } from "lowdb";
+import { EXIT } from "../run/exit-codes.js";
+import { TwError } from "../util/errors.js";
+import type { HeadDoc, JournalEvent } from "./types.js";
+
+export interface StoreOptions {
+  /** fsync files and the folder on every commit (default true; tests and simulations may turn it off). */
+  fsync: boolean;
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, "r");
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // some platforms cannot fsync a directory; the rename is still atomic
+  }
+}
+
+/** Replace `path` atomically with `text` (unique temp file in the same folder, fsync, rename). */
+export async function writeFileAtomic(path: string, text: string, durable = true): Promise<void> {
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const fh = await open(tmp, "w", 0o600);
+  try {
+    await fh.writeFile(text, "utf8");
+    if (durable) await fh.sync();
+  } catch (e) {
+    await fh.close();
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+  await fh.close();
+  try {
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+  if (durable) await fsyncDir(dir);
+}
+
+/** A lowdb adapter that reads strictly and writes durably. */
+export class DurableJsonFile<T> implements Adapter<T> {
+  constructor(
+    private readonly path: string,
+    private readonly durable: boolean,
+  ) {}
+  async read(): Promise<T | null> {
+    const text = await readText(this.path);
+    if (text === null) return null;
+    return parseStrict(this.path, text) as T;
+  }
+  async write(data: T): Promise<void> {
+    await writeFileAtomic(this.path, JSON.stringify(data), this.durable);
+  }
+}
+
+export async function readText(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+export function corrupt(path: string, why: string): TwError {
+  return new TwError(
+    "journal_corrupt",
+    `the journal ${path} cannot be read (${why}); it was left untouched. Restore it from a backup or move it aside; tradewarden will not overwrite it.`,
+    EXIT.INTERNAL_ERROR,
+  );
+}
+
+export function parseStrict(path: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw corrupt(path, `not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export function makeHeadDb(path: string, head: HeadDoc, durable: boolean): Low<HeadDoc> {
+  return new Low<HeadDoc>(new DurableJsonFile<HeadDoc>(path, durable), head);
+}
+
+/** Reads the committed part of the log: exactly `committedBytes` bytes, every line a JSON event in sequence. */
+export async function readLog(path: string, committedBytes: number, lastSeq: number): Promise<JournalEvent[]> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") {
+      if (committedBytes === 0) return [];
+      throw corrupt(path, `the event log is missing but ${committedBytes} bytes are committed`);
+    }
+    throw e;
+  }
+  if (buf.length < committedBytes) throw corrupt(path, `the event log has ${buf.length} bytes, ${committedBytes} are committed`);
+  const text = buf.subarray(0, committedBytes).toString("utf8");
+  if (committedBytes > 0 && !text.endsWith("\n")) throw corrupt(path, "the committed event log does not end on a record boundary");
+  const lines = text.length === 0 ? [] : text.slice(0, -1).split("\n");
+  const events: JournalEvent[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let ev: JournalEvent;
+    try {
+      ev = JSON.parse(lines[i] as string) as JournalEvent;
+    } catch {
+      throw corrupt(path, `event log line ${i + 1} is not valid JSON`);
+    }
+    if (typeof ev !== "object" || ev === null || ev.seq !== i + 1) throw corrupt(path, `event log line ${i + 1} is out of sequence`);
+    events.push(ev);
+  }
+  if (events.length !== lastSeq) throw corrupt(path, `the event log holds ${events.length} committed events, the head says ${lastSeq}`);
+  return events;
+}
+
+/** Appends `text` at `at` (the committed mark), cutting off any uncommitted tail first. */
+export async function appendLog(path: string, at: number, text: string, durable: boolean): Promise<number> {
+  await mkdir(dirname(path), { recursive: true });
+  const fh = await open(path, "a+").then(async (h) => {
+    await h.close();
+    return open(path, "r+");
+  });
+  try {
+    const data = Buffer.from(text, "utf8");
+    const { size } = await fh.stat();
+    if (size < at) throw corrupt(path, `the event log shrank below its committed size (${size} < ${at})`);
+    if (size !== at) await fh.truncate(at);
+    let off = 0;
+    while (off < data.length) {
+      const { bytesWritten } = await fh.write(data, off, data.length - off, at + off);
+      off += bytesWritten;
+    }
+    if (durable) await fh.sync();
+    return at + data.length;
+  } finally {
+    await fh.close();
+  }
+}
+
+export { readFile, rename, writeFileAtomic as atomicWrite };

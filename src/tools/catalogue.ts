@@ -1,0 +1,29 @@
+/**
+ * The tool catalogue: every model-facing tool, one contract each. Everything the model, the
+ * validator, the docs and the contract tests know about a tool comes from these objects.
+ */
+import { checkOrders } from "./defs/check-orders.js";
+import { getPortfolio } from "./defs/get-portfolio.js";
+import { getPriceHistory } from "./defs/get-price-history.js";
+import { listUniverse } from "./defs/list-universe.js";
+import { recall } from "./defs/recall.js";
+import { remember } from "./defs/remember.js";
+import { submitOrders } from "./defs/submit-orders.js";
+import type { ToolContract } from "./types.js";
+
+/** Bump when a description, schema or serialisation changes: cassettes record it. */
+export const CONTRACT_VERSION = "tw-tools/1";
+
+export const CATALOGUE = [getPortfolio, listUniverse, getPriceHistory, remember, recall, checkOrders, submitOrders] as const;
+
+export type ToolName = (typeof CATALOGUE)[number]["name"];
+export const TOOL_NAMES = CATALOGUE.map((t) => t.name) as ToolName[];
+
+const byName = new Map<string, ToolContract>(CATALOGUE.map((t) => [t.name, t as ToolContract]));
+
+export function contractOf(name: string): ToolContract | undefined {
+  return byName.get(name);
+}
+
+/** Tools whose `orders[*].evidence_ids` must name evidence returned earlier in the run. */
+export const GROUNDED_TOOLS: ReadonlySet<string> = new Set(["check_orders", "submit_orders"]);

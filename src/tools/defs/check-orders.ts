@@ -1,0 +1,44 @@
+import { Type } from "@sinclair/typebox";
+import type { ToolContract } from "../types.js";
+import { OrderSchema } from "./order.js";
+
+const Input = Type.Object(
+  {
+    orders: Type.Array(OrderSchema, { minItems: 1, maxItems: 20, description: "The orders to dry-run, 1 to 20." }),
+  },
+  { additionalProperties: false, description: "A batch of orders to dry-run through the risk gate." },
+);
+
+const Output = Type.Object(
+  {
+    success: Type.Literal(true),
+    all_approved: Type.Boolean(),
+    decisions: Type.Array(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: true },
+);
+
+export const checkOrders: ToolContract<typeof Input, typeof Output> = {
+  name: "check_orders",
+  group: "orders",
+  kind: "dry_run",
+  description:
+    "Dry-run orders through the real risk gate on a copy of the account; nothing is placed. Sells are evaluated first and the batch is checked jointly (cash, position share, monthly quota). Each decision says approved or blocked, with every reason and its numbers. Use it before submit_orders.",
+  example: {
+    orders: [
+      {
+        symbol: "ALFA",
+        side: "BUY",
+        quantity: 10,
+        limit_price: 101.5,
+        reason: "Three-month momentum positive and price above SMA50.",
+        evidence_ids: ["price:ALFA:2008-03-14"],
+      },
+    ],
+  },
+  successSummary:
+    "success=true with all_approved and decisions[] ({symbol, side, quantity, limit_price, approved, reasons[{code, message}], notional, commission}) in evaluated order.",
+  input: Input,
+  output: Output,
+  callLimit: 5,
+};

@@ -1,0 +1,38 @@
+import { Type } from "@sinclair/typebox";
+import type { ToolContract } from "../types.js";
+
+const Input = Type.Object({}, { additionalProperties: false, description: "No arguments." });
+
+const Output = Type.Object(
+  {
+    success: Type.Literal(true),
+    evidence_id: Type.String({ description: "Cite this id in evidence_ids." }),
+    as_of: Type.String({ description: "Day of the reference prices (the last trading day before the run's)." }),
+    base_currency: Type.String(),
+    cash: Type.Number(),
+    value: Type.Number(),
+    peak: Type.Number(),
+    drawdown_pct: Type.Number(),
+    max_drawdown_pct: Type.Number(),
+    trading_state: Type.String(),
+    orders_used_this_month: Type.Integer(),
+    orders_left_this_month: Type.Integer(),
+    holdings: Type.Array(Type.Object({}, { additionalProperties: true })),
+    recent_activity: Type.Array(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: true },
+);
+
+export const getPortfolio: ToolContract<typeof Input, typeof Output> = {
+  name: "get_portfolio",
+  group: "portfolio",
+  kind: "read",
+  description:
+    "Read the account this run manages: cash (from the journal's ledger), holdings with weights, average cost and unrealised P&L, total value, confirmed peak and drawdown, trading state (ACTIVE, REDUCING = sells only, HALTED = nothing), orders used and left this month, and the last 10 orders of earlier runs with what became of each. Call it first.",
+  example: {},
+  successSummary:
+    "success=true with evidence_id, cash, value, peak, drawdown_pct, trading_state, orders_left_this_month, holdings[] and recent_activity[].",
+  input: Input,
+  output: Output,
+  callLimit: 5,
+};

@@ -1,0 +1,47 @@
+import { Type } from "@sinclair/typebox";
+import type { ToolContract } from "../types.js";
+import { SymbolField } from "./order.js";
+
+const Input = Type.Object(
+  {
+    sector: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: "Only instruments of this sector (case-insensitive)." }),
+    ),
+    query: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: "Only instruments whose symbol or name contains this text." }),
+    ),
+    symbols: Type.Optional(
+      Type.Array(SymbolField, { minItems: 1, maxItems: 50, uniqueItems: true, description: "Only these symbols." }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 50, default: 20, description: "Most instruments to return (default 20)." }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 10_000, default: 0, description: "Skip this many matches (paging; default 0)." }),
+    ),
+  },
+  { additionalProperties: false, description: "Optional filters; all combine." },
+);
+
+const Output = Type.Object(
+  {
+    success: Type.Literal(true),
+    instruments: Type.Array(Type.Object({}, { additionalProperties: true })),
+    total: Type.Integer(),
+    returned: Type.Integer(),
+  },
+  { additionalProperties: true },
+);
+
+export const listUniverse: ToolContract<typeof Input, typeof Output> = {
+  name: "list_universe",
+  group: "market",
+  kind: "read",
+  description:
+    "List the allowlisted instruments you may trade, with name, sector, currency and reference price (the last close before the run's trading day). Only these symbols can be traded. Use the filters to keep the answer small.",
+  example: { sector: "Technology", limit: 10 },
+  successSummary: "success=true with instruments[] (symbol, name, sector, currency, reference_price, price_as_of), total and returned.",
+  input: Input,
+  output: Output,
+  callLimit: 10,
+};

@@ -1,0 +1,31 @@
+import { Type } from "@sinclair/typebox";
+import type { ToolContract } from "../types.js";
+import { SymbolField } from "./order.js";
+import { NoteKind } from "./remember.js";
+
+const Input = Type.Object(
+  {
+    kind: Type.Optional(NoteKind),
+    symbol: Type.Optional(SymbolField),
+    query: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only notes containing this text (case-insensitive)." })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10, description: "Most notes to return, newest first (default 10)." })),
+  },
+  { additionalProperties: false, description: "Optional filters; all combine." },
+);
+
+const Output = Type.Object(
+  { success: Type.Literal(true), notes: Type.Array(Type.Object({}, { additionalProperties: true })), total: Type.Integer() },
+  { additionalProperties: true },
+);
+
+export const recall: ToolContract<typeof Input, typeof Output> = {
+  name: "recall",
+  group: "memory",
+  kind: "read",
+  description: "Read the notes saved by earlier runs (live notes only; superseded ones are hidden), newest first.",
+  example: { kind: "lesson", limit: 5 },
+  successSummary: "success=true with notes[] ({id, kind, text, symbol, created_at}) and total.",
+  input: Input,
+  output: Output,
+  callLimit: 5,
+};

@@ -1,0 +1,38 @@
+import { Type } from "@sinclair/typebox";
+import type { ToolContract } from "../types.js";
+import { SymbolField } from "./order.js";
+
+export const NoteKind = Type.Union(
+  [Type.Literal("observation"), Type.Literal("lesson"), Type.Literal("plan"), Type.Literal("watch")],
+  { description: "observation (a fact seen), lesson (what to do differently), plan (an intention), watch (something to re-check)." },
+);
+
+const Input = Type.Object(
+  {
+    kind: NoteKind,
+    text: Type.String({ minLength: 1, maxLength: 500, description: "The note, at most 500 characters." }),
+    symbol: Type.Optional(SymbolField),
+    supersedes: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 20, pattern: "^n-[0-9]+$", description: "Id of an older note this one replaces (e.g. \"n-4\")." }),
+    ),
+  },
+  { additionalProperties: false, description: "A short note that persists across runs." },
+);
+
+const Output = Type.Object(
+  { success: Type.Literal(true), note: Type.Object({}, { additionalProperties: true }) },
+  { additionalProperties: true },
+);
+
+export const remember: ToolContract<typeof Input, typeof Output> = {
+  name: "remember",
+  group: "memory",
+  kind: "read",
+  description:
+    "Save a short typed note for future runs (they persist in the journal). Replace an outdated note by passing its id in `supersedes` rather than adding a contradicting one. Notes are capped in number.",
+  example: { kind: "lesson", text: "ALFA gapped below my limit twice; use limits nearer the last close.", symbol: "ALFA" },
+  successSummary: "success=true with note {id, kind, text, symbol, created_at, supersedes}.",
+  input: Input,
+  output: Output,
+  callLimit: 5,
+};

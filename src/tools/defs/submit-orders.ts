@@ -1,0 +1,69 @@
+import { Type } from "@sinclair/typebox";
+import type { ToolContract } from "../types.js";
+import { OrderSchema } from "./order.js";
+
+const Input = Type.Object(
+  {
+    orders: Type.Array(OrderSchema, {
+      minItems: 0,
+      maxItems: 20,
+      description: "The orders to propose; an empty list is a hold (often the right answer).",
+    }),
+    summary: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: "Your reasoning for the operator, in a few sentences.",
+    }),
+    abandon_error_codes: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 60, description: "A pending error code." }), {
+        minItems: 1,
+        maxItems: 20,
+        uniqueItems: true,
+        description: "Error codes of pending retryable failures you give up repairing. Requires abandon_explanation.",
+      }),
+    ),
+    abandon_explanation: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1000, description: "Why the listed pending errors are abandoned." }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: "The final proposal of this run.",
+    allOf: [
+      {
+        if: { type: "object", required: ["abandon_error_codes"] },
+        then: { type: "object", required: ["abandon_explanation"] },
+      },
+    ],
+  },
+);
+
+const Output = Type.Object(
+  { success: Type.Literal(true), accepted_orders: Type.Integer(), hold: Type.Boolean() },
+  { additionalProperties: true },
+);
+
+export const submitOrders: ToolContract<typeof Input, typeof Output> = {
+  name: "submit_orders",
+  group: "orders",
+  kind: "final",
+  description:
+    "Finish the run with your proposal. This is a proposal, not an order: the risk gate checks it again and a human operator approves it before anything reaches the paper broker. If an order is blocked you get one revision; after that, blocked orders are dropped. Refused while a retryable error is pending unless you list its code in abandon_error_codes with abandon_explanation.",
+  example: {
+    orders: [
+      {
+        symbol: "ALFA",
+        side: "BUY",
+        quantity: 10,
+        limit_price: 101.5,
+        reason: "Three-month momentum positive and price above SMA50.",
+        evidence_ids: ["price:ALFA:2008-03-14"],
+      },
+    ],
+    summary: "One small momentum buy; everything else holds.",
+  },
+  successSummary: "success=true with accepted_orders and hold (true when the list was empty); the run ends.",
+  input: Input,
+  output: Output,
+  callLimit: 3,
+};

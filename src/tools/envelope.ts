@@ -1,0 +1,45 @@
+/**
+ * The result envelope. Success: `{success: true, ...data}`. Failure: exactly DESIGN section 3's
+ * shape, with the code's retryable flag and a correction carrying the tool, an instruction, the
+ * tool's valid example and what was received.
+ */
+import type { Correction } from "../run/events.js";
+import { TOOL_ERROR_CODES, type ToolErrorCode } from "./error-codes.js";
+
+export interface FailureEnvelope {
+  success: false;
+  error: string;
+  error_code: ToolErrorCode;
+  retryable: boolean;
+  correction: Correction;
+}
+
+export interface FailureSpec {
+  code: ToolErrorCode;
+  message: string;
+  tool: string;
+  example: unknown;
+  received: unknown;
+  instruction?: string;
+  issues?: { path: string; message: string }[];
+  missing?: string[];
+  details?: Record<string, unknown>;
+}
+
+export function failureEnvelope(spec: FailureSpec): FailureEnvelope {
+  const code = TOOL_ERROR_CODES[spec.code];
+  const correction: Correction = {
+    tool: spec.tool,
+    instruction: spec.instruction ?? code.instruction,
+    valid_arguments_example: spec.example,
+    received_arguments: spec.received,
+  };
+  if (spec.issues && spec.issues.length > 0) correction.issues = spec.issues;
+  if (spec.missing && spec.missing.length > 0) correction.missing_fields = spec.missing;
+  if (spec.details) Object.assign(correction, spec.details);
+  return { success: false, error: spec.message, error_code: spec.code, retryable: code.retryable, correction };
+}
+
+export function successEnvelope(data: Record<string, unknown>): Record<string, unknown> {
+  return { success: true, ...data };
+}

@@ -1,0 +1,322 @@
+/**
+ * The per-run tool runtime: binds handlers to the contracts and dispatches every call in this
+ * order: unknown tool → arguments parse → schema validation (all issues) → grounding (evidence
+ * ids) → pending check (final tool) → per-run call limit → handler → envelope → compaction.
+ * Invalid input never reaches a handler; a handler exception becomes `tool_execution_failed`.
+ */
+import type { PendingError } from "../run/events.js";
+import { TwError } from "../util/errors.js";
+import { EXIT } from "../run/exit-codes.js";
+import { CATALOGUE, GROUNDED_TOOLS, type ToolName, contractOf } from "./catalogue.js";
+import { compactResult, DEFAULT_BUDGET_CHARS } from "./compaction.js";
+import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.js";
+import { TOOL_ERROR_CODES } from "./error-codes.js";
+import { PendingTracker } from "./pending.js";
+import { type AnthropicToolDef, renderAnthropic, renderOpenAI, type OpenAIToolDef } from "./render.js";
+import type { HandlerResult, ToolCallContext, ToolContract, ToolHandler } from "./types.js";
+import { validateArguments } from "./validate.js";
+
+export type DispatchStage = "unknown_tool" | "parse" | "validation" | "grounding" | "pending" | "limit" | "handler" | "ok";
+
+export interface DispatchOutcome {
+  tool: string;
+  /** The parsed arguments (or the raw input when it did not parse). */
+  arguments: unknown;
+  stage: DispatchStage;
+  success: boolean;
+  /** The full envelope (before compaction). */
+  envelope: Record<string, unknown>;
+  /** The JSON text sent to the model as the tool_result content (compacted). */
+  text: string;
+  errorCode?: string;
+  error?: string;
+  retryable?: boolean;
+  truncated: boolean;
+  durationMs: number;
+  /** The handler's success payload, for the caller (e.g. check_orders decisions). */
+  data?: Record<string, unknown>;
+}
+
+export interface ToolRuntimeOptions {
+  runId: string;
+  tradingDay: string;
+  budgetChars?: number;
+  now?: () => number;
+}
+
+export interface ToolRuntime {
+  readonly contracts: readonly ToolContract[];
+  anthropicTools(opts?: { strict?: boolean }): AnthropicToolDef[];
+  openaiTools(): OpenAIToolDef[];
+  dispatch(name: string, rawArgs: unknown, opts?: { signal?: AbortSignal }): Promise<DispatchOutcome>;
+  pending(): PendingError[];
+  seenEvidence(): ReadonlySet<string>;
+  callCount(tool: string): number;
+}
+
+export type ToolHandlers = Record<ToolName, ToolHandler>;
+
+const RECEIVED_PREVIEW_CHARS = 500;
+
+/** Build a run's runtime. Refuses to build while any catalogue tool has no handler. */
+export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>, opts: ToolRuntimeOptions): ToolRuntime {
+  const missing = CATALOGUE.map((t) => t.name).filter((n) => typeof handlers[n] !== "function");
+  if (missing.length > 0) {
+    throw new TwError("missing_handler", `tool runtime refused: no handler for ${missing.join(", ")}`, EXIT.INTERNAL_ERROR);
+  }
+  const now = opts.now ?? (() => performance.now());
+  const budget = opts.budgetChars ?? DEFAULT_BUDGET_CHARS;
+  const pending = new PendingTracker();
+  const evidence = new Set<string>();
+  const successes = new Map<string, number>();
+  const available = CATALOGUE.map((t) => t.name);
+
+  function finish(
+    tool: string,
+    args: unknown,
+    stage: DispatchStage,
+    envelope: Record<string, unknown>,
+    started: number,
+    data?: Record<string, unknown>,
+  ): DispatchOutcome {
+    const success = envelope.success === true;
+    const compacted = compactResult(envelope, budget);
+    const outcome: DispatchOutcome = {
+      tool,
+      arguments: args,
+      stage,
+      success,
+      envelope,
+      text: compacted.text,
+      truncated: compacted.truncated,
+      durationMs: now() - started,
+    };
+    if (!success) {
+      outcome.errorCode = String(envelope.error_code);
+      outcome.error = String(envelope.error);
+      outcome.retryable = envelope.retryable === true;
+    }
+    if (data) outcome.data = data;
+    const contract = contractOf(tool);
+    if (contract && contract.kind !== "final") {
+      pending.record(tool, { success, retryable: outcome.retryable, error_code: outcome.errorCode, error: outcome.error });
+    }
+    return outcome;
+  }
+
+  function fail(spec: FailureSpec, stage: DispatchStage, started: number, args: unknown): DispatchOutcome {
+    return finish(spec.tool, args, stage, failureEnvelope(spec) as unknown as Record<string, unknown>, started);
+  }
+
+  async function dispatch(name: string, rawArgs: unknown, dopts: { signal?: AbortSignal } = {}): Promise<DispatchOutcome> {
+    const started = now();
+    const contract = contractOf(name);
+    if (!contract) {
+      return fail(
+        {
+          code: "unknown_tool",
+          tool: name,
+          message: `unknown tool "${name}"; available tools: ${available.join(", ")}`,
+          example: {},
+          received: preview(rawArgs),
+          details: { available_tools: available },
+        },
+        "unknown_tool",
+        started,
+        rawArgs,
+      );
+    }
+    // 1. Parse: arguments may arrive as a JSON string.
+    let args: unknown = rawArgs;
+    if (typeof rawArgs === "string") {
+      try {
+        args = rawArgs.trim() === "" ? {} : JSON.parse(rawArgs);
+      } catch (e) {
+        return fail(
+          {
+            code: "invalid_tool_arguments_json",
+            tool: name,
+            message: `arguments are not valid JSON: ${(e as Error).message}`,
+            example: contract.example,
+            received: rawArgs.slice(0, RECEIVED_PREVIEW_CHARS),
+          },
+          "parse",
+          started,
+          rawArgs,
+        );
+      }
+    }
+    if (args === undefined || args === null) args = {};
+    if (typeof args !== "object" || Array.isArray(args)) {
+      return fail(
+        {
+          code: "invalid_tool_arguments_json",
+          tool: name,
+          message: `arguments must be a JSON object, got ${Array.isArray(args) ? "an array" : typeof args}`,
+          example: contract.example,
+          received: preview(args),
+        },
+        "parse",
+        started,
+        args,
+      );
+    }
+    const argObj = args as Record<string, unknown>;
+    // 2. Schema validation: every issue at once.
+    const report = validateArguments(name, argObj);
+    if (!report.valid) {
+      const n = report.issues.length;
+      return fail(
+        {
+          code: "invalid_tool_arguments",
+          tool: name,
+          message: `${n} problem${n === 1 ? "" : "s"} in the arguments of ${name}: ${report.issues
+            .slice(0, 5)
+            .map((i) => `${i.path} ${i.message}`)
+            .join("; ")}${n > 5 ? "; …" : ""}`,
+          example: contract.example,
+          received: argObj,
+          issues: report.issues,
+          missing: report.missing,
+        },
+        "validation",
+        started,
+        argObj,
+      );
+    }
+    // 3. Grounding: evidence ids must name results this run returned.
+    if (GROUNDED_TOOLS.has(name)) {
+      const issues = groundingIssues(argObj, evidence);
+      if (issues.length > 0) {
+        return fail(
+          {
+            code: "unknown_evidence_id",
+            tool: name,
+            message: `${issues.length} evidence id${issues.length === 1 ? " was" : "s were"} not returned by any tool in this run: ${issues
+              .slice(0, 5)
+              .map((i) => i.message)
+              .join("; ")}`,
+            example: contract.example,
+            received: argObj,
+            issues,
+            details: { known_evidence_ids: [...evidence].slice(0, 40) },
+          },
+          "grounding",
+          started,
+          argObj,
+        );
+      }
+    }
+    // 4. Pending corrections block the final tool unless abandoned.
+    if (contract.kind === "final") {
+      const unresolved = pending.unresolved(argObj.abandon_error_codes as string[] | undefined);
+      if (unresolved.length > 0) {
+        return fail(
+          {
+            code: "pending_corrections",
+            tool: name,
+            message: `submit refused: ${unresolved.length} retryable error${unresolved.length === 1 ? " is" : "s are"} still pending: ${unresolved
+              .map((p) => `${p.tool} (${p.error_code})`)
+              .join(", ")}`,
+            example: contract.example,
+            received: argObj,
+            details: { pending: unresolved },
+          },
+          "pending",
+          started,
+          argObj,
+        );
+      }
+    }
+    // 5. Per-run call limit (successful calls count).
+    const used = successes.get(name) ?? 0;
+    if (contract.callLimit !== null && used >= contract.callLimit) {
+      return fail(
+        {
+          code: "tool_call_limit_reached",
+          tool: name,
+          message: `${name} may succeed at most ${contract.callLimit} times per run; the limit is reached`,
+          example: contract.example,
+          received: argObj,
+        },
+        "limit",
+        started,
+        argObj,
+      );
+    }
+    // 6. Handler.
+    const handler = handlers[name] as ToolHandler;
+    const ctx: ToolCallContext = {
+      runId: opts.runId,
+      tradingDay: opts.tradingDay,
+      seenEvidence: evidence,
+      pending: pending.list(),
+      signal: dopts.signal,
+    };
+    let result: HandlerResult;
+    try {
+      result = await handler(argObj, ctx);
+    } catch (e) {
+      return fail(
+        {
+          code: "tool_execution_failed",
+          tool: name,
+          message: `${name} failed: ${e instanceof Error ? e.message : String(e)}`,
+          example: contract.example,
+          received: argObj,
+        },
+        "handler",
+        started,
+        argObj,
+      );
+    }
+    if (!result.ok) {
+      const code = Object.hasOwn(TOOL_ERROR_CODES, result.code) ? result.code : "tool_execution_failed";
+      return fail(
+        {
+          code,
+          tool: name,
+          message: result.message,
+          instruction: result.instruction,
+          example: contract.example,
+          received: argObj,
+          issues: result.issues,
+          details: result.details,
+        },
+        "handler",
+        started,
+        argObj,
+      );
+    }
+    successes.set(name, used + 1);
+    for (const id of result.evidenceIds ?? []) evidence.add(id);
+    return finish(name, argObj, "ok", successEnvelope(result.data), started, result.data);
+  }
+
+  return {
+    contracts: CATALOGUE as readonly ToolContract[],
+    anthropicTools: (o) => CATALOGUE.map((t) => renderAnthropic(t, o)),
+    openaiTools: () => CATALOGUE.map((t) => renderOpenAI(t)),
+    dispatch,
+    pending: () => pending.list(),
+    seenEvidence: () => evidence,
+    callCount: (tool) => successes.get(tool) ?? 0,
+  };
+}
+
+function preview(v: unknown): unknown {
+  if (typeof v === "string") return v.slice(0, RECEIVED_PREVIEW_CHARS);
+  return v;
+}
+
+function groundingIssues(args: Record<string, unknown>, seen: ReadonlySet<string>): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  const orders = Array.isArray(args.orders) ? (args.orders as Record<string, unknown>[]) : [];
+  orders.forEach((order, i) => {
+    const ids = Array.isArray(order.evidence_ids) ? (order.evidence_ids as string[]) : [];
+    ids.forEach((id, j) => {
+      if (!seen.has(id)) issues.push({ path: `$.orders[${i}].evidence_ids[${j}]`, message: `"${id}" was not returned in this run` });
+    });
+  });
+  return issues;
+}

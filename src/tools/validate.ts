@@ -1,0 +1,108 @@
+/**
+ * Schema validation of tool arguments: ajv (draft 2020-12, strict), compiled once per tool at
+ * start-up, reporting every issue as `{path, message}` plus the missing fields.
+ */
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { CATALOGUE } from "./catalogue.js";
+import { plainSchema } from "./render.js";
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+export interface ValidationReport {
+  valid: boolean;
+  issues: ValidationIssue[];
+  missing: string[];
+}
+
+export function newAjv(): Ajv2020.default {
+  const AjvCtor = (Ajv2020 as unknown as { default: typeof Ajv2020.default }).default ?? Ajv2020;
+  return new AjvCtor({ strict: true, allErrors: true, useDefaults: false, allowUnionTypes: false });
+}
+
+const ajv = newAjv();
+const validators = new Map<string, ValidateFunction>();
+for (const tool of CATALOGUE) validators.set(tool.name, ajv.compile(plainSchema(tool.input)));
+
+/** "/orders/0/quantity" → "$.orders[0].quantity". */
+export function toJsonPath(pointer: string, extra?: string): string {
+  let out = "$";
+  const parts = pointer === "" ? [] : pointer.slice(1).split("/");
+  if (extra !== undefined) parts.push(extra);
+  for (const raw of parts) {
+    const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (/^\d+$/.test(part)) out += `[${part}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(part)) out += `.${part}`;
+    else out += `[${JSON.stringify(part)}]`;
+  }
+  return out;
+}
+
+function describe(e: ErrorObject): ValidationIssue | null {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case "required":
+      return { path: toJsonPath(e.instancePath, String(p.missingProperty)), message: "is required" };
+    case "additionalProperties":
+      return { path: toJsonPath(e.instancePath, String(p.additionalProperty)), message: "is not an allowed field" };
+    case "enum":
+      return { path: toJsonPath(e.instancePath), message: `must be one of ${JSON.stringify(p.allowedValues)}` };
+    case "const":
+      return { path: toJsonPath(e.instancePath), message: `must be ${JSON.stringify(p.allowedValue)}` };
+    case "if":
+    case "anyOf":
+      return null; // the branch errors say what is wrong
+    default:
+      return { path: toJsonPath(e.instancePath), message: e.message ?? e.keyword };
+  }
+}
+
+/** Collapse `anyOf` of literals (e.g. side BUY|SELL) into one readable issue. */
+function collapseLiteralUnions(errors: ErrorObject[]): ErrorObject[] {
+  const out: ErrorObject[] = [];
+  const unionPaths = new Map<string, unknown[]>();
+  for (const e of errors) {
+    if (e.keyword === "const") {
+      const list = unionPaths.get(e.instancePath) ?? [];
+      list.push((e.params as { allowedValue: unknown }).allowedValue);
+      unionPaths.set(e.instancePath, list);
+    }
+  }
+  const emitted = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword === "const") {
+      const values = unionPaths.get(e.instancePath) ?? [];
+      if (values.length > 1) {
+        if (!emitted.has(e.instancePath)) {
+          emitted.add(e.instancePath);
+          out.push({ ...e, keyword: "enum", params: { allowedValues: values } });
+        }
+        continue;
+      }
+    }
+    out.push(e);
+  }
+  return out;
+}
+
+export function validateArguments(tool: string, args: unknown): ValidationReport {
+  const validate = validators.get(tool);
+  if (!validate) throw new Error(`no validator for tool ${tool}`);
+  if (validate(args)) return { valid: true, issues: [], missing: [] };
+  const errors = collapseLiteralUnions(validate.errors ?? []);
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  const missing: string[] = [];
+  for (const e of errors) {
+    const issue = describe(e);
+    if (!issue) continue;
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+    if (e.keyword === "required") missing.push(issue.path);
+  }
+  return { valid: false, issues, missing };
+}
