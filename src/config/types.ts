@@ -88,3 +88,19 @@ export interface Config {
 
 /** The universe as loaded from the configured CSV files (case-normalised, validated). */
 export type Universe = Instrument[];
+
+/** One reason a config (or a universe file) refused to load. */
+export interface ConfigIssue {
+  /** The file, as the user knows it: "tradewarden.toml", or a universe file as configured. */
+  file: string;
+  /** The key path ("limits.max_position_pct", "universe.files[0]", "row 3.currency", "line 4, column 7"). */
+  path: string;
+  /** The rule broken, with the value found ("must be in (0, 100], got 150"). */
+  rule: string;
+  /** `${file}: ${path}: ${rule}` — one line for a person. */
+  message: string;
+}
+
+export type ConfigLoadResult =
+  | { ok: true; config: Config; universe: Universe }
+  | { ok: false; errors: ConfigIssue[] };

@@ -137,10 +137,8 @@ export async function readLog(path: string, committedBytes: number, lastSeq: num
 /** Appends `text` at `at` (the committed mark), cutting off any uncommitted tail first. */
 export async function appendLog(path: string, at: number, text: string, durable: boolean): Promise<number> {
   await mkdir(dirname(path), { recursive: true });
-  const fh = await open(path, "a+").then(async (h) => {
-    await h.close();
-    return open(path, "r+");
-  });
+  // O_APPEND: after cutting the file back to the committed mark, every write lands at its end
+  const fh = await open(path, "a+", 0o600);
   try {
     const data = Buffer.from(text, "utf8");
     const { size } = await fh.stat();
@@ -148,7 +146,7 @@ export async function appendLog(path: string, at: number, text: string, durable:
     if (size !== at) await fh.truncate(at);
     let off = 0;
     while (off < data.length) {
-      const { bytesWritten } = await fh.write(data, off, data.length - off, at + off);
+      const { bytesWritten } = await fh.write(data, off, data.length - off);
       off += bytesWritten;
     }
     if (durable) await fh.sync();
@@ -157,5 +155,3 @@ export async function appendLog(path: string, at: number, text: string, durable:
     await fh.close();
   }
 }
-
-export { readFile, rename, writeFileAtomic as atomicWrite };

@@ -18,8 +18,8 @@ export interface Checkpoint {
   initialised: boolean;
   base_currency: string | null;
   cash_minor: number;
-  /** symbol → quantity and cost basis (base currency, exact decimal strings). */
-  holdings: Record<string, { quantity: string; cost_basis: string; currency: string }>;
+  /** symbol → quantity and cost basis (base-currency minor units), as exact decimal strings. */
+  holdings: Record<string, { quantity: string; cost_basis_minor: string; currency: string }>;
   peak_minor: number | null;
   trading_state: TradingState;
   ledger_entries: number;
@@ -63,7 +63,10 @@ export interface RunRecord {
   broker: { kind: string; account_id?: string; endpoint?: string };
   pid: number;
   host: string;
+  /** The run's first valuation (the only one that moves the peak), and the previous run's. */
   first_value_minor: number | null;
+  previous_value_minor: number | null;
+  peak_after_minor: number | null;
   cost_micros: number;
   notes: string[];
 }
@@ -86,6 +89,8 @@ export interface OrderRecord {
   limit_price: number;
   /** Kill-switch liquidation orders are outside the monthly quota. */
   liquidation: boolean;
+  /** The instrument's currency. */
+  currency: string;
   broker_order_id: string | null;
   status: OrderStatus;
   filled_quantity: number;

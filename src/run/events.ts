@@ -206,3 +206,42 @@ export type RunEventType = RunEventBody["type"];
 export type RunEvent = RunEventBody & { seq: number; at: string; run_id: string };
 
 export type EventOf<T extends RunEventType> = Extract<RunEventBody, { type: T }>;
+
+/** Every event type, at run time (the audit checks recorded events against it). */
+export const RUN_EVENT_TYPES = [
+  "run.started",
+  "preflight.failed",
+  "reconcile.ok",
+  "reconcile.failed",
+  "valuation",
+  "killswitch.tripped",
+  "run.note",
+  "model.turn_started",
+  "model.text",
+  "model.response",
+  "model.retry",
+  "tool.called",
+  "tool.rejected",
+  "tool.result",
+  "tool.pending",
+  "gate.dry_run",
+  "submit.bounced",
+  "agent.finished",
+  "proposal",
+  "approval.requested",
+  "approval.decided",
+  "gate.final",
+  "order.placed",
+  "order.partially_filled",
+  "order.filled",
+  "order.cancelled",
+  "order.rejected",
+  "order.uncertain",
+  "order.expired",
+  "run.finished",
+] as const satisfies readonly RunEventType[];
+
+// Compile-time check that the list above is complete.
+type MissingEventTypes = Exclude<RunEventType, (typeof RUN_EVENT_TYPES)[number]>;
+const _allEventTypesListed: MissingEventTypes extends never ? true : MissingEventTypes = true;
+void _allEventTypesListed;

@@ -2,7 +2,7 @@
  * Schema validation of tool arguments: ajv (draft 2020-12, strict), compiled once per tool at
  * start-up, reporting every issue as `{path, message}` plus the missing fields.
  */
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import Ajv2020, { type ErrorObject, type Options, type ValidateFunction } from "ajv/dist/2020.js";
 import { CATALOGUE } from "./catalogue.js";
 import { plainSchema } from "./render.js";
 
@@ -17,9 +17,9 @@ export interface ValidationReport {
   missing: string[];
 }
 
-export function newAjv(): Ajv2020.default {
+export function newAjv(extra: Options = {}): Ajv2020.default {
   const AjvCtor = (Ajv2020 as unknown as { default: typeof Ajv2020.default }).default ?? Ajv2020;
-  return new AjvCtor({ strict: true, allErrors: true, useDefaults: false, allowUnionTypes: false });
+  return new AjvCtor({ strict: true, allErrors: true, useDefaults: false, allowUnionTypes: false, ...extra });
 }
 
 const ajv = newAjv();
@@ -45,6 +45,8 @@ function describe(e: ErrorObject): ValidationIssue | null {
   switch (e.keyword) {
     case "required":
       return { path: toJsonPath(e.instancePath, String(p.missingProperty)), message: "is required" };
+    case "dependentRequired":
+      return { path: toJsonPath(e.instancePath, String(p.missingProperty)), message: `is required when ${String(p.property)} is present` };
     case "additionalProperties":
       return { path: toJsonPath(e.instancePath, String(p.additionalProperty)), message: "is not an allowed field" };
     case "enum":
@@ -102,7 +104,7 @@ export function validateArguments(tool: string, args: unknown): ValidationReport
     if (seen.has(key)) continue;
     seen.add(key);
     issues.push(issue);
-    if (e.keyword === "required") missing.push(issue.path);
+    if (e.keyword === "required" || e.keyword === "dependentRequired") missing.push(issue.path);
   }
   return { valid: false, issues, missing };
 }

@@ -29,12 +29,10 @@ const Input = Type.Object(
   {
     additionalProperties: false,
     description: "The final proposal of this run.",
-    allOf: [
-      {
-        if: { type: "object", required: ["abandon_error_codes"] },
-        then: { type: "object", required: ["abandon_explanation"] },
-      },
-    ],
+    // Conditional requirement: listing codes to abandon requires saying why. (`dependentRequired`
+    // rather than `allOf/if/then`: ajv's strict mode rejects `required` names that the `if`
+    // subschema does not itself define, which made the validator throw at start-up.)
+    dependentRequired: { abandon_error_codes: ["abandon_explanation"] },
   },
 );
 

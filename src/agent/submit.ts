@@ -1,0 +1,135 @@
+/**
+ * The `submit_orders` handler: the run's final call. The contract layer has already validated the
+ * arguments, checked the evidence ids and the pending corrections; this handler applies the single
+ * bounce. If any order is blocked by the gate's dry run and the one revision is unused, nothing is
+ * accepted and the model gets every verdict (`orders_blocked`, retryable). After the revision the
+ * proposal is accepted as is: the final gate, on fresh state, drops the blocked orders. An empty list
+ * is a hold.
+ */
+import type { ProposedOrder } from "../domain.js";
+import type { GateDecision, GateOrder } from "../gate/types.js";
+import type { HandlerResult, ToolHandler } from "../tools/types.js";
+
+export interface AcceptedProposal {
+  orders: ProposedOrder[];
+  summary: string;
+  /** Pending error codes the model abandoned, with its explanation. */
+  abandoned: string[];
+  abandon_explanation?: string;
+  /** The gate's dry-run verdicts at submission (empty for a hold). */
+  decisions: GateDecision[];
+  /** True when the single revision had been used before this submission. */
+  revised: boolean;
+}
+
+export interface SubmitState {
+  revisionUsed: boolean;
+  /** Verdicts of the latest submit attempt (bounced or accepted). */
+  lastDecisions: GateDecision[];
+  accepted: AcceptedProposal | null;
+}
+
+export interface SubmitHandlerOptions {
+  /** The gate's dry run on the current state (pure). */
+  evaluateOrders: (orders: ProposedOrder[]) => GateDecision[];
+  onAccepted?: (proposal: AcceptedProposal) => void;
+  onBounced?: (decisions: GateDecision[]) => void;
+}
+
+export type SubmitHandler = ToolHandler & { readonly state: SubmitState };
+
+/** A decision as the model sees it (the same flat shape check_orders returns). */
+export function flattenDecision(d: GateDecision): Record<string, unknown> {
+  return {
+    symbol: d.order.symbol,
+    side: d.order.side,
+    quantity: d.order.quantity,
+    limit_price: d.order.limit_price,
+    approved: d.approved,
+    reasons: d.reasons.map((r) => ({ code: r.code, message: r.message })),
+    notional: d.notional,
+    commission: d.commission,
+  };
+}
+
+/** Reads decisions in either shape (GateDecision, or the flat tool shape) back into GateDecision. */
+export function normalizeDecisions(raw: unknown): GateDecision[] {
+  if (!Array.isArray(raw)) return [];
+  const out: GateDecision[] = [];
+  for (const item of raw) {
+    if (typeof item !== "object" || item === null) continue;
+    const d = item as Record<string, unknown>;
+    const order: GateOrder =
+      typeof d.order === "object" && d.order !== null
+        ? (d.order as GateOrder)
+        : {
+            symbol: String(d.symbol ?? ""),
+            side: String(d.side ?? ""),
+            quantity: Number(d.quantity),
+            limit_price: Number(d.limit_price),
+          };
+    out.push({
+      order,
+      approved: d.approved === true,
+      reasons: Array.isArray(d.reasons) ? (d.reasons as GateDecision["reasons"]) : [],
+      notional: typeof d.notional === "number" ? d.notional : 0,
+      commission: typeof d.commission === "number" ? d.commission : 0,
+    });
+  }
+  return out;
+}
+
+export function makeSubmitHandler(opts: SubmitHandlerOptions): SubmitHandler {
+  const state: SubmitState = { revisionUsed: false, lastDecisions: [], accepted: null };
+  const handler = (args: Record<string, unknown>): HandlerResult => {
+    if (state.accepted) {
+      return { ok: false, code: "already_submitted", message: "submit_orders already succeeded in this run." };
+    }
+    const orders = (Array.isArray(args.orders) ? args.orders : []) as ProposedOrder[];
+    const summary = String(args.summary ?? "");
+    const abandoned = Array.isArray(args.abandon_error_codes) ? (args.abandon_error_codes as string[]) : [];
+    const decisions = orders.length > 0 ? opts.evaluateOrders(orders) : [];
+    state.lastDecisions = decisions;
+    const blocked = decisions.filter((d) => !d.approved);
+    if (blocked.length > 0 && !state.revisionUsed) {
+      state.revisionUsed = true;
+      opts.onBounced?.(decisions);
+      const list = blocked
+        .map((d) => `${d.order.side} ${d.order.quantity} ${d.order.symbol}: ${d.reasons.map((r) => r.message).join("; ")}`)
+        .join(" | ");
+      return {
+        ok: false,
+        code: "orders_blocked",
+        message: `The risk gate blocked ${blocked.length} of ${orders.length} orders; nothing was submitted. Blocked: ${list}`,
+        details: { decisions: decisions.map(flattenDecision), revision_left: false },
+      };
+    }
+    const proposal: AcceptedProposal = {
+      orders,
+      summary,
+      abandoned,
+      decisions,
+      revised: state.revisionUsed,
+    };
+    if (typeof args.abandon_explanation === "string") proposal.abandon_explanation = args.abandon_explanation;
+    state.accepted = proposal;
+    opts.onAccepted?.(proposal);
+    const approved = decisions.filter((d) => d.approved).length;
+    return {
+      ok: true,
+      data: {
+        accepted_orders: orders.length,
+        hold: orders.length === 0,
+        approved_by_dry_run: approved,
+        will_be_dropped: blocked.length,
+        message:
+          orders.length === 0
+            ? "Hold recorded. The run ends."
+            : blocked.length > 0
+              ? `Proposal recorded; ${blocked.length} blocked order(s) will be dropped by the final gate. The run ends.`
+              : "Proposal recorded for the final gate and the operator. The run ends.",
+      },
+    };
+  };
+  return Object.assign(handler, { state });
+}

@@ -1,0 +1,143 @@
+/**
+ * The ajv setup shared by the config loader and the scenario reader: draft 2020-12, strict, all
+ * errors, verbose (so messages can quote the rule's bounds and the value), the `iana-timezone`
+ * format (luxon), and the standard formats.
+ */
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import formatsPlugin from "ajv-formats";
+import { IANAZone } from "luxon";
+
+export function makeAjv(options: { useDefaults?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    verbose: true,
+    allowUnionTypes: true,
+    useDefaults: options.useDefaults ?? false,
+  });
+  // ajv-formats is CommonJS; its default export arrives as the module object under NodeNext.
+  type Plugin = (ajv: Ajv2020, formats: string[]) => unknown;
+  const mod = formatsPlugin as unknown as Plugin & { default?: Plugin };
+  const plugin: Plugin = mod.default ?? mod;
+  plugin(ajv, ["date", "uri"]);
+  ajv.addFormat("iana-timezone", { type: "string", validate: (s: string) => IANAZone.isValidZone(s) });
+  return ajv;
+}
+
+/** "/limits/max_position_pct" → "limits.max_position_pct"; array indexes as [0]. */
+export function dottedPath(instancePath: string, extra?: string): string {
+  const parts = instancePath
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (extra !== undefined) parts.push(extra);
+  let out = "";
+  for (const p of parts) {
+    if (/^\d+$/.test(p)) out += `[${p}]`;
+    else out += out === "" ? p : `.${p}`;
+  }
+  return out;
+}
+
+const show = (v: unknown): string => {
+  if (v === undefined) return "nothing";
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+};
+
+/** The rule a numeric schema states, e.g. "must be in (0, 100]" or "must be an integer >= 0". */
+export function numericRule(s: Record<string, unknown>): string {
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  const integer = types.includes("integer");
+  const lo = s.exclusiveMinimum ?? s.minimum;
+  const hi = s.exclusiveMaximum ?? s.maximum;
+  const kind = integer ? "an integer" : "a number";
+  const nullable = types.includes("null") ? " (or left out)" : "";
+  if (lo !== undefined && hi !== undefined) {
+    const l = s.exclusiveMinimum !== undefined ? "(" : "[";
+    const r = s.exclusiveMaximum !== undefined ? ")" : "]";
+    return `must be ${integer ? "an integer " : ""}in ${l}${lo}, ${hi}${r}${nullable}`;
+  }
+  if (lo !== undefined) return `must be ${kind} ${s.exclusiveMinimum !== undefined ? ">" : ">="} ${lo}${nullable}`;
+  if (hi !== undefined) return `must be ${kind} ${s.exclusiveMaximum !== undefined ? "<" : "<="} ${hi}${nullable}`;
+  return `must be ${kind}${nullable}`;
+}
+
+const FORMAT_RULES: Record<string, string> = {
+  "iana-timezone": "must be an IANA time zone (e.g. America/New_York)",
+  date: "must be a date YYYY-MM-DD",
+  uri: "must be a URL",
+};
+
+const PATTERN_RULES: Record<string, string> = {
+  "^[A-Z]{3}$": "must be a 3-letter upper-case ISO 4217 currency code (e.g. USD)",
+  "^\\d{4}-\\d{2}-\\d{2}$": "must be a date YYYY-MM-DD",
+};
+
+export interface SchemaIssue {
+  /** Dotted key path, e.g. "limits.max_position_pct" ("" for the whole document). */
+  path: string;
+  /** The rule broken, e.g. "must be in (0, 100], got 150". */
+  rule: string;
+}
+
+/** Turn ajv errors into one issue per (path, rule), deduplicated, in document order. */
+export function describeErrors(errors: ErrorObject[] | null | undefined): SchemaIssue[] {
+  const out: SchemaIssue[] = [];
+  const seen = new Set<string>();
+  const push = (path: string, rule: string) => {
+    const k = `${path}\u0000${rule}`;
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push({ path, rule });
+    }
+  };
+  for (const e of errors ?? []) {
+    const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
+    const got = `, got ${show(e.data)}`;
+    switch (e.keyword) {
+      case "additionalProperties":
+        push(dottedPath(e.instancePath, String(e.params.additionalProperty)), "unknown key");
+        break;
+      case "required":
+        push(dottedPath(e.instancePath, String(e.params.missingProperty)), "missing required key");
+        break;
+      case "minimum":
+      case "maximum":
+      case "exclusiveMinimum":
+      case "exclusiveMaximum":
+        push(dottedPath(e.instancePath), numericRule(parent) + got);
+        break;
+      case "type": {
+        const t = parent.type;
+        const numeric = t === "number" || t === "integer" || (Array.isArray(t) && (t.includes("number") || t.includes("integer")));
+        push(
+          dottedPath(e.instancePath),
+          (numeric ? numericRule(parent) : `must be ${Array.isArray(t) ? t.filter((x) => x !== "null").join(" or ") : String(t)}`) + got,
+        );
+        break;
+      }
+      case "enum":
+        push(dottedPath(e.instancePath), `must be one of ${(parent.enum as unknown[]).map(show).join(", ")}${got}`);
+        break;
+      case "pattern":
+        push(dottedPath(e.instancePath), (PATTERN_RULES[String(e.params.pattern)] ?? `must match ${String(e.params.pattern)}`) + got);
+        break;
+      case "format":
+        push(dottedPath(e.instancePath), (FORMAT_RULES[String(e.params.format)] ?? `must be a ${String(e.params.format)}`) + got);
+        break;
+      case "minLength":
+        push(dottedPath(e.instancePath), `must not be empty${got}`);
+        break;
+      case "minItems":
+        push(dottedPath(e.instancePath), `must have at least ${String(e.params.limit)} item(s)${got}`);
+        break;
+      default:
+        push(dottedPath(e.instancePath), `${e.message ?? e.keyword}${got}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,124 @@
+/**
+ * The config loader: `<home>/tradewarden.toml` (or the built-in defaults when the file does not
+ * exist) validated against CONFIG_SCHEMA, then the universe files it names. Fail closed: any issue
+ * refuses the whole config, each issue naming the file, the key path and the rule broken.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { parse as parseToml, TomlDate, TomlError } from "smol-toml";
+import type { Limits } from "../gate/types.js";
+import { bundledDataDir, homePaths } from "../util/paths.js";
+import { describeErrors, makeAjv } from "./ajv.js";
+import { CONFIG_SCHEMA } from "./schema.js";
+import type { Config, ConfigIssue, ConfigLoadResult } from "./types.js";
+import { loadUniverse } from "./universe.js";
+
+const ajv = makeAjv({ useDefaults: true });
+const validate = ajv.compile(CONFIG_SCHEMA);
+
+const issueOf = (file: string, path: string, rule: string): ConfigIssue => ({
+  file,
+  path,
+  rule,
+  message: `${file}: ${path}: ${rule}`,
+});
+
+/** TOML dates become ISO strings for the schema (a local date → "YYYY-MM-DD"). */
+function normaliseToml(v: unknown): unknown {
+  if (v instanceof TomlDate) return v.isDate() ? v.toISOString().slice(0, 10) : v.toISOString();
+  if (Array.isArray(v)) return v.map(normaliseToml);
+  if (v !== null && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normaliseToml(x)]));
+  }
+  return v;
+}
+
+/**
+ * Validate a parsed config document (defaults applied) and shape it as Config. Pure apart from
+ * the schema; `file` labels the issues.
+ */
+export function validateConfigDocument(
+  doc: unknown,
+  file: string,
+  source: string | null,
+): { ok: true; config: Config } | { ok: false; errors: ConfigIssue[] } {
+  const data = structuredClone(doc ?? {}) as Record<string, unknown>;
+  if (!validate(data)) {
+    return { ok: false, errors: describeErrors(validate.errors).map((i) => issueOf(file, i.path || "(root)", i.rule)) };
+  }
+  const d = data as unknown as Omit<Config, "source" | "limits"> & { limits: Omit<Config["limits"], "base_currency"> };
+  const config: Config = {
+    source,
+    account: d.account,
+    limits: { ...d.limits, base_currency: d.account.base_currency },
+    universe: d.universe,
+    model: d.model,
+    broker: d.broker,
+    executor: d.executor,
+  };
+  return { ok: true, config };
+}
+
+/** The built-in defaults (what a home without tradewarden.toml runs on). */
+export function defaultConfig(): Config {
+  const r = validateConfigDocument({}, "defaults", null);
+  if (!r.ok) throw new Error(`built-in config defaults do not validate: ${r.errors.map((e) => e.message).join("; ")}`);
+  return r.config;
+}
+
+/** The gate's limits from a loaded config. */
+export function limitsOf(config: Config): Limits {
+  const l = config.limits;
+  return {
+    base_currency: l.base_currency,
+    max_position_pct: l.max_position_pct,
+    max_orders_per_month: l.max_orders_per_month,
+    max_drawdown_pct: l.max_drawdown_pct,
+    max_price_deviation_pct: l.max_price_deviation_pct,
+    max_commission_pct: l.max_commission_pct,
+    allow_fractional: l.allow_fractional,
+    max_order_notional: l.max_order_notional,
+    max_price_age_days: l.max_price_age_days,
+  };
+}
+
+/** Parse TOML text; a syntax error becomes an issue with its line and column. */
+export function parseConfigText(text: string, file: string): { ok: true; doc: unknown } | { ok: false; errors: ConfigIssue[] } {
+  try {
+    return { ok: true, doc: normaliseToml(parseToml(text)) };
+  } catch (e) {
+    if (e instanceof TomlError) {
+      const first = e.message.split("\n")[0] ?? e.message;
+      return { ok: false, errors: [issueOf(file, `line ${e.line}, column ${e.column}`, `TOML syntax error: ${first}`)] };
+    }
+    return { ok: false, errors: [issueOf(file, "(file)", `cannot parse: ${(e as Error).message}`)] };
+  }
+}
+
+/**
+ * Load `<home>/tradewarden.toml` (built-in defaults when it does not exist) and the universe it
+ * names. `dataDir` (default: the bundled data/) is the fallback for relative universe paths.
+ */
+export function loadConfig(home: string, dataDir: string = bundledDataDir()): ConfigLoadResult {
+  const path = homePaths(home).config;
+  const file = basename(path);
+  let doc: unknown = {};
+  let source: string | null = null;
+  if (existsSync(path)) {
+    source = path;
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (e) {
+      return { ok: false, errors: [issueOf(file, "(file)", `cannot read ${path}: ${(e as Error).message}`)] };
+    }
+    const parsed = parseConfigText(text, file);
+    if (!parsed.ok) return parsed;
+    doc = parsed.doc;
+  }
+  const v = validateConfigDocument(doc, file, source);
+  if (!v.ok) return v;
+  const u = loadUniverse(v.config.universe.files, home, dataDir, file);
+  if (u.issues.length > 0) return { ok: false, errors: u.issues };
+  return { ok: true, config: v.config, universe: u.universe };
+}

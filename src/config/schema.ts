@@ -1,0 +1,170 @@
+/**
+ * The JSON Schema (draft 2020-12) of `tradewarden.toml`: the one source of truth for validation and
+ * defaults. Every section is optional and every key has a default, except `universe.files`, which
+ * is required once a `[universe]` table is written. Keys whose default is "none" (null) are simply
+ * left out of the file (TOML has no null). Unknown keys are errors everywhere.
+ * Pure data: no I/O.
+ */
+
+type Json = Record<string, unknown>;
+
+const pct = (def: number, description: string): Json => ({
+  type: "number",
+  exclusiveMinimum: 0,
+  maximum: 100,
+  default: def,
+  description,
+});
+const band = (def: number, description: string): Json => ({
+  type: "number",
+  exclusiveMinimum: 0,
+  maximum: 20,
+  default: def,
+  description,
+});
+const intMin = (min: number, def: number, description: string): Json => ({
+  type: "integer",
+  minimum: min,
+  default: def,
+  description,
+});
+const numMin = (min: number, def: number, description: string): Json => ({
+  type: "number",
+  minimum: min,
+  default: def,
+  description,
+});
+const numPos = (def: number, description: string): Json => ({
+  type: "number",
+  exclusiveMinimum: 0,
+  default: def,
+  description,
+});
+const section = (description: string, properties: Record<string, Json>, required: string[] = []): Json => ({
+  type: "object",
+  description,
+  additionalProperties: false,
+  default: {},
+  properties,
+  ...(required.length > 0 ? { required } : {}),
+});
+
+export const CURRENCY_PATTERN = "^[A-Z]{3}$";
+export const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
+
+/** The `[limits]` properties (the gate's Limits, without base_currency, plus the kill-switch keys). */
+export const LIMITS_PROPERTIES: Record<string, Json> = {
+  max_position_pct: pct(25, "Max position in one instrument, percent of portfolio value (at the reference price)."),
+  max_orders_per_month: intMin(0, 10, "Orders sent to the broker per calendar month (0: nothing trades)."),
+  max_drawdown_pct: pct(25, "Kill switch: drawdown from the confirmed peak, percent, that halts trading."),
+  max_price_deviation_pct: band(2, "Limit price within this percent of the reference price (fat-finger band)."),
+  max_commission_pct: pct(10, "Commission at most this percent of the order's notional."),
+  allow_fractional: { type: "boolean", default: false, description: "Allow fractional share quantities." },
+  max_order_notional: {
+    type: ["number", "null"],
+    exclusiveMinimum: 0,
+    default: null,
+    description: "Max notional per order in the base currency; leave out for none.",
+  },
+  max_price_age_days: {
+    type: ["integer", "null"],
+    minimum: 1,
+    default: null,
+    description: "A reference price older than this many calendar days blocks; leave out for none.",
+  },
+  reducing_runs_after_reset: intMin(0, 3, "After a kill-switch reset, runs that stay REDUCING (sells only)."),
+  liquidation_discount_pct: band(1, "Kill-switch liquidation: limit this percent under the reference price."),
+};
+
+export const CONFIG_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: "https://tradewarden.dev/schema/config.json",
+  title: "tradewarden.toml",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    account: section("The paper account the bot trades.", {
+      base_currency: {
+        type: "string",
+        pattern: CURRENCY_PATTERN,
+        default: "USD",
+        description: "ISO 4217 code of the base currency.",
+      },
+      capital: numPos(100000, "Capital the journal is opened with (base currency)."),
+      timezone: {
+        type: "string",
+        format: "iana-timezone",
+        default: "America/New_York",
+        description: "IANA time zone of the monthly order quota and spend month.",
+      },
+    }),
+    limits: section("Risk limits the gate enforces.", LIMITS_PROPERTIES),
+    // `files` has no default of its own: a written [universe] table must name its files; a
+    // missing table takes the section default.
+    universe: {
+      ...section(
+        "The allowlisted instruments.",
+        {
+          files: {
+            type: "array",
+            items: { type: "string", minLength: 1 },
+            description: "CSV files; relative paths resolve against the home, then the bundled data/.",
+          },
+        },
+        ["files"],
+      ),
+      default: { files: ["universe/sim.csv"] },
+    },
+    model: section("The model that proposes orders.", {
+      provider: {
+        enum: ["auto", "anthropic", "scripted"],
+        default: "auto",
+        description: "auto: Claude when ANTHROPIC_API_KEY is set, else the scripted model.",
+      },
+      id: { type: "string", minLength: 1, default: "claude-sonnet-4-5", description: "Anthropic model id." },
+      max_tokens: intMin(1, 4096, "Max output tokens per request."),
+      request_timeout_s: numPos(60, "Per-request timeout cap, seconds."),
+      max_retries: intMin(0, 2, "SDK retries per request."),
+      max_turns: intMin(1, 20, "Model turns per run."),
+      max_seconds: numMin(0, 300, "Wall-clock limit of the agent loop, seconds (0: no model call)."),
+      run_budget_usd: numMin(0, 0.5, "Per-run LLM cost budget, USD."),
+      monthly_budget_usd: numMin(0, 20, "Monthly LLM spend cap, USD."),
+      script: { type: "string", minLength: 1, default: "momentum", description: "Scripted model policy." },
+      base_url: {
+        type: ["string", "null"],
+        format: "uri",
+        default: null,
+        description: "Anthropic API base URL; leave out for the default.",
+      },
+    }),
+    broker: section("The paper broker.", {
+      kind: { enum: ["sim", "alpaca"], default: "sim", description: "sim: the simulated broker; alpaca: Alpaca paper." },
+      sim: section("The simulated paper broker.", {
+        participation_pct: pct(10, "At most this percent of the day's volume fills per order."),
+        commission_per_share: numMin(0, 0.005, "Commission per share."),
+        commission_min: numMin(0, 1, "Minimum commission per order."),
+        commission_max_pct: pct(1, "Commission at most this percent of the order's value."),
+        start_date: {
+          type: ["string", "null"],
+          pattern: DATE_PATTERN,
+          format: "date",
+          default: null,
+          description: "First trading day of a fresh simulation (YYYY-MM-DD); leave out for the default.",
+        },
+      }),
+      alpaca: section("Alpaca paper trading.", {
+        base_url: {
+          type: "string",
+          format: "uri",
+          default: "https://paper-api.alpaca.markets",
+          description: "Alpaca paper API base URL (live endpoints are refused).",
+        },
+      }),
+    }),
+    executor: section("The order executor.", {
+      wait_s: numMin(0, 120, "Wait for orders to finish before cancelling, seconds."),
+      settle_s: numMin(0, 15, "Wait for fills to settle after a cancel, seconds."),
+      poll_ms: intMin(1, 250, "Poll interval while waiting, milliseconds."),
+    }),
+  },
+} as const;

@@ -1,0 +1,160 @@
+/**
+ * Universe files: CSV with a header `symbol,currency,exchange,name,sector,tick,note`. Only symbol
+ * and currency are required; other columns are optional and unknown columns are ignored. Symbols,
+ * currencies and exchanges are upper-cased. Fail closed: a row without symbol or currency, a bad
+ * currency code, a bad tick, or one symbol on two exchanges (or in two currencies) refuses to load.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { parse } from "csv-parse/sync";
+import type { Instrument } from "../domain.js";
+import type { ConfigIssue } from "./types.js";
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+/** Where a universe file path resolves: absolute as is; relative against the home, then data/. */
+export function resolveUniverseFile(file: string, home: string, dataDir: string): string | null {
+  if (isAbsolute(file)) return existsSync(file) ? file : null;
+  for (const base of [home, dataDir]) {
+    const p = join(base, file);
+    if (existsSync(p)) return p;
+  }
+  return null;
+}
+
+interface Seen {
+  inst: Instrument;
+  where: string;
+}
+
+/**
+ * Parse the universe CSV texts (label = the file as configured, text = its contents). Returns the
+ * instruments (first occurrence wins for identical duplicates) and every issue found.
+ */
+export function parseUniverse(files: Array<{ label: string; text: string }>): {
+  universe: Instrument[];
+  issues: ConfigIssue[];
+} {
+  const issues: ConfigIssue[] = [];
+  const bySymbol = new Map<string, Seen>();
+  const universe: Instrument[] = [];
+  const issue = (file: string, path: string, rule: string) =>
+    issues.push({ file, path, rule, message: `${file}: ${path}: ${rule}` });
+
+  for (const { label, text } of files) {
+    let rows: string[][];
+    try {
+      rows = parse(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true }) as string[][];
+    } catch (e) {
+      const line = (e as { lines?: number }).lines;
+      issue(label, line !== undefined ? `line ${line}` : "file", `CSV syntax error: ${(e as Error).message}`);
+      continue;
+    }
+    const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
+    const col = (name: string) => header.indexOf(name);
+    const missing = ["symbol", "currency"].filter((c) => col(c) < 0);
+    if (missing.length > 0) {
+      issue(label, "header", `missing column(s) ${missing.join(", ")} (header must include symbol,currency)`);
+      continue;
+    }
+    const cell = (row: string[], name: string): string | undefined => {
+      const i = col(name);
+      const v = i >= 0 ? row[i]?.trim() : undefined;
+      return v === undefined || v === "" ? undefined : v;
+    };
+    for (let r = 1; r < rows.length; r++) {
+      const row = rows[r] ?? [];
+      if (row.every((c) => c.trim() === "")) continue;
+      const where = `row ${r + 1}`;
+      const symbol = cell(row, "symbol")?.toUpperCase();
+      const currency = cell(row, "currency")?.toUpperCase();
+      let bad = false;
+      if (symbol === undefined) {
+        issue(label, `${where}.symbol`, "missing (every row needs a symbol)");
+        bad = true;
+      } else if (/\s/.test(symbol)) {
+        issue(label, `${where}.symbol`, `must not contain spaces, got ${JSON.stringify(symbol)}`);
+        bad = true;
+      }
+      if (currency === undefined) {
+        issue(label, `${where}.currency`, "missing (every row needs a currency)");
+        bad = true;
+      } else if (!CURRENCY.test(currency)) {
+        issue(label, `${where}.currency`, `must be a 3-letter ISO 4217 currency code, got ${JSON.stringify(currency)}`);
+        bad = true;
+      }
+      const tickText = cell(row, "tick");
+      let tick: number | undefined;
+      if (tickText !== undefined) {
+        tick = Number(tickText);
+        if (!Number.isFinite(tick) || tick <= 0) {
+          issue(label, `${where}.tick`, `must be a number > 0, got ${JSON.stringify(tickText)}`);
+          bad = true;
+        }
+      }
+      if (bad || symbol === undefined || currency === undefined) continue;
+      const inst: Instrument = { symbol, currency };
+      const exchange = cell(row, "exchange")?.toUpperCase();
+      if (exchange !== undefined) inst.exchange = exchange;
+      const name = cell(row, "name");
+      if (name !== undefined) inst.name = name;
+      const sector = cell(row, "sector");
+      if (sector !== undefined) inst.sector = sector;
+      if (tick !== undefined) inst.tick = tick;
+      const note = cell(row, "note");
+      if (note !== undefined) inst.note = note;
+
+      const here = `${label} ${where}`;
+      const prev = bySymbol.get(symbol);
+      if (prev !== undefined) {
+        if ((prev.inst.exchange ?? "") !== (inst.exchange ?? "")) {
+          issue(
+            label,
+            `${where}.exchange`,
+            `symbol ${symbol} is on two exchanges: ${prev.inst.exchange ?? "(none)"} (${prev.where}) and ${inst.exchange ?? "(none)"}`,
+          );
+        } else if (prev.inst.currency !== inst.currency) {
+          issue(
+            label,
+            `${where}.currency`,
+            `symbol ${symbol} has two currencies: ${prev.inst.currency} (${prev.where}) and ${inst.currency}`,
+          );
+        }
+        continue;
+      }
+      bySymbol.set(symbol, { inst, where: here });
+      universe.push(inst);
+    }
+  }
+  return { universe, issues };
+}
+
+/** Read and parse the configured universe files; `configFile` labels issues about the list itself. */
+export function loadUniverse(
+  files: string[],
+  home: string,
+  dataDir: string,
+  configFile: string,
+): { universe: Instrument[]; issues: ConfigIssue[] } {
+  const issues: ConfigIssue[] = [];
+  const texts: Array<{ label: string; text: string }> = [];
+  files.forEach((f, i) => {
+    const path = `universe.files[${i}]`;
+    const resolved = resolveUniverseFile(f, home, dataDir);
+    if (resolved === null) {
+      const rule = isAbsolute(f)
+        ? `file not found: ${f}`
+        : `file not found: ${f} (looked in ${home} and ${dataDir})`;
+      issues.push({ file: configFile, path, rule, message: `${configFile}: ${path}: ${rule}` });
+      return;
+    }
+    try {
+      texts.push({ label: f, text: readFileSync(resolved, "utf8") });
+    } catch (e) {
+      const rule = `cannot read ${resolved}: ${(e as Error).message}`;
+      issues.push({ file: configFile, path, rule, message: `${configFile}: ${path}: ${rule}` });
+    }
+  });
+  const parsed = parseUniverse(texts);
+  return { universe: parsed.universe, issues: [...issues, ...parsed.issues] };
+}

@@ -1,0 +1,79 @@
+/**
+ * The gate behind the `check_orders` tool (and the verdicts of the `submit_orders` bounce): the real
+ * gate on a copy of the run's state. It places nothing and changes nothing.
+ */
+import type { Instrument } from "../domain.js";
+import type { HandlerResult, ToolHandler } from "../tools/types.js";
+import { type EvaluateOptions, evaluate } from "./evaluate.js";
+import type { BlockReason, GateMarket, GateOrder, GateState, Limits } from "./types.js";
+
+export interface GateInputs {
+  state: GateState;
+  market: GateMarket;
+  limits: Limits;
+  universe: Instrument[];
+  commission?: EvaluateOptions["commission"];
+}
+
+export interface OrderVerdict {
+  symbol: string;
+  side: string;
+  quantity: number;
+  limit_price: number;
+  approved: boolean;
+  reasons: BlockReason[];
+  notional: number;
+  /** null when the commission is unknown (counted as infinite: the order is blocked). */
+  commission: number | null;
+}
+
+export interface OrderVerdicts {
+  all_approved: boolean;
+  decisions: OrderVerdict[];
+  portfolio_after: { cash: number; orders_this_month: number };
+}
+
+const round = (n: number): number => Number(n.toFixed(9));
+
+/** The gate's verdicts for a batch, shaped for the model (decisions in evaluated order: sells first). */
+export function gateVerdicts(orders: GateOrder[], inputs: GateInputs): OrderVerdicts {
+  const copy = structuredClone({ orders, state: inputs.state, market: inputs.market });
+  const options: EvaluateOptions = inputs.commission ? { commission: inputs.commission } : {};
+  const r = evaluate(copy.orders, copy.state, copy.market, inputs.limits, inputs.universe, options);
+  return {
+    all_approved: r.decisions.every((d) => d.approved),
+    decisions: r.decisions.map((d) => ({
+      symbol: String(d.order.symbol),
+      side: String(d.order.side),
+      quantity: d.order.quantity,
+      limit_price: d.order.limit_price,
+      approved: d.approved,
+      reasons: d.reasons,
+      notional: round(d.notional),
+      commission: Number.isFinite(d.commission) ? round(d.commission) : null,
+    })),
+    portfolio_after: { cash: round(r.portfolio_after.cash), orders_this_month: r.portfolio_after.orders_this_month },
+  };
+}
+
+/** `check_orders`: arguments arrive schema-validated as `{ orders: ProposedOrder[] }`. */
+export function makeCheckOrdersHandler(inputs: () => GateInputs): ToolHandler {
+  return (args): HandlerResult => {
+    const orders = args.orders;
+    if (!Array.isArray(orders)) {
+      return { ok: false, code: "invalid_tool_arguments", message: "`orders` must be an array of orders" };
+    }
+    let current: GateInputs;
+    try {
+      current = inputs();
+    } catch (e) {
+      return {
+        ok: false,
+        code: "tool_execution_failed",
+        message: `the run's state is not available for the gate: ${(e as Error).message}`,
+      };
+    }
+    const verdicts = gateVerdicts(orders as GateOrder[], current);
+    return { ok: true, data: { ...verdicts } };
+  };
+}

@@ -1,0 +1,16 @@
+/** The risk gate's public surface. */
+export * from "./types.js";
+export {
+  EPS,
+  type EvaluateOptions,
+  evaluate,
+  evaluationOrder,
+  drawdownPct,
+  killSwitchTriggered,
+  normSide,
+  normSymbol,
+  portfolioValue,
+  unpricedHoldings,
+} from "./evaluate.js";
+export { floorToTick, type LiquidationOrder, liquidation, liquidationLimit } from "./liquidation.js";
+export { type GateInputs, gateVerdicts, makeCheckOrdersHandler, type OrderVerdicts } from "./check-orders-handler.js";

@@ -1,0 +1,299 @@
+/**
+ * The public `gate check --scenario` contract: the scenario JSON (validated with ajv, every problem
+ * reported with its path), its evaluation, and the two renderings (JSON, readable table). Pure:
+ * the command reads the file.
+ */
+import { describeErrors, makeAjv } from "../config/ajv.js";
+import { CURRENCY_PATTERN, DATE_PATTERN, LIMITS_PROPERTIES } from "../config/schema.js";
+import type { Instrument } from "../domain.js";
+import { evaluate } from "./evaluate.js";
+import { fmtNum, fmtPct, fmtQty } from "./format.js";
+import type { GateMarket, GateOrder, GateResult, GateState, Limits } from "./types.js";
+
+const num = { type: "number" } as const;
+const SIDE_PATTERN = "^[Bb][Uu][Yy]$|^[Ss][Ee][Ll][Ll]$";
+
+export const SCENARIO_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: "https://tradewarden.dev/schema/gate-scenario.json",
+  title: "gate check scenario",
+  type: "object",
+  additionalProperties: false,
+  required: ["universe", "market", "portfolio", "orders"],
+  properties: {
+    limits: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        base_currency: { type: "string", pattern: CURRENCY_PATTERN, default: "USD" },
+        ...LIMITS_PROPERTIES,
+      },
+    },
+    universe: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["symbol", "currency"],
+        properties: {
+          symbol: { type: "string", minLength: 1 },
+          currency: { type: "string", pattern: "^[A-Za-z]{3}$" },
+          exchange: { type: "string" },
+          name: { type: "string" },
+          sector: { type: "string" },
+          tick: { type: "number", exclusiveMinimum: 0 },
+          note: { type: "string" },
+        },
+      },
+    },
+    market: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        additionalProperties: false,
+        required: ["price"],
+        properties: {
+          price: num,
+          fx_to_base: { type: "number", exclusiveMinimum: 0 },
+          commission: { type: "number", minimum: 0 },
+          as_of: { type: "string", pattern: DATE_PATTERN, format: "date" },
+        },
+      },
+    },
+    portfolio: {
+      type: "object",
+      additionalProperties: false,
+      required: ["cash"],
+      properties: {
+        cash: num,
+        holdings: {
+          type: "object",
+          default: {},
+          additionalProperties: {
+            type: "object",
+            additionalProperties: false,
+            required: ["quantity"],
+            properties: { quantity: num, price: { type: "number", exclusiveMinimum: 0 } },
+          },
+        },
+        peak: { type: "number", minimum: 0, default: 0 },
+        orders_this_month: { type: "integer", minimum: 0, default: 0 },
+        trading_state: { enum: ["ACTIVE", "REDUCING", "HALTED"], default: "ACTIVE" },
+        open_orders: {
+          type: "array",
+          default: [],
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["symbol", "side", "quantity", "limit_price"],
+            properties: {
+              symbol: { type: "string", minLength: 1 },
+              side: { type: "string", pattern: SIDE_PATTERN },
+              quantity: { type: "number", exclusiveMinimum: 0 },
+              limit_price: { type: "number", exclusiveMinimum: 0 },
+            },
+          },
+        },
+        as_of: { type: "string", pattern: DATE_PATTERN, format: "date" },
+      },
+    },
+    orders: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["symbol", "side", "quantity"],
+        properties: {
+          symbol: { type: "string" },
+          side: { type: "string" },
+          quantity: num,
+          limit_price: { type: ["number", "null"] },
+          exchange: { type: "string" },
+          reason: { type: "string" },
+          evidence_ids: { type: "array", items: { type: "string" } },
+        },
+      },
+    },
+  },
+} as const;
+
+const ajv = makeAjv({ useDefaults: true });
+const validateScenario = ajv.compile(SCENARIO_SCHEMA);
+
+export interface Scenario {
+  limits: Limits;
+  universe: Instrument[];
+  market: GateMarket;
+  state: GateState;
+  orders: GateOrder[];
+}
+
+export interface ScenarioIssue {
+  /** JSONPath-like, e.g. "$.portfolio.cash". */
+  path: string;
+  message: string;
+}
+
+const jsonPath = (p: string): string => (p === "" ? "$" : p.startsWith("[") ? `$${p}` : `$.${p}`);
+
+/** Validate a parsed scenario document and normalise it (upper-case symbols, defaults applied). */
+export function parseScenario(doc: unknown): { ok: true; scenario: Scenario } | { ok: false; issues: ScenarioIssue[] } {
+  const data = structuredClone(doc) as unknown;
+  if (!validateScenario(data)) {
+    return {
+      ok: false,
+      issues: describeErrors(validateScenario.errors).map((i) => ({ path: jsonPath(i.path), message: i.rule })),
+    };
+  }
+  const d = data as {
+    limits: Limits & Record<string, unknown>;
+    universe: Instrument[];
+    market: Record<string, { price: number; fx_to_base?: number; commission?: number; as_of?: string }>;
+    portfolio: GateState & { holdings: Record<string, { quantity: number; price?: number }> };
+    orders: GateOrder[];
+  };
+  const issues: ScenarioIssue[] = [];
+
+  const universe: Instrument[] = [];
+  const exchangeOf = new Map<string, { exchange: string | undefined; index: number }>();
+  d.universe.forEach((u, i) => {
+    const symbol = u.symbol.trim().toUpperCase();
+    const exchange = u.exchange?.trim().toUpperCase() || undefined;
+    const prev = exchangeOf.get(symbol);
+    if (prev !== undefined) {
+      issues.push({
+        path: `$.universe[${i}].symbol`,
+        message:
+          prev.exchange !== exchange
+            ? `symbol ${symbol} is on two exchanges: ${prev.exchange ?? "(none)"} (universe[${prev.index}]) and ${exchange ?? "(none)"}`
+            : `symbol ${symbol} is listed twice (universe[${prev.index}])`,
+      });
+      return;
+    }
+    exchangeOf.set(symbol, { exchange, index: i });
+    const inst: Instrument = { ...u, symbol, currency: u.currency.toUpperCase() };
+    if (exchange !== undefined) inst.exchange = exchange;
+    else delete inst.exchange;
+    universe.push(inst);
+  });
+
+  const market: GateMarket = {};
+  for (const [k, q] of Object.entries(d.market)) {
+    const s = k.trim().toUpperCase();
+    if (Object.hasOwn(market, s)) {
+      issues.push({ path: `$.market.${k}`, message: `symbol ${s} appears twice (keys differ only in case)` });
+      continue;
+    }
+    market[s] = { ...q };
+  }
+  const holdings: GateState["holdings"] = {};
+  for (const [k, h] of Object.entries(d.portfolio.holdings)) {
+    const s = k.trim().toUpperCase();
+    if (Object.hasOwn(holdings, s)) {
+      issues.push({ path: `$.portfolio.holdings.${k}`, message: `symbol ${s} appears twice (keys differ only in case)` });
+      continue;
+    }
+    if (h.price === undefined && h.quantity !== 0 && !Object.hasOwn(market, s)) {
+      issues.push({
+        path: `$.portfolio.holdings.${k}`,
+        message: `holding ${s} has no price: give portfolio.holdings.${k}.price or market.${s}.price`,
+      });
+    }
+    holdings[s] = { ...h };
+  }
+  if (issues.length > 0) return { ok: false, issues };
+
+  const { holdings: _h, ...rest } = d.portfolio;
+  const state: GateState = { ...rest, holdings };
+  const l = d.limits;
+  const limits: Limits = {
+    base_currency: l.base_currency,
+    max_position_pct: l.max_position_pct,
+    max_orders_per_month: l.max_orders_per_month,
+    max_drawdown_pct: l.max_drawdown_pct,
+    max_price_deviation_pct: l.max_price_deviation_pct,
+    max_commission_pct: l.max_commission_pct,
+    allow_fractional: l.allow_fractional,
+    max_order_notional: l.max_order_notional,
+    max_price_age_days: l.max_price_age_days,
+  };
+  return { ok: true, scenario: { limits, universe, market, state, orders: d.orders } };
+}
+
+export function runScenario(s: Scenario): GateResult {
+  return evaluate(s.orders, s.state, s.market, s.limits, s.universe);
+}
+
+/** Round away float noise (0.1 + 0.2) for output; null for non-finite numbers (JSON has none). */
+const clean = (n: number): number | null => (Number.isFinite(n) ? Number(n.toFixed(9)) : null);
+
+/** The public JSON output (the contract of `gate check --json`). */
+export function scenarioOutput(r: GateResult): Record<string, unknown> {
+  return {
+    decisions: r.decisions.map((d) => ({
+      order: d.order,
+      approved: d.approved,
+      reasons: d.reasons.map((x) => ({ code: x.code, message: x.message })),
+      notional: clean(d.notional),
+      commission: clean(d.commission),
+    })),
+    portfolio_after: {
+      cash: clean(r.portfolio_after.cash),
+      holdings: Object.fromEntries(
+        Object.entries(r.portfolio_after.holdings).map(([k, h]) => [
+          k,
+          h.price === undefined ? { quantity: clean(h.quantity) } : { quantity: clean(h.quantity), price: h.price },
+        ]),
+      ),
+      orders_this_month: r.portfolio_after.orders_this_month,
+    },
+    drawdown_pct: clean(r.drawdown_pct),
+    kill_switch: r.kill_switch,
+  };
+}
+
+function table(rows: string[][]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows.map((row) => row.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd()).join("\n");
+}
+
+/** The readable rendering: one row per decision, its reasons under it, then the portfolio after. */
+export function scenarioTable(r: GateResult, limits: Limits): string {
+  const base = limits.base_currency;
+  const rows: string[][] = [["#", "side", "symbol", "qty", "limit", `notional ${base}`, `commission ${base}`, "verdict"]];
+  r.decisions.forEach((d, i) => {
+    const o = d.order;
+    rows.push([
+      String(i + 1),
+      String(o.side),
+      String(o.symbol),
+      typeof o.quantity === "number" ? fmtQty(o.quantity) : String(o.quantity),
+      typeof o.limit_price === "number" ? fmtNum(o.limit_price) : String(o.limit_price),
+      fmtNum(d.notional),
+      Number.isFinite(d.commission) ? fmtNum(d.commission) : "unknown",
+      d.approved ? "APPROVED" : "BLOCKED",
+    ]);
+  });
+  const lines = [table(rows)];
+  const blocked = r.decisions.filter((d) => !d.approved);
+  if (blocked.length > 0) {
+    lines.push("", "Reasons:");
+    r.decisions.forEach((d, i) => {
+      for (const reason of d.reasons) lines.push(`  #${i + 1} ${String(d.order.symbol)} ${reason.code}: ${reason.message}`);
+    });
+  }
+  const approved = r.decisions.length - blocked.length;
+  const pa = r.portfolio_after;
+  const holdings = Object.entries(pa.holdings)
+    .map(([k, h]) => `${k} ${fmtQty(h.quantity)}`)
+    .join(", ");
+  lines.push(
+    "",
+    `${approved} approved, ${blocked.length} blocked of ${r.decisions.length} order(s).`,
+    `Portfolio after: cash ${fmtNum(pa.cash)} ${base}; holdings ${holdings === "" ? "none" : holdings}; orders this month ${pa.orders_this_month}.`,
+    `Drawdown ${fmtPct(r.drawdown_pct)}; kill switch ${r.kill_switch ? "TRIPPED" : "not tripped"} (limit ${limits.max_drawdown_pct}%).`,
+  );
+  return lines.join("\n") + "\n";
+}

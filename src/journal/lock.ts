@@ -1,0 +1,190 @@
+/**
+ * One writer at a time: a lock on the home folder with proper-lockfile (mkdir-based, mtime kept
+ * fresh while held). The holder is described in `holder.json` inside the lock folder, so the
+ * description always belongs to that exact lock. A lock is recovered when its holder process is
+ * gone (same host, pid not alive) or its mtime is older than the stale threshold (the holder
+ * stopped refreshing it). Recovery is itself serialised by a second mkdir guard, and the stale
+ * lock folder is renamed away atomically before it is deleted, so two recovering processes can
+ * never both proceed.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import lockfile from "proper-lockfile";
+import { EXIT } from "../run/exit-codes.js";
+import { TwError } from "../util/errors.js";
+import { homePaths } from "../util/paths.js";
+import { writeFileAtomic } from "./store.js";
+import type { LockPurpose } from "./types.js";
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  purpose: LockPurpose;
+  started_at: string;
+  command: string;
+}
+
+export interface LockHandle {
+  readonly holder: LockHolder;
+  /** True once proper-lockfile reports the lock compromised (another process took it over). */
+  readonly compromised: boolean;
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  /** Milliseconds without a refresh after which a lock counts as stale (default 20 000). */
+  staleMs?: number;
+  /** How long to keep trying while another process holds the lock (default 0: refuse at once). */
+  waitMs?: number;
+  command?: string;
+  onCompromised?: (err: Error) => void;
+}
+
+const HOLDER = "holder.json";
+
+export function isPidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function readHolder(lockDir: string): Promise<LockHolder | null> {
+  try {
+    const h = JSON.parse(await readFile(join(lockDir, HOLDER), "utf8")) as LockHolder;
+    return typeof h.pid === "number" ? h : null;
+  } catch {
+    return null;
+  }
+}
+
+function describe(h: LockHolder | null, lockDir: string, home: string): string {
+  if (!h) return `another tradewarden process holds the lock on ${home} (it is still starting; ${lockDir})`;
+  const where = h.host === hostname() ? "" : ` on host ${h.host}`;
+  return `another tradewarden process (pid ${h.pid}${where}, ${h.purpose}, since ${h.started_at}) holds the lock on ${home}: "${h.command}". Wait for it to finish; if that process is gone, the lock is recovered automatically (or remove ${lockDir}).`;
+}
+
+/** Whether the lock folder is recoverable: holder dead on this host, or not refreshed for staleMs. */
+async function staleReason(lockDir: string, staleMs: number): Promise<string | null> {
+  let mtime: number;
+  try {
+    mtime = (await stat(lockDir)).mtimeMs;
+  } catch {
+    return null;
+  }
+  const holder = await readHolder(lockDir);
+  if (holder && holder.host === hostname() && holder.pid !== process.pid && !isPidAlive(holder.pid)) {
+    return `holder pid ${holder.pid} (${holder.purpose}, since ${holder.started_at}) is no longer running`;
+  }
+  if (mtime < Date.now() - staleMs) return `lock not refreshed for ${Math.round((Date.now() - mtime) / 1000)} s`;
+  return null;
+}
+
+/** Removes a stale lock folder under a recovery guard. Returns true when it removed one. */
+async function recoverStale(lockDir: string, staleMs: number): Promise<boolean> {
+  const guard = `${lockDir}.recover`;
+  try {
+    await mkdir(guard);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    // a recoverer that died leaves its guard behind; clear it after a while
+    const age = Date.now() - (await stat(guard).then((s) => s.mtimeMs).catch(() => Date.now()));
+    if (age > staleMs) await rmdir(guard).catch(() => {});
+    return false;
+  }
+  try {
+    if ((await staleReason(lockDir, staleMs)) === null) return false;
+    const aside = `${lockDir}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+    try {
+      await rename(lockDir, aside);
+    } catch {
+      return false;
+    }
+    await rm(aside, { recursive: true, force: true });
+    return true;
+  } finally {
+    await rmdir(guard).catch(() => {});
+  }
+}
+
+export async function acquireLock(home: string, purpose: LockPurpose, opts: LockOptions = {}): Promise<LockHandle> {
+  const lockDir = homePaths(home).lock;
+  const staleMs = Math.max(opts.staleMs ?? 20_000, 2_000);
+  const deadline = Date.now() + (opts.waitMs ?? 0);
+  await mkdir(home, { recursive: true });
+  const holder: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    purpose,
+    started_at: new Date().toISOString(),
+    command: opts.command ?? [process.argv[1] ?? "tradewarden", ...process.argv.slice(2)].join(" "),
+  };
+  let compromised = false;
+  for (let attempt = 0; ; attempt++) {
+    let release: (() => Promise<void>) | undefined;
+    try {
+      release = await lockfile.lock(home, {
+        lockfilePath: lockDir,
+        realpath: false,
+        retries: 0,
+        // staleness is decided here (holder.json makes proper-lockfile's own rmdir fail anyway)
+        stale: staleMs,
+        update: Math.floor(staleMs / 4),
+        onCompromised: (err) => {
+          compromised = true;
+          if (opts.onCompromised) opts.onCompromised(err);
+          else process.emitWarning(`tradewarden lock on ${home} was compromised: ${err.message}`);
+        },
+      });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ELOCKED" && code !== "ENOTEMPTY" && code !== "EEXIST") throw e;
+      if (await staleReason(lockDir, staleMs)) {
+        if ((await recoverStale(lockDir, staleMs)) || attempt < 3) continue;
+      }
+      if (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      // a holder that just took the lock may not have described itself yet
+      let h = await readHolder(lockDir);
+      for (let i = 0; i < 5 && !h; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        h = await readHolder(lockDir);
+      }
+      throw new TwError("locked", describe(h, lockDir, home), EXIT.USAGE_OR_CONFIG, h ?? undefined);
+    }
+    try {
+      await writeFileAtomic(join(lockDir, HOLDER), JSON.stringify(holder, null, 2), false);
+    } catch (e) {
+      await release().catch(() => {});
+      throw e;
+    }
+    const unlock = release;
+    let released = false;
+    return {
+      holder,
+      get compromised() {
+        return compromised;
+      },
+      async release() {
+        if (released) return;
+        released = true;
+        await unlink(join(lockDir, HOLDER)).catch(() => {});
+        await unlock().catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== "ERELEASED" && err.code !== "ENOENT") throw err;
+        });
+      },
+    };
+  }
+}
+
+/** The current holder of a home's lock, if any (for messages and the TUI). */
+export async function lockHolder(home: string): Promise<LockHolder | null> {
+  return readHolder(homePaths(home).lock);
+}

@@ -1,0 +1,307 @@
+/**
+ * The in-memory journal: the fold of the event log. `apply` is pure bookkeeping (no rounding, no
+ * I/O, no clock): money arrives in minor units, so replaying the log always gives the same books.
+ */
+import type { TradingState } from "../domain.js";
+import type { GateDecision } from "../gate/types.js";
+import { Dec } from "./money.js";
+import { lowerBound, toMs } from "./time.js";
+import type {
+  ApprovalRecord,
+  Checkpoint,
+  FillRecord,
+  JournalEvent,
+  LedgerEntry,
+  Note,
+  OrderRecord,
+  ProposalRecord,
+  ResetRecord,
+  RunRecord,
+  TripRecord,
+  UsageRecord,
+} from "./types.js";
+
+export interface HoldingState {
+  qty: Dec;
+  /** Base-currency minor units, exact (fractional after partial sells). */
+  basis: Dec;
+  currency: string;
+}
+
+export interface State {
+  seq: number;
+  account: { currency: string; capital_minor: number; at: string } | null;
+  ledger: LedgerEntry[];
+  cash_minor: number;
+  holdings: Map<string, HoldingState>;
+  runs: Map<string, RunRecord>;
+  runIds: string[];
+  orders: Map<string, OrderRecord>;
+  ordersByRun: Map<string, string[]>;
+  fills: Map<string, FillRecord>;
+  fillList: FillRecord[];
+  /** Booked fill quantity per client order id. */
+  booked: Map<string, Dec>;
+  proposals: Map<string, ProposalRecord[]>;
+  approvals: Map<string, ApprovalRecord[]>;
+  finalGates: Map<string, GateDecision[]>;
+  usage: UsageRecord[];
+  peak_minor: number | null;
+  last_first_minor: number | null;
+  trading_state: TradingState;
+  reducing_runs_left: number;
+  trips: TripRecord[];
+  resets: ResetRecord[];
+  notes: Map<string, Note>;
+  liveNotes: number;
+  note_seq: number;
+  /** Epoch ms of every order counted toward the monthly quota, ascending. */
+  countedMs: number[];
+}
+
+export function emptyState(): State {
+  return {
+    seq: 0,
+    account: null,
+    ledger: [],
+    cash_minor: 0,
+    holdings: new Map(),
+    runs: new Map(),
+    runIds: [],
+    orders: new Map(),
+    ordersByRun: new Map(),
+    fills: new Map(),
+    fillList: [],
+    booked: new Map(),
+    proposals: new Map(),
+    approvals: new Map(),
+    finalGates: new Map(),
+    usage: [],
+    peak_minor: null,
+    last_first_minor: null,
+    trading_state: "ACTIVE",
+    reducing_runs_left: 0,
+    trips: [],
+    resets: [],
+    notes: new Map(),
+    liveNotes: 0,
+    note_seq: 0,
+    countedMs: [],
+  };
+}
+
+/** Statuses that prove the broker had the order. A send rejected outright never counts. */
+const REACHED = new Set(["accepted", "partially_filled", "filled", "cancelled", "expired", "working_after_cancel"]);
+
+/**
+ * Quota rule: an order counts once the broker had it (any status in REACHED, or a booked fill), and
+ * while its send is `uncertain` (it may have arrived). An order rejected on send never counts.
+ * Kill-switch liquidation orders are outside the quota. The month is that of the intent (the send).
+ */
+export function isCounted(o: OrderRecord, booked: Dec | undefined): boolean {
+  if (o.liquidation) return false;
+  if (booked && booked.gt(0)) return true;
+  if (o.status === "uncertain") return true;
+  return o.history.some((h) => REACHED.has(h.status));
+}
+
+function recount(s: State, o: OrderRecord): void {
+  const should = isCounted(o, s.booked.get(o.client_order_id));
+  if (should === (o.counted_at !== null)) return;
+  const ms = toMs(o.created_at);
+  if (should) {
+    o.counted_at = o.created_at;
+    s.countedMs.splice(lowerBound(s.countedMs, ms), 0, ms);
+  } else {
+    o.counted_at = null;
+    const i = lowerBound(s.countedMs, ms);
+    if (s.countedMs[i] === ms) s.countedMs.splice(i, 1);
+  }
+}
+
+function pushLedger(s: State, e: Omit<LedgerEntry, "seq">): void {
+  s.ledger.push({ seq: s.ledger.length + 1, ...e });
+  s.cash_minor += e.amount_minor;
+}
+
+function applyFillToHoldings(s: State, f: FillRecord, currency: string): void {
+  const h = s.holdings.get(f.symbol) ?? { qty: new Dec(0), basis: new Dec(0), currency };
+  const q = new Dec(f.quantity);
+  if (f.side === "BUY") {
+    h.qty = h.qty.add(q);
+    h.basis = h.basis.add(f.gross_minor).add(f.commission_minor);
+  } else {
+    const before = h.qty;
+    h.qty = h.qty.sub(q);
+    // average cost does not move on a sell: the basis shrinks in proportion
+    h.basis = before.gt(0) && h.qty.gt(0) ? h.basis.mul(h.qty).div(before) : new Dec(0);
+  }
+  if (h.qty.isZero()) s.holdings.delete(f.symbol);
+  else s.holdings.set(f.symbol, h);
+}
+
+export function apply(s: State, ev: JournalEvent): void {
+  s.seq = ev.seq;
+  switch (ev.t) {
+    case "init":
+      s.account = { currency: ev.currency, capital_minor: ev.capital_minor, at: ev.at };
+      pushLedger(s, { kind: "deposit", amount_minor: ev.capital_minor, at: ev.at, note: "initial capital" });
+      return;
+    case "deposit":
+      pushLedger(s, { kind: "deposit", amount_minor: ev.amount_minor, at: ev.at, ...(ev.note ? { note: ev.note } : {}) });
+      return;
+    case "import_ledger":
+      pushLedger(s, {
+        kind: ev.kind,
+        amount_minor: ev.amount_minor,
+        at: ev.at,
+        ...(ev.note ? { note: ev.note } : {}),
+        ...(ev.symbol ? { symbol: ev.symbol } : {}),
+      });
+      return;
+    case "run_start":
+    case "import_run":
+      s.runs.set(ev.run.run_id, { ...ev.run, notes: [...ev.run.notes] });
+      s.runIds.push(ev.run.run_id);
+      return;
+    case "run_abort": {
+      const r = s.runs.get(ev.run_id);
+      if (!r) return;
+      r.status = "aborted";
+      r.outcome = "interrupted";
+      r.finished_at = ev.at;
+      r.message = ev.message;
+      r.notes.push(ev.message);
+      return;
+    }
+    case "run_finish": {
+      const r = s.runs.get(ev.run_id);
+      if (!r) return;
+      r.status = ev.status;
+      r.outcome = ev.outcome;
+      r.exit_code = ev.exit_code;
+      r.message = ev.message;
+      r.finished_at = ev.at;
+      if (ev.status === "completed" && r.mode === "paper" && s.trading_state === "REDUCING") {
+        s.reducing_runs_left = Math.max(0, s.reducing_runs_left - 1);
+        if (s.reducing_runs_left === 0) s.trading_state = "ACTIVE";
+      }
+      return;
+    }
+    case "valuation": {
+      const r = s.runs.get(ev.run_id);
+      const prev = s.last_first_minor;
+      const v = ev.value_minor;
+      if (s.peak_minor === null) s.peak_minor = v;
+      else s.peak_minor = Math.max(s.peak_minor, Math.min(v, prev ?? s.peak_minor));
+      s.last_first_minor = v;
+      if (r) {
+        r.first_value_minor = v;
+        r.previous_value_minor = prev;
+        r.peak_after_minor = s.peak_minor;
+      }
+      return;
+    }
+    case "trip":
+      s.trips.push(ev.trip);
+      s.trading_state = "HALTED";
+      s.reducing_runs_left = 0;
+      return;
+    case "reset":
+      s.resets.push(ev.reset);
+      s.peak_minor = ev.value_minor;
+      s.last_first_minor = ev.value_minor;
+      s.reducing_runs_left = ev.reset.reducing_runs;
+      s.trading_state = ev.reset.reducing_runs > 0 ? "REDUCING" : "ACTIVE";
+      return;
+    case "import_state":
+      s.peak_minor = ev.peak_minor;
+      s.last_first_minor = ev.last_first_value_minor;
+      s.trading_state = ev.trading_state;
+      s.reducing_runs_left = ev.reducing_runs_left;
+      s.trips.push(...ev.trips);
+      s.resets.push(...ev.resets);
+      return;
+    case "usage": {
+      s.usage.push(ev.record);
+      const r = s.runs.get(ev.record.run_id);
+      if (r) r.cost_micros += ev.record.cost_micros;
+      return;
+    }
+    case "proposal":
+      s.proposals.set(ev.record.run_id, [...(s.proposals.get(ev.record.run_id) ?? []), ev.record]);
+      return;
+    case "approval":
+      s.approvals.set(ev.record.run_id, [...(s.approvals.get(ev.record.run_id) ?? []), ev.record]);
+      return;
+    case "final_gate":
+      s.finalGates.set(ev.run_id, ev.decisions);
+      return;
+    case "order_intent":
+    case "import_order": {
+      const o: OrderRecord = { ...ev.order, history: [...ev.order.history], counted_at: null };
+      s.orders.set(o.client_order_id, o);
+      const list = s.ordersByRun.get(o.run_id);
+      if (list) list.push(o.client_order_id);
+      else s.ordersByRun.set(o.run_id, [o.client_order_id]);
+      recount(s, o);
+      return;
+    }
+    case "order_update": {
+      const o = s.orders.get(ev.client_order_id);
+      if (!o) return;
+      o.history.push(ev.entry);
+      o.status = ev.entry.status;
+      if (ev.entry.broker_order_id) o.broker_order_id = ev.entry.broker_order_id;
+      if (ev.entry.filled_quantity !== undefined) o.filled_quantity = ev.entry.filled_quantity;
+      recount(s, o);
+      return;
+    }
+    case "fill": {
+      const f = ev.fill;
+      s.fills.set(f.fill_id, f);
+      s.fillList.push(f);
+      s.booked.set(f.client_order_id, (s.booked.get(f.client_order_id) ?? new Dec(0)).add(f.quantity));
+      const o = s.orders.get(f.client_order_id);
+      applyFillToHoldings(s, f, o?.currency ?? s.account?.currency ?? "USD");
+      if (f.ledger) {
+        const base = { at: f.at, run_id: f.run_id, client_order_id: f.client_order_id, fill_id: f.fill_id, symbol: f.symbol };
+        pushLedger(s, { kind: f.side === "BUY" ? "buy" : "sell", amount_minor: f.side === "BUY" ? -f.gross_minor : f.gross_minor, ...base });
+        if (f.commission_minor !== 0) pushLedger(s, { kind: "commission", amount_minor: -f.commission_minor, ...base });
+      }
+      if (o) recount(s, o);
+      return;
+    }
+    case "note": {
+      const n = { ...ev.note };
+      s.notes.set(n.id, n);
+      if (n.status === "live") s.liveNotes++;
+      const m = /^n-(\d+)$/.exec(n.id);
+      if (m) s.note_seq = Math.max(s.note_seq, Number(m[1]));
+      if (n.supersedes) {
+        const old = s.notes.get(n.supersedes);
+        if (old && old.status === "live") {
+          old.status = "superseded";
+          old.superseded_by = n.id;
+          s.liveNotes--;
+        }
+      }
+      return;
+    }
+  }
+}
+
+export function checkpointOf(s: State): Checkpoint {
+  const holdings: Checkpoint["holdings"] = {};
+  for (const [sym, h] of s.holdings) holdings[sym] = { quantity: h.qty.toString(), cost_basis_minor: h.basis.toString(), currency: h.currency };
+  return {
+    initialised: s.account !== null,
+    base_currency: s.account?.currency ?? null,
+    cash_minor: s.cash_minor,
+    holdings,
+    peak_minor: s.peak_minor,
+    trading_state: s.trading_state,
+    ledger_entries: s.ledger.length,
+    fills: s.fillList.length,
+  };
+}

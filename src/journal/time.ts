@@ -1,0 +1,36 @@
+/** Calendar months in the account's time zone (luxon handles zones and daylight saving). Pure. */
+import { DateTime, IANAZone } from "luxon";
+import { EXIT } from "../run/exit-codes.js";
+import { TwError } from "../util/errors.js";
+
+export function assertZone(zone: string): void {
+  if (!IANAZone.isValidZone(zone)) {
+    throw new TwError("invalid_timezone", `"${zone}" is not an IANA time zone (e.g. Australia/Sydney)`, EXIT.USAGE_OR_CONFIG);
+  }
+}
+
+/** The calendar month containing `at` in `zone`: its key (YYYY-MM) and [start, end) in epoch ms. */
+export function monthWindow(at: Date, zone: string): { key: string; start: number; end: number } {
+  const local = DateTime.fromJSDate(at, { zone }).startOf("month");
+  return { key: local.toFormat("yyyy-MM"), start: local.toMillis(), end: local.plus({ months: 1 }).toMillis() };
+}
+
+export function toMs(at: string | Date): number {
+  const ms = typeof at === "string" ? Date.parse(at) : at.getTime();
+  if (!Number.isFinite(ms)) throw new TwError("invalid_time", `"${String(at)}" is not a valid time`, EXIT.INTERNAL_ERROR);
+  return ms;
+}
+
+export const iso = (at: string | Date): string => new Date(toMs(at)).toISOString();
+
+/** First index i in the ascending array with a[i] >= x. */
+export function lowerBound(a: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((a[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,169 @@
+/**
+ * Market data: daily bars per symbol (bundled `data/market/bars` + the user's imported bars under
+ * `<home>/market`), a trading calendar, and point-in-time views.
+ *
+ * Point in time: `asOf(tradingDay)` is what tools and reference prices see — bars strictly before
+ * the trading day. `barOn(symbol, day)` is the trading day's own bar, for the simulated broker only.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Bar, Instrument, PriceSource, ReferencePrice } from "../domain.js";
+import { EXIT } from "../run/exit-codes.js";
+import { TwError } from "../util/errors.js";
+import { bundledDataDir, homePaths } from "../util/paths.js";
+import { countBefore, parseBarFile } from "./bars.js";
+import { TradingCalendar } from "./calendar.js";
+
+export interface SymbolSeries {
+  symbol: string;
+  bars: readonly Bar[];
+  /** Currency recorded with the bars (imported files), if any. */
+  currency?: string;
+  origin: "bundled" | "imported" | "memory";
+}
+
+export interface MarketLoadOptions {
+  /** The user's home: imported bars are read from `<home>/market`. */
+  home?: string;
+  /** Bundled data folder (default: the package's data/). Bars are read from `<dir>/market/bars`. */
+  dataDir?: string;
+  /** Skip the bundled bars (tests). */
+  bundled?: boolean;
+}
+
+export interface ViewOptions {
+  /** Instruments (the universe) for currencies; a symbol not listed falls back to its series' currency, then USD. */
+  universe?: readonly Instrument[];
+  /** The account's base currency (default USD). */
+  baseCurrency?: string;
+  /** Instrument currency → base multiplier; without a rate a foreign-currency symbol has no reference price. */
+  fxToBase?: (currency: string) => number | undefined;
+}
+
+export class MarketData {
+  readonly calendar: TradingCalendar;
+  private readonly series: Map<string, SymbolSeries>;
+
+  constructor(series: Iterable<SymbolSeries>) {
+    this.series = new Map();
+    for (const s of series) this.series.set(s.symbol.toUpperCase(), { ...s, symbol: s.symbol.toUpperCase() });
+    const days = new Set<string>();
+    for (const s of this.series.values()) for (const b of s.bars) days.add(b.date);
+    this.calendar = new TradingCalendar(days);
+  }
+
+  /** From in-memory bars (tests, benches). */
+  static fromBars(bars: Record<string, readonly Bar[]>, currencies: Record<string, string> = {}): MarketData {
+    return new MarketData(
+      Object.entries(bars).map(([symbol, b]) => ({
+        symbol,
+        bars: [...b].sort((x, y) => (x.date < y.date ? -1 : x.date > y.date ? 1 : 0)),
+        ...(currencies[symbol] ? { currency: currencies[symbol] } : {}),
+        origin: "memory" as const,
+      })),
+    );
+  }
+
+  /** Loads the bundled bars and the home's imported bars (imported bars replace bundled ones of the same symbol). */
+  static load(opts: MarketLoadOptions = {}): MarketData {
+    const out = new Map<string, SymbolSeries>();
+    try {
+      if (opts.bundled !== false) {
+        const dir = join(opts.dataDir ?? bundledDataDir(), "market", "bars");
+        for (const s of readBarDir(dir, "bundled")) out.set(s.symbol, s);
+      }
+      if (opts.home) {
+        const dir = homePaths(opts.home).imported;
+        if (existsSync(dir)) for (const s of readBarDir(dir, "imported")) out.set(s.symbol, s);
+      }
+    } catch (e) {
+      if (e instanceof TwError) throw e;
+      throw new TwError("data_unavailable", `market data could not be read: ${(e as Error).message}`, EXIT.BROKER_OR_DATA_UNAVAILABLE);
+    }
+    if (out.size === 0) throw new TwError("data_unavailable", "no market data found", EXIT.BROKER_OR_DATA_UNAVAILABLE);
+    return new MarketData(out.values());
+  }
+
+  symbols(): string[] {
+    return [...this.series.keys()].sort();
+  }
+
+  has(symbol: string): boolean {
+    return this.series.has(symbol.toUpperCase());
+  }
+
+  seriesOf(symbol: string): SymbolSeries | undefined {
+    return this.series.get(symbol.toUpperCase());
+  }
+
+  /** The trading day's own bar — for the simulated broker's fills only, never for tools. */
+  barOn(symbol: string, day: string): Bar | undefined {
+    const bars = this.series.get(symbol.toUpperCase())?.bars;
+    if (!bars) return undefined;
+    const i = countBefore(bars, day);
+    const b = bars[i];
+    return b && b.date === day ? b : undefined;
+  }
+
+  /** What is known before `tradingDay` opens: bars strictly before it. */
+  asOf(tradingDay: string, opts: ViewOptions = {}): MarketView {
+    return new MarketView(this, tradingDay, opts);
+  }
+}
+
+/** A point-in-time view: only bars strictly before the trading day. Also the run's PriceSource. */
+export class MarketView implements PriceSource {
+  private readonly currencies: Map<string, string>;
+
+  constructor(
+    private readonly market: MarketData,
+    readonly tradingDay: string,
+    private readonly opts: ViewOptions = {},
+  ) {
+    this.currencies = new Map((opts.universe ?? []).map((i) => [i.symbol.toUpperCase(), i.currency.toUpperCase()]));
+  }
+
+  /** Bars strictly before the trading day (at most the last `limit` of them). */
+  history(symbol: string, limit?: number): readonly Bar[] {
+    const bars = this.market.seriesOf(symbol)?.bars;
+    if (!bars) return [];
+    const n = countBefore(bars, this.tradingDay);
+    const from = limit === undefined ? 0 : Math.max(0, n - limit);
+    return bars.slice(from, n);
+  }
+
+  /** The last bar strictly before the trading day. */
+  lastBar(symbol: string): Bar | undefined {
+    const bars = this.market.seriesOf(symbol)?.bars;
+    if (!bars) return undefined;
+    const n = countBefore(bars, this.tradingDay);
+    return n > 0 ? bars[n - 1] : undefined;
+  }
+
+  currencyOf(symbol: string): string {
+    return this.currencies.get(symbol.toUpperCase()) ?? this.market.seriesOf(symbol)?.currency?.toUpperCase() ?? "USD";
+  }
+
+  /** Reference price: the last close strictly before the trading day (undefined when unknown or no FX rate). */
+  referencePrice(symbol: string): ReferencePrice | undefined {
+    const bar = this.lastBar(symbol);
+    if (!bar || !(bar.close > 0)) return undefined;
+    const currency = this.currencyOf(symbol);
+    const base = (this.opts.baseCurrency ?? "USD").toUpperCase();
+    const fx = currency === base ? 1 : this.opts.fxToBase?.(currency);
+    if (fx === undefined || !(fx > 0) || !Number.isFinite(fx)) return undefined;
+    return { symbol: symbol.toUpperCase(), price: bar.close, as_of: bar.date, currency, fx_to_base: fx };
+  }
+}
+
+function readBarDir(dir: string, origin: "bundled" | "imported"): SymbolSeries[] {
+  if (!existsSync(dir)) return [];
+  const out: SymbolSeries[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (!name.endsWith(".csv")) continue;
+    const symbol = name.slice(0, -4).toUpperCase();
+    const { bars, meta } = parseBarFile(readFileSync(join(dir, name), "utf8"), join(dir, name));
+    out.push({ symbol, bars, ...(meta.currency ? { currency: meta.currency } : {}), origin });
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+/**
+ * The `get_price_history` summary: what about six months of daily closes say, in a few numbers.
+ * Pure: give it bars (already point-in-time, or let it cut at `tradingDay`).
+ */
+import type { Bar } from "../domain.js";
+import { countBefore } from "./bars.js";
+
+export const DEFAULT_LOOKBACK_DAYS = 126;
+export const MAX_LOOKBACK_DAYS = 252;
+export const MIN_LOOKBACK_DAYS = 5;
+
+export interface PriceHistorySummary {
+  symbol: string;
+  /** The last bar's date: the summary knows nothing after it. */
+  as_of: string;
+  last_close: number;
+  /** Percent returns over 5 / 21 / 63 / 126 bars; null when the window is shorter. */
+  returns_pct: { "1w": number | null; "1m": number | null; "3m": number | null; "6m": number | null };
+  sma20: number | null;
+  sma50: number | null;
+  /** Highest and lowest close over the window (up to six months). */
+  high_6m: number;
+  high_6m_date: string;
+  low_6m: number;
+  low_6m_date: string;
+  /** Percent below the window's highest close (0 at a new high). */
+  drawdown_from_high_pct: number;
+  /** Annualised volatility of daily log returns over the window, percent; null under 3 closes. */
+  volatility_annualised_pct: number | null;
+  last_closes: { date: string; close: number }[];
+  /** Closes in the window (lookback + 1 at most, so a lookback-bar return is defined). */
+  bars_used: number;
+  evidence_id: string;
+}
+
+export type SummaryResult = { ok: true; summary: PriceHistorySummary } | { ok: false; reason: string };
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
+const r4 = (x: number) => Math.round(x * 10000) / 10000;
+
+/**
+ * Summarises the closes strictly before `tradingDay` (all of `bars` when it is omitted).
+ * Fewer than 2 closes → `{ ok: false }` ("not enough history").
+ */
+export function summarizeHistory(
+  symbol: string,
+  bars: readonly Bar[],
+  tradingDay?: string,
+  lookbackDays: number = DEFAULT_LOOKBACK_DAYS,
+): SummaryResult {
+  const end = tradingDay === undefined ? bars.length : countBefore(bars, tradingDay);
+  const lookback = Math.max(MIN_LOOKBACK_DAYS, Math.min(MAX_LOOKBACK_DAYS, Math.floor(lookbackDays) || DEFAULT_LOOKBACK_DAYS));
+  const start = Math.max(0, end - (lookback + 1));
+  const n = end - start;
+  if (n < 2) {
+    return { ok: false, reason: `not enough history for ${symbol}: ${n} close${n === 1 ? "" : "s"} before ${tradingDay ?? "now"} (need at least 2)` };
+  }
+  const last = bars[end - 1]!;
+  const closeAt = (back: number) => bars[end - 1 - back]!.close;
+  const ret = (k: number) => (n > k ? r2((last.close / closeAt(k) - 1) * 100) : null);
+  const sma = (k: number) => {
+    if (n < k) return null;
+    let s = 0;
+    for (let i = end - k; i < end; i++) s += bars[i]!.close;
+    return r4(s / k);
+  };
+
+  // High/low/drawdown over the last six months of the window.
+  const hlStart = Math.max(start, end - DEFAULT_LOOKBACK_DAYS);
+  let hi = bars[hlStart]!;
+  let lo = bars[hlStart]!;
+  for (let i = hlStart + 1; i < end; i++) {
+    const b = bars[i]!;
+    if (b.close >= hi.close) hi = b;
+    if (b.close <= lo.close) lo = b;
+  }
+
+  let vol: number | null = null;
+  if (n >= 3) {
+    let sum = 0;
+    let sumSq = 0;
+    let m = 0;
+    for (let i = start + 1; i < end; i++) {
+      const prev = bars[i - 1]!.close;
+      const cur = bars[i]!.close;
+      if (!(prev > 0 && cur > 0)) continue;
+      const lr = Math.log(cur / prev);
+      sum += lr;
+      sumSq += lr * lr;
+      m++;
+    }
+    if (m >= 2) {
+      const variance = Math.max(0, (sumSq - (sum * sum) / m) / (m - 1));
+      vol = r2(Math.sqrt(variance) * Math.sqrt(252) * 100);
+    }
+  }
+
+  const lastCloses: { date: string; close: number }[] = [];
+  for (let i = Math.max(start, end - 10); i < end; i++) lastCloses.push({ date: bars[i]!.date, close: bars[i]!.close });
+
+  const sym = symbol.toUpperCase();
+  return {
+    ok: true,
+    summary: {
+      symbol: sym,
+      as_of: last.date,
+      last_close: last.close,
+      returns_pct: { "1w": ret(5), "1m": ret(21), "3m": ret(63), "6m": ret(126) },
+      sma20: sma(20),
+      sma50: sma(50),
+      high_6m: hi.close,
+      high_6m_date: hi.date,
+      low_6m: lo.close,
+      low_6m_date: lo.date,
+      drawdown_from_high_pct: hi.close > 0 ? r2((1 - last.close / hi.close) * 100) : 0,
+      volatility_annualised_pct: vol,
+      last_closes: lastCloses,
+      bars_used: n,
+      evidence_id: `price:${sym}:${last.date}`,
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Handlers of the market tools (`list_universe`, `get_price_history`), bound to a run's market
+ * view. They only ever see bars strictly before the run's trading day. Argument validation against
+ * the contract is the tool layer's job; these handlers still read their arguments defensively.
+ * Per-run call limits are enforced by the tool layer.
+ */
+import type { Instrument } from "../domain.js";
+import type { HandlerResult, ToolHandler } from "../tools/types.js";
+import type { MarketData, ViewOptions } from "./data.js";
+import { DEFAULT_LOOKBACK_DAYS, summarizeHistory } from "./summary.js";
+
+export const LIST_UNIVERSE_DEFAULT_LIMIT = 20;
+export const LIST_UNIVERSE_MAX_LIMIT = 50;
+
+export interface MarketToolDeps {
+  market: MarketData;
+  /** The allowlist: only these symbols are visible to the model. */
+  universe: readonly Instrument[];
+  /** The run's trading day (YYYY-MM-DD): tools see bars strictly before it. */
+  tradingDay: string;
+  baseCurrency?: string;
+  fxToBase?: ViewOptions["fxToBase"];
+}
+
+export interface MarketToolHandlers {
+  list_universe: ToolHandler;
+  get_price_history: ToolHandler;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim().length > 0 ? v.trim() : undefined);
+const int = (v: unknown, dflt: number, min: number, max: number): number =>
+  typeof v === "number" && Number.isFinite(v) ? Math.max(min, Math.min(max, Math.floor(v))) : dflt;
+
+export function makeMarketToolHandlers(deps: MarketToolDeps): MarketToolHandlers {
+  const view = deps.market.asOf(deps.tradingDay, {
+    universe: deps.universe,
+    ...(deps.baseCurrency ? { baseCurrency: deps.baseCurrency } : {}),
+    ...(deps.fxToBase ? { fxToBase: deps.fxToBase } : {}),
+  });
+  const bySymbol = new Map(deps.universe.map((i) => [i.symbol.toUpperCase(), i]));
+  const allSectors = [...new Set(deps.universe.map((i) => i.sector ?? "Unclassified"))].sort();
+
+  const list_universe: ToolHandler = (args): HandlerResult => {
+    const sector = str(args.sector)?.toLowerCase();
+    const query = str(args.query)?.toLowerCase();
+    const symbols = Array.isArray(args.symbols)
+      ? new Set(args.symbols.filter((s): s is string => typeof s === "string").map((s) => s.trim().toUpperCase()))
+      : undefined;
+    const limit = int(args.limit, LIST_UNIVERSE_DEFAULT_LIMIT, 1, LIST_UNIVERSE_MAX_LIMIT);
+    const offset = int(args.offset, 0, 0, Number.MAX_SAFE_INTEGER);
+
+    const matching = deps.universe.filter((i) => {
+      if (sector && (i.sector ?? "Unclassified").toLowerCase() !== sector) return false;
+      if (symbols && !symbols.has(i.symbol.toUpperCase())) return false;
+      if (query && !i.symbol.toLowerCase().includes(query) && !(i.name ?? "").toLowerCase().includes(query)) return false;
+      return true;
+    });
+    const page = matching.slice(offset, offset + limit);
+    const instruments = page.map((i) => {
+      const ref = view.referencePrice(i.symbol);
+      return {
+        symbol: i.symbol.toUpperCase(),
+        name: i.name ?? i.symbol,
+        sector: i.sector ?? "Unclassified",
+        currency: i.currency,
+        exchange: i.exchange ?? null,
+        ...(i.note ? { note: i.note } : {}),
+        reference_price: ref?.price ?? null,
+        price_as_of: ref?.as_of ?? null,
+      };
+    });
+    return {
+      ok: true,
+      data: {
+        instruments,
+        total: matching.length,
+        returned: instruments.length,
+        offset,
+        sectors: allSectors,
+        ...(offset + instruments.length < matching.length ? { next_offset: offset + instruments.length } : {}),
+      },
+    };
+  };
+
+  const get_price_history: ToolHandler = (args): HandlerResult => {
+    const symbol = str(args.symbol)?.toUpperCase();
+    if (!symbol || !bySymbol.has(symbol)) {
+      return {
+        ok: false,
+        code: "unknown_symbol",
+        message: `${symbol ?? String(args.symbol)} is not in the allowlisted universe`,
+      };
+    }
+    const lookback = int(args.lookback_days, DEFAULT_LOOKBACK_DAYS, 1, Number.MAX_SAFE_INTEGER);
+    const bars = view.history(symbol);
+    const res = summarizeHistory(symbol, bars, deps.tradingDay, lookback);
+    if (!res.ok) return { ok: false, code: "data_unavailable", message: res.reason };
+    const inst = bySymbol.get(symbol)!;
+    return {
+      ok: true,
+      data: { ...res.summary, currency: view.currencyOf(symbol), name: inst.name ?? symbol },
+      evidenceIds: [res.summary.evidence_id],
+    };
+  };
+
+  return { list_universe, get_price_history };
+}

@@ -1,0 +1,73 @@
+/**
+ * The operator decision. The pipeline asks an `Approver`; front ends implement it: the console (a
+ * promise resolved by keystrokes), `--yes` (approves exactly the gate-approved orders), and the
+ * non-interactive default (nothing placed, the proposal recorded as awaiting approval).
+ * An approval is bound to a hash of the exact orders it approves.
+ */
+import { createHash } from "node:crypto";
+import type { ProposedOrder } from "../domain.js";
+import type { GateDecision } from "../gate/types.js";
+
+export interface ApprovalRequest {
+  runId: string;
+  summary: string;
+  orders: ProposedOrder[];
+  /** The gate's verdict on `orders`, in the same order as `orders`. */
+  decisions: GateDecision[];
+  /** Re-gate an edited batch against the same state (pure; for edit flows). Verdicts align with the input. */
+  regate(orders: ProposedOrder[]): GateDecision[];
+  signal?: AbortSignal;
+}
+
+export type ApprovalDecision =
+  | { kind: "approve"; orders: ProposedOrder[]; orders_hash: string; by: "operator" | "auto"; note?: string }
+  | { kind: "reject"; reason?: string; by: "operator" }
+  | { kind: "killswitch"; reason: string; by: "operator" }
+  | { kind: "awaiting"; reason: string };
+
+export interface Approver {
+  readonly name: string;
+  decide(req: ApprovalRequest): Promise<ApprovalDecision>;
+}
+
+/** The fields an approval binds to, in a fixed order (reason and evidence do not change what is sent). */
+export function canonicalOrders(orders: readonly ProposedOrder[]): string {
+  return JSON.stringify(orders.map((o) => [o.symbol.toUpperCase(), o.side, o.quantity, o.limit_price]));
+}
+
+export function ordersHash(orders: readonly ProposedOrder[]): string {
+  return createHash("sha256").update(canonicalOrders(orders)).digest("hex");
+}
+
+/** Decisions aligned with `orders` (the gate returns them in evaluated order: sells first). */
+export function alignDecisions(orders: readonly ProposedOrder[], decisions: readonly GateDecision[]): GateDecision[] {
+  const pool = [...decisions];
+  return orders.map((o) => {
+    const i = pool.findIndex(
+      (d) => d.order.symbol.toUpperCase() === o.symbol.toUpperCase() && String(d.order.side).toUpperCase() === o.side && d.order.quantity === o.quantity && d.order.limit_price === o.limit_price,
+    );
+    const [d] = i >= 0 ? pool.splice(i, 1) : [undefined];
+    if (!d) throw new Error(`no gate decision for order ${o.side} ${o.quantity} ${o.symbol}`);
+    return d;
+  });
+}
+
+/** `--yes`: approves exactly the orders the gate approves, nothing else. */
+export class AutoApprover implements Approver {
+  readonly name = "auto";
+  async decide(req: ApprovalRequest): Promise<ApprovalDecision> {
+    const approved = req.orders.filter((_, i) => req.decisions[i]?.approved === true);
+    return { kind: "approve", orders: approved, orders_hash: ordersHash(approved), by: "auto" };
+  }
+}
+
+/** No terminal and no `--yes`: nothing is placed; the proposal waits for a person. */
+export class NonInteractiveApprover implements Approver {
+  readonly name = "none";
+  async decide(): Promise<ApprovalDecision> {
+    return {
+      kind: "awaiting",
+      reason: "no terminal to ask an operator and --yes was not given; nothing was placed",
+    };
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Audit of a run's artifacts against every contract: the event stream's shape, the research-cycle
+ * schema and its agreement with the events, the safety facts, the gate-and-operator invariant
+ * (nothing reached the broker that the final gate and the operator did not approve), transcript
+ * protocol, evidence grounding, the cassette's shape, and leaked secrets. Pure over file contents.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { ARTIFACT_FILES, artifactPaths } from "./artifacts.js";
+import { type RunEvent, RUN_EVENT_TYPES } from "./events.js";
+import { ordersHash } from "./approval.js";
+import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
+
+export interface AuditFinding {
+  check: string;
+  message: string;
+}
+
+const SECRET_PATTERNS: { name: string; re: RegExp }[] = [
+  { name: "Anthropic API key", re: /sk-ant-[A-Za-z0-9_-]{8,}/ },
+  { name: "API key header", re: /"x-api-key"\s*:/i },
+  { name: "Alpaca key header", re: /APCA-API-(KEY-ID|SECRET-KEY)"\s*:\s*"[^"]+"/ },
+];
+
+const SECRET_ENV = ["ANTHROPIC_API_KEY", "APCA_API_KEY_ID", "APCA_API_SECRET_KEY", "ALPACA_API_KEY_ID", "ALPACA_API_SECRET_KEY"];
+
+export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env): AuditFinding[] {
+  const findings: AuditFinding[] = [];
+  const add = (check: string, message: string) => findings.push({ check, message });
+  const paths = artifactPaths(runDir);
+  const texts: Record<string, string> = {};
+  for (const [key, file] of Object.entries(ARTIFACT_FILES)) {
+    const p = `${runDir}/${file}`;
+    if (!existsSync(p)) add("files", `${file} is missing`);
+    else texts[key] = readFileSync(p, "utf8");
+  }
+
+  // Secrets: patterns, and the values of secret variables set in this environment.
+  for (const [key, text] of Object.entries(texts)) {
+    const file = ARTIFACT_FILES[key as keyof typeof ARTIFACT_FILES];
+    for (const p of SECRET_PATTERNS) if (p.re.test(text)) add("secrets", `${file} contains what looks like a ${p.name}`);
+    for (const name of SECRET_ENV) {
+      const v = env[name];
+      if (v && v.length >= 8 && text.includes(v)) add("secrets", `${file} contains the value of ${name}`);
+    }
+  }
+
+  // Events.
+  const events: RunEvent[] = [];
+  if (texts.events !== undefined) {
+    const lines = texts.events.split("\n").filter((l) => l.length > 0);
+    lines.forEach((line, i) => {
+      try {
+        events.push(JSON.parse(line) as RunEvent);
+      } catch {
+        add("events", `events.jsonl line ${i + 1} is not JSON`);
+      }
+    });
+    const known = new Set<string>(RUN_EVENT_TYPES);
+    events.forEach((e, i) => {
+      if (!known.has(e.type)) add("events", `event ${i + 1} has unknown type "${e.type}"`);
+      if (e.seq !== i + 1) add("events", `event ${i + 1} has seq ${e.seq} (expected ${i + 1})`);
+    });
+    const runIds = new Set(events.map((e) => e.run_id));
+    if (runIds.size > 1) add("events", `events name several run ids: ${[...runIds].join(", ")}`);
+    if (events.length > 0 && events.at(-1)?.type !== "run.finished") add("events", "the last event is not run.finished");
+    checkGateAndOperator(events, add);
+  }
+
+  // Research cycle.
+  if (texts.researchCycle !== undefined) {
+    let doc: Record<string, unknown> | null = null;
+    try {
+      doc = JSON.parse(texts.researchCycle) as Record<string, unknown>;
+    } catch {
+      add("research-cycle", "research-cycle.json is not JSON");
+    }
+    if (doc) {
+      for (const p of validateResearchCycle(doc)) add("research-cycle", `schema: ${p}`);
+      if (events.length > 0) {
+        const started = events.find((e) => e.type === "run.started");
+        const safety = doc.safety as Record<string, unknown> | undefined;
+        const model = doc.model as Record<string, unknown> | undefined;
+        const provenance = doc.provenance as Record<string, unknown> | undefined;
+        const rebuilt = buildResearchCycle(events, {
+          runId: String(doc.run_id),
+          mode: doc.mode === "observe_only" ? "observe" : "paper",
+          tradingDay: String(doc.trading_day),
+          generatedAt: String(doc.generated_at),
+          version: String(provenance?.tradewarden_version ?? ""),
+          model: { provider: String(model?.provider ?? ""), id: String(model?.id ?? "") },
+          broker: { kind: safety?.broker_endpoint_kind as "simulated" | "alpaca_paper", endpoint: String(safety?.broker_endpoint ?? "") },
+          secretsRead: (safety?.secrets_read as string[] | undefined) ?? [],
+          marketData: String(provenance?.market_data ?? ""),
+        });
+        for (const key of ["ok", "outcome", "exit_code", "tool_calls", "proposal", "verdicts", "operator_decision", "executed", "next_action"]) {
+          if (JSON.stringify(rebuilt[key]) !== JSON.stringify(doc[key])) add("research-cycle", `"${key}" does not match what events.jsonl records`);
+        }
+        if (started && started.type === "run.started" && started.run_id !== doc.run_id) add("research-cycle", "run_id differs from the events");
+      }
+      const endpoint = String((doc.safety as Record<string, unknown> | undefined)?.broker_endpoint ?? "");
+      if (/^https?:\/\/api\.alpaca\.markets/i.test(endpoint)) add("safety", `broker endpoint ${endpoint} is a live endpoint`);
+    }
+  }
+
+  // Transcript protocol and grounding.
+  if (texts.transcript !== undefined) {
+    try {
+      const transcript = JSON.parse(texts.transcript) as { messages?: unknown[] } | unknown[];
+      const messages = (Array.isArray(transcript) ? transcript : (transcript.messages ?? [])) as {
+        role: string;
+        content: { type: string; id?: string; tool_use_id?: string; content?: string; name?: string; input?: unknown }[];
+      }[];
+      checkTranscript(messages, events, add);
+    } catch {
+      add("transcript", "transcript.json is not JSON");
+    }
+  }
+
+  // Cassette.
+  if (texts.cassette !== undefined) {
+    const lines = texts.cassette.split("\n").filter((l) => l.length > 0);
+    lines.forEach((line, i) => {
+      try {
+        const rec = JSON.parse(line) as { type?: string };
+        if (i === 0 && rec.type !== "meta") add("cassette", "the first cassette line is not the meta line");
+      } catch {
+        add("cassette", `cassette.jsonl line ${i + 1} is not JSON`);
+      }
+    });
+    if (lines.length === 0) add("cassette", "cassette.jsonl is empty (no meta line)");
+  }
+  void paths;
+  return findings;
+}
+
+/** Every non-liquidation order placed was approved by the final gate and the operator. */
+function checkGateAndOperator(events: RunEvent[], add: (c: string, m: string) => void): void {
+  const approvedByGate = new Set<string>();
+  const liquidation = new Set<string>();
+  let operatorHash: string | null = null;
+  let operatorOrders: { symbol: string; side: string; quantity: number; limit_price: number }[] = [];
+  for (const e of events) {
+    if (e.type === "approval.decided" && e.decision === "approved") {
+      operatorHash = e.orders_hash;
+      operatorOrders = e.orders;
+      if (ordersHash(e.orders) !== e.orders_hash) add("approval", "the approval's hash does not match its orders");
+    }
+    if (e.type === "gate.final") {
+      for (const d of e.decisions) if (d.approved) approvedByGate.add(`${String(d.order.side).toUpperCase()}:${d.order.symbol}:${d.order.quantity}:${d.order.limit_price}`);
+    }
+    if (e.type === "killswitch.tripped") for (const o of e.liquidation) liquidation.add(`${o.side}:${o.symbol}:${o.quantity}:${o.limit_price}`);
+    if (e.type === "order.placed") {
+      const key = `${e.side}:${e.symbol}:${e.quantity}:${e.limit_price}`;
+      if (liquidation.has(key)) continue;
+      if (!approvedByGate.has(key)) add("gate", `order ${e.client_order_id} (${key}) was placed without a final-gate approval`);
+      if (operatorHash === null || !operatorOrders.some((o) => `${o.side}:${o.symbol}:${o.quantity}:${o.limit_price}` === key)) {
+        add("approval", `order ${e.client_order_id} (${key}) was placed without an operator approval`);
+      }
+    }
+  }
+}
+
+function checkTranscript(
+  messages: { role: string; content: { type: string; id?: string; tool_use_id?: string; content?: string }[] }[],
+  events: RunEvent[],
+  add: (c: string, m: string) => void,
+): void {
+  const returnedText: string[] = [];
+  messages.forEach((m, i) => {
+    if (m.role !== "assistant") return;
+    const uses = (m.content ?? []).filter((b) => b.type === "tool_use").map((b) => b.id);
+    if (uses.length === 0) return;
+    const next = messages[i + 1];
+    if (!next) return; // the run ended on this turn (e.g. submit accepted)
+    const results = (next.content ?? []).slice(0, uses.length);
+    uses.forEach((id, j) => {
+      const r = results[j];
+      if (!r || r.type !== "tool_result" || r.tool_use_id !== id) add("transcript", `message ${i + 2} does not begin with the tool_result for ${id}`);
+    });
+    for (const r of next.content ?? []) if (r.type === "tool_result" && typeof r.content === "string") returnedText.push(r.content);
+  });
+  const all = returnedText.join("\n");
+  for (const e of events) {
+    if (e.type !== "proposal") continue;
+    for (const o of e.orders) for (const id of o.evidence_ids ?? []) if (!all.includes(JSON.stringify(id))) add("grounding", `evidence id ${id} of ${o.symbol} was not returned by any tool in the transcript`);
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The headless front end: plain, line-oriented progress a person can read in a cron mail (no
+ * cursor codes; colour only on a terminal without NO_COLOR), or `--json`: one JSON object per
+ * event. It consumes the run's event stream and holds no trading logic.
+ */
+import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
+import type { RunEvent } from "./events.js";
+import { money, pct, usd, verdictLine } from "./format.js";
+
+export interface HeadlessOptions {
+  json: boolean;
+  color: boolean;
+  write: (s: string) => void;
+}
+
+const paint = (on: boolean, code: number) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
+
+export function createHeadlessPrinter(opts: HeadlessOptions): { onEvent: (e: RunEvent) => void; flush: () => void } {
+  const red = paint(opts.color, 31);
+  const green = paint(opts.color, 32);
+  const yellow = paint(opts.color, 33);
+  const dim = paint(opts.color, 2);
+  let textBuf = "";
+
+  const line = (s: string) => opts.write(`${s}\n`);
+  const flushText = () => {
+    if (textBuf.trim().length > 0) for (const l of sanitizeText(textBuf).split("\n")) if (l.trim()) line(`  model: ${l}`);
+    textBuf = "";
+  };
+
+  function onEvent(e: RunEvent): void {
+    if (opts.json) {
+      opts.write(`${JSON.stringify(e)}\n`);
+      return;
+    }
+    if (e.type === "model.text") {
+      textBuf += e.delta;
+      const nl = textBuf.lastIndexOf("\n");
+      if (nl >= 0) {
+        const done = textBuf.slice(0, nl);
+        textBuf = textBuf.slice(nl + 1);
+        for (const l of sanitizeText(done).split("\n")) if (l.trim()) line(`  model: ${l}`);
+      }
+      return;
+    }
+    flushText();
+    const text = describe(e, { red, green, yellow, dim });
+    if (text !== null) line(text);
+  }
+
+  return { onEvent, flush: flushText };
+}
+
+type Paint = (s: string) => string;
+
+export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Paint; dim: Paint }): string | null {
+  switch (e.type) {
+    case "run.started":
+      return `run ${e.run_id} started: mode ${e.mode}, trading day ${e.trading_day}, model ${e.model.provider}/${e.model.id}, broker ${e.broker.kind} (${e.broker.account_id})`;
+    case "preflight.failed":
+      return c.red(`preflight failed (${e.code}): ${sanitizeLine(e.message)}`);
+    case "reconcile.ok":
+      return `reconciled: journal and broker agree (${e.positions} positions)`;
+    case "reconcile.failed":
+      return [c.red(`reconciliation failed: ${e.differences.length} difference(s); nothing will be placed`), ...e.differences.map((d) => `  - ${d.kind} ${d.symbol}: ${sanitizeLine(d.message)}`)].join("\n");
+    case "valuation":
+      return `value ${money(e.value)} (cash ${money(e.cash)}), peak ${money(e.peak)}, drawdown ${pct(e.drawdown_pct)} of max ${pct(e.max_drawdown_pct, 0)}, state ${e.trading_state}, orders left this month ${e.orders_left}${e.first_of_run ? "" : " (after trading)"}`;
+    case "killswitch.tripped":
+      return c.red(`KILL SWITCH: ${sanitizeLine(e.reason)}; ${e.liquidation.length} liquidation order(s)`);
+    case "run.note":
+      return e.level === "warn" ? c.yellow(`note: ${sanitizeLine(e.message)}`) : `note: ${sanitizeLine(e.message)}`;
+    case "model.turn_started":
+      return c.dim(`turn ${e.turn}/${e.max_turns} (time left ${Math.round(e.time_left_ms / 1000)} s, cost ${usd(e.cost_usd)} of ${usd(e.budget_usd)})`);
+    case "model.text":
+      return null;
+    case "model.response":
+      return c.dim(`  model stopped: ${e.stop_reason} (${e.usage.input_tokens} in / ${e.usage.output_tokens} out tokens, ${usd(e.cost_usd)})`);
+    case "model.retry":
+      return c.yellow(`  model call retry ${e.attempt}: ${sanitizeLine(e.message)}`);
+    case "tool.called":
+      return `  tool ${e.tool} ${sanitizeLine(JSON.stringify(e.arguments)).slice(0, 200)}`;
+    case "tool.rejected":
+      return c.yellow(`  tool ${e.tool} rejected (${e.error_code}${e.retryable ? ", retryable" : ""}): ${sanitizeLine(e.error)}`);
+    case "tool.result":
+      return e.success ? `  tool ${e.tool} ok: ${sanitizeLine(e.summary)}${e.truncated ? " (compacted)" : ""}` : c.yellow(`  tool ${e.tool} failed (${e.error_code}): ${sanitizeLine(e.summary)}`);
+    case "tool.pending":
+      return e.pending.length ? c.yellow(`  pending corrections: ${e.pending.map((p) => `${p.tool} (${p.error_code})`).join(", ")}`) : c.dim("  pending corrections cleared");
+    case "gate.dry_run":
+      return [`  gate dry run:`, ...e.decisions.map((d) => `    ${d.approved ? c.green(verdictLine(d)) : c.red(verdictLine(d))}`)].join("\n");
+    case "submit.bounced":
+      return [c.yellow(`  submit bounced (one revision allowed):`), ...e.decisions.filter((d) => !d.approved).map((d) => `    ${c.red(verdictLine(d))}`)].join("\n");
+    case "agent.finished":
+      return `agent finished: ${e.outcome} (${sanitizeLine(e.reason)}) after ${e.turns} turn(s), cost ${usd(e.cost_usd)}`;
+    case "proposal":
+      return [
+        `proposal: ${e.orders.length === 0 ? "hold" : `${e.orders.length} order(s)`}: ${sanitizeLine(e.summary)}`,
+        ...e.decisions.map((d) => `  ${d.approved ? c.green(verdictLine(d)) : c.red(verdictLine(d))}`),
+        ...(e.abandoned.length ? [c.yellow(`  abandoned corrections: ${e.abandoned.join(", ")}`)] : []),
+      ].join("\n");
+    case "approval.requested":
+      return `approval requested: ${e.approvable} approvable, ${e.blocked} blocked (orders ${e.orders_hash.slice(0, 12)})`;
+    case "approval.decided":
+      return `decision: ${e.decision} by ${e.by}${e.orders.length ? ` (${e.orders.length} order(s))` : ""}${e.reason ? `: ${sanitizeLine(e.reason)}` : ""}`;
+    case "gate.final":
+      return [`final gate:`, ...e.decisions.map((d) => `  ${d.approved ? c.green(verdictLine(d)) : c.red(verdictLine(d))}`)].join("\n");
+    case "order.placed":
+      return `order placed: ${e.side} ${e.quantity} ${e.symbol} @ ${e.limit_price} (${e.client_order_id})`;
+    case "order.partially_filled":
+      return `order partially filled: ${e.side} ${e.symbol} ${e.filled_quantity}/${e.quantity} @ ${e.avg_price}`;
+    case "order.filled":
+      return c.green(`order filled: ${e.side} ${e.filled_quantity} ${e.symbol} @ ${e.avg_price} (commission ${money(e.commission)})`);
+    case "order.cancelled":
+      return c.yellow(`order cancelled: ${e.side} ${e.symbol}, ${e.filled_quantity}/${e.quantity} filled: ${sanitizeLine(e.message)}`);
+    case "order.expired":
+      return c.yellow(`order expired: ${e.side} ${e.symbol}, ${e.filled_quantity}/${e.quantity} filled`);
+    case "order.rejected":
+      return c.red(`order rejected: ${e.side} ${e.quantity} ${e.symbol}: ${sanitizeLine(e.message)}`);
+    case "order.uncertain":
+      return c.red(`order uncertain: ${e.side} ${e.quantity} ${e.symbol}: ${sanitizeLine(e.message)}`);
+    case "run.finished":
+      return `run finished: ${e.outcome} (exit ${e.exit_code}): ${sanitizeLine(e.message)}; LLM cost ${usd(e.cost_usd)}`;
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * The research-cycle envelope: one record per run, derived (purely) from the run's event stream
+ * and a few facts of the run, validated against `data/schemas/research-cycle.schema.json` before
+ * it is written. The audit re-derives it from events.jsonl and compares.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import addFormats from "ajv-formats";
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import type { RunMode } from "../domain.js";
+import type { GateDecision } from "../gate/types.js";
+import { CONTRACT_VERSION } from "../tools/catalogue.js";
+import { contractOf } from "../tools/catalogue.js";
+import { newAjv } from "../tools/validate.js";
+import { bundledDataDir } from "../util/paths.js";
+import type { RunEvent, RunOutcome } from "./events.js";
+
+export interface ResearchCycleFacts {
+  runId: string;
+  mode: RunMode;
+  tradingDay: string;
+  generatedAt: string;
+  version: string;
+  model: { provider: string; id: string };
+  broker: { kind: "simulated" | "alpaca_paper"; endpoint: string };
+  secretsRead: string[];
+  marketData: string;
+}
+
+export type NextAction =
+  | "none"
+  | "hold"
+  | "observe_only"
+  | "await_operator_approval"
+  | "reconcile_manually"
+  | "reset_kill_switch"
+  | "retry_later"
+  | "fix_configuration"
+  | "investigate_error";
+
+const SOURCE_BY_GROUP: Record<string, string> = {
+  portfolio: "journal",
+  market: "market_data",
+  memory: "memory",
+};
+
+function provenanceOf(tool: string, tradingDay: string): { source: string; point_in_time: string } {
+  const c = contractOf(tool);
+  if (!c) return { source: "none", point_in_time: "not a catalogue tool" };
+  if (tool === "check_orders") return { source: "risk_gate", point_in_time: `dry run on a copy of the account as of ${tradingDay}` };
+  if (c.kind === "final") return { source: "proposal", point_in_time: `proposal for ${tradingDay}` };
+  return { source: SOURCE_BY_GROUP[c.group] ?? "none", point_in_time: `data strictly before ${tradingDay}` };
+}
+
+function nextActionFor(outcome: RunOutcome): { action: NextAction; reason: string } {
+  switch (outcome) {
+    case "executed":
+      return { action: "none", reason: "approved orders were sent to the paper broker and booked" };
+    case "hold":
+    case "no_trades":
+      return { action: "hold", reason: "no orders this run; the next daily run decides again" };
+    case "observed":
+      return { action: "observe_only", reason: "observe mode: the proposal was recorded and nothing was placed" };
+    case "rejected":
+      return { action: "hold", reason: "the operator rejected the proposal" };
+    case "awaiting_approval":
+      return { action: "await_operator_approval", reason: "no operator was available and --yes was not given; nothing was placed" };
+    case "reconcile_failed":
+      return { action: "reconcile_manually", reason: "the journal and the broker disagree; a person must reconcile them before trading resumes" };
+    case "broker_unavailable":
+    case "data_unavailable":
+      return { action: "retry_later", reason: "the broker or market data was unavailable" };
+    case "halted":
+    case "tripped":
+      return { action: "reset_kill_switch", reason: "trading is halted by the kill switch until a person resets it (tradewarden killswitch)" };
+    case "quota_exhausted":
+      return { action: "hold", reason: "the monthly order quota is used up; the model was not called" };
+    case "spend_cap_reached":
+      return { action: "hold", reason: "the monthly LLM spend cap is reached; the model was not called" };
+    case "interrupted":
+      return { action: "retry_later", reason: "the run was interrupted; what was sent was booked" };
+    case "error":
+      return { action: "investigate_error", reason: "the run failed with an internal error; see events.jsonl" };
+  }
+}
+
+const OK_OUTCOMES: ReadonlySet<RunOutcome> = new Set(["executed", "hold", "no_trades", "observed", "rejected", "halted", "tripped", "quota_exhausted", "spend_cap_reached", "awaiting_approval"]);
+
+export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchCycleFacts): Record<string, unknown> {
+  const calls = new Map<string, Record<string, unknown>>();
+  let dryRuns = 0;
+  let proposal: Record<string, unknown> | null = null;
+  let proposalVerdicts: GateDecision[] = [];
+  let finalVerdicts: GateDecision[] = [];
+  let decision: Record<string, unknown> | null = null;
+  const executed = new Map<string, Record<string, unknown>>();
+  const liquidationKeys = new Set<string>();
+  let agentOutcome: string | null = null;
+  let turns = 0;
+  let cost = 0;
+  let outcome: RunOutcome = "error";
+  let exitCode = 1;
+
+  for (const e of events) {
+    switch (e.type) {
+      case "tool.called":
+        calls.set(e.call_id, {
+          call_id: e.call_id,
+          turn: e.turn,
+          tool: e.tool,
+          ok: false,
+          outcome: "no_result",
+          provenance: provenanceOf(e.tool, facts.tradingDay),
+        });
+        break;
+      case "tool.rejected": {
+        const c = calls.get(e.call_id) ?? { call_id: e.call_id, turn: e.turn, tool: e.tool, provenance: provenanceOf(e.tool, facts.tradingDay) };
+        calls.set(e.call_id, { ...c, ok: false, outcome: e.error_code, retryable: e.retryable });
+        break;
+      }
+      case "tool.result": {
+        const c = calls.get(e.call_id) ?? { call_id: e.call_id, turn: e.turn, tool: e.tool, provenance: provenanceOf(e.tool, facts.tradingDay) };
+        const rec: Record<string, unknown> = { ...c, ok: e.success, outcome: e.success ? "ok" : (e.error_code ?? "error"), truncated: e.truncated, duration_ms: Math.max(0, e.duration_ms) };
+        calls.set(e.call_id, rec);
+        break;
+      }
+      case "gate.dry_run":
+        dryRuns++;
+        break;
+      case "agent.finished":
+        agentOutcome = e.outcome;
+        turns = e.turns;
+        break;
+      case "proposal":
+        proposal = { orders: e.orders, summary: e.summary, abandoned_error_codes: e.abandoned };
+        proposalVerdicts = e.decisions;
+        break;
+      case "approval.decided":
+        decision = { decision: e.decision, by: e.by, orders_hash: e.orders_hash, approved_orders: e.decision === "approved" ? e.orders.length : 0 };
+        if (e.reason) decision.reason = e.reason;
+        break;
+      case "gate.final":
+        finalVerdicts = e.decisions;
+        break;
+      case "killswitch.tripped":
+        for (const o of e.liquidation) liquidationKeys.add(`${o.symbol}`);
+        break;
+      case "order.placed":
+      case "order.partially_filled":
+      case "order.filled":
+      case "order.cancelled":
+      case "order.rejected":
+      case "order.uncertain":
+      case "order.expired": {
+        const prev = executed.get(e.client_order_id);
+        const status = e.type.slice("order.".length);
+        const rec: Record<string, unknown> = {
+          ...(prev ?? {}),
+          client_order_id: e.client_order_id,
+          symbol: e.symbol,
+          side: e.side,
+          quantity: e.quantity,
+          limit_price: e.limit_price,
+          status,
+          filled_quantity: "filled_quantity" in e ? e.filled_quantity : ((prev?.filled_quantity as number | undefined) ?? 0),
+        };
+        if (e.broker_order_id) rec.broker_order_id = e.broker_order_id;
+        if ("avg_price" in e) rec.avg_price = e.avg_price;
+        if (e.client_order_id.includes("-liq-")) rec.liquidation = true;
+        executed.set(e.client_order_id, rec);
+        break;
+      }
+      case "model.response":
+        cost = e.total_cost_usd;
+        break;
+      case "run.finished":
+        outcome = e.outcome;
+        exitCode = e.exit_code;
+        cost = e.cost_usd;
+        break;
+      default:
+        break;
+    }
+  }
+
+  const limitations = [
+    "Paper trading only: fills on the simulated broker come from daily bars (no queue position, no intraday path).",
+    "Prices and history are point-in-time (strictly before the trading day), but a model's weights may know later history.",
+  ];
+  if (facts.broker.kind === "simulated") limitations.push("Bundled instruments other than the index are synthetic, derived from the S&P 500 index.");
+
+  return {
+    schema: "tradewarden.research_cycle.v1",
+    schema_version: "1.0.0",
+    ok: OK_OUTCOMES.has(outcome),
+    run_id: facts.runId,
+    generated_at: facts.generatedAt,
+    mode: facts.mode === "observe" ? "observe_only" : "paper",
+    trading_day: facts.tradingDay,
+    outcome,
+    exit_code: exitCode,
+    model: { provider: facts.model.provider, id: facts.model.id, turns, cost_usd: cost, agent_outcome: agentOutcome },
+    tool_calls: [...calls.values()],
+    proposal,
+    verdicts: { dry_runs: dryRuns, proposal: proposalVerdicts, final: finalVerdicts },
+    operator_decision: decision,
+    executed: [...executed.values()],
+    next_action: nextActionFor(outcome),
+    provenance: {
+      source: "tradewarden daily run",
+      tradewarden_version: facts.version,
+      contract_version: CONTRACT_VERSION,
+      market_data: facts.marketData,
+    },
+    safety: {
+      paper_only: true,
+      live_orders_possible: false,
+      broker_endpoint_kind: facts.broker.kind,
+      broker_endpoint: facts.broker.endpoint,
+      orders_only_through_gate_and_operator: true,
+      secrets_read: [...facts.secretsRead].sort(),
+    },
+    limitations,
+  };
+}
+
+let validator: ValidateFunction | null = null;
+
+export function researchCycleSchemaPath(): string {
+  return join(bundledDataDir(), "schemas", "research-cycle.schema.json");
+}
+
+/** Validate an envelope; returns the problems (empty when valid). */
+export function validateResearchCycle(doc: unknown): string[] {
+  if (!validator) {
+    const ajv = newAjv({ allowUnionTypes: true });
+    (addFormats as unknown as (a: unknown) => void)(ajv);
+    validator = ajv.compile(JSON.parse(readFileSync(researchCycleSchemaPath(), "utf8")));
+  }
+  if (validator(doc)) return [];
+  return (validator.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
+}
