@@ -476,24 +476,27 @@ function evaluateOne(
       );
     }
   } else {
-    const cost = notional + commission;
+    // An unknown commission already blocks (commission_cap); the cash and position checks then
+    // use 0 so they do not repeat it as noise.
+    const c = commissionKnown ? commission : 0;
+    const cost = notional + c;
     const available = sim.cash - prep.openBuyReserve;
     if (!(cost <= available + EPS)) {
       reasons.push(
         block(
           "insufficient_cash",
           prep.openBuyReserve > 0
-            ? `cost ${fmtNum(cost)} ${base} (notional ${fmtNum(notional)} + commission ${fmtNum(commission)}) exceeds available cash ${fmtNum(available)} ${base} (cash ${fmtNum(sim.cash)} less ${fmtNum(prep.openBuyReserve)} in open buy orders)`
-            : `cost ${fmtNum(cost)} ${base} (notional ${fmtNum(notional)} + commission ${fmtNum(commission)}) exceeds cash ${fmtNum(sim.cash)} ${base}`,
+            ? `cost ${fmtNum(cost)} ${base} (notional ${fmtNum(notional)} + commission ${fmtNum(c)}) exceeds available cash ${fmtNum(available)} ${base} (cash ${fmtNum(sim.cash)} less ${fmtNum(prep.openBuyReserve)} in open buy orders)`
+            : `cost ${fmtNum(cost)} ${base} (notional ${fmtNum(notional)} + commission ${fmtNum(c)}) exceeds cash ${fmtNum(sim.cash)} ${base}`,
         ),
       );
     }
     const pendingBuy = prep.openBuyQty.get(sym) ?? 0;
     const after = held + pendingBuy + qty;
     const positionValue = after * ref * fx;
-    const cap = (limits.max_position_pct / 100) * (sim.value - commission);
+    const cap = (limits.max_position_pct / 100) * (sim.value - c);
     if (!(positionValue <= cap + EPS)) {
-      const denom = sim.value - commission;
+      const denom = sim.value - c;
       const share = denom > 0 ? (positionValue / denom) * 100 : Number.POSITIVE_INFINITY;
       reasons.push(
         block(

@@ -3,13 +3,13 @@
  * product (quantity × price × fx) is computed exactly with decimal.js, then rounded half-even to
  * minor units once. Pure: no I/O.
  */
-import Decimal from "decimal.js";
+import { Decimal } from "decimal.js";
 import { EXIT } from "../run/exit-codes.js";
 import { TwError } from "../util/errors.js";
 
 /** A Decimal with enough precision that cost-basis arithmetic never rounds in practice. */
-export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
-export type Dec = InstanceType<typeof Dec>;
+export const Dec: Decimal.Constructor = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
+export type Dec = Decimal;
 
 const FALLBACK_DIGITS: Record<string, number> = { JPY: 0, KRW: 0, CLP: 0, ISK: 0, VND: 0, KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3 };
 const digitCache = new Map<string, number>();

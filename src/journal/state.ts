@@ -100,7 +100,7 @@ const REACHED = new Set(["accepted", "partially_filled", "filled", "cancelled", 
  */
 export function isCounted(o: OrderRecord, booked: Dec | undefined): boolean {
   if (o.liquidation) return false;
-  if (booked && booked.gt(0)) return true;
+  if (booked?.gt(0)) return true;
   if (o.status === "uncertain") return true;
   return o.history.some((h) => REACHED.has(h.status));
 }

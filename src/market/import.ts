@@ -7,7 +7,7 @@ import type { Bar } from "../domain.js";
 import { isIsoDay } from "./calendar.js";
 
 export const IMPORT_COLUMNS = ["date", "open", "high", "low", "close", "volume"] as const;
-export const SYMBOL_PATTERN = /^[A-Z0-9][A-Z0-9.\-]{0,14}$/;
+export const SYMBOL_PATTERN = /^[A-Z0-9][A-Z0-9.-]{0,14}$/;
 
 export interface ImportProblem {
   /** 1-based line in the file (0: the file as a whole). */

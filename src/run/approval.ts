@@ -17,6 +17,14 @@ export interface ApprovalRequest {
   /** Re-gate an edited batch against the same state (pure; for edit flows). Verdicts align with the input. */
   regate(orders: ProposedOrder[]): GateDecision[];
   signal?: AbortSignal;
+  /** Portfolio value before the orders, in the base currency (for "share of portfolio after"). */
+  portfolioValue?: number;
+  /** Reference price per symbol (upper case), in the instrument's currency. */
+  referencePrices?: Record<string, number>;
+  /** Current position value per symbol (upper case), in the base currency. */
+  positionValues?: Record<string, number>;
+  /** The base currency, for display. */
+  baseCurrency?: string;
 }
 
 export type ApprovalDecision =

@@ -36,10 +36,16 @@ export function failureEnvelope(spec: FailureSpec): FailureEnvelope {
   };
   if (spec.issues && spec.issues.length > 0) correction.issues = spec.issues;
   if (spec.missing && spec.missing.length > 0) correction.missing_fields = spec.missing;
-  if (spec.details) Object.assign(correction, spec.details);
+  // Details add fields (e.g. `pending`, `available_tools`); they never replace the four core ones.
+  if (spec.details) {
+    for (const [k, v] of Object.entries(spec.details)) if (!Object.hasOwn(correction, k)) correction[k] = v;
+  }
   return { success: false, error: spec.message, error_code: spec.code, retryable: code.retryable, correction };
 }
 
 export function successEnvelope(data: Record<string, unknown>): Record<string, unknown> {
-  return { success: true, ...data };
+  const env: Record<string, unknown> = { success: true, ...data };
+  // A payload's own `success` (or envelope-looking fields) must not turn a success into a failure.
+  env.success = true;
+  return env;
 }

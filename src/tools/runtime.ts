@@ -69,6 +69,8 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
   const pending = new PendingTracker();
   const evidence = new Set<string>();
   const successes = new Map<string, number>();
+  /** Calls past the limit check whose handler has not settled: they hold a slot of the limit. */
+  const inFlight = new Map<string, number>();
   const available = CATALOGUE.map((t) => t.name);
 
   function finish(
@@ -79,8 +81,24 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     started: number,
     data?: Record<string, unknown>,
   ): DispatchOutcome {
-    const success = envelope.success === true;
-    const compacted = compactResult(envelope, budget);
+    let success = envelope.success === true;
+    let compacted: ReturnType<typeof compactResult>;
+    try {
+      compacted = compactResult(envelope, budget);
+    } catch (e) {
+      // A result JSON cannot carry (BigInt, a cycle) is the tool's fault, not the run's.
+      envelope = failureEnvelope({
+        code: "tool_execution_failed",
+        tool,
+        message: `${tool} returned a result that is not JSON-serialisable: ${e instanceof Error ? e.message : String(e)}`,
+        example: contractOf(tool)?.example ?? {},
+        received: "[not JSON-serialisable]",
+      }) as unknown as Record<string, unknown>;
+      stage = "handler";
+      success = false;
+      data = undefined;
+      compacted = compactResult(envelope, budget);
+    }
     const outcome: DispatchOutcome = {
       tool,
       arguments: args,
@@ -230,7 +248,8 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     }
     // 5. Per-run call limit (successful calls count).
     const used = successes.get(name) ?? 0;
-    if (contract.callLimit !== null && used >= contract.callLimit) {
+    const running = inFlight.get(name) ?? 0;
+    if (contract.callLimit !== null && used + running >= contract.callLimit) {
       return fail(
         {
           code: "tool_call_limit_reached",
@@ -254,9 +273,14 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
       signal: dopts.signal,
     };
     let result: HandlerResult;
+    inFlight.set(name, running + 1);
     try {
       result = await handler(argObj, ctx);
+      if (!isHandlerResult(result)) {
+        throw new Error("the handler returned no result (expected {ok: true, data} or {ok: false, code, message})");
+      }
     } catch (e) {
+      inFlight.set(name, (inFlight.get(name) ?? 1) - 1);
       return fail(
         {
           code: "tool_execution_failed",
@@ -270,6 +294,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
         argObj,
       );
     }
+    inFlight.set(name, (inFlight.get(name) ?? 1) - 1);
     if (!result.ok) {
       const code = Object.hasOwn(TOOL_ERROR_CODES, result.code) ? result.code : "tool_execution_failed";
       return fail(
@@ -288,9 +313,12 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
         argObj,
       );
     }
-    successes.set(name, used + 1);
-    for (const id of result.evidenceIds ?? []) evidence.add(id);
-    return finish(name, argObj, "ok", successEnvelope(result.data), started, result.data);
+    const outcome = finish(name, argObj, "ok", successEnvelope(result.data ?? {}), started, result.data ?? {});
+    if (outcome.success) {
+      successes.set(name, (successes.get(name) ?? 0) + 1);
+      if (Array.isArray(result.evidenceIds)) for (const id of result.evidenceIds) if (typeof id === "string") evidence.add(id);
+    }
+    return outcome;
   }
 
   return {
@@ -302,6 +330,13 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     seenEvidence: () => evidence,
     callCount: (tool) => successes.get(tool) ?? 0,
   };
+}
+
+function isHandlerResult(r: unknown): r is HandlerResult {
+  if (r === null || typeof r !== "object") return false;
+  const o = r as { ok?: unknown; data?: unknown; code?: unknown; message?: unknown };
+  if (o.ok === true) return o.data === undefined || (o.data !== null && typeof o.data === "object" && !Array.isArray(o.data));
+  return o.ok === false && typeof o.code === "string" && typeof o.message === "string";
 }
 
 function preview(v: unknown): unknown {

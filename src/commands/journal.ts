@@ -1,0 +1,80 @@
+/** `tradewarden journal --json` and `tradewarden journal verify`. Both only read (no lock needed). */
+import { openJournal } from "../journal/journal.js";
+import { fromMinor } from "../journal/money.js";
+import { EXIT } from "../run/exit-codes.js";
+import { TwError } from "../util/errors.js";
+import type { CommandIO } from "./io.js";
+import { reportError } from "./init.js";
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export async function cmdJournalJson(args: { home: string; run?: string; from?: string; to?: string; timezone?: string }, io: CommandIO): Promise<number> {
+  try {
+    for (const [k, v] of [["--from", args.from], ["--to", args.to]] as const) {
+      if (v !== undefined && !DAY.test(v)) throw new TwError("invalid_date", `${k} must be a day (YYYY-MM-DD), got "${v}"`, EXIT.USAGE_OR_CONFIG);
+    }
+    const timezone = args.timezone ?? "UTC";
+    const j = await openJournal(args.home, { timezone, readOnly: true });
+    const runs = j
+      .runs()
+      .filter((r) => args.run === undefined || r.run_id === args.run)
+      .filter((r) => args.from === undefined || r.trading_day >= args.from)
+      .filter((r) => args.to === undefined || r.trading_day <= args.to);
+    if (args.run !== undefined && runs.length === 0) throw new TwError("unknown_run", `run ${args.run} is not in the journal`, EXIT.USAGE_OR_CONFIG);
+    const ids = new Set(runs.map((r) => r.run_id));
+    const initialised = j.isInitialised();
+    const cur = initialised ? j.baseCurrency() : null;
+    const money = (m: number | null) => (m === null || cur === null ? null : fromMinor(m, cur));
+    const out = {
+      runs: runs.map(({ first_value_minor, previous_value_minor, peak_after_minor, cost_micros, ...r }) => ({
+        ...r,
+        first_value: money(first_value_minor),
+        previous_value: money(previous_value_minor),
+        peak_after: money(peak_after_minor),
+        cost_usd: cost_micros / 1e6,
+        proposals: j.proposals(r.run_id),
+        approvals: j.approvals(r.run_id),
+        final_gate: j.finalGate(r.run_id) ?? null,
+      })),
+      orders: j.orders().filter((o) => ids.has(o.run_id)),
+      fills: j
+        .fills()
+        .filter((f) => ids.has(f.run_id))
+        .map(({ gross_minor, commission_minor, ...f }) => ({ ...f, gross: money(gross_minor), commission: money(commission_minor) })),
+      state: {
+        initialised,
+        base_currency: cur,
+        cash: j.cash(),
+        holdings: j.holdings(),
+        peak: j.peak(),
+        trading_state: j.tradingState(),
+        reducing_runs_left: j.reducingRunsLeft(),
+        trips: j.tripHistory(),
+        resets: j.resetHistory(),
+        orders_this_month: j.ordersThisMonth(new Date()),
+        spend_this_month_usd: j.spendThisMonth(new Date()),
+        timezone,
+      },
+    };
+    io.stdout(JSON.stringify(out, null, 2) + "\n");
+    return EXIT.OK;
+  } catch (e) {
+    return reportError(e, io);
+  }
+}
+
+export async function cmdJournalVerify(args: { home: string; timezone?: string }, io: CommandIO): Promise<number> {
+  try {
+    const j = await openJournal(args.home, { timezone: args.timezone ?? "UTC", readOnly: true });
+    const findings = j.verify();
+    if (findings.length === 0) {
+      io.stdout(`journal ok: ${j.runs().length} runs, ${j.ledger().length} ledger entries, ${j.fills().length} fills; cash ${j.cash()}${j.isInitialised() ? ` ${j.baseCurrency()}` : ""}\n`);
+      return EXIT.OK;
+    }
+    io.stdout(`journal verify: ${findings.length} finding${findings.length === 1 ? "" : "s"}\n`);
+    for (const f of findings) io.stdout(`  [${f.code}] ${f.message}\n`);
+    return EXIT.INTERNAL_ERROR;
+  } catch (e) {
+    return reportError(e, io);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * `tradewarden run`: the daily run. Takes the home's lock, builds the services, picks the front end
+ * (the Ink console when stdin and stdout are terminals and neither --yes nor --json is given; the
+ * headless printer otherwise), wires SIGINT/SIGTERM to the run's AbortSignal, and returns the
+ * run's exit code.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { acquireLock } from "../journal/lock.js";
+import { AutoApprover, type Approver, NonInteractiveApprover } from "../run/approval.js";
+import { EventSink } from "../run/event-sink.js";
+import { EXIT } from "../run/exit-codes.js";
+import { createHeadlessPrinter } from "../run/headless.js";
+import { runDaily } from "../run/pipeline.js";
+import { createRunServices } from "../run/services.js";
+import type { RunMode } from "../domain.js";
+import { TwError } from "../util/errors.js";
+import type { CommandIO } from "./io.js";
+
+export interface RunCommandOptions {
+  home: string;
+  yes: boolean;
+  json: boolean;
+  mode: RunMode;
+}
+
+export interface Terminal {
+  interactive: boolean;
+  colour: boolean;
+}
+
+export interface ConsoleFrontEnd {
+  approver: Approver;
+  attach(sink: EventSink, onInterrupt: () => void): void;
+  finish(): Promise<void>;
+}
+
+export function terminalOf(env: NodeJS.ProcessEnv): Terminal {
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const noColour = env.NO_COLOR !== undefined && env.NO_COLOR !== "";
+  return { interactive, colour: process.stdout.isTTY === true && !noColour };
+}
+
+export async function cmdRun(
+  opts: RunCommandOptions,
+  io: CommandIO,
+  term: Terminal,
+  makeConsole?: () => Promise<ConsoleFrontEnd>,
+): Promise<number> {
+  const lock = await acquireLock(opts.home, "run");
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (name: string) => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.stderr(`\n${name}: stopping the run — nothing new is placed; what was sent is booked\n`);
+      controller.abort(new TwError("interrupted", `${name} received`, EXIT.INTERRUPTED));
+    } else {
+      io.stderr(`${name}: still closing the run and the journal; please wait\n`);
+    }
+  };
+  const sigint = () => onSignal("SIGINT");
+  const sigterm = () => onSignal("SIGTERM");
+  process.on("SIGINT", sigint);
+  process.on("SIGTERM", sigterm);
+  let consoleUi: ConsoleFrontEnd | null = null;
+  try {
+    const services = await createRunServices(opts.home, io.env);
+    const sink = new EventSink();
+    let approver: Approver;
+    const useConsole = term.interactive && !opts.yes && !opts.json && makeConsole !== undefined;
+    if (useConsole && makeConsole) {
+      consoleUi = await makeConsole();
+      consoleUi.attach(sink, () => onSignal("SIGINT"));
+      approver = consoleUi.approver;
+    } else {
+      const printer = createHeadlessPrinter({ json: opts.json, color: term.colour && !opts.json, write: (s) => io.stdout(s) });
+      sink.subscribe(printer.onEvent);
+      approver = opts.yes ? new AutoApprover() : new NonInteractiveApprover();
+    }
+    const summary = await runDaily({
+      home: opts.home,
+      mode: opts.mode,
+      config: services.config,
+      universe: services.universe,
+      journal: services.journal,
+      broker: services.broker,
+      openSession: services.openSession,
+      closeSession: services.closeSession,
+      market: services.market,
+      model: services.model,
+      approver,
+      sink,
+      signal: controller.signal,
+      secretsRead: services.secretsRead,
+    });
+    if (consoleUi) await consoleUi.finish();
+    if (opts.json) {
+      const cycle = `${summary.runDir}/research-cycle.json`;
+      if (existsSync(cycle)) io.stdout(`${JSON.stringify(JSON.parse(readFileSync(cycle, "utf8")))}\n`);
+    } else if (summary.exitCode === EXIT.INTERNAL_ERROR) {
+      io.stderr(`tradewarden: ${summary.message}\n`);
+    }
+    return summary.exitCode;
+  } finally {
+    process.off("SIGINT", sigint);
+    process.off("SIGTERM", sigterm);
+    await lock.release();
+  }
+}

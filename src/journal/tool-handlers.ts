@@ -1,0 +1,115 @@
+/**
+ * Handlers for the journal's model-facing tools: get_portfolio, remember, recall. Arguments arrive
+ * already schema-validated by the tool layer; failures map to the closed error-code set.
+ */
+import type { PriceSource } from "../domain.js";
+import type { HandlerResult, ToolHandler } from "../tools/types.js";
+import { TwError } from "../util/errors.js";
+import type { Journal } from "./journal.js";
+import { Dec, fromMinor, productToMinor } from "./money.js";
+import type { NoteKind } from "./types.js";
+
+export interface JournalToolDeps {
+  journal: Journal;
+  prices: PriceSource;
+  limits: { max_orders_per_month: number; max_drawdown_pct: number };
+  now: () => Date;
+  runId: string;
+  tradingDay: string;
+}
+
+const round = (n: number, dp: number): number => new Dec(n).toDecimalPlaces(dp, Dec.ROUND_HALF_EVEN).toNumber();
+
+/** The portfolio as the model and the pipeline see it (value = ledger cash + holdings at reference prices). */
+export function portfolioSnapshot(deps: Omit<JournalToolDeps, "now"> & { now: Date }) {
+  const { journal, prices } = deps;
+  const cur = journal.baseCurrency();
+  const cashMinor = journal.cashMinor();
+  const holdings = Object.entries(journal.holdings()).sort(([a], [b]) => a.localeCompare(b));
+  let valueMinor = cashMinor;
+  const rows = holdings.map(([symbol, h]) => {
+    const ref = prices.referencePrice(symbol);
+    const mvMinor = ref ? productToMinor(h.quantity, ref.price, ref.fx_to_base, cur) : null;
+    if (mvMinor !== null) valueMinor += mvMinor;
+    return { symbol, h, ref, mvMinor };
+  });
+  const value = fromMinor(valueMinor, cur);
+  const peak = journal.peak() ?? value;
+  const drawdown_pct = peak > 0 ? round(Math.max(0, ((peak - value) / peak) * 100), 4) : 0;
+  const used = journal.ordersThisMonth(deps.now);
+  return {
+    as_of: deps.tradingDay,
+    base_currency: cur,
+    cash: fromMinor(cashMinor, cur),
+    value,
+    peak,
+    drawdown_pct,
+    max_drawdown_pct: deps.limits.max_drawdown_pct,
+    trading_state: journal.tradingState(),
+    orders_used_this_month: used,
+    orders_left_this_month: Math.max(0, deps.limits.max_orders_per_month - used),
+    holdings: rows.map(({ symbol, h, ref, mvMinor }) => {
+      const mv = mvMinor === null ? null : fromMinor(mvMinor, cur);
+      const pnl = mv === null ? null : round(mv - h.cost_basis, 2);
+      return {
+        symbol,
+        quantity: h.quantity,
+        currency: h.currency,
+        reference_price: ref?.price ?? null,
+        price_as_of: ref?.as_of ?? null,
+        market_value: mv,
+        weight_pct: mv === null || value <= 0 ? null : round((mv / value) * 100, 2),
+        avg_cost: round(h.avg_cost, 6),
+        unrealized_pnl: pnl,
+        unrealized_pnl_pct: pnl === null || h.cost_basis <= 0 ? null : round((pnl / h.cost_basis) * 100, 2),
+      };
+    }),
+  };
+}
+
+function failure(e: unknown): HandlerResult {
+  if (e instanceof TwError && (e.code === "note_not_found" || e.code === "memory_full")) return { ok: false, code: e.code, message: e.message };
+  return { ok: false, code: "tool_execution_failed", message: e instanceof Error ? e.message : String(e) };
+}
+
+export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio: ToolHandler; remember: ToolHandler; recall: ToolHandler } {
+  const { journal } = deps;
+  const get_portfolio: ToolHandler = () => {
+    try {
+      const evidence_id = `portfolio:${deps.runId}`;
+      const snap = portfolioSnapshot({ ...deps, now: deps.now() });
+      return { ok: true, data: { evidence_id, ...snap, recent_activity: journal.recentActivity(10) }, evidenceIds: [evidence_id] };
+    } catch (e) {
+      return failure(e);
+    }
+  };
+  const remember: ToolHandler = async (args) => {
+    try {
+      const note = await journal.remember({
+        kind: args.kind as NoteKind,
+        text: String(args.text),
+        ...(typeof args.symbol === "string" ? { symbol: args.symbol } : {}),
+        ...(typeof args.supersedes === "string" ? { supersedes: args.supersedes } : {}),
+        run_id: deps.runId,
+        at: deps.now(),
+      });
+      return { ok: true, data: { note } };
+    } catch (e) {
+      return failure(e);
+    }
+  };
+  const recall: ToolHandler = (args) => {
+    try {
+      const q: { kind?: NoteKind; symbol?: string; query?: string; limit?: number } = {};
+      if (typeof args.kind === "string") q.kind = args.kind as NoteKind;
+      if (typeof args.symbol === "string") q.symbol = args.symbol;
+      if (typeof args.query === "string") q.query = args.query;
+      q.limit = typeof args.limit === "number" ? args.limit : 20;
+      const { notes, total } = journal.recall(q);
+      return { ok: true, data: { notes, total } };
+    } catch (e) {
+      return failure(e);
+    }
+  };
+  return { get_portfolio, remember, recall };
+}

@@ -1,0 +1,86 @@
+/**
+ * `journal verify`: recomputes cash from the ledger and holdings from the fills, independently of
+ * the incremental fold, compares both with the committed checkpoint, and checks every reference.
+ */
+import { Dec } from "./money.js";
+import type { State } from "./state.js";
+import type { Checkpoint, Finding } from "./types.js";
+
+const EPS = new Dec("1e-9");
+
+export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: number): Finding[] {
+  const out: Finding[] = [];
+  const add = (code: string, message: string) => out.push({ code, message });
+
+  // cash = sum of the ledger
+  let ledgerSum = 0;
+  for (const e of s.ledger) {
+    if (!Number.isSafeInteger(e.amount_minor)) add("ledger_amount_invalid", `ledger entry ${e.seq} has a non-integer amount ${e.amount_minor}`);
+    ledgerSum += e.amount_minor;
+  }
+  if (ledgerSum !== s.cash_minor) add("cash_mismatch", `cash ${s.cash_minor} (minor units) differs from the ledger sum ${ledgerSum}`);
+  if (s.account && checkpoint.cash_minor !== ledgerSum) add("checkpoint_cash_mismatch", `the committed checkpoint says cash ${checkpoint.cash_minor}, the ledger sums to ${ledgerSum}`);
+  if (s.account && ledgerSum < 0) add("negative_cash", `cash is negative (${ledgerSum} minor units)`);
+  if (!s.account && (s.ledger.length > 0 || s.runs.size > 0)) add("not_initialised", "the journal holds entries but was never initialised");
+
+  // every booked fill has its ledger entries
+  const byFill = new Map<string, number>();
+  for (const e of s.ledger) if (e.fill_id) byFill.set(e.fill_id, (byFill.get(e.fill_id) ?? 0) + e.amount_minor);
+  const qtyBySymbol = new Map<string, Dec>();
+  const qtyByOrder = new Map<string, Dec>();
+  const seen = new Set<string>();
+  for (const f of s.fillList) {
+    if (seen.has(f.fill_id)) add("duplicate_fill", `fill ${f.fill_id} is booked twice`);
+    seen.add(f.fill_id);
+    const sign = f.side === "BUY" ? 1 : -1;
+    if (f.ledger) {
+      const expected = sign * -f.gross_minor - f.commission_minor;
+      const got = byFill.get(f.fill_id) ?? 0;
+      if (got !== expected) add("fill_ledger_mismatch", `fill ${f.fill_id}: ledger entries sum to ${got}, expected ${expected}`);
+    }
+    qtyBySymbol.set(f.symbol, (qtyBySymbol.get(f.symbol) ?? new Dec(0)).add(new Dec(f.quantity).mul(sign)));
+    qtyByOrder.set(f.client_order_id, (qtyByOrder.get(f.client_order_id) ?? new Dec(0)).add(f.quantity));
+    const o = s.orders.get(f.client_order_id);
+    if (!o) add("fill_without_order", `fill ${f.fill_id} names order ${f.client_order_id}, which is not in the journal`);
+    else if (o.symbol !== f.symbol || o.side !== f.side) add("fill_order_mismatch", `fill ${f.fill_id} is ${f.side} ${f.symbol}, its order is ${o.side} ${o.symbol}`);
+  }
+  for (const id of byFill.keys()) if (!s.fills.has(id)) add("ledger_without_fill", `ledger entries name fill ${id}, which is not booked`);
+
+  // holdings = sum of fills
+  const symbols = new Set([...qtyBySymbol.keys(), ...s.holdings.keys(), ...Object.keys(checkpoint.holdings)]);
+  for (const sym of symbols) {
+    const fromFills = qtyBySymbol.get(sym) ?? new Dec(0);
+    const held = s.holdings.get(sym)?.qty ?? new Dec(0);
+    const cp = new Dec(checkpoint.holdings[sym]?.quantity ?? 0);
+    if (!fromFills.sub(held).abs().lte(EPS)) add("holding_mismatch", `${sym}: holdings say ${held.toString()}, fills sum to ${fromFills.toString()}`);
+    if (s.account && !fromFills.sub(cp).abs().lte(EPS)) add("checkpoint_holding_mismatch", `${sym}: the committed checkpoint says ${cp.toString()}, fills sum to ${fromFills.toString()}`);
+    if (fromFills.lt(0)) add("negative_holding", `${sym}: fills sum to a short position ${fromFills.toString()}`);
+  }
+  if (s.account && checkpoint.fills !== s.fillList.length) add("checkpoint_fill_count", `the checkpoint counts ${checkpoint.fills} fills, the log holds ${s.fillList.length}`);
+  if (s.account && checkpoint.ledger_entries !== s.ledger.length) add("checkpoint_ledger_count", `the checkpoint counts ${checkpoint.ledger_entries} ledger entries, the log holds ${s.ledger.length}`);
+
+  // orders
+  for (const o of s.orders.values()) {
+    if (!s.runs.has(o.run_id)) add("order_without_run", `order ${o.client_order_id} names run ${o.run_id}, which is not in the journal`);
+    const booked = qtyByOrder.get(o.client_order_id) ?? new Dec(0);
+    if (booked.sub(o.quantity).gt(EPS)) add("overfilled_order", `order ${o.client_order_id}: ${booked.toString()} filled, more than its quantity ${o.quantity}`);
+    if (["filled", "cancelled", "expired"].includes(o.status) && o.filled_quantity > 0 && !booked.sub(o.filled_quantity).abs().lte(EPS)) {
+      add("unbooked_fills", `order ${o.client_order_id} is ${o.status} with ${o.filled_quantity} filled at the broker, ${booked.toString()} booked`);
+    }
+  }
+  for (const [runId] of s.proposals) if (!s.runs.has(runId)) add("proposal_without_run", `a proposal names run ${runId}, which is not in the journal`);
+  for (const u of s.usage) if (!s.runs.has(u.run_id)) add("usage_without_run", `LLM usage names run ${u.run_id}, which is not in the journal`);
+
+  // state
+  const valued = [...s.runs.values()].some((r) => r.first_value_minor !== null);
+  if (valued && s.peak_minor === null) add("peak_missing", "runs were valued but there is no peak");
+  if (s.trading_state === "HALTED" && s.trips.length === 0) add("halt_without_trip", "trading is HALTED but no trip is recorded");
+  if (checkpoint.trading_state !== s.trading_state && s.account) add("checkpoint_state_mismatch", `the checkpoint says ${checkpoint.trading_state}, the log says ${s.trading_state}`);
+  let live = 0;
+  for (const n of s.notes.values()) {
+    if (n.status === "live") live++;
+    if (n.superseded_by && !s.notes.has(n.superseded_by)) add("note_dangling", `note ${n.id} is superseded by ${n.superseded_by}, which does not exist`);
+  }
+  if (live > maxLiveNotes) add("memory_over_cap", `${live} live notes, more than the cap of ${maxLiveNotes}`);
+  return out;
+}

@@ -1,0 +1,84 @@
+/**
+ * The gate's inputs for a run, assembled from the journal (cash, holdings, peak, quota, state),
+ * the broker's open orders and the point-in-time reference prices. Pure given its arguments.
+ */
+import type { Instrument, PriceSource } from "../domain.js";
+import type { RiskConfig } from "../config/types.js";
+import type { GateMarket, GateOrder, GateState, Limits, OpenOrder } from "../gate/types.js";
+import type { CommissionSchedule } from "../broker/commission.js";
+import { estimateCommission } from "../broker/commission.js";
+
+export interface GateInputSnapshot {
+  state: GateState;
+  market: GateMarket;
+  limits: Limits;
+  universe: Instrument[];
+  commission: (order: GateOrder, notionalBase: number) => number | undefined;
+}
+
+export interface JournalFacts {
+  cash: number;
+  holdings: Record<string, { quantity: number }>;
+  peak: number;
+  ordersThisMonth: number;
+  tradingState: GateState["trading_state"];
+}
+
+export function limitsOf(risk: RiskConfig): Limits {
+  return {
+    base_currency: risk.base_currency,
+    max_position_pct: risk.max_position_pct,
+    max_orders_per_month: risk.max_orders_per_month,
+    max_drawdown_pct: risk.max_drawdown_pct,
+    max_price_deviation_pct: risk.max_price_deviation_pct,
+    max_commission_pct: risk.max_commission_pct,
+    allow_fractional: risk.allow_fractional,
+    max_order_notional: risk.max_order_notional,
+    max_price_age_days: risk.max_price_age_days,
+  };
+}
+
+/** Reference quotes for every universe symbol and every holding that has a price. */
+export function gateMarketOf(symbols: Iterable<string>, prices: PriceSource): GateMarket {
+  const market: GateMarket = {};
+  for (const s of symbols) {
+    const p = prices.referencePrice(s);
+    if (p) market[s.toUpperCase()] = { price: p.price, fx_to_base: p.fx_to_base, as_of: p.as_of };
+  }
+  return market;
+}
+
+export function buildGateInputs(args: {
+  facts: JournalFacts;
+  openOrders: OpenOrder[];
+  prices: PriceSource;
+  universe: Instrument[];
+  risk: RiskConfig;
+  schedule: CommissionSchedule;
+  tradingDay: string;
+}): GateInputSnapshot {
+  const symbols = new Set<string>([...args.universe.map((i) => i.symbol), ...Object.keys(args.facts.holdings)]);
+  const market = gateMarketOf(symbols, args.prices);
+  const state: GateState = {
+    cash: args.facts.cash,
+    holdings: Object.fromEntries(Object.entries(args.facts.holdings).map(([s, h]) => [s, { quantity: h.quantity }])),
+    peak: args.facts.peak,
+    orders_this_month: args.facts.ordersThisMonth,
+    trading_state: args.facts.tradingState,
+    open_orders: args.openOrders,
+    as_of: args.tradingDay,
+  };
+  const schedule = args.schedule;
+  return {
+    state,
+    market,
+    limits: limitsOf(args.risk),
+    universe: args.universe,
+    // Commission by the broker's schedule for this order's quantity, converted to the base currency.
+    commission: (order) => {
+      if (!(order.quantity > 0) || !Number.isFinite(order.limit_price)) return undefined;
+      const fx = market[order.symbol.toUpperCase()]?.fx_to_base ?? 1;
+      return estimateCommission(schedule, order.quantity, order.limit_price) * fx;
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * Builds a run's services from the home folder, the configuration and the environment: config and
+ * universe, market data, journal, broker (with the paper guard), model client. The I/O edge of the
+ * run; the pipeline itself only sees these objects.
+ */
+import type { Instrument } from "../domain.js";
+import type { Config } from "../config/types.js";
+import { loadConfig } from "../config/load.js";
+import { MarketData } from "../market/data.js";
+import { openJournal, type Journal } from "../journal/journal.js";
+import { SimBroker } from "../broker/sim.js";
+import type { Broker } from "../broker/types.js";
+import { createModelClient, type ModelSetup } from "../agent/factory.js";
+import { TwError } from "../util/errors.js";
+import { homePaths } from "../util/paths.js";
+import { EXIT } from "./exit-codes.js";
+import type { Session } from "./pipeline.js";
+
+export interface LoadedConfig {
+  config: Config;
+  universe: Instrument[];
+}
+
+/** Load and validate the config; refuses (exit 2) with every problem named. */
+export function requireConfig(home: string): LoadedConfig {
+  const r = loadConfig(home);
+  if (!r.ok) {
+    throw new TwError(
+      "config_invalid",
+      `the configuration did not load; nothing runs on it:\n${r.errors.map((e) => `  - ${e.message}`).join("\n")}`,
+      EXIT.USAGE_OR_CONFIG,
+      r.errors,
+    );
+  }
+  return { config: r.config, universe: r.universe };
+}
+
+export interface BrokerSetup {
+  broker: Broker;
+  openSession: () => Promise<Session>;
+  closeSession: () => Promise<void>;
+  secretsRead: string[];
+  /** The simulated broker, when that is the broker (for `sim` commands and simulations). */
+  sim?: SimBroker;
+}
+
+export function createBroker(home: string, config: Config, market: MarketData): BrokerSetup {
+  if (config.broker.kind === "sim") {
+    const sim = SimBroker.open({
+      market,
+      config: config.broker.sim,
+      path: homePaths(home).sim,
+      start: config.broker.sim.start_date,
+      cash: config.account.capital,
+      // Daily runs: the unfilled remainder of an order expires once the day's bar has worked it,
+      // so the executor sees a terminal state at once instead of waiting out its timeout.
+      closeAfterWork: true,
+    });
+    return {
+      broker: sim,
+      sim,
+      openSession: async () => ({ tradingDay: sim.beginDay(), isOpen: true }),
+      closeSession: async () => sim.endDay(),
+      secretsRead: [],
+    };
+  }
+  throw new TwError(
+    "broker_unavailable",
+    `broker.kind "${config.broker.kind}" is not available in this build; use "sim"`,
+    EXIT.USAGE_OR_CONFIG,
+  );
+}
+
+export interface RunServices extends LoadedConfig, BrokerSetup {
+  market: MarketData;
+  journal: Journal;
+  model: ModelSetup & { id: string };
+}
+
+export async function createRunServices(home: string, env: NodeJS.ProcessEnv): Promise<RunServices> {
+  const { config, universe } = requireConfig(home);
+  const market = MarketData.load({ home });
+  const model = createModelClient(config.model, {
+    env,
+    limits: { max_position_pct: config.limits.max_position_pct, max_price_deviation_pct: config.limits.max_price_deviation_pct },
+  });
+  const journal = await openJournal(home, { timezone: config.account.timezone });
+  const broker = createBroker(home, config, market);
+  const secretsRead = [...broker.secretsRead, ...(model.provider === "anthropic" ? ["ANTHROPIC_API_KEY"] : [])];
+  return {
+    config,
+    universe,
+    market,
+    journal,
+    ...broker,
+    secretsRead,
+    model: { ...model, id: model.provider === "scripted" ? `scripted:${config.model.script}` : config.model.id },
+  };
+}

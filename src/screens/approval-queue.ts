@@ -1,0 +1,73 @@
+/**
+ * The console's `Approver`: a promise queue joining the async pipeline to keystrokes (after
+ * codex-cli's use-confirmation). The pipeline awaits `decide(req)`; the Ink tree subscribes, shows
+ * the head request, and settles it with `resolve`. An aborted request (Ctrl+C) settles itself as a
+ * rejection, so nothing is placed.
+ */
+import type { ApprovalDecision, ApprovalRequest, Approver } from "../run/approval.js";
+
+interface Entry {
+  req: ApprovalRequest;
+  settle: (d: ApprovalDecision) => void;
+}
+
+export class ApprovalQueue implements Approver {
+  readonly name = "console";
+  private readonly entries: Entry[] = [];
+  private readonly listeners = new Set<() => void>();
+
+  decide(req: ApprovalRequest): Promise<ApprovalDecision> {
+    return new Promise<ApprovalDecision>((resolvePromise) => {
+      const entry: Entry = {
+        req,
+        settle: (d) => {
+          const i = this.entries.indexOf(entry);
+          if (i < 0) return; // already settled
+          this.entries.splice(i, 1);
+          req.signal?.removeEventListener("abort", onAbort);
+          resolvePromise(d);
+          this.notify();
+        },
+      };
+      const onAbort = () => entry.settle({ kind: "reject", reason: "run interrupted before a decision", by: "operator" });
+      if (req.signal?.aborted) {
+        resolvePromise({ kind: "reject", reason: "run interrupted before a decision", by: "operator" });
+        return;
+      }
+      req.signal?.addEventListener("abort", onAbort, { once: true });
+      this.entries.push(entry);
+      this.notify();
+    });
+  }
+
+  /** The request on screen (stable identity until it is settled). */
+  current = (): ApprovalRequest | undefined => this.entries[0]?.req;
+
+  /** Settle `req` (only if it is still waiting). Returns whether it was. */
+  resolve(req: ApprovalRequest, decision: ApprovalDecision): boolean {
+    const entry = this.entries.find((e) => e.req === req);
+    if (!entry) return false;
+    entry.settle(decision);
+    return true;
+  }
+
+  /** Settle every waiting request (e.g. on interrupt) with a rejection. */
+  rejectAll(reason: string): void {
+    for (const e of [...this.entries]) e.settle({ kind: "reject", reason, by: "operator" });
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  private notify(): void {
+    for (const l of this.listeners) l();
+  }
+}

@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { AnthropicClient, buildMessageParams, countBreakpoints } from "../../src/agent/anthropic-client.js";
+import { priceFor } from "../../src/agent/pricing.js";
+import { ModelCallError, type Message, type ModelRequest } from "../../src/agent/types.js";
+import { type FakeAnthropic, startFakeAnthropic, toolResultError } from "./fake-anthropic-server.js";
+import { LIMITS, ofType, run } from "./helpers.js";
+import { makeWorld } from "./world.js";
+
+const TOOLS = [
+  { name: "get_portfolio", description: "p", input_schema: { type: "object" } },
+  { name: "submit_orders", description: "s", input_schema: { type: "object" } },
+];
+
+const convo: Message[] = [
+  { role: "user", content: [{ type: "text", text: "Trading day: 2024-05-06." }] },
+  { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "get_portfolio", input: {} }] },
+  { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: '{"success":true}' }] },
+];
+
+describe("request params (pure)", () => {
+  test("exactly three breakpoints: system, last tool, last block of the newest user message", () => {
+    const p = buildMessageParams({ system: "S", tools: TOOLS, messages: convo, maxTokens: 1000 }, "claude-sonnet-4-5");
+    expect(countBreakpoints(p)).toBe(3);
+    expect(p.system[0]?.cache_control).toEqual({ type: "ephemeral" });
+    expect(p.tools[0]?.cache_control).toBeUndefined();
+    expect(p.tools[1]?.cache_control).toEqual({ type: "ephemeral" });
+    expect(p.messages[0]?.content[0]?.cache_control).toBeUndefined();
+    expect(p.messages[2]?.content[0]?.cache_control).toEqual({ type: "ephemeral" });
+    expect(p).toMatchObject({ model: "claude-sonnet-4-5", max_tokens: 1000 });
+  });
+
+  test("the message breakpoint moves each turn and never accumulates; the transcript is not mutated", () => {
+    const before = JSON.stringify(convo);
+    const first = buildMessageParams({ system: "S", tools: TOOLS, messages: convo.slice(0, 1), maxTokens: 10 }, "m");
+    expect(first.messages[0]?.content[0]?.cache_control).toBeDefined();
+    const later = buildMessageParams({ system: "S", tools: TOOLS, messages: convo, maxTokens: 10 }, "m");
+    expect(later.messages[0]?.content[0]?.cache_control).toBeUndefined();
+    expect(countBreakpoints(later)).toBe(3);
+    expect(JSON.stringify(convo)).toBe(before);
+  });
+
+  test("stale breakpoints in the input are stripped (never more than four)", () => {
+    const dirty: Message[] = convo.map((m) => ({ ...m, content: m.content.map((b) => ({ ...b, cache_control: { type: "ephemeral" } })) }));
+    const p = buildMessageParams({ system: "S", tools: TOOLS.map((t) => ({ ...t, cache_control: { type: "ephemeral" } })), messages: dirty, maxTokens: 10 }, "m");
+    expect(countBreakpoints(p)).toBe(3);
+  });
+
+  test("after pause_turn the newest user message keeps the breakpoint; the last block of a multi-block message gets it", () => {
+    const msgs: Message[] = [
+      { role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] },
+      { role: "assistant", content: [{ type: "text", text: "thinking…" }] },
+    ];
+    const p = buildMessageParams({ system: "S", tools: TOOLS, messages: msgs, maxTokens: 10 }, "m");
+    expect(p.messages[0]?.content.map((b) => b.cache_control !== undefined)).toEqual([false, true]);
+    expect(p.messages[1]?.content[0]?.cache_control).toBeUndefined();
+    expect(countBreakpoints(p)).toBe(3);
+  });
+
+  test("no tools: two breakpoints", () => {
+    expect(countBreakpoints(buildMessageParams({ system: "S", tools: [], messages: convo, maxTokens: 10 }, "m"))).toBe(2);
+  });
+});
+
+describe("the real SDK against a loopback fake Messages API", () => {
+  let fake: FakeAnthropic;
+  beforeAll(async () => {
+    fake = await startFakeAnthropic();
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+  beforeEach(() => {
+    fake.requests.length = 0;
+    fake.setResponder(undefined);
+  });
+
+  const client = (maxRetries = 2) => new AnthropicClient({ model: "claude-sonnet-5", apiKey: "sk-ant-test-key-000000", baseURL: fake.url, maxRetries });
+  const req = (over: Partial<ModelRequest> = {}): ModelRequest => ({ system: "S", tools: TOOLS, messages: convo, maxTokens: 1000, timeoutMs: 5000, ...over });
+
+  test("streams text live, assembles parallel tool_use input split at awkward places, ignores ping and unknown events", async () => {
+    const input = { orders: [{ symbol: "ALFA", quantity: 10, limit_price: 101.5, reason: 'quote "x" \\ é ✓ \n' }], summary: "ok" };
+    fake.enqueue({
+      kind: "message",
+      content: [
+        { type: "text", text: "Checking two things at once — ✓." },
+        { type: "tool_use", id: "toolu_1", name: "get_portfolio", input: {} },
+        { type: "tool_use", id: "toolu_2", name: "submit_orders", input },
+      ],
+      stop_reason: "tool_use",
+      usage: { input_tokens: 120, output_tokens: 80, cache_creation_input_tokens: 3000, cache_read_input_tokens: 9000, cache_creation: { ephemeral_5m_input_tokens: 1000, ephemeral_1h_input_tokens: 2000 } },
+    });
+    const deltas: string[] = [];
+    const r = await client().complete(req(), { onText: (d) => deltas.push(d) });
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.join("")).toBe("Checking two things at once — ✓.");
+    expect(r.stop_reason).toBe("tool_use");
+    expect(r.content).toEqual([
+      { type: "text", text: "Checking two things at once — ✓." },
+      { type: "tool_use", id: "toolu_1", name: "get_portfolio", input: {} },
+      { type: "tool_use", id: "toolu_2", name: "submit_orders", input },
+    ]);
+    expect(r.usage).toEqual({
+      input_tokens: 120,
+      output_tokens: 80,
+      cache_creation_input_tokens: 3000,
+      cache_read_input_tokens: 9000,
+      cache_creation_5m_input_tokens: 1000,
+      cache_creation_1h_input_tokens: 2000,
+    });
+    expect(r.model).toBe("claude-sonnet-5");
+    // the wire request: streaming, three breakpoints, the key only as a header
+    const wire = fake.requests[0];
+    expect(wire?.body.stream).toBe(true);
+    expect(countBreakpoints(wire?.body ?? {})).toBe(3);
+    expect(String(wire?.headers["x-api-key"] ?? wire?.headers.authorization)).toContain("sk-ant-test-key-000000");
+    expect(JSON.stringify(wire?.body)).not.toContain("sk-ant");
+  });
+
+  test.each(["pause_turn", "refusal", "max_tokens", "model_context_window_exceeded", "end_turn"])("stop_reason %s comes through", async (stop) => {
+    fake.enqueue({ kind: "message", content: [{ type: "text", text: "x" }], stop_reason: stop });
+    expect((await client().complete(req())).stop_reason).toBe(stop);
+  });
+
+  test("429 with retry-after and 500s are retried by the SDK; each retry is reported", async () => {
+    fake.enqueue(
+      { kind: "status", status: 429, headers: { "retry-after": "0.05" } },
+      { kind: "status", status: 500 },
+      { kind: "message", content: [{ type: "text", text: "ok" }], stop_reason: "end_turn" },
+    );
+    const retries: [number, string][] = [];
+    const r = await client(2).complete(req(), { onRetry: (a, m) => retries.push([a, m]) });
+    expect(r.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(fake.requests).toHaveLength(3);
+    expect(retries).toEqual([
+      [1, expect.stringContaining("HTTP 429")],
+      [2, expect.stringContaining("HTTP 500")],
+    ]);
+  });
+
+  test("an error after the retries is a ModelCallError with the status", async () => {
+    fake.enqueue({ kind: "status", status: 500 }, { kind: "status", status: 500 });
+    const err = await client(1)
+      .complete(req())
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelCallError);
+    expect(err).toMatchObject({ kind: "api", status: 500 });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  test("a mid-stream error event fails the call", async () => {
+    fake.enqueue({ kind: "stream_error", afterText: "Half a thought" });
+    const deltas: string[] = [];
+    const err = await client()
+      .complete(req(), { onText: (d) => deltas.push(d) })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelCallError);
+    expect((err as Error).message).toMatch(/Overloaded/);
+    expect(deltas.join("")).toBe("Half a thought");
+  });
+
+  test("a hang times out (per-attempt timeout set explicitly)", async () => {
+    fake.enqueue({ kind: "hang" });
+    const started = Date.now();
+    const err = await client(0)
+      .complete(req({ timeoutMs: 300 }))
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: "timeout" });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  test("an abort signal cancels a call in flight", async () => {
+    fake.enqueue({ kind: "stall_mid_stream", text: "Stuck" });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 100);
+    const err = await client()
+      .complete(req({ signal: ac.signal }))
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: "aborted" });
+  });
+
+  test("the fake rejects, like the real API, a user message that does not begin with the tool results", async () => {
+    const bad: Message[] = [
+      ...convo.slice(0, 2),
+      { role: "user", content: [{ type: "text", text: "here you go" }, { type: "tool_result", tool_use_id: "t1", content: "{}" }] },
+    ];
+    expect(toolResultError({ messages: bad })).toMatch(/tool_result/);
+    const err = await client()
+      .complete(req({ messages: bad }))
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: "api", status: 400 });
+    expect(fake.requests).toHaveLength(1); // 400 is not retried
+  });
+
+  describe("the loop over Claude", () => {
+    /** A fake "model" on the server side: reads the portfolio and universe in parallel, then holds. */
+    const responder = (body: Record<string, unknown>) => {
+      const msgs = body.messages as { role: string }[];
+      const n = msgs.filter((m) => m.role === "assistant").length;
+      if (n === 0) {
+        return {
+          kind: "message" as const,
+          content: [
+            { type: "text" as const, text: "Reading the account." },
+            { type: "tool_use" as const, id: "toolu_a", name: "get_portfolio", input: {} },
+            { type: "tool_use" as const, id: "toolu_b", name: "list_universe", input: { limit: 5 } },
+          ],
+          stop_reason: "tool_use",
+          usage: { input_tokens: 2000, output_tokens: 100, cache_creation_input_tokens: 4000, cache_read_input_tokens: 0 },
+        };
+      }
+      return {
+        kind: "message" as const,
+        content: [{ type: "tool_use" as const, id: `toolu_s${n}`, name: "submit_orders", input: { orders: [], summary: "Nothing compelling; holding." } }],
+        stop_reason: "tool_use",
+        usage: { input_tokens: 300, output_tokens: 50, cache_creation_input_tokens: 500, cache_read_input_tokens: 4000 },
+      };
+    };
+
+    test("a full run: parallel tools, results accepted by the API, breakpoints moved, usage and cost tracked", async () => {
+      fake.setResponder(responder);
+      const w = makeWorld();
+      const { result, events } = await run({ client: client(), runtime: w.runtime, price: priceFor("claude-sonnet-5") });
+      expect(result.outcome).toBe("hold");
+      expect(fake.requests.map((r) => r.answered)).toEqual(["message", "message"]);
+      for (const r of fake.requests) expect(countBreakpoints(r.body)).toBe(3);
+      const second = fake.requests[1]?.body.messages as { content: { cache_control?: unknown }[] }[];
+      expect(second[0]?.content[0]?.cache_control).toBeUndefined(); // moved off the task message
+      expect(second[2]?.content.map((b) => b.cache_control !== undefined)).toEqual([false, true]);
+      // Sonnet 5 at $2/$10: 2000·2 + 4000·2.5 + 100·10 = 15000 µ$ ; 300·2 + 500·2.5 + 4000·0.2 + 50·10 = 3150 µ$
+      expect(result.usage.map((u) => u.cost_usd)).toEqual([0.015, 0.00315]);
+      expect(result.cost_usd).toBeCloseTo(0.01815, 10);
+      expect(
+        ofType(events, "model.text")
+          .map((e) => e.delta)
+          .join(""),
+      ).toBe("Reading the account.");
+    });
+
+    test("pause_turn continues; refusal stops", async () => {
+      fake.enqueue(
+        { kind: "message", content: [{ type: "text", text: "pausing" }], stop_reason: "pause_turn" },
+        { kind: "message", content: [{ type: "text", text: "I can't help with that." }], stop_reason: "refusal" },
+      );
+      const { result } = await run({ client: client(), runtime: makeWorld().runtime, price: priceFor("claude-sonnet-5") });
+      expect(result.turns).toBe(2);
+      expect(result.outcome).toBe("refusal");
+      expect((fake.requests[1]?.body.messages as { role: string }[]).at(-1)?.role).toBe("assistant");
+    });
+
+    test("max_tokens stops; SDK errors after retries stop as model_error; retries surface as events", async () => {
+      fake.enqueue({ kind: "message", content: [{ type: "text", text: "Long" }], stop_reason: "max_tokens" });
+      expect((await run({ client: client(), runtime: makeWorld().runtime, price: priceFor("claude-sonnet-5") })).result.outcome).toBe("max_tokens");
+
+      fake.enqueue({ kind: "status", status: 529, errorType: "overloaded_error" }, { kind: "status", status: 500 }, { kind: "status", status: 503 });
+      const { result, events } = await run({ client: client(2), runtime: makeWorld().runtime, price: priceFor("claude-sonnet-5") });
+      expect(result.outcome).toBe("model_error");
+      expect(result.reason).toContain("503");
+      expect(ofType(events, "model.retry").map((e) => e.attempt)).toEqual([1, 2]);
+    });
+
+    test("a hung server hits the call timeout: model_error", async () => {
+      fake.enqueue({ kind: "hang" });
+      const { result } = await run({
+        client: client(0),
+        runtime: makeWorld().runtime,
+        price: priceFor("claude-sonnet-5"),
+        limits: { ...LIMITS, requestTimeoutS: 0.3, minCallTimeoutMs: 100 },
+      });
+      expect(result.outcome).toBe("model_error");
+      expect(result.reason).toMatch(/timed out/);
+    });
+  });
+});
