@@ -5,6 +5,15 @@
 import { Command, CommanderError, Option } from "commander";
 import { cmdTools, TOOL_FORMATS } from "./commands/tools.js";
 import { processIO } from "./commands/io.js";
+import { cmdGateCheck } from "./commands/gate-check.js";
+import { cmdSimReset, cmdSimStatus } from "./commands/sim.js";
+import { cmdDataImport } from "./commands/data-import.js";
+import { cmdInit } from "./commands/init.js";
+import { cmdDeposit } from "./commands/deposit.js";
+import { cmdJournalJson, cmdJournalVerify } from "./commands/journal.js";
+import { cmdRun, terminalOf } from "./commands/run.js";
+import type { RunMode } from "./domain.js";
+import { requireConfig } from "./run/services.js";
 import { EXIT, EXIT_TABLE } from "./run/exit-codes.js";
 import { TwError } from "./util/errors.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
@@ -40,6 +49,98 @@ program
   .option("--tool <name>", "only this tool")
   .action((opts: { format: string; tool?: string }) => setExit(cmdTools(opts, io)));
 
+program
+  .command("run")
+  .description("the daily run: the agent researches and proposes, the gate and you decide, the executor trades the paper account")
+  .option("-y, --yes", "unattended: approve exactly the orders the final gate approves (no console)", false)
+  .option("--json", "print one JSON object per event, then the run's research-cycle envelope", false)
+  .addOption(new Option("--mode <mode>", "paper executes on the paper broker; observe places nothing").choices(["paper", "observe"]).default("paper"))
+  .action(async (opts: { yes: boolean; json: boolean; mode: RunMode }, cmd: Command) => {
+    setExit(await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: opts.mode }, io, terminalOf(io.env)));
+  });
+
+program
+  .command("init")
+  .description("open the journal's virtual account with its starting capital (once)")
+  .requiredOption("--capital <amount>", "starting capital in the base currency")
+  .option("--currency <code>", "base currency (ISO 4217); default: the config's account.base_currency")
+  .action(async (opts: { capital: string; currency?: string }, cmd: Command) => {
+    const home = homeOf(cmd);
+    const { config } = requireConfig(home);
+    setExit(await cmdInit({ home, capital: opts.capital, currency: opts.currency ?? config.account.base_currency, timezone: config.account.timezone }, io));
+  });
+
+program
+  .command("deposit")
+  .description("add money to the virtual account (append-only)")
+  .argument("<amount>", "amount in the base currency")
+  .option("--note <text>", "a note recorded with the deposit")
+  .action(async (amount: string, opts: { note?: string }, cmd: Command) => {
+    const home = homeOf(cmd);
+    const { config } = requireConfig(home);
+    setExit(await cmdDeposit({ home, amount, timezone: config.account.timezone, ...(opts.note ? { note: opts.note } : {}) }, io));
+  });
+
+const journalCmd = program
+  .command("journal")
+  .description("browse the journal: runs, proposals, verdicts, orders, fills, costs (--json for scripts)")
+  .option("--json", "print runs, orders, fills and state as JSON", false)
+  .option("--run <id>", "only this run")
+  .option("--from <date>", "runs started on or after this day (YYYY-MM-DD)")
+  .option("--to <date>", "runs started on or before this day (YYYY-MM-DD)")
+  .action(async (opts: { json: boolean; run?: string; from?: string; to?: string }, cmd: Command) => {
+    const home = homeOf(cmd);
+    const { config } = requireConfig(home);
+    setExit(await cmdJournalJson({ home, timezone: config.account.timezone, ...(opts.run ? { run: opts.run } : {}), ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}) }, io));
+  });
+journalCmd
+  .command("verify")
+  .description("recompute cash and holdings from the ledger and fills; report any inconsistency")
+  .action(async (_opts: unknown, cmd: Command) => {
+    const home = homeOf(cmd);
+    const { config } = requireConfig(home);
+    setExit(await cmdJournalVerify({ home, timezone: config.account.timezone }, io));
+  });
+
+const gate = program.command("gate").description("the risk gate");
+gate
+  .command("check")
+  .description("evaluate a JSON scenario with the real gate and print the decisions")
+  .requiredOption("--scenario <file>", "scenario JSON file")
+  .option("--json", "print the decisions as JSON (the public contract)", false)
+  .action(async (opts: { scenario: string; json: boolean }) => setExit(await cmdGateCheck(opts, io)));
+
+const sim = program.command("sim").description("the simulated paper broker");
+sim
+  .command("status")
+  .description("the simulated broker's clock, cash, positions and recent orders")
+  .option("--json", "as JSON", false)
+  .action((opts: { json: boolean }, cmd: Command) => {
+    const home = homeOf(cmd);
+    const { config } = requireConfig(home);
+    setExit(cmdSimStatus({ home, config: config.broker.sim, json: opts.json }, io));
+  });
+sim
+  .command("reset")
+  .description("start the simulated broker afresh (its book only; the journal is not touched)")
+  .option("--start <date>", "first trading day (YYYY-MM-DD)")
+  .action((opts: { start?: string }, cmd: Command) => {
+    const home = homeOf(cmd);
+    const { config } = requireConfig(home);
+    setExit(cmdSimReset({ home, config: config.broker.sim, start: opts.start ?? config.broker.sim.start_date, cash: config.account.capital }, io));
+  });
+
+const data = program.command("data").description("market data");
+data
+  .command("import")
+  .description("add your own daily bars (Date,Open,High,Low,Close,Volume) for a symbol")
+  .requiredOption("--csv <file>", "CSV file")
+  .requiredOption("--symbol <symbol>", "symbol the bars belong to")
+  .option("--currency <code>", "the instrument's currency (default USD)")
+  .action((opts: { csv: string; symbol: string; currency?: string }, cmd: Command) => {
+    setExit(cmdDataImport({ home: homeOf(cmd), csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) }, io));
+  });
+
 async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv);
@@ -58,9 +159,6 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.INTERNAL_ERROR;
   }
 }
-
-// Keep a reference so later commands can read the home of a subcommand.
-export { homeOf };
 
 const code = await main(process.argv);
 process.exitCode = code;

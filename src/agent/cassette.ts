@@ -208,7 +208,7 @@ export class ReplayClient implements ModelClient {
       }
     });
     const meta = parsed[0];
-    if (!meta || meta.type !== "meta") throw new CassetteError("cassette_invalid", "the cassette does not start with a meta line");
+    if (meta?.type !== "meta") throw new CassetteError("cassette_invalid", "the cassette does not start with a meta line");
     this.meta = meta as unknown as CassetteMeta;
     if (opts.contractVersion !== undefined && this.meta.contract_version !== opts.contractVersion) {
       throw new CassetteError(

@@ -438,7 +438,7 @@ export function summarize(out: AgentDispatchOutcome): string {
     case "list_universe":
       return `${e.returned ?? (Array.isArray(e.instruments) ? e.instruments.length : "?")} of ${e.total ?? "?"} instruments`;
     case "get_price_history": {
-      const r = (e.returns ?? {}) as Record<string, unknown>;
+      const r = (e.returns_pct ?? e.returns ?? {}) as Record<string, unknown>;
       return `${e.symbol} last close ${e.last_close} (${e.as_of}), 3m ${r["3m"] ?? "?"}%, SMA50 ${e.sma50 ?? "?"}`;
     }
     case "check_orders": {

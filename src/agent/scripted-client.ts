@@ -226,7 +226,8 @@ export function momentumOrders(steps: Step[], limits: ScriptedOptions["limits"] 
     const ranked = [...hist.entries()]
       .filter(([sym]) => !heldSet.has(sym))
       .map(([sym, p]) => {
-        const r = (p.returns ?? {}) as Record<string, unknown>;
+        // the market tool names it returns_pct (percent); accept the contract summary's `returns` too
+        const r = (p.returns_pct ?? p.returns ?? {}) as Record<string, unknown>;
         return { sym, p, r3m: num(r["3m"]), close: num(p.last_close), sma20: num(p.sma20), sma50: num(p.sma50) };
       })
       .filter((c) => c.r3m !== undefined && c.r3m > 0 && c.close !== undefined && c.sma20 !== undefined && c.sma50 !== undefined)

@@ -19,7 +19,7 @@
  * Fault injection (tests): see `SimFault`.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SimBrokerConfig } from "../config/types.js";
 import type { Bar, Side } from "../domain.js";
@@ -101,6 +101,8 @@ export interface SimState {
   fills: SimFill[];
   next_order_seq: number;
   next_fill_seq: number;
+  /** Snapshot generation: log lines of other generations are ignored. */
+  gen?: number;
 }
 
 export interface SimBrokerOptions {
@@ -144,6 +146,24 @@ export function newSimState(market: MarketData, opts: { start?: string | null; c
   };
 }
 
+/** One appended change: the new values of what an order operation touched. */
+interface LogRecord {
+  gen: number;
+  orders?: SimOrder[];
+  fills?: SimFill[];
+  cash?: number;
+  positions?: [string, { quantity: number; cost: number } | null][];
+  seqs?: [number, number];
+}
+
+const logPath = (path: string) => `${path}.log`;
+
+/**
+ * Reads the book: the snapshot (`sim-broker.json`, rewritten atomically at each day change or
+ * reset) plus the write-ahead log of order operations since (`sim-broker.json.log`, one JSON line
+ * per operation, appended before the call returns). Log lines of an older snapshot generation and a
+ * torn last line are ignored.
+ */
 export function readSimState(path: string): SimState | undefined {
   if (!existsSync(path)) return undefined;
   let state: SimState;
@@ -155,14 +175,53 @@ export function readSimState(path: string): SimState | undefined {
   if (state.version !== SIM_STATE_VERSION || typeof state.account_id !== "string") {
     throw new BrokerError("broker_unreachable", `simulated broker state ${path} has an unknown format (version ${String(state.version)})`);
   }
+  state.gen ??= 0;
+  if (existsSync(logPath(path))) {
+    const lines = readFileSync(logPath(path), "utf8").split("\n");
+    const orderIndex = new Map(state.orders.map((o, i) => [o.broker_order_id, i]));
+    const fillIds = new Set(state.fills.map((f) => f.fill_id));
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line.trim().length === 0) continue;
+      let rec: LogRecord;
+      try {
+        rec = JSON.parse(line) as LogRecord;
+      } catch (e) {
+        if (i >= lines.length - 2) break; // torn last write
+        throw new BrokerError("broker_unreachable", `simulated broker log ${logPath(path)} line ${i + 1} is unreadable: ${(e as Error).message}`);
+      }
+      if (rec.gen !== state.gen) continue;
+      for (const o of rec.orders ?? []) {
+        const at = orderIndex.get(o.broker_order_id);
+        if (at === undefined) {
+          orderIndex.set(o.broker_order_id, state.orders.length);
+          state.orders.push(o);
+        } else state.orders[at] = o;
+      }
+      for (const f of rec.fills ?? []) {
+        if (fillIds.has(f.fill_id)) continue;
+        fillIds.add(f.fill_id);
+        state.fills.push(f);
+      }
+      if (rec.cash !== undefined) state.cash = rec.cash;
+      for (const [symbol, pos] of rec.positions ?? []) {
+        if (pos) state.positions[symbol] = pos;
+        else delete state.positions[symbol];
+      }
+      if (rec.seqs) [state.next_order_seq, state.next_fill_seq] = rec.seqs;
+    }
+  }
   return state;
 }
 
+/** Writes a full snapshot atomically (temp file + rename) and starts a new log generation. */
 export function writeSimState(path: string, state: SimState): void {
   mkdirSync(dirname(path), { recursive: true });
+  state.gen = (state.gen ?? 0) + 1;
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileSync(tmp, JSON.stringify(state));
   renameSync(tmp, path);
+  rmSync(logPath(path), { force: true });
 }
 
 export class SimBroker implements Broker {
@@ -177,6 +236,8 @@ export class SimBroker implements Broker {
   private readonly fillsByOrder = new Map<string, SimFill[]>();
   /** Shares filled today per symbol (the participation cap is shared). */
   private readonly usedToday = new Map<string, number>();
+  /** Orders still working. */
+  private readonly working = new Set<SimOrder>();
   private pendingFaults: OrderFault[] = [];
   private unreachableCalls = 0;
   /** Remaining fills() calls during which an order's fills are still "settling". */
@@ -229,8 +290,8 @@ export class SimBroker implements Broker {
 
   /** Closes the open day (if any) and opens the next unplayed one. */
   beginDay(): string {
-    if (this.state.day_open) this.closeDay();
-    const day = this.nextDay();
+    const day = this.state.day_open ? this.market.calendar.next(this.state.current_day!) : this.nextDay();
+    if (day && this.state.day_open) this.closeDay();
     if (!day) throw new BrokerError("sim_exhausted", `the simulation has played every day of the market data (last: ${this.state.current_day ?? "none"}); run \`tradewarden sim reset\``);
     this.state.current_day = day;
     this.state.day_open = true;
@@ -248,12 +309,11 @@ export class SimBroker implements Broker {
 
   private closeDay(): void {
     const at = this.now().toISOString();
-    for (const o of this.state.orders) {
-      if (o.trading_day === this.state.current_day && isWorking(o.status)) {
-        o.status = "expired";
-        o.updated_at = at;
-      }
+    for (const o of this.working) {
+      o.status = "expired";
+      o.updated_at = at;
     }
+    this.working.clear();
     if (this.state.current_day) this.state.played_days.push(this.state.current_day);
     this.state.day_open = false;
   }
@@ -292,7 +352,7 @@ export class SimBroker implements Broker {
 
   async openOrders(): Promise<BrokerOrder[]> {
     this.reach();
-    return this.state.orders.filter((o) => isWorking(o.status)).map(publicOrder);
+    return [...this.working].map(publicOrder);
   }
 
   async placeLimitDayOrder(req: PlaceOrderRequest): Promise<BrokerOrder> {
@@ -340,8 +400,10 @@ export class SimBroker implements Broker {
     this.byClientId.set(id, order);
     this.byId.set(order.broker_order_id, order);
     const ack = publicOrder(order);
+    this.working.add(order);
+    const fillsBefore = this.state.fills.length;
     if (!order.held) this.work(order);
-    this.save();
+    this.commit(order, fillsBefore);
     const lost = faults.find((f) => f.kind === "timeout_after_accept");
     if (lost && lost.kind === "timeout_after_accept") {
       const code = lost.code ?? "timeout";
@@ -362,25 +424,19 @@ export class SimBroker implements Broker {
     if (!o) throw new BrokerError("order_not_found", `no order ${brokerOrderId}`);
     if (!isWorking(o.status)) return publicOrder(o);
     const at = this.now().toISOString();
+    const fillsBefore = this.state.fills.length;
     if (o.held) {
       // The fill that was on its way arrives while the cancel is in flight.
       o.held = false;
       const remaining = o.quantity - o.filled_quantity;
       if (remaining > 0) this.fill(o, remaining, o.limit_price, at);
     }
-    if (!isWorking(o.status)) {
-      this.save();
-      return publicOrder(o);
-    }
-    if (o.stuck) {
-      o.status = "pending_cancel";
+    if (isWorking(o.status)) {
+      o.status = o.stuck ? "pending_cancel" : "cancelled";
       o.updated_at = at;
-      this.save();
-      return publicOrder(o);
+      if (!o.stuck) this.working.delete(o);
     }
-    o.status = "cancelled";
-    o.updated_at = at;
-    this.save();
+    this.commit(o, fillsBefore);
     return publicOrder(o);
   }
 
@@ -411,12 +467,13 @@ export class SimBroker implements Broker {
     if (Math.abs(req.limit_price * 100 - Math.round(req.limit_price * 100)) > 1e-6) throw reject(`limit price ${req.limit_price} is not a multiple of 0.01`);
     const symbol = req.symbol.toUpperCase();
     if (!this.market.barOn(symbol, this.state.current_day!)) throw reject(`${symbol} does not trade on ${this.state.current_day} (no market data)`);
-    const working = this.state.orders.filter((o) => isWorking(o.status) && o.symbol === symbol && o.side === req.side);
-    const reservedQty = working.reduce((s, o) => s + (o.quantity - o.filled_quantity), 0);
+    let reservedQty = 0;
+    let reservedCash = 0;
+    for (const o of this.working) {
+      if (o.side === "BUY") reservedCash += (o.quantity - o.filled_quantity) * o.limit_price;
+      if (o.symbol === symbol && o.side === req.side) reservedQty += o.quantity - o.filled_quantity;
+    }
     if (req.side === "BUY") {
-      const reservedCash = this.state.orders
-        .filter((o) => isWorking(o.status) && o.side === "BUY")
-        .reduce((s, o) => s + (o.quantity - o.filled_quantity) * o.limit_price, 0);
       const need = req.quantity * req.limit_price + estimateCommission(this.config, req.quantity, req.limit_price);
       if (need > this.state.cash - reservedCash + 1e-9) {
         throw reject(`insufficient buying power: order needs ${need.toFixed(2)}, available ${(this.state.cash - reservedCash).toFixed(2)}`);
@@ -441,6 +498,7 @@ export class SimBroker implements Broker {
       }
     }
     if (this.closeAfterWork && isWorking(o.status)) {
+      this.working.delete(o);
       o.status = "expired";
       o.updated_at = this.now().toISOString();
     }
@@ -457,6 +515,7 @@ export class SimBroker implements Broker {
     o.filled_quantity = newQty;
     o.avg_fill_price = Math.round((newValue / newQty) * 1e6) / 1e6;
     o.status = newQty >= o.quantity ? "filled" : "partially_filled";
+    if (o.status === "filled") this.working.delete(o);
     o.updated_at = at;
     const f: SimFill = {
       fill_id: `${this.state.account_id}-F${this.state.next_fill_seq++}`,
@@ -499,7 +558,9 @@ export class SimBroker implements Broker {
     this.byId.clear();
     this.fillsByOrder.clear();
     this.usedToday.clear();
+    this.working.clear();
     for (const o of this.state.orders) {
+      if (isWorking(o.status)) this.working.add(o);
       this.byClientId.set(o.client_order_id, o);
       this.byId.set(o.broker_order_id, o);
     }
@@ -509,8 +570,28 @@ export class SimBroker implements Broker {
     }
   }
 
+  /** Full snapshot (day changes, creation). */
   private save(): void {
     if (this.path) writeSimState(this.path, this.state);
+  }
+
+  /** Appends what an order operation changed to the log (durable before the call returns). */
+  private commit(o: SimOrder, fillsBefore: number): void {
+    if (!this.path) return;
+    const fills = this.state.fills.slice(fillsBefore);
+    const rec: LogRecord = {
+      gen: this.state.gen ?? 0,
+      orders: [o],
+      ...(fills.length > 0
+        ? {
+            fills,
+            cash: this.state.cash,
+            positions: [[o.symbol, this.state.positions[o.symbol] ?? null]],
+          }
+        : {}),
+      seqs: [this.state.next_order_seq, this.state.next_fill_seq],
+    };
+    appendFileSync(logPath(this.path), `${JSON.stringify(rec)}\n`);
   }
 }
 

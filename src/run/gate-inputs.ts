@@ -3,7 +3,6 @@
  * the broker's open orders and the point-in-time reference prices. Pure given its arguments.
  */
 import type { Instrument, PriceSource } from "../domain.js";
-import type { RiskConfig } from "../config/types.js";
 import type { GateMarket, GateOrder, GateState, Limits, OpenOrder } from "../gate/types.js";
 import type { CommissionSchedule } from "../broker/commission.js";
 import { estimateCommission } from "../broker/commission.js";
@@ -24,20 +23,6 @@ export interface JournalFacts {
   tradingState: GateState["trading_state"];
 }
 
-export function limitsOf(risk: RiskConfig): Limits {
-  return {
-    base_currency: risk.base_currency,
-    max_position_pct: risk.max_position_pct,
-    max_orders_per_month: risk.max_orders_per_month,
-    max_drawdown_pct: risk.max_drawdown_pct,
-    max_price_deviation_pct: risk.max_price_deviation_pct,
-    max_commission_pct: risk.max_commission_pct,
-    allow_fractional: risk.allow_fractional,
-    max_order_notional: risk.max_order_notional,
-    max_price_age_days: risk.max_price_age_days,
-  };
-}
-
 /** Reference quotes for every universe symbol and every holding that has a price. */
 export function gateMarketOf(symbols: Iterable<string>, prices: PriceSource): GateMarket {
   const market: GateMarket = {};
@@ -53,7 +38,7 @@ export function buildGateInputs(args: {
   openOrders: OpenOrder[];
   prices: PriceSource;
   universe: Instrument[];
-  risk: RiskConfig;
+  limits: Limits;
   schedule: CommissionSchedule;
   tradingDay: string;
 }): GateInputSnapshot {
@@ -72,7 +57,7 @@ export function buildGateInputs(args: {
   return {
     state,
     market,
-    limits: limitsOf(args.risk),
+    limits: args.limits,
     universe: args.universe,
     // Commission by the broker's schedule for this order's quantity, converted to the base currency.
     commission: (order) => {

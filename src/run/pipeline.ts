@@ -19,7 +19,7 @@ import { reconcile } from "../journal/reconcile.js";
 import { makeJournalToolHandlers } from "../journal/tool-handlers.js";
 import type { MarketData } from "../market/data.js";
 import { makeMarketToolHandlers } from "../market/tools.js";
-import { evaluate, drawdownPct, killSwitchTriggered } from "../gate/evaluate.js";
+import { evaluate, drawdownPct, killSwitchTriggered, portfolioValue } from "../gate/evaluate.js";
 import { liquidation } from "../gate/liquidation.js";
 import { makeCheckOrdersHandler } from "../gate/check-orders-handler.js";
 import type { GateDecision, GateOrder, OpenOrder } from "../gate/types.js";
@@ -39,7 +39,8 @@ import { ensureRunDir, writeJsonAtomic, type ArtifactPaths } from "./artifacts.j
 import type { EventSink } from "./event-sink.js";
 import type { RunEventBody, RunOutcome } from "./events.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { buildGateInputs, type GateInputSnapshot, limitsOf } from "./gate-inputs.js";
+import { buildGateInputs, type GateInputSnapshot } from "./gate-inputs.js";
+import { limitsOf } from "../config/load.js";
 import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
 
 export interface Session {
@@ -206,7 +207,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
         openOrders,
         prices,
         universe: deps.universe,
-        risk: config.limits,
+        limits: limitsOf(config),
         schedule: config.broker.sim,
         tradingDay,
       });
@@ -257,7 +258,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
     };
     const runtime = buildToolRuntime(handlers, { runId, tradingDay });
     const system = buildSystemPrompt({
-      limits: limitsOf(config.limits),
+      limits: limitsOf(config),
       maxTurns: config.model.max_turns,
       toolCallLimits: Object.fromEntries(runtime.contracts.map((c) => [c.name, c.callLimit])),
     });
@@ -400,7 +401,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
     }
 
     async function trip(g: GateInputSnapshot, reason: string, sell: boolean): Promise<void> {
-      const v = g.state.cash + Object.entries(g.state.holdings).reduce((acc, [s, h]) => acc + h.quantity * (g.market[s]?.price ?? 0) * (g.market[s]?.fx_to_base ?? 1), 0);
+      const v = portfolioValue(g.state, g.market);
       const p = g.state.peak;
       const orders = liquidation(g.state, g.market, g.universe, config.limits.liquidation_discount_pct);
       await journal.trip({ run_id: runId, at: now(), value: v, peak: p, drawdown_pct: drawdownPct(v, p), reason });

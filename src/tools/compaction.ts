@@ -287,16 +287,18 @@ export function compactResult(result: unknown, budgetChars: number = DEFAULT_BUD
     if (text.length <= budget) return { text, truncated: true, originalChars: original };
   }
   // The floor: every envelope field still present (booleans, numbers and short codes as they are).
+  const small = (v: unknown): unknown =>
+    typeof v === "boolean" || v === null || (typeof v === "number" && String(v).length <= 24)
+      ? v
+      : typeof v === "string" && v.length <= 60 && encodedStringLength(v) <= 62
+        ? v
+        : "[cut]";
   const minimal: Record<string, unknown> = {};
   for (const key of ENVELOPE_KEYS) {
     if (!Object.hasOwn(value, key)) continue;
     const v = value[key];
-    minimal[key] =
-      typeof v === "boolean" || v === null || (typeof v === "number" && String(v).length <= 24)
-        ? v
-        : typeof v === "string" && v.length <= 60 && encodedStringLength(v) <= 62
-          ? v
-          : "[cut]";
+    const tool = key === "correction" && v !== null && typeof v === "object" ? (v as Record<string, unknown>).tool : undefined;
+    minimal[key] = tool !== undefined ? { tool: small(tool) } : small(v);
   }
   minimal._truncation = { truncated: true, original_characters: original };
   return { text: JSON.stringify(minimal), truncated: true, originalChars: original };

@@ -244,7 +244,7 @@ describe("the real SDK against a loopback fake Messages API", () => {
       const { result } = await run({ client: client(), runtime: makeWorld().runtime, price: priceFor("claude-sonnet-5") });
       expect(result.turns).toBe(2);
       expect(result.outcome).toBe("refusal");
-      expect((fake.requests[1]?.body.messages as { role: string }[]).at(-1)?.role).toBe("assistant");
+      expect(((fake.requests[1]?.body.messages ?? []) as { role: string }[]).at(-1)?.role).toBe("assistant");
     });
 
     test("max_tokens stops; SDK errors after retries stop as model_error; retries surface as events", async () => {

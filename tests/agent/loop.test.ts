@@ -191,7 +191,13 @@ describe("tool turns", () => {
   test("all tool_use blocks run, reads before the final tool; one user message carries every result first, in order", async () => {
     const w = makeWorld();
     const order: string[] = [];
-    const spy = { ...w.runtime, dispatch: (n: string, a: unknown, o?: { signal?: AbortSignal }) => (order.push(n), w.runtime.dispatch(n, a, o)) };
+    const spy = {
+      ...w.runtime,
+      dispatch: (n: string, a: unknown, o?: { signal?: AbortSignal }) => {
+        order.push(n);
+        return w.runtime.dispatch(n, a, o);
+      },
+    };
     const client = new QueueClient([
       { content: [use("p", "get_portfolio", {})], stop_reason: "tool_use" },
       {

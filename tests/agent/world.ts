@@ -46,7 +46,7 @@ export function summary(symbol: string, closes: number[], day: string): Record<s
     symbol,
     as_of: "2024-05-03",
     last_close: lastClose,
-    returns: { "1w": ret(5), "1m": ret(21), "3m": ret(63), "6m": ret(closes.length - 1) },
+    returns_pct: { "1w": ret(5), "1m": ret(21), "3m": ret(63), "6m": ret(closes.length - 1) },
     sma20: r2(mean(closes.slice(-20))),
     sma50: r2(mean(closes.slice(-50))),
     high_6m: high,

@@ -1,0 +1,73 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { acquireLock, lockHolder } from "../../src/journal/lock.js";
+import { openJournal } from "../../src/journal/journal.js";
+import { freshJournal, tmpHome } from "./helpers.js";
+
+const child = (home: string, startAt: number, holdMs: number, name: string) =>
+  execa(process.execPath, ["--import", "tsx", "tests/journal/fixtures/lock-child.ts", home, String(startAt), String(holdMs), name], { reject: false });
+
+describe("home lock", () => {
+  it("two processes starting a run at the same instant: exactly one proceeds", async () => {
+    const j = await freshJournal();
+    for (let round = 0; round < 3; round++) {
+      const at = Date.now() + 1500;
+      const [a, b] = await Promise.all([child(j.home, at, 700, `a${round}`), child(j.home, at, 700, `b${round}`)]);
+      const outs = [a.stdout, b.stdout];
+      expect(outs.filter((o) => o.startsWith("ACQUIRED"))).toHaveLength(1);
+      const refused = outs.find((o) => o.startsWith("LOCKED")) as string;
+      expect(refused).toMatch(/another tradewarden process \(pid \d+, run, since .*\) holds the lock/);
+    }
+    const after = await openJournal(j.home, { timezone: "UTC" });
+    expect(after.runs()).toHaveLength(3);
+    expect(after.runs().every((r) => r.status === "completed")).toBe(true);
+  });
+
+  it("refuses in-process too, naming the holder, and frees on release", async () => {
+    const home = tmpHome();
+    const lock = await acquireLock(home, "reset", { command: "tradewarden killswitch" });
+    expect(await lockHolder(home)).toMatchObject({ pid: process.pid, purpose: "reset", command: "tradewarden killswitch" });
+    await expect(acquireLock(home, "run")).rejects.toMatchObject({
+      code: "locked",
+      message: expect.stringContaining(`pid ${process.pid}, reset, since`),
+    });
+    await lock.release();
+    const again = await acquireLock(home, "run");
+    await again.release();
+  });
+
+  it("recovers a lock left by a dead process", async () => {
+    const home = tmpHome();
+    // a process that takes the lock and is killed
+    const p = execa(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `import { acquireLock } from "./src/journal/lock.js"; await acquireLock(${JSON.stringify(home)}, "run"); console.log("held"); setTimeout(() => {}, 30000);`], {
+      buffer: false,
+      reject: false,
+    });
+    await new Promise<void>((r) => p.stdout!.once("data", () => r()));
+    await expect(acquireLock(home, "run")).rejects.toMatchObject({ code: "locked" });
+    p.kill("SIGKILL");
+    await p;
+    const lock = await acquireLock(home, "run");
+    expect((await lockHolder(home))?.pid).toBe(process.pid);
+    await lock.release();
+  });
+
+  it("recovers a hand-made lock of a dead pid, but not a fresh one from another host", async () => {
+    const home = tmpHome();
+    const dir = join(home, "tradewarden.lock");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "holder.json"), JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), purpose: "run", started_at: "2024-01-01T00:00:00Z", command: "x" }));
+    const lock = await acquireLock(home, "run");
+    await lock.release();
+    mkdirSync(dir);
+    writeFileSync(join(dir, "holder.json"), JSON.stringify({ pid: 2 ** 22 + 7, host: "elsewhere", purpose: "sim", started_at: "2024-01-01T00:00:00Z", command: "x" }));
+    await expect(acquireLock(home, "run")).rejects.toMatchObject({ code: "locked", message: expect.stringContaining("on host elsewhere") });
+    // …unless it stopped being refreshed for longer than the stale threshold
+    await new Promise((r) => setTimeout(r, 2100));
+    const l2 = await acquireLock(home, "run", { staleMs: 2000 });
+    await l2.release();
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The docs page is generated from the contracts and kept current; `tradewarden tools` prints the
+ * catalogue in each format.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { CommandIO } from "../../src/commands/io.js";
+import { cmdTools, TOOL_FORMATS } from "../../src/commands/tools.js";
+import { EXIT } from "../../src/run/exit-codes.js";
+import { CATALOGUE, CONTRACT_VERSION, TOOL_NAMES } from "../../src/tools/catalogue.js";
+import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/tools/error-codes.js";
+import { COMMON_ERROR_SENTENCE, renderAnthropic, renderCatalogue, renderMarkdown, renderOpenAI } from "../../src/tools/render.js";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const DOCS = join(ROOT, "docs", "tools.md");
+
+function capture(): { io: CommandIO; out: () => string; err: () => string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} }, out: () => out.join(""), err: () => err.join("") };
+}
+
+function run(opts: { format?: string; tool?: string }) {
+  const c = capture();
+  const code = cmdTools(opts, c.io);
+  return { code, stdout: c.out(), stderr: c.err() };
+}
+
+describe("docs/tools.md", () => {
+  it("is current (run npm run docs:tools when this fails)", () => {
+    const committed = readFileSync(DOCS, "utf8");
+    if (committed !== renderMarkdown()) {
+      expect.fail("docs/tools.md is stale: run npm run docs:tools and commit the result");
+    }
+  });
+
+  it("documents every tool, every argument and every error code", () => {
+    const md = renderMarkdown();
+    expect(md).toContain(`\`${CONTRACT_VERSION}\``);
+    for (const t of CATALOGUE) {
+      expect(md).toContain(`## ${t.name}`);
+      expect(md).toContain(t.successSummary);
+      expect(md).toContain(JSON.stringify(t.example, null, 2));
+    }
+    for (const path of ["`orders[].evidence_ids`", "`orders[].side`", "`abandon_explanation`", "`lookback_days`", "`supersedes`"]) {
+      expect(md).toContain(path);
+    }
+    for (const code of TOOL_ERROR_CODE_LIST) {
+      expect(md).toContain(`| \`${code}\` | ${TOOL_ERROR_CODES[code].retryable ? "yes" : "no"} |`);
+    }
+    expect(md).toContain(COMMON_ERROR_SENTENCE);
+  });
+
+  it("is what the docs script writes", () => {
+    const script = readFileSync(join(ROOT, "scripts", "write-tool-docs.ts"), "utf8");
+    expect(script).toContain("renderMarkdown()");
+    expect(script).toContain("docs/tools.md");
+  });
+});
+
+describe("cmdTools", () => {
+  it("offers the four formats", () => {
+    expect([...TOOL_FORMATS]).toEqual(["json", "anthropic", "openai", "markdown"]);
+  });
+
+  it("prints the JSON catalogue by default", () => {
+    const r = run({});
+    expect(r.code).toBe(EXIT.OK);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(renderCatalogue())));
+    expect(r.stdout.endsWith("\n")).toBe(true);
+    expect(run({ format: "json" }).stdout).toBe(r.stdout);
+  });
+
+  it("prints the Anthropic tools", () => {
+    const r = run({ format: "anthropic" });
+    expect(r.code).toBe(EXIT.OK);
+    expect(JSON.parse(r.stdout)).toEqual(CATALOGUE.map((t) => renderAnthropic(t)));
+  });
+
+  it("prints the OpenAI tools", () => {
+    const r = run({ format: "openai" });
+    expect(r.code).toBe(EXIT.OK);
+    expect(JSON.parse(r.stdout)).toEqual(CATALOGUE.map((t) => renderOpenAI(t)));
+  });
+
+  it("prints the markdown docs page", () => {
+    const r = run({ format: "markdown" });
+    expect(r.code).toBe(EXIT.OK);
+    expect(r.stdout).toBe(renderMarkdown());
+  });
+
+  it.each(TOOL_NAMES)("prints one tool with --tool %s in each JSON format", (name) => {
+    const json = run({ format: "json", tool: name });
+    expect(json.code).toBe(EXIT.OK);
+    const entries = JSON.parse(json.stdout);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toEqual(renderCatalogue().tools.find((t) => t.name === name));
+
+    const anthropic = JSON.parse(run({ format: "anthropic", tool: name }).stdout);
+    expect(anthropic.map((t: { name: string }) => t.name)).toEqual([name]);
+    const openai = JSON.parse(run({ format: "openai", tool: name }).stdout);
+    expect(openai.map((t: { function: { name: string } }) => t.function.name)).toEqual([name]);
+    expect(anthropic[0].description).toBe(openai[0].function.description);
+    expect(anthropic[0].input_schema).toEqual(openai[0].function.parameters);
+    expect(anthropic[0].description).toBe(entries[0].description);
+    expect(anthropic[0].input_schema).toEqual(entries[0].input_schema);
+  });
+
+  it("exits 2 on an unknown format, naming the formats", () => {
+    const r = run({ format: "yaml" });
+    expect(r.code).toBe(EXIT.USAGE_OR_CONFIG);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain('unknown format "yaml"');
+    for (const f of TOOL_FORMATS) expect(r.stderr).toContain(f);
+  });
+
+  it("exits 2 on an unknown tool, naming the tools", () => {
+    const r = run({ format: "anthropic", tool: "place_order" });
+    expect(r.code).toBe(EXIT.USAGE_OR_CONFIG);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain('no tool named "place_order"');
+    for (const n of TOOL_NAMES) expect(r.stderr).toContain(n);
+  });
+
+  it("exits 2 for --tool with the markdown page", () => {
+    const r = run({ format: "markdown", tool: "recall" });
+    expect(r.code).toBe(EXIT.USAGE_OR_CONFIG);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/drop --tool/);
+  });
+});
+
+describe("tradewarden tools (the built CLI)", () => {
+  const cli = join(ROOT, "dist", "cli.js");
+
+  it("prints one OpenAI tool", () => {
+    const out = execFileSync(process.execPath, [cli, "tools", "--format", "openai", "--tool", "get_portfolio"], { cwd: ROOT, encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual([renderOpenAI(CATALOGUE[0])]);
+  });
+
+  it("exits 2 on an unknown format or tool", () => {
+    const badFormat = spawnSync(process.execPath, [cli, "tools", "--format", "yaml"], { cwd: ROOT, encoding: "utf8" });
+    expect(badFormat.status).toBe(EXIT.USAGE_OR_CONFIG);
+    const badTool = spawnSync(process.execPath, [cli, "tools", "--tool", "nope"], { cwd: ROOT, encoding: "utf8" });
+    expect(badTool.status).toBe(EXIT.USAGE_OR_CONFIG);
+    expect(badTool.stderr).toContain('no tool named "nope"');
+  });
+});
