@@ -1,10 +1,12 @@
-// Builds the CLI into dist/cli.js (one ESM bundle; dependencies stay in node_modules).
+// Builds the CLI into dist/cli.js plus lazily loaded chunks (ESM; dependencies stay in node_modules).
 // Runs on `npm ci` through the `prepare` script, so `npx tradewarden` works right after install.
 import { build } from "esbuild";
 
 await build({
   entryPoints: ["src/cli.tsx"],
-  outfile: "dist/cli.js",
+  outdir: "dist",
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   bundle: true,
   platform: "node",
   format: "esm",

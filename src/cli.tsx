@@ -3,22 +3,30 @@
  * command to its module. Commands return exit codes; only this file calls process.exit.
  */
 import { Command, CommanderError, Option } from "commander";
-import { cmdTools, TOOL_FORMATS } from "./commands/tools.js";
 import { processIO } from "./commands/io.js";
-import { cmdGateCheck } from "./commands/gate-check.js";
-import { cmdSimReset, cmdSimStatus } from "./commands/sim.js";
-import { cmdDataImport } from "./commands/data-import.js";
-import { cmdInit } from "./commands/init.js";
-import { cmdDeposit } from "./commands/deposit.js";
-import { cmdJournalJson, cmdJournalVerify } from "./commands/journal.js";
-import { cmdRun, terminalOf } from "./commands/run.js";
 import type { RunMode } from "./domain.js";
-import { requireConfig } from "./run/services.js";
+import { TOOL_FORMATS } from "./tools/formats.js";
 import { EXIT, EXIT_TABLE } from "./run/exit-codes.js";
 import { TwError } from "./util/errors.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
 
 const io = processIO();
+
+// Commands load their modules on demand, so `--help`, `--version` and light commands start fast.
+const load = {
+  tools: () => import("./commands/tools.js"),
+  gateCheck: () => import("./commands/gate-check.js"),
+  sim: () => import("./commands/sim.js"),
+  dataImport: () => import("./commands/data-import.js"),
+  init: () => import("./commands/init.js"),
+  deposit: () => import("./commands/deposit.js"),
+  journal: () => import("./commands/journal.js"),
+  run: () => import("./commands/run.js"),
+  services: () => import("./run/services.js"),
+};
+async function configOf(home: string) {
+  return (await load.services()).requireConfig(home);
+}
 
 function homeOf(cmd: Command): string {
   const opts = cmd.optsWithGlobals() as { home?: string };
@@ -47,7 +55,7 @@ program
   .description("print the tool catalogue the model sees")
   .addOption(new Option("--format <format>", "output format").choices([...TOOL_FORMATS]).default("json"))
   .option("--tool <name>", "only this tool")
-  .action((opts: { format: string; tool?: string }) => setExit(cmdTools(opts, io)));
+  .action(async (opts: { format: string; tool?: string }) => setExit((await load.tools()).cmdTools(opts, io)));
 
 program
   .command("run")
@@ -56,6 +64,7 @@ program
   .option("--json", "print one JSON object per event, then the run's research-cycle envelope", false)
   .addOption(new Option("--mode <mode>", "paper executes on the paper broker; observe places nothing").choices(["paper", "observe"]).default("paper"))
   .action(async (opts: { yes: boolean; json: boolean; mode: RunMode }, cmd: Command) => {
+    const { cmdRun, terminalOf } = await load.run();
     setExit(await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: opts.mode }, io, terminalOf(io.env)));
   });
 
@@ -66,8 +75,8 @@ program
   .option("--currency <code>", "base currency (ISO 4217); default: the config's account.base_currency")
   .action(async (opts: { capital: string; currency?: string }, cmd: Command) => {
     const home = homeOf(cmd);
-    const { config } = requireConfig(home);
-    setExit(await cmdInit({ home, capital: opts.capital, currency: opts.currency ?? config.account.base_currency, timezone: config.account.timezone }, io));
+    const { config } = await configOf(home);
+    setExit(await (await load.init()).cmdInit({ home, capital: opts.capital, currency: opts.currency ?? config.account.base_currency, timezone: config.account.timezone }, io));
   });
 
 program
@@ -77,8 +86,8 @@ program
   .option("--note <text>", "a note recorded with the deposit")
   .action(async (amount: string, opts: { note?: string }, cmd: Command) => {
     const home = homeOf(cmd);
-    const { config } = requireConfig(home);
-    setExit(await cmdDeposit({ home, amount, timezone: config.account.timezone, ...(opts.note ? { note: opts.note } : {}) }, io));
+    const { config } = await configOf(home);
+    setExit(await (await load.deposit()).cmdDeposit({ home, amount, timezone: config.account.timezone, ...(opts.note ? { note: opts.note } : {}) }, io));
   });
 
 const journalCmd = program
@@ -90,16 +99,16 @@ const journalCmd = program
   .option("--to <date>", "runs started on or before this day (YYYY-MM-DD)")
   .action(async (opts: { json: boolean; run?: string; from?: string; to?: string }, cmd: Command) => {
     const home = homeOf(cmd);
-    const { config } = requireConfig(home);
-    setExit(await cmdJournalJson({ home, timezone: config.account.timezone, ...(opts.run ? { run: opts.run } : {}), ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}) }, io));
+    const { config } = await configOf(home);
+    setExit(await (await load.journal()).cmdJournalJson({ home, timezone: config.account.timezone, ...(opts.run ? { run: opts.run } : {}), ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}) }, io));
   });
 journalCmd
   .command("verify")
   .description("recompute cash and holdings from the ledger and fills; report any inconsistency")
   .action(async (_opts: unknown, cmd: Command) => {
     const home = homeOf(cmd);
-    const { config } = requireConfig(home);
-    setExit(await cmdJournalVerify({ home, timezone: config.account.timezone }, io));
+    const { config } = await configOf(home);
+    setExit(await (await load.journal()).cmdJournalVerify({ home, timezone: config.account.timezone }, io));
   });
 
 const gate = program.command("gate").description("the risk gate");
@@ -108,26 +117,26 @@ gate
   .description("evaluate a JSON scenario with the real gate and print the decisions")
   .requiredOption("--scenario <file>", "scenario JSON file")
   .option("--json", "print the decisions as JSON (the public contract)", false)
-  .action(async (opts: { scenario: string; json: boolean }) => setExit(await cmdGateCheck(opts, io)));
+  .action(async (opts: { scenario: string; json: boolean }) => setExit(await (await load.gateCheck()).cmdGateCheck(opts, io)));
 
 const sim = program.command("sim").description("the simulated paper broker");
 sim
   .command("status")
   .description("the simulated broker's clock, cash, positions and recent orders")
   .option("--json", "as JSON", false)
-  .action((opts: { json: boolean }, cmd: Command) => {
+  .action(async (opts: { json: boolean }, cmd: Command) => {
     const home = homeOf(cmd);
-    const { config } = requireConfig(home);
-    setExit(cmdSimStatus({ home, config: config.broker.sim, json: opts.json }, io));
+    const { config } = await configOf(home);
+    setExit((await load.sim()).cmdSimStatus({ home, config: config.broker.sim, json: opts.json }, io));
   });
 sim
   .command("reset")
   .description("start the simulated broker afresh (its book only; the journal is not touched)")
   .option("--start <date>", "first trading day (YYYY-MM-DD)")
-  .action((opts: { start?: string }, cmd: Command) => {
+  .action(async (opts: { start?: string }, cmd: Command) => {
     const home = homeOf(cmd);
-    const { config } = requireConfig(home);
-    setExit(cmdSimReset({ home, config: config.broker.sim, start: opts.start ?? config.broker.sim.start_date, cash: config.account.capital }, io));
+    const { config } = await configOf(home);
+    setExit((await load.sim()).cmdSimReset({ home, config: config.broker.sim, start: opts.start ?? config.broker.sim.start_date, cash: config.account.capital }, io));
   });
 
 const data = program.command("data").description("market data");
@@ -137,8 +146,8 @@ data
   .requiredOption("--csv <file>", "CSV file")
   .requiredOption("--symbol <symbol>", "symbol the bars belong to")
   .option("--currency <code>", "the instrument's currency (default USD)")
-  .action((opts: { csv: string; symbol: string; currency?: string }, cmd: Command) => {
-    setExit(cmdDataImport({ home: homeOf(cmd), csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) }, io));
+  .action(async (opts: { csv: string; symbol: string; currency?: string }, cmd: Command) => {
+    setExit((await load.dataImport()).cmdDataImport({ home: homeOf(cmd), csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) }, io));
   });
 
 async function main(argv: string[]): Promise<number> {

@@ -4,7 +4,7 @@
  * it gets back — and it keeps no hidden state: every decision is derived from the conversation, so a
  * replayed conversation gives the same answers.
  *
- * Default policy "momentum" (documented in the README and the issue note):
+ * Default policy "momentum" (the run report shows it in each order's reason and the summary):
  *   1. get_portfolio and list_universe (one turn, two parallel calls);
  *   2. get_price_history for the holdings, then universe instruments in listed order, at most 12
  *      symbols, six parallel calls per turn;

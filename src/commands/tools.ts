@@ -4,8 +4,9 @@ import { renderAnthropic, renderCatalogue, renderCatalogueEntry, renderMarkdown,
 import { EXIT } from "../run/exit-codes.js";
 import type { CommandIO } from "./io.js";
 
-export const TOOL_FORMATS = ["json", "anthropic", "openai", "markdown"] as const;
-export type ToolFormat = (typeof TOOL_FORMATS)[number];
+import { TOOL_FORMATS, type ToolFormat } from "../tools/formats.js";
+
+export { TOOL_FORMATS, type ToolFormat };
 
 export function cmdTools(opts: { format?: string; tool?: string }, io: CommandIO): number {
   const format = (opts.format ?? "json") as ToolFormat;

@@ -22,11 +22,16 @@ import type { ExecOrder, ExecuteOptions, ExecuteResult, ExecutorJournal, OrderEx
 
 const MAX_CLIENT_ID = 128;
 
-/** `tw-<runId>-<index>`; a run id too long for the broker's 128 characters is replaced by its hash. */
-export function clientOrderId(runId: string, index: number): string {
-  const id = `tw-${runId}-${index}`;
+/**
+ * `tw-<runId>-<index>` (kill-switch liquidation: `tw-<runId>-L<index>`, so a run that liquidates and
+ * then trades never reuses an id); a run id too long for the broker's 128 characters is replaced
+ * by its hash.
+ */
+export function clientOrderId(runId: string, index: number, opts: { liquidation?: boolean } = {}): string {
+  const suffix = `${opts.liquidation ? "L" : ""}${index}`;
+  const id = `tw-${runId}-${suffix}`;
   if (id.length <= MAX_CLIENT_ID) return id;
-  return `tw-h${createHash("sha256").update(runId).digest("hex").slice(0, 40)}-${index}`;
+  return `tw-h${createHash("sha256").update(runId).digest("hex").slice(0, 40)}-${suffix}`;
 }
 
 export const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
@@ -77,7 +82,7 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
     announcedFilled: 0,
     res: {
       index,
-      client_order_id: clientOrderId(opts.runId, index),
+      client_order_id: clientOrderId(opts.runId, index, { liquidation: opts.liquidation === true }),
       symbol: order.symbol.toUpperCase(),
       side: order.side,
       quantity: order.quantity,
@@ -126,7 +131,8 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
   const observe = async (e: Entry, o: BrokerOrder) => {
     e.broker = o;
     e.res.broker_order_id = o.broker_order_id;
-    await record(e, toOrderStatus(o));
+    const status = toOrderStatus(o);
+    if (!(e.recorded && e.recorded.status === status && e.recorded.filled === o.filled_quantity)) await record(e, status);
     if (isWorking(o.status) && o.filled_quantity > e.announcedFilled) {
       e.announcedFilled = o.filled_quantity;
       emit({ type: "order.partially_filled", ...base(e), filled_quantity: o.filled_quantity, avg_price: o.avg_fill_price ?? 0 });
@@ -229,10 +235,20 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
   }
 
   // ---- 2. wait for terminal states ----------------------------------------------------------
-  const working = () => entries.filter((e) => !e.done && e.broker && isWorking(e.broker.status));
-  const waitDeadline = now() + waitMs;
-  while (working().length > 0 && !signal?.aborted) {
-    for (const e of working()) {
+  // One open-orders call per poll; an order missing from it is looked up by client id (it ended).
+  const poll = async (list: Entry[]) => {
+    let open: Map<string, BrokerOrder> | undefined;
+    try {
+      open = new Map((await broker.openOrders()).map((o) => [o.client_order_id, o]));
+    } catch {
+      open = undefined;
+    }
+    for (const e of list) {
+      const seen = open?.get(e.res.client_order_id);
+      if (seen) {
+        await observe(e, seen);
+        continue;
+      }
       try {
         const o = await broker.orderByClientId(e.res.client_order_id);
         if (o) await observe(e, o);
@@ -240,7 +256,12 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
         // transient: keep the last known state; the cancel below settles it
       }
     }
-    if (working().length === 0 || now() >= waitDeadline || signal?.aborted) break;
+  };
+  const working = () => entries.filter((e) => !e.done && e.broker && isWorking(e.broker.status));
+  const waitDeadline = now() + waitMs;
+  for (let list = working(); list.length > 0 && !signal?.aborted; list = working()) {
+    await poll(list);
+    if (now() >= waitDeadline || signal?.aborted || working().length === 0) break;
     await sleep(pollMs, signal);
   }
 
@@ -260,16 +281,9 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
     }
   }
   const cancelDeadline = now() + settleMs;
-  while (stillWorking.some((e) => isWorking(e.broker!.status)) && now() < cancelDeadline) {
+  for (let list = working(); list.length > 0 && now() < cancelDeadline; list = working()) {
     await sleep(pollMs, undefined);
-    for (const e of stillWorking.filter((x) => isWorking(x.broker!.status))) {
-      try {
-        const o = await broker.orderByClientId(e.res.client_order_id);
-        if (o) await observe(e, o);
-      } catch {
-        // keep waiting until the deadline
-      }
-    }
+    await poll(list);
   }
 
   // ---- 4. settle and book fills -------------------------------------------------------------

@@ -51,6 +51,8 @@ export interface ExecuteOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Milliseconds since the epoch (default Date.now). */
   now?: () => number;
+  /** Kill-switch liquidation orders: client ids `tw-<runId>-L<index>` (distinct from the run's own orders). */
+  liquidation?: boolean;
 }
 
 /** `not_sent`: never reached the broker (interrupted, or the journal could not record the intent). */

@@ -544,7 +544,7 @@ export class Journal {
     at: Date | string;
     currency?: string;
     liquidation?: boolean;
-  }): Promise<OrderRecord> {
+  }): Promise<void> {
     return this.exclusive(() => {
       const { currency } = this.account();
       this.requireRun(args.run_id);
@@ -570,7 +570,7 @@ export class Journal {
         created_at: at,
         counted_at: null,
       };
-      return { events: [{ t: "order_intent", order }], result: { ...order, history: [...order.history] } };
+      return { events: [{ t: "order_intent", order }], result: undefined };
     });
   }
 
@@ -595,12 +595,13 @@ export class Journal {
   /**
    * Books one real fill: idempotent by fill_id (the same fill again is a no-op; a different fill under
    * the same id is refused). Price is in the instrument currency, commission in the base currency.
+   * Returns nothing (the executor's `ExecutorJournal` port); read back with `fills()` / `order()`.
    */
   bookFill(
     client_order_id: string,
     args: { fill_id: string; symbol: string; side: Side; quantity: number; price: number; commission: number; fx_to_base: number; at: Date | string },
-  ): Promise<{ booked: boolean; fill: FillRecord }> {
-    return this.exclusive<{ booked: boolean; fill: FillRecord }>(() => {
+  ): Promise<void> {
+    return this.exclusive(() => {
       const { currency } = this.account();
       const o = this.s.orders.get(client_order_id);
       if (!o) throw new TwError("unknown_order", `fill ${args.fill_id} names order ${client_order_id}, which is not in the journal`);
@@ -631,9 +632,9 @@ export class Journal {
           (k) => existing[k] === fill[k],
         );
         if (!same) throw new TwError("fill_conflict", `fill ${args.fill_id} is already booked with different details`);
-        return { events: [], result: { booked: false, fill: { ...existing } } };
+        return { events: [], result: undefined };
       }
-      return { events: [{ t: "fill", fill }], result: { booked: true, fill } };
+      return { events: [{ t: "fill", fill }], result: undefined };
     });
   }
 

@@ -177,7 +177,8 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
 
     // ── reconcile: journal holdings must equal broker positions, and no unknown open orders.
     const [positions, brokerOpen] = await Promise.all([broker.positions(), broker.openOrders()]);
-    const differences = reconcile(journal.holdings(), positions, brokerOpen, { tolerance: 1e-6, knownClientIds: journal.knownClientOrderIds() });
+    // Any open order at the broker stops the run (an order still working after a cancel included).
+    const differences = reconcile(journal.holdings(), positions, brokerOpen, { tolerance: 1e-6 });
     if (differences.length > 0) {
       sink.emit({ type: "reconcile.failed", differences });
       return new Stop("reconcile_failed", EXIT.RECONCILE_FAILED, `journal and broker disagree (${differences.length} difference(s)); nothing placed`);
@@ -294,7 +295,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
 
     // ── proposal.
     const decisions = proposal.orders.length > 0 ? alignDecisions(proposal.orders, evaluateOrders(proposal.orders)) : [];
-    sink.emit({ type: "proposal", orders: proposal.orders, summary: proposal.summary, decisions, abandoned: proposal.abandoned });
+    // The agent loop has emitted the `proposal` event; these verdicts are re-aligned with the orders for the operator.
     await journal.recordProposal(runId, { orders: proposal.orders, summary: proposal.summary, decisions, at: now() });
     if (proposal.orders.length === 0) return new Stop("hold", EXIT.OK, "the model proposed to hold");
     if (deps.mode === "observe") {

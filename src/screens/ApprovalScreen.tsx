@@ -298,9 +298,9 @@ function ModeLine({ mode, approvable, excluded }: { mode: Mode; approvable: numb
           <Text bold color={th.c("accent")}>
             Edit:{" "}
           </Text>
-          <Text bold={mode.field === "quantity"}>quantity </Text>
+          <Text bold={mode.field === "quantity"}>{mode.field === "quantity" ? "▸" : " "}quantity </Text>
           <Text inverse={mode.field === "quantity"}>[{mode.quantity}]</Text>
-          <Text bold={mode.field === "limit"}> limit </Text>
+          <Text bold={mode.field === "limit"}> {mode.field === "limit" ? "▸" : " "}limit </Text>
           <Text inverse={mode.field === "limit"}>[{mode.limit}]</Text>
           <Text dimColor> (quantity can only shrink; the edit is re-gated)</Text>
         </Box>

@@ -4,7 +4,7 @@
  * view charting value against peak and the drawdown limit line. Reads only; never writes.
  */
 import { Box, Text, useInput } from "ink";
-import { useEffect } from "react";
+import { type ReactNode, useEffect } from "react";
 import type { GateDecision } from "../gate/types.js";
 import type { RunEvent } from "../run/events.js";
 import { money, pct, usd } from "../run/format.js";
@@ -350,14 +350,13 @@ export function JournalScreen({ source, onExit, onInterrupt }: JournalScreenProp
     Promise.resolve()
       .then(() => source.listRuns())
       .then(
-        (runs) => live && patch({ runs: { state: "ready", data: runs } }),
-        (e: unknown) => live && patch({ runs: { state: "error", message: errText(e) } }),
+        (runs) => live && set((prev) => ({ ...prev, runs: { state: "ready", data: runs } })),
+        (e: unknown) => live && set((prev) => ({ ...prev, runs: { state: "error", message: errText(e) } })),
       );
     return () => {
       live = false;
     };
-    // biome-ignore lint/correctness/useExhaustiveDependencies: load once per source
-  }, [source]);
+  }, [source, set]);
 
   const openRun = (runId: string) => {
     patch({ view: { kind: "detail", runId, offset: 0 }, detail: { runId, load: { state: "loading" } } });
@@ -454,7 +453,7 @@ export function JournalScreen({ source, onExit, onInterrupt }: JournalScreenProp
 
   // ── views ──
   let title: string;
-  let body: React.ReactNode;
+  let body: ReactNode;
   let keys: KeyTable;
   if (st.view.kind === "list") {
     keys = st.filtering ? FILTER_KEYS : JOURNAL_LIST_KEYS;
@@ -518,13 +517,18 @@ export function JournalScreen({ source, onExit, onInterrupt }: JournalScreenProp
       const limit = lastP ? lastP.peak * (1 - a.max_drawdown_pct / 100) : 0;
       body = (
         <Box flexDirection="column">
-          <ChartView account={a} width={width} height={Math.max(3, bodyHeight - 4)} />
+          <ChartView account={a} width={width} height={Math.max(3, bodyHeight - 5)} />
           <Text wrap="truncate-end">
             <Text color={th.c("value")}>⣿ value</Text> <Text color={th.c("peak")}>─ peak</Text> <Text color={th.c("limit")}>┄ limit (peak × (1 − {pct(a.max_drawdown_pct, 0)}))</Text> · {a.points.length} run(s)
           </Text>
           {lastP ? (
             <Text wrap="truncate-end">
-              now {money(lastP.value, cur)} · peak {money(lastP.peak, cur)} · drawdown {pct(dd)} of max {pct(a.max_drawdown_pct, 0)} · limit line {money(limit, cur)} · headroom {money(lastP.value - limit, cur)}
+              now {money(lastP.value, cur)} · peak {money(lastP.peak, cur)} · drawdown {pct(dd)} of max {pct(a.max_drawdown_pct, 0)}
+            </Text>
+          ) : null}
+          {lastP ? (
+            <Text wrap="truncate-end" color={th.c(lastP.value - limit <= 0 ? "error" : "plain")}>
+              limit line {money(limit, cur)} · headroom {money(lastP.value - limit, cur)} before the kill switch trips
             </Text>
           ) : null}
         </Box>

@@ -20,13 +20,14 @@ export const STATUS_ROWS = 2; // status line + key help
 export function RunHeaderView({ header, columns }: { header: RunHeader; columns: number }) {
   const th = useTheme();
   const cur = header.base_currency;
+  // Most important first: a narrow terminal truncates the tail (the run id is also in the log).
   const line1 = [
-    header.run_id ? `run ${header.run_id}` : "run starting…",
-    header.mode ? header.mode.toUpperCase() : "",
-    header.model ? `model ${header.model}` : "",
-    header.broker ? `broker ${header.broker}${header.account ? ` (${header.account})` : ""}` : "",
+    header.mode ? header.mode.toUpperCase() : "starting…",
     header.trading_day ? `day ${header.trading_day}` : "",
-    cur ? `account ${cur}` : "",
+    header.account || cur ? `account ${header.account || "?"}${cur ? ` (${cur})` : ""}` : "",
+    header.broker ? `broker ${header.broker}` : "",
+    header.model ? `model ${header.model}` : "",
+    header.run_id ? `run ${header.run_id}` : "",
   ]
     .filter(Boolean)
     .join(" · ");

@@ -234,7 +234,10 @@ export function jsonLength(value: unknown, depth = 0): number | undefined {
     if (Object.getPrototypeOf(obj) !== Array.prototype) return JSON.stringify(obj).length;
     let n = obj.length + 1; // brackets and commas
     if (obj.length === 0) return 2;
-    for (let i = 0; i < obj.length; i++) n += jsonLength(obj[i], depth + 1) ?? 4;
+    for (let i = 0; i < obj.length; i++) {
+      const v = obj[i];
+      n += typeof v === "number" ? numberLength(v) : typeof v === "string" ? encodedStringLength(v) : (jsonLength(v, depth + 1) ?? 4);
+    }
     return n;
   }
   if (!isPlainObject(obj)) return JSON.stringify(obj).length;
@@ -253,7 +256,10 @@ export function jsonLength(value: unknown, depth = 0): number | undefined {
 }
 
 /**
- * Serialise a tool result within `budgetChars`. Non-object values are wrapped as `{value}` first.
+ * Serialise a tool result within `budgetChars`. A result that fits is returned exactly as
+ * JSON.stringify writes it; one that does not is compacted (a non-object result is wrapped as
+ * `{value}` first, so `_truncation` has a home). The size is measured with `jsonLength`, so a big
+ * result is never formatted in full — only its compacted form is.
  */
 export function compactResult(result: unknown, budgetChars: number = DEFAULT_BUDGET_CHARS): Compacted {
   const budget = Number.isFinite(budgetChars) ? Math.max(MIN_BUDGET_CHARS, Math.floor(budgetChars)) : DEFAULT_BUDGET_CHARS;

@@ -22,7 +22,31 @@ export function newAjv(extra: Options = {}): Ajv2020.default {
   return new AjvCtor({ strict: true, allErrors: true, useDefaults: false, allowUnionTypes: false, ...extra });
 }
 
-const ajv = newAjv();
+/**
+ * The tool validators' ajv: `newAjv()` except that minLength/maxLength count UTF-16 code units
+ * (JavaScript's `.length`) instead of code points. Counting code points goes through ajv's
+ * `ucs2length` on every string and made up ~75% of validating an order call (1.2 µs → 0.3 µs).
+ * The difference only shows for astral characters (an emoji counts 2 towards a maxLength);
+ * `minLength: 1` still means non-empty. ajv marks the `unicode` option deprecated, so its
+ * start-up notice about it is filtered out of the logger (every other message still goes through).
+ */
+function toolAjv(): Ajv2020.default {
+  const AjvCtor = (Ajv2020 as unknown as { default: typeof Ajv2020.default }).default ?? Ajv2020;
+  const warn = (...args: unknown[]) => {
+    if (typeof args[0] === "string" && args[0].startsWith("DEPRECATED: option unicode")) return;
+    console.warn(...args);
+  };
+  return new AjvCtor({
+    strict: true,
+    allErrors: true,
+    useDefaults: false,
+    allowUnionTypes: false,
+    unicode: false,
+    logger: { log: console.log, warn, error: console.error },
+  });
+}
+
+const ajv = toolAjv();
 const validators = new Map<string, ValidateFunction>();
 for (const tool of CATALOGUE) validators.set(tool.name, ajv.compile(plainSchema(tool.input)));
 

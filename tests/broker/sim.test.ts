@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -161,6 +161,23 @@ describe("simulated paper broker", () => {
     await expect(again.placeLimitDayOrder({ ...order("BUY", 1, 10), client_order_id: ack.client_order_id })).rejects.toMatchObject({
       code: "duplicate_client_order_id",
     });
+  });
+
+  it("keeps order operations in an append-only log: a torn last line is ignored, a day change compacts it", async () => {
+    const h = home();
+    const path = homePaths(h).sim;
+    const s = open({ path });
+    s.beginDay();
+    await s.placeLimitDayOrder(order("BUY", 10, 10));
+    appendFileSync(`${path}.log`, '{"gen":1,"orders":[{"broker_or'); // crash mid-write
+    const reloaded = SimBroker.open({ market, config: cfg, path });
+    expect((await reloaded.positions())[0]?.quantity).toBe(10);
+    expect((await reloaded.account()).cash).toBe((await s.account()).cash);
+    reloaded.endDay();
+    expect(existsSync(`${path}.log`)).toBe(false);
+    const after = SimBroker.open({ market, config: cfg, path });
+    expect(after.snapshot().played_days).toEqual(["2020-01-07"]);
+    expect(after.snapshot().orders).toHaveLength(1);
   });
 
   it("injects faults: reject, partial, fill during cancel, timeout after accept, unreachable", async () => {

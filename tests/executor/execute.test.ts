@@ -79,6 +79,7 @@ describe("executor", () => {
     const long = clientOrderId("x".repeat(200), 7);
     expect(long.length).toBeLessThanOrEqual(128);
     expect(long).toBe(clientOrderId("x".repeat(200), 7));
+    expect(clientOrderId("r1", 0, { liquidation: true })).toBe("tw-r1-L0");
   });
 
   it("an order the day never reaches is cancelled after the wait; nothing is booked", async () => {

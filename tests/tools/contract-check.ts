@@ -97,7 +97,11 @@ function checkConditionals(s: Schema, props: Schema, at: string, out: (at: strin
   }
   const conditional: [string, unknown][] = [];
   for (const key of ["if", "then", "else", "not"]) if (s[key] !== undefined) conditional.push([key, s[key]]);
-  if (Array.isArray(s.allOf)) s.allOf.forEach((c, i) => conditional.push([`allOf[${i}]`, c]));
+  if (Array.isArray(s.allOf)) {
+    s.allOf.forEach((c, i) => {
+      conditional.push([`allOf[${i}]`, c]);
+    });
+  }
   while (conditional.length > 0) {
     const [where, c] = conditional.pop() as [string, unknown];
     if (!isSchema(c)) continue;

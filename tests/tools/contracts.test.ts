@@ -252,6 +252,7 @@ describe("the contract checker catches broken contracts", () => {
     [
       "an if/then requirement naming an undefined field",
       (s) => {
+        // biome-ignore lint/suspicious/noThenProperty: a JSON Schema if/then, not a thenable
         s.allOf = [{ if: { required: ["abandon_error_codes"] }, then: { required: ["explanation"] } }];
       },
       "input.allOf[0].then",

@@ -556,7 +556,8 @@ describe("pending corrections", () => {
     const o = await rt.dispatch("submit_orders", args);
     expect(o.success).toBe(true);
     expect(spy(h, "submit_orders")).toHaveBeenCalledTimes(1);
-    expect((spy(h, "submit_orders").mock.calls[0]?.[1] as ToolCallContext).pending.map((p) => p.error_code).sort()).toEqual([
+    const ctx = spy(h, "submit_orders").mock.calls[0]?.[1] as ToolCallContext;
+    expect(ctx.pending.map((p) => p.error_code).sort()).toEqual([
       "invalid_tool_arguments",
       "unknown_symbol",
     ]);

@@ -36,7 +36,7 @@ export const getPriceHistory: ToolContract<typeof Input, typeof Output> = {
     "Summarise one instrument's daily prices strictly before the run's trading day: last close and its date, returns over 1 week, 1, 3 and 6 months, SMA20 and SMA50, 6-month high and low, drawdown from the high, annualised volatility and the last 10 closes. Limited calls per run: choose symbols deliberately.",
   example: { symbol: "ALFA", lookback_days: 126 },
   successSummary:
-    "success=true with evidence_id, symbol, as_of, last_close, returns{1w,1m,3m,6m}, sma20, sma50, high_6m, low_6m, drawdown_from_high_pct, volatility_annual_pct and last_closes[].",
+    "success=true with evidence_id, symbol, as_of, last_close, returns_pct{1w,1m,3m,6m}, sma20, sma50, high_6m, low_6m, drawdown_from_high_pct, volatility_annualised_pct and last_closes[] ({date, close}).",
   input: Input,
   output: Output,
   callLimit: 15,

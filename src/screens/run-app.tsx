@@ -1,0 +1,123 @@
+/**
+ * Mounting the console. The CLI calls these only when stdin and stdout are terminals (otherwise
+ * the headless printer runs and Ink is never loaded), with FORCE_COLOR=0 set before import when
+ * NO_COLOR is set. Ink is rendered with `exitOnCtrlC: false` and `patchConsole: false`; Ctrl+C
+ * reaches `onInterrupt`, and the caller unmounts before exiting 130.
+ */
+import { render } from "ink";
+import { type ReactElement, useSyncExternalStore } from "react";
+import type { RunEvent } from "../run/events.js";
+import type { ApprovalQueue } from "./approval-queue.js";
+import { ApprovalScreen } from "./ApprovalScreen.js";
+import { JournalScreen, type JournalScreenProps } from "./JournalScreen.js";
+import { KillSwitchScreen, type KillSwitchScreenProps } from "./KillSwitchScreen.js";
+import { createRunStore, type RunStore } from "./run-state.js";
+import { HEADER_ROWS, RunScreen } from "./RunScreen.js";
+import { useTerminalSize } from "./terminal.js";
+import { createTheme, ThemeContext } from "./theme.js";
+
+export interface MountOptions {
+  stdout?: NodeJS.WriteStream;
+  stdin?: NodeJS.ReadStream;
+  stderr?: NodeJS.WriteStream;
+  /** Defaults to process.env (NO_COLOR). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Mounted {
+  unmount(): void;
+  waitUntilExit(): Promise<unknown>;
+}
+
+export interface RunConsoleOptions extends MountOptions {
+  /** Subscribe to the run's events (e.g. `sink.subscribe.bind(sink)`); returns an unsubscribe. */
+  subscribe: (listener: (event: RunEvent) => void) => () => void;
+  /** Events already emitted before the console mounted (e.g. `sink.events`), replayed first. */
+  replay?: readonly RunEvent[];
+  /** The Approver handed to the pipeline. */
+  queue: ApprovalQueue;
+  /** Ctrl+C: abort the run (the queue settles a waiting approval as rejected via the signal). */
+  onInterrupt: () => void;
+}
+
+const requestIds = new WeakMap<object, number>();
+let nextRequestId = 0;
+/** A React key per request object: a new request starts a fresh screen, re-renders keep edits. */
+function requestKey(req: object): string {
+  let id = requestIds.get(req);
+  if (id === undefined) requestIds.set(req, (id = ++nextRequestId));
+  return `approval-${id}`;
+}
+
+export function RunApp({ store, queue, onInterrupt }: { store: RunStore; queue: ApprovalQueue; onInterrupt: () => void }) {
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const request = useSyncExternalStore(queue.subscribe, queue.current);
+  const { rows } = useTerminalSize();
+  return (
+    <RunScreen state={state} onInterrupt={onInterrupt}>
+      {request ? (
+        <ApprovalScreen
+          key={requestKey(request)}
+          request={request}
+          onDecide={(d) => queue.resolve(request, d)}
+          onInterrupt={onInterrupt}
+          maxRows={Math.max(8, rows - HEADER_ROWS - 1)}
+        />
+      ) : null}
+    </RunScreen>
+  );
+}
+
+function mount(node: ReactElement, opts: MountOptions): Mounted {
+  const theme = createTheme(opts.env ?? process.env);
+  const instance = render(<ThemeContext.Provider value={theme}>{node}</ThemeContext.Provider>, {
+    exitOnCtrlC: false,
+    patchConsole: false,
+    ...(opts.stdout ? { stdout: opts.stdout } : {}),
+    ...(opts.stdin ? { stdin: opts.stdin } : {}),
+    ...(opts.stderr ? { stderr: opts.stderr } : {}),
+  });
+  return { unmount: () => instance.unmount(), waitUntilExit: () => instance.waitUntilExit() };
+}
+
+/** The live run console: RunScreen, switching to the ApprovalScreen while a decision is pending. */
+export function mountRunConsole(opts: RunConsoleOptions): Mounted {
+  const store = createRunStore();
+  for (const e of opts.replay ?? []) store.dispatch(e);
+  let last = store.getState().lastSeq;
+  const unsubscribe = opts.subscribe((e) => {
+    if (e.seq <= last && last > 0) return; // already replayed
+    last = e.seq;
+    store.dispatch(e);
+  });
+  const mounted = mount(<RunApp store={store} queue={opts.queue} onInterrupt={opts.onInterrupt} />, opts);
+  return {
+    unmount: () => {
+      unsubscribe();
+      mounted.unmount();
+    },
+    waitUntilExit: () => mounted.waitUntilExit(),
+  };
+}
+
+/** `tradewarden killswitch`: resolves `waitUntilExit` after onExit (the screen unmounts itself). */
+export function mountKillSwitch(props: KillSwitchScreenProps, opts: MountOptions = {}): Mounted {
+  let mounted: Mounted | null = null;
+  const leave = (fn: () => void) => () => {
+    fn();
+    mounted?.unmount();
+  };
+  mounted = mount(<KillSwitchScreen {...props} onExit={leave(props.onExit)} {...(props.onInterrupt ? { onInterrupt: leave(props.onInterrupt) } : {})} />, opts);
+  return mounted;
+}
+
+/** `tradewarden journal`: resolves `waitUntilExit` after q (or Ctrl+C). */
+export function mountJournal(props: JournalScreenProps, opts: MountOptions = {}): Mounted {
+  let mounted: Mounted | null = null;
+  const leave = (fn: () => void) => () => {
+    fn();
+    mounted?.unmount();
+  };
+  mounted = mount(<JournalScreen {...props} onExit={leave(props.onExit)} {...(props.onInterrupt ? { onInterrupt: leave(props.onInterrupt) } : {})} />, opts);
+  return mounted;
+}
