@@ -23,6 +23,10 @@ const load = {
   journal: () => import("./commands/journal.js"),
   run: () => import("./commands/run.js"),
   services: () => import("./run/services.js"),
+  killswitch: () => import("./commands/killswitch.js"),
+  audit: () => import("./commands/audit.js"),
+  replay: () => import("./commands/replay.js"),
+  simulate: () => import("./commands/simulate.js"),
 };
 async function configOf(home: string) {
   return (await load.services()).requireConfig(home);
@@ -148,6 +152,67 @@ data
   .option("--currency <code>", "the instrument's currency (default USD)")
   .action(async (opts: { csv: string; symbol: string; currency?: string }, cmd: Command) => {
     setExit((await load.dataImport()).cmdDataImport({ home: homeOf(cmd), csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) }, io));
+  });
+
+const killswitch = program
+  .command("killswitch")
+  .description("why trading halted, and its reset (on a terminal: the reset screen)")
+  .option("--json", "print the facts as JSON", false)
+  .action(async (opts: { json: boolean }, cmd: Command) => {
+    setExit(await (await load.killswitch()).cmdKillSwitchShow({ home: homeOf(cmd), json: opts.json }, io));
+  });
+killswitch
+  .command("reset")
+  .description("reset a halt for scripts: the current value becomes the peak; REDUCING for the configured runs")
+  .option("-y, --yes", "confirm the reset", false)
+  .option("--reason <text>", "why trading may resume (recorded in the journal)")
+  .option("--who <name>", "who resets (default: the current user)")
+  .action(async (opts: { yes: boolean; reason?: string; who?: string }, cmd: Command) => {
+    setExit(await (await load.killswitch()).cmdKillSwitchReset({ home: homeOf(cmd), yes: opts.yes, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(opts.who ? { who: opts.who } : {}) }, io));
+  });
+
+program
+  .command("audit")
+  .description("verify a run's artifacts against every contract; exit 1 on any finding")
+  .argument("<run>", "run id (under the home's runs/) or a run folder")
+  .option("--json", "findings as JSON", false)
+  .action(async (target: string, opts: { json: boolean }, cmd: Command) => {
+    setExit((await load.audit()).cmdAudit({ home: homeOf(cmd), target, json: opts.json }, io));
+  });
+
+program
+  .command("replay")
+  .description("re-run a run's agent loop from its recorded model traffic; fails closed on any request drift")
+  .argument("<run>", "run id (under the home's runs/) or a run folder")
+  .option("--json", "the result as JSON", false)
+  .action(async (target: string, opts: { json: boolean }, cmd: Command) => {
+    setExit(await (await load.replay()).cmdReplay({ home: homeOf(cmd), target, json: opts.json }, io));
+  });
+
+program
+  .command("simulate")
+  .description("the daily run over historical days on the simulated broker, unattended")
+  .requiredOption("--from <date>", "first trading day (YYYY-MM-DD)")
+  .requiredOption("--to <date>", "last trading day (YYYY-MM-DD)")
+  .option("--json", "one JSON object per run, then a summary", false)
+  .action(async (opts: { from: string; to: string; json: boolean }, cmd: Command) => {
+    setExit(await (await load.simulate()).cmdSimulate({ home: homeOf(cmd), from: opts.from, to: opts.to, json: opts.json }, io));
+  });
+
+const configCmd = program.command("config").description("the configuration file (<home>/tradewarden.toml)");
+configCmd
+  .command("check")
+  .description("load and validate the configuration and its universe; exit 2 naming every problem")
+  .action(async (_o: unknown, cmd: Command) => {
+    const { config, universe } = await configOf(homeOf(cmd));
+    io.stdout(`config ok: ${config.source ?? "built-in defaults (no tradewarden.toml in the home)"}; ${universe.length} instruments in the universe\n`);
+  });
+configCmd
+  .command("show")
+  .description("print the effective configuration (defaults applied) as JSON")
+  .action(async (_o: unknown, cmd: Command) => {
+    const { config, universe } = await configOf(homeOf(cmd));
+    io.stdout(`${JSON.stringify({ ...config, universe }, null, 2)}\n`);
   });
 
 async function main(argv: string[]): Promise<number> {

@@ -47,21 +47,8 @@ export async function cmdRun(
   makeConsole?: () => Promise<ConsoleFrontEnd>,
 ): Promise<number> {
   const lock = await acquireLock(opts.home, "run");
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (name: string) => {
-    interrupts++;
-    if (interrupts === 1) {
-      io.stderr(`\n${name}: stopping the run — nothing new is placed; what was sent is booked\n`);
-      controller.abort(new TwError("interrupted", `${name} received`, EXIT.INTERRUPTED));
-    } else {
-      io.stderr(`${name}: still closing the run and the journal; please wait\n`);
-    }
-  };
-  const sigint = () => onSignal("SIGINT");
-  const sigterm = () => onSignal("SIGTERM");
-  process.on("SIGINT", sigint);
-  process.on("SIGTERM", sigterm);
+  const interrupts = installInterruptHandlers(io);
+  const { controller, onSignal } = interrupts;
   let consoleUi: ConsoleFrontEnd | null = null;
   try {
     const services = await createRunServices(opts.home, io.env);
@@ -102,8 +89,34 @@ export async function cmdRun(
     }
     return summary.exitCode;
   } finally {
-    process.off("SIGINT", sigint);
-    process.off("SIGTERM", sigterm);
+    interrupts.dispose();
     await lock.release();
   }
+}
+
+/** SIGINT/SIGTERM abort the run's signal (once); a second signal only says the run is closing. */
+export function installInterruptHandlers(io: CommandIO): { controller: AbortController; onSignal: (name: string) => void; dispose: () => void } {
+  const controller = new AbortController();
+  let count = 0;
+  const onSignal = (name: string) => {
+    count++;
+    if (count === 1) {
+      io.stderr(`\n${name}: stopping the run — nothing new is placed; what was sent is booked\n`);
+      controller.abort(new TwError("interrupted", `${name} received`, EXIT.INTERRUPTED));
+    } else {
+      io.stderr(`${name}: still closing the run and the journal; please wait\n`);
+    }
+  };
+  const sigint = () => onSignal("SIGINT");
+  const sigterm = () => onSignal("SIGTERM");
+  process.on("SIGINT", sigint);
+  process.on("SIGTERM", sigterm);
+  return {
+    controller,
+    onSignal,
+    dispose: () => {
+      process.off("SIGINT", sigint);
+      process.off("SIGTERM", sigterm);
+    },
+  };
 }

@@ -13,17 +13,132 @@ export interface BarFile {
   meta: Record<string, string>;
 }
 
-/** Parses a canonical bar file (fast path: no quoting in this format). Throws on a malformed line. */
-export function parseBarFile(text: string, source = "bars"): BarFile {
+export interface ParseBarOptions {
+  /**
+   * Day strings shared across files (keyed by YYYYMMDD as a number): series over the same calendar
+   * then hold one string per day instead of one per bar (less to allocate and collect).
+   */
+  dayPool?: Map<number, string>;
+}
+
+/** 10^0 … 10^15, exact doubles. */
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+/** At most this many digits per number on the fast path: the integer mantissa stays below 2^53. */
+const MAX_FAST_DIGITS = 15;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `YYYY-MM-DD` (already checked to be digits and dashes) as the number YYYYMMDD: orders like the string. */
+function dayKey(text: string, at: number): number {
+  return (
+    (text.charCodeAt(at) - 48) * 10_000_000 +
+    (text.charCodeAt(at + 1) - 48) * 1_000_000 +
+    (text.charCodeAt(at + 2) - 48) * 100_000 +
+    (text.charCodeAt(at + 3) - 48) * 10_000 +
+    (text.charCodeAt(at + 5) - 48) * 1000 +
+    (text.charCodeAt(at + 6) - 48) * 100 +
+    (text.charCodeAt(at + 8) - 48) * 10 +
+    (text.charCodeAt(at + 9) - 48)
+  );
+}
+
+/**
+ * Parses a canonical bar file. Throws on a malformed line, naming the source and line number.
+ *
+ * Fast path: a data line of the strict shape `dddd-dd-dd` then five `digits[.digits]` fields (at
+ * most 15 digits each) is read in place with char codes. Such a field's value m / 10^d (m < 2^53,
+ * 10^d exact) is one correctly rounded division, so it is bit-identical to `Number(field)`. Any
+ * other line (signs, exponents, spaces, empty fields, comments, the header, errors) goes through
+ * the general path, which applies the format's rules exactly as before (`Number` per field).
+ */
+export function parseBarFile(text: string, source = "bars", opts: ParseBarOptions = {}): BarFile {
+  const pool = opts.dayPool;
   const bars: Bar[] = [];
   const meta: Record<string, string> = {};
+  const n = text.length;
   let sawHeader = false;
   let lineNo = 0;
   let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
+  let prevKey = -1;
+  const values = [0, 0, 0, 0, 0];
+  while (start < n) {
     lineNo++;
+    if (sawHeader) {
+      // ---- fast path: the whole line in one pass, no slicing but the date -----------------------
+      let p = start;
+      let ok =
+        p + 10 < n &&
+        isDigit(text.charCodeAt(p)) &&
+        isDigit(text.charCodeAt(p + 1)) &&
+        isDigit(text.charCodeAt(p + 2)) &&
+        isDigit(text.charCodeAt(p + 3)) &&
+        text.charCodeAt(p + 4) === 45 &&
+        isDigit(text.charCodeAt(p + 5)) &&
+        isDigit(text.charCodeAt(p + 6)) &&
+        text.charCodeAt(p + 7) === 45 &&
+        isDigit(text.charCodeAt(p + 8)) &&
+        isDigit(text.charCodeAt(p + 9)) &&
+        text.charCodeAt(p + 10) === 44;
+      if (ok) {
+        p += 11;
+        for (let k = 0; k < 5; k++) {
+          let m = 0;
+          let digits = 0;
+          let c = p < n ? text.charCodeAt(p) : -1;
+          while (c >= 48 && c <= 57) {
+            m = m * 10 + (c - 48);
+            digits++;
+            c = ++p < n ? text.charCodeAt(p) : -1;
+          }
+          let decimals = 0;
+          if (c === 46 && digits > 0) {
+            c = ++p < n ? text.charCodeAt(p) : -1;
+            while (c >= 48 && c <= 57) {
+              m = m * 10 + (c - 48);
+              decimals++;
+              c = ++p < n ? text.charCodeAt(p) : -1;
+            }
+            if (decimals === 0) ok = false;
+          }
+          if (!ok || digits === 0 || digits + decimals > MAX_FAST_DIGITS) {
+            ok = false;
+            break;
+          }
+          values[k] = decimals === 0 ? m : m / POW10[decimals]!;
+          if (k < 4) {
+            if (c !== 44) {
+              ok = false;
+              break;
+            }
+            p++;
+          } else if (c === 13) {
+            // one trailing CR is stripped, as on the general path
+            const next = p + 1 < n ? text.charCodeAt(p + 1) : -1;
+            if (next !== 10 && next !== -1) ok = false;
+            else p++;
+          } else if (c !== 10 && c !== -1) ok = false;
+        }
+      }
+      if (ok) {
+        const key = dayKey(text, start);
+        if (key <= prevKey) {
+          const prev = bars[bars.length - 1]!;
+          throw new Error(`${source}: line ${lineNo}: dates must be strictly ascending (${text.slice(start, start + 10)} after ${prev.date})`);
+        }
+        prevKey = key;
+        let date = pool?.get(key);
+        if (date === undefined) {
+          date = text.slice(start, start + 10);
+          pool?.set(key, date);
+        }
+        bars.push({ date, open: values[0]!, high: values[1]!, low: values[2]!, close: values[3]!, volume: values[4]! });
+        start = p + 1; // p is at the '\n' (or the end)
+        continue;
+      }
+    }
+
+    // ---- general path -------------------------------------------------------------------------
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = n;
     let line = text.slice(start, end);
     start = end + 1;
     if (line.endsWith("\r")) line = line.slice(0, -1);
@@ -51,14 +166,22 @@ export function parseBarFile(text: string, source = "bars"): BarFile {
       close: Number(f[4]),
       volume: Number(f[5]),
     };
-    if (f.length !== 6 || !/^\d{4}-\d{2}-\d{2}$/.test(bar.date) || !Number.isFinite(bar.open + bar.high + bar.low + bar.close + bar.volume)) {
+    if (f.length !== 6 || !DATE_RE.test(bar.date) || !Number.isFinite(bar.open + bar.high + bar.low + bar.close + bar.volume)) {
       throw new Error(`${source}: line ${lineNo}: not a valid bar: ${line}`);
     }
-    const prev = bars[bars.length - 1];
-    if (prev && prev.date >= bar.date) throw new Error(`${source}: line ${lineNo}: dates must be strictly ascending (${bar.date} after ${prev.date})`);
+    const key = dayKey(bar.date, 0);
+    if (key <= prevKey) {
+      const prev = bars[bars.length - 1]!;
+      throw new Error(`${source}: line ${lineNo}: dates must be strictly ascending (${bar.date} after ${prev.date})`);
+    }
+    prevKey = key;
     bars.push(bar);
   }
   return { bars, meta };
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 export function formatBarFile(bars: readonly Bar[], meta?: Record<string, string>): string {

@@ -47,9 +47,9 @@ export class MarketData {
   constructor(series: Iterable<SymbolSeries>) {
     this.series = new Map();
     for (const s of series) this.series.set(s.symbol.toUpperCase(), { ...s, symbol: s.symbol.toUpperCase() });
-    const days = new Set<string>();
-    for (const s of this.series.values()) for (const b of s.bars) days.add(b.date);
-    this.calendar = new TradingCalendar(days);
+    // The calendar is the union of the series' dates; series are ascending (bar files must be), so
+    // it is a linear merge, not a set of every bar's date.
+    this.calendar = TradingCalendar.union(Array.from(this.series.values(), (s) => s.bars.map((b) => b.date)));
   }
 
   /** From in-memory bars (tests, benches). */
@@ -67,14 +67,15 @@ export class MarketData {
   /** Loads the bundled bars and the home's imported bars (imported bars replace bundled ones of the same symbol). */
   static load(opts: MarketLoadOptions = {}): MarketData {
     const out = new Map<string, SymbolSeries>();
+    const dayPool = new Map<number, string>();
     try {
       if (opts.bundled !== false) {
         const dir = join(opts.dataDir ?? bundledDataDir(), "market", "bars");
-        for (const s of readBarDir(dir, "bundled")) out.set(s.symbol, s);
+        for (const s of readBarDir(dir, "bundled", dayPool)) out.set(s.symbol, s);
       }
       if (opts.home) {
         const dir = homePaths(opts.home).imported;
-        if (existsSync(dir)) for (const s of readBarDir(dir, "imported")) out.set(s.symbol, s);
+        if (existsSync(dir)) for (const s of readBarDir(dir, "imported", dayPool)) out.set(s.symbol, s);
       }
     } catch (e) {
       if (e instanceof TwError) throw e;
@@ -156,13 +157,13 @@ export class MarketView implements PriceSource {
   }
 }
 
-function readBarDir(dir: string, origin: "bundled" | "imported"): SymbolSeries[] {
+function readBarDir(dir: string, origin: "bundled" | "imported", dayPool: Map<number, string>): SymbolSeries[] {
   if (!existsSync(dir)) return [];
   const out: SymbolSeries[] = [];
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith(".csv")) continue;
     const symbol = name.slice(0, -4).toUpperCase();
-    const { bars, meta } = parseBarFile(readFileSync(join(dir, name), "utf8"), join(dir, name));
+    const { bars, meta } = parseBarFile(readFileSync(join(dir, name), "utf8"), join(dir, name), { dayPool });
     out.push({ symbol, bars, ...(meta.currency ? { currency: meta.currency } : {}), origin });
   }
   return out;

@@ -1,4 +1,4 @@
-export { BAR_HEADER, countBefore, formatBarFile, parseBarFile } from "./bars.js";
+export { BAR_HEADER, countBefore, formatBarFile, type ParseBarOptions, parseBarFile } from "./bars.js";
 export { isIsoDay, TradingCalendar } from "./calendar.js";
 export { MarketData, type MarketLoadOptions, MarketView, type SymbolSeries, type ViewOptions } from "./data.js";
 export { type ImportProblem, parseImportCsv } from "./import.js";

@@ -42,6 +42,7 @@ import { EXIT, type ExitCode } from "./exit-codes.js";
 import { buildGateInputs, type GateInputSnapshot } from "./gate-inputs.js";
 import { limitsOf } from "../config/load.js";
 import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
+import { accountValue } from "./valuation.js";
 
 export interface Session {
   tradingDay: string;
@@ -187,12 +188,10 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
 
     // ── value & peak.
     const prices = deps.market.asOf(tradingDay, { universe: deps.universe, baseCurrency: config.account.base_currency });
-    const holdings = journal.holdings();
-    const unpriced = Object.keys(holdings).filter((s) => (holdings[s]?.quantity ?? 0) > 0 && !prices.referencePrice(s));
+    const { value, unpriced } = accountValue(journal, prices);
     if (unpriced.length > 0) {
       return new Stop("data_unavailable", EXIT.BROKER_OR_DATA_UNAVAILABLE, `no reference price before ${tradingDay} for held ${unpriced.join(", ")}`);
     }
-    const value = valueOf(journal, prices);
     const { peak } = await journal.observeFirstValuation(runId, value, now());
     const maxDd = config.limits.max_drawdown_pct;
     const openOrders: OpenOrder[] = brokerOpen.map((o) => ({ symbol: o.symbol, side: o.side, quantity: o.quantity - o.filled_quantity, limit_price: o.limit_price }));
@@ -362,7 +361,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
       signal,
       ...(deps.executorSleep ? { sleep: deps.executorSleep } : {}),
     });
-    const after = valueOf(journal, prices);
+    const after = accountValue(journal, prices).value;
     emitValuation(after, journal.peak() ?? peak, false);
     if (signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during execution; what was sent was booked");
     return new Stop("executed", EXIT.OK, `${toSend.length} order(s) sent to the paper broker`);
@@ -459,15 +458,6 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
     ensureCassette(paths, deps.model.id, now());
     return { runId, outcome: s.outcome, exitCode: s.exitCode, message: s.message, tradingDay, runDir };
   }
-}
-
-function valueOf(journal: Journal, prices: { referencePrice(s: string): { price: number; fx_to_base: number } | undefined }): number {
-  let v = journal.cash();
-  for (const [s, h] of Object.entries(journal.holdings())) {
-    const p = prices.referencePrice(s);
-    if (p && h.quantity > 0) v += h.quantity * p.price * p.fx_to_base;
-  }
-  return Math.round(v * 100) / 100;
 }
 
 /** A run that never called the model still gets a cassette: its meta line and no calls. */

@@ -39,12 +39,14 @@ export interface BrokerSetup {
   broker: Broker;
   openSession: () => Promise<Session>;
   closeSession: () => Promise<void>;
+  /** The session the next run would trade in, without opening it (valuations outside a run). */
+  peekSession: () => Promise<Session>;
   secretsRead: string[];
   /** The simulated broker, when that is the broker (for `sim` commands and simulations). */
   sim?: SimBroker;
 }
 
-export function createBroker(home: string, config: Config, market: MarketData): BrokerSetup {
+export function createBroker(home: string, config: Config, market: MarketData, _env: NodeJS.ProcessEnv = process.env): BrokerSetup {
   if (config.broker.kind === "sim") {
     const sim = SimBroker.open({
       market,
@@ -61,6 +63,11 @@ export function createBroker(home: string, config: Config, market: MarketData): 
       sim,
       openSession: async () => ({ tradingDay: sim.beginDay(), isOpen: true }),
       closeSession: async () => sim.endDay(),
+      peekSession: async () => {
+        const day = sim.nextDay();
+        if (!day) throw new TwError("sim_exhausted", "the simulation has played every day of the market data; run `tradewarden sim reset`", EXIT.BROKER_OR_DATA_UNAVAILABLE);
+        return { tradingDay: day, isOpen: true };
+      },
       secretsRead: [],
     };
   }
@@ -77,22 +84,35 @@ export interface RunServices extends LoadedConfig, BrokerSetup {
   model: ModelSetup & { id: string };
 }
 
-export async function createRunServices(home: string, env: NodeJS.ProcessEnv): Promise<RunServices> {
+export interface AccountServices extends LoadedConfig, BrokerSetup {
+  market: MarketData;
+  journal: Journal;
+}
+
+/** Everything but the model: for the kill-switch screen, the journal browser and simulations. */
+export async function createAccountServices(home: string, env: NodeJS.ProcessEnv, opts: { readOnly?: boolean } = {}): Promise<AccountServices> {
   const { config, universe } = requireConfig(home);
   const market = MarketData.load({ home });
+  const journal = await openJournal(home, {
+    timezone: config.account.timezone,
+    reducingRunsAfterReset: config.limits.reducing_runs_after_reset,
+    ...(opts.readOnly ? { readOnly: true } : {}),
+  });
+  const broker = createBroker(home, config, market, env);
+  return { config, universe, market, journal, ...broker };
+}
+
+export async function createRunServices(home: string, env: NodeJS.ProcessEnv): Promise<RunServices> {
+  const { config } = requireConfig(home);
+  // The model is checked first: an unknown model id or a missing key refuses before anything opens.
   const model = createModelClient(config.model, {
     env,
     limits: { max_position_pct: config.limits.max_position_pct, max_price_deviation_pct: config.limits.max_price_deviation_pct },
   });
-  const journal = await openJournal(home, { timezone: config.account.timezone });
-  const broker = createBroker(home, config, market);
-  const secretsRead = [...broker.secretsRead, ...(model.provider === "anthropic" ? ["ANTHROPIC_API_KEY"] : [])];
+  const account = await createAccountServices(home, env);
+  const secretsRead = [...account.secretsRead, ...(model.provider === "anthropic" ? ["ANTHROPIC_API_KEY"] : [])];
   return {
-    config,
-    universe,
-    market,
-    journal,
-    ...broker,
+    ...account,
     secretsRead,
     model: { ...model, id: model.provider === "scripted" ? `scripted:${config.model.script}` : config.model.id },
   };

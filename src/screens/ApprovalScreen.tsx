@@ -289,7 +289,7 @@ function ModeLine({ mode, approvable, excluded }: { mode: Mode; approvable: numb
         </Text>
       ) : (
         <Text bold color={th.c("warn")} wrap="truncate-end">
-          Send {approvable} order(s){excluded ? ` (${excluded} blocked/dropped left out)` : ""}? Orders cannot be taken back. Type y then Enter; any other key cancels.
+          Send {approvable} order(s){excluded ? ` (${excluded} left out)` : ""}? Cannot be undone: y, then Enter; any other key cancels.
         </Text>
       );
     case "edit":

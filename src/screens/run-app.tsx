@@ -90,7 +90,12 @@ export function mountRunConsole(opts: RunConsoleOptions): Mounted {
     last = e.seq;
     store.dispatch(e);
   });
-  const mounted = mount(<RunApp store={store} queue={opts.queue} onInterrupt={opts.onInterrupt} />, opts);
+  const onInterrupt = () => {
+    opts.onInterrupt();
+    // A waiting approval must never hang the run: it settles as rejected (nothing placed).
+    opts.queue.rejectAll("run interrupted (Ctrl+C) before a decision");
+  };
+  const mounted = mount(<RunApp store={store} queue={opts.queue} onInterrupt={onInterrupt} />, opts);
   return {
     unmount: () => {
       unsubscribe();

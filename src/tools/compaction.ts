@@ -205,6 +205,10 @@ function isPlainObject(v: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/** The key list last measured by `jsonLength`, and the length of its keys part. */
+let shapeKeys: string[] | null = null;
+let shapeLength = 0;
+
 /**
  * The exact length of `JSON.stringify(value)` (undefined where it writes nothing), computed without
  * building the string. Throws where JSON.stringify throws (BigInt, cycles).
@@ -241,10 +245,35 @@ export function jsonLength(value: unknown, depth = 0): number | undefined {
     return n;
   }
   if (!isPlainObject(obj)) return JSON.stringify(obj).length;
+  const rec = obj as Record<string, unknown>;
+  const keys = Object.keys(rec);
+  // The records of one result usually share their keys: measure the keys (with braces, colons and
+  // commas) once per shape. Valid while every value is written; otherwise fall through.
+  if (keys.length > 0) {
+    let same = shapeKeys !== null && shapeKeys.length === keys.length;
+    for (let i = 0; same && i < keys.length; i++) same = keys[i] === (shapeKeys as string[])[i];
+    if (!same) {
+      let k = 2 + keys.length - 1;
+      for (const key of keys) k += encodedKeyLength(key) + 1;
+      shapeKeys = keys;
+      shapeLength = k;
+    }
+    let n = shapeLength;
+    let written = true;
+    for (let i = 0; i < keys.length; i++) {
+      const v = rec[keys[i] as string];
+      const len = typeof v === "number" ? numberLength(v) : typeof v === "string" ? encodedStringLength(v) : jsonLength(v, depth + 1);
+      if (len === undefined) {
+        written = false;
+        break;
+      }
+      n += len;
+    }
+    if (written) return n;
+  }
   let n = 2;
   let fields = 0;
-  const rec = obj as Record<string, unknown>;
-  for (const key of Object.keys(rec)) {
+  for (const key of keys) {
     const v = rec[key];
     // Inline the common leaves; recurse for the rest.
     const len = typeof v === "number" ? numberLength(v) : typeof v === "string" ? encodedStringLength(v) : jsonLength(v, depth + 1);

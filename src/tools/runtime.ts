@@ -246,7 +246,8 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
         );
       }
     }
-    // 5. Per-run call limit (successful calls count).
+    // 5. Per-run call limit: successful calls count, and calls still running hold a slot so that
+    //    concurrent dispatches of one tool cannot overshoot the limit.
     const used = successes.get(name) ?? 0;
     const running = inFlight.get(name) ?? 0;
     if (contract.callLimit !== null && used + running >= contract.callLimit) {

@@ -31,19 +31,11 @@ export function newAjv(extra: Options = {}): Ajv2020.default {
  * start-up notice about it is filtered out of the logger (every other message still goes through).
  */
 function toolAjv(): Ajv2020.default {
-  const AjvCtor = (Ajv2020 as unknown as { default: typeof Ajv2020.default }).default ?? Ajv2020;
   const warn = (...args: unknown[]) => {
     if (typeof args[0] === "string" && args[0].startsWith("DEPRECATED: option unicode")) return;
     console.warn(...args);
   };
-  return new AjvCtor({
-    strict: true,
-    allErrors: true,
-    useDefaults: false,
-    allowUnionTypes: false,
-    unicode: false,
-    logger: { log: console.log, warn, error: console.error },
-  });
+  return newAjv({ unicode: false, logger: { log: console.log, warn, error: console.error } });
 }
 
 const ajv = toolAjv();

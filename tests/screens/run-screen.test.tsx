@@ -24,7 +24,7 @@ describe("RunScreen / RunApp", () => {
     const { inst, store } = setup();
     store.dispatch(ev({ type: "model.turn_started", turn: 2, max_turns: 8, time_left_ms: 90_000, cost_usd: 0.01, budget_usd: 0.5 }, new Date().toISOString()));
     const f = await waitForFrame(inst, "thinking");
-    expect(f).toContain("tradewarden PAPER · day 2026-03-02 · account SIM-1 (USD) · broker sim · model scripted/demo · run run-1");
+    expect(f).toContain("tradewarden PAPER · day 2026-03-02 · account SIM-1 (USD) · broker sim · model scripted/demo · run");
     expect(f).toContain("value 98,000.00 USD · peak 100,000.00 · drawdown 2.00% / max 10% · ACTIVE · orders left 7");
     expect(f).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] thinking · turn 2\/8 · 1m\d\ds left · cost \$0.0100 of \$0.5000/);
     expect(f).toContain("Ctrl+C cancel the run");

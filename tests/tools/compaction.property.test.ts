@@ -187,6 +187,10 @@ describe("compactResult (properties)", () => {
     };
     expect(jsonLength(odd)).toBe(JSON.stringify(odd).length);
     expect(jsonLength(undefined)).toBeUndefined();
+    // Records sharing keys, some with values JSON drops, nested records of another shape between them.
+    const rows = Array.from({ length: 50 }, (_, i) => ({ a: i, b: i % 7 === 0 ? undefined : `s${i}`, c: i % 5 === 0 ? { a: 1 } : null }));
+    expect(jsonLength(rows)).toBe(JSON.stringify(rows).length);
+    expect(jsonLength([{}, { a: 1 }, {}, { a: undefined }, { a: 2, b: 3 }])).toBe(JSON.stringify([{}, { a: 1 }, {}, { a: undefined }, { a: 2, b: 3 }]).length);
     expect(() => jsonLength({ n: 1n })).toThrow(TypeError);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = { cyclic };

@@ -230,6 +230,13 @@ describe("schema validation", () => {
     }
   });
 
+  it("counts string limits in UTF-16 code units (an emoji counts 2; minLength 1 still means non-empty)", () => {
+    expect(validateArguments("remember", { kind: "lesson", text: "\u{1F600}".repeat(250) }).valid).toBe(true);
+    const over = validateArguments("remember", { kind: "lesson", text: "\u{1F600}".repeat(251) });
+    expect(over.issues).toEqual([{ path: "$.text", message: "must NOT have more than 500 characters" }]);
+    expect(validateArguments("remember", { kind: "lesson", text: "\u{1F600}" }).valid).toBe(true);
+  });
+
   it("requires abandon_explanation whenever abandon_error_codes is given (conditional requirement)", async () => {
     const { rt, h } = runtime();
     const o = await rt.dispatch("submit_orders", { orders: [], summary: "hold", abandon_error_codes: ["unknown_symbol"] });

@@ -1,0 +1,63 @@
+/**
+ * `tradewarden killswitch` (the reset screen on a terminal; the facts as text or JSON otherwise)
+ * and `tradewarden killswitch reset --yes --reason "…"` for scripts.
+ */
+import { acquireLock } from "../journal/lock.js";
+import { EXIT } from "../run/exit-codes.js";
+import { money, pct } from "../run/format.js";
+import { type KillSwitchFacts, killSwitchFacts, operatorName, resetKillSwitch } from "../run/killswitch.js";
+import { createAccountServices } from "../run/services.js";
+import { TwError } from "../util/errors.js";
+import type { CommandIO } from "./io.js";
+
+export function describeFacts(f: KillSwitchFacts): string {
+  const lines: string[] = [];
+  lines.push(`trading state: ${f.trading_state}`);
+  if (f.trip) {
+    lines.push(`tripped ${f.trip.at} in run ${f.trip.run_id}: ${f.trip.reason}`);
+    lines.push(`  at the trip: value ${money(f.trip.value)}, peak ${money(f.trip.peak)}, drawdown ${pct(f.trip.drawdown_pct)}`);
+  }
+  lines.push(`now (prices before ${f.as_of_trading_day}): value ${money(f.current_value, f.base_currency)}, peak ${f.peak === null ? "—" : money(f.peak)}, drawdown ${f.drawdown_pct === null ? "—" : pct(f.drawdown_pct)} (limit ${f.max_drawdown_pct}%)`);
+  if (f.trading_state === "HALTED") {
+    const l = f.liquidation;
+    lines.push(l.complete ? "liquidation: complete (nothing left to sell)" : `liquidation: ${l.remaining.map((r) => `${r.quantity} ${r.symbol}`).join(", ")} still held; the next run that can trade sells it`);
+    lines.push(`a reset makes ${money(f.current_value)} the new peak and leaves the account REDUCING (sells only) for ${f.reducing_runs_after_reset} run(s)`);
+  } else if (f.trading_state === "REDUCING") {
+    lines.push(`REDUCING: sells only for ${f.reducing_runs_left} more run(s)`);
+  }
+  if (f.unpriced.length > 0) lines.push(`no price for ${f.unpriced.join(", ")}: the value leaves them out`);
+  return `${lines.join("\n")}\n`;
+}
+
+export async function cmdKillSwitchShow(opts: { home: string; json: boolean }, io: CommandIO): Promise<number> {
+  const svc = await createAccountServices(opts.home, io.env, { readOnly: true });
+  const facts = await killSwitchFacts(svc);
+  io.stdout(opts.json ? `${JSON.stringify(facts, null, 2)}\n` : describeFacts(facts));
+  return EXIT.OK;
+}
+
+export async function cmdKillSwitchReset(opts: { home: string; yes: boolean; reason?: string; who?: string }, io: CommandIO): Promise<number> {
+  if (!opts.yes) {
+    io.stderr("tradewarden killswitch reset: resetting the kill switch resumes trading; confirm with --yes (or use `tradewarden killswitch` on a terminal)\n");
+    return EXIT.USAGE_OR_CONFIG;
+  }
+  if (!opts.reason || !opts.reason.trim()) {
+    io.stderr('tradewarden killswitch reset: a reason is required: --reason "…"\n');
+    return EXIT.USAGE_OR_CONFIG;
+  }
+  const lock = await acquireLock(opts.home, "reset");
+  try {
+    const svc = await createAccountServices(opts.home, io.env);
+    const reset = await resetKillSwitch(svc, { who: opts.who ?? operatorName(io.env), reason: opts.reason });
+    io.stdout(`kill switch reset by ${reset.who} at ${reset.at}: new peak ${money(reset.new_peak)}; REDUCING (sells only) for ${reset.reducing_runs} run(s)\nreason: ${reset.reason}\n`);
+    return EXIT.OK;
+  } catch (e) {
+    if (e instanceof TwError) {
+      io.stderr(`tradewarden killswitch reset: ${e.message}\n`);
+      return e.exitCode;
+    }
+    throw e;
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,0 +1,34 @@
+/** `tradewarden replay <run-id or path>`: re-run the agent loop from a run's recorded model traffic; fails closed on drift. */
+import { EXIT } from "../run/exit-codes.js";
+import { replayRun } from "../run/replay.js";
+import { requireConfig } from "../run/services.js";
+import { TwError } from "../util/errors.js";
+import { resolveRunDir } from "./audit.js";
+import type { CommandIO } from "./io.js";
+
+export async function cmdReplay(opts: { home: string; target: string; json: boolean }, io: CommandIO): Promise<number> {
+  const dir = resolveRunDir(opts.home, opts.target);
+  if (!dir) {
+    io.stderr(`tradewarden replay: no run "${opts.target}"\n`);
+    return EXIT.USAGE_OR_CONFIG;
+  }
+  const { config } = requireConfig(opts.home);
+  try {
+    const report = await replayRun(dir, config);
+    const same = report.outcome === report.recordedOutcome;
+    if (opts.json) io.stdout(`${JSON.stringify({ ok: same, ...report })}\n`);
+    else io.stdout(`replay of ${report.runId}: ${report.calls} model call(s) replayed with identical requests; outcome ${report.outcome} (recorded ${report.recordedOutcome ?? "none"})\n`);
+    if (!same) {
+      if (!opts.json) io.stderr("tradewarden replay: the outcome differs from the recording\n");
+      return EXIT.INTERNAL_ERROR;
+    }
+    return EXIT.OK;
+  } catch (e) {
+    if (e instanceof TwError) {
+      if (opts.json) io.stdout(`${JSON.stringify({ ok: false, code: e.code, error: e.message })}\n`);
+      io.stderr(`tradewarden replay: ${e.code}: ${e.message}\n`);
+      return e.exitCode === EXIT.USAGE_OR_CONFIG ? EXIT.USAGE_OR_CONFIG : EXIT.INTERNAL_ERROR;
+    }
+    throw e;
+  }
+}

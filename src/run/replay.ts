@@ -1,0 +1,125 @@
+/**
+ * Replay of a recorded run: the agent loop runs again with the current harness (prompt, tool
+ * contracts, validation, dispatch, compaction) against the recorded model traffic, with every tool
+ * that reached its handler answered from the run's recorded results. Any difference in what the
+ * harness would send the model fails closed, naming the first difference; so do recorded calls
+ * left over or missing. Nothing touches the journal or the broker.
+ */
+import { readFileSync } from "node:fs";
+import type { AgentOutcome, RunEvent } from "./events.js";
+import { runAgent } from "../agent/loop.js";
+import { ReplayClient } from "../agent/cassette.js";
+import type { Message } from "../agent/types.js";
+import { agentLimitsFrom } from "../agent/factory.js";
+import { loadPriceTable, priceFor } from "../agent/pricing.js";
+import { buildToolRuntime } from "../tools/runtime.js";
+import { CATALOGUE, CONTRACT_VERSION } from "../tools/catalogue.js";
+import { isToolErrorCode } from "../tools/error-codes.js";
+import type { HandlerResult, ToolHandler } from "../tools/types.js";
+import type { Config } from "../config/types.js";
+import { TwError } from "../util/errors.js";
+import { EXIT } from "./exit-codes.js";
+import { artifactPaths } from "./artifacts.js";
+
+export interface ReplayReport {
+  runId: string;
+  calls: number;
+  outcome: AgentOutcome;
+  recordedOutcome: AgentOutcome | null;
+  events: number;
+}
+
+interface Transcript {
+  run_id: string;
+  system: string | null;
+  messages: Message[];
+}
+
+/** Recorded handler results per tool, in call order (only calls that reached their handler). */
+function recordedResults(events: RunEvent[], messages: Message[]): Map<string, string[]> {
+  const text = new Map<string, string>();
+  for (const m of messages) {
+    for (const b of m.content) if (b.type === "tool_result") text.set(String(b.tool_use_id), String(b.content));
+  }
+  const byTool = new Map<string, string[]>();
+  for (const e of events) {
+    if (e.type !== "tool.result") continue;
+    const t = text.get(e.call_id);
+    if (t === undefined) throw new TwError("replay_incomplete", `the transcript has no result for call ${e.call_id} (${e.tool})`, EXIT.INTERNAL_ERROR);
+    const list = byTool.get(e.tool) ?? [];
+    list.push(t);
+    byTool.set(e.tool, list);
+  }
+  return byTool;
+}
+
+function handlerFromRecording(tool: string, queue: string[]): ToolHandler {
+  return (): HandlerResult => {
+    const next = queue.shift();
+    if (next === undefined) throw new TwError("cassette_exhausted", `the replay asked ${tool} for more results than the run recorded`, EXIT.INTERNAL_ERROR);
+    const env = JSON.parse(next) as Record<string, unknown>;
+    if (env.success === true) {
+      const { success: _s, ...data } = env;
+      const ids = typeof data.evidence_id === "string" ? [data.evidence_id] : [];
+      return { ok: true, data, evidenceIds: ids };
+    }
+    const code = String(env.error_code);
+    const correction = (env.correction ?? {}) as Record<string, unknown>;
+    return {
+      ok: false,
+      code: isToolErrorCode(code) ? code : "tool_execution_failed",
+      message: String(env.error ?? ""),
+      ...(typeof correction.instruction === "string" ? { instruction: correction.instruction } : {}),
+    };
+  };
+}
+
+export async function replayRun(runDir: string, config: Config, onEvent?: (e: unknown) => void): Promise<ReplayReport> {
+  const paths = artifactPaths(runDir);
+  const events = readFileSync(paths.events, "utf8")
+    .split("\n")
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as RunEvent);
+  const transcript = JSON.parse(readFileSync(paths.transcript, "utf8")) as Transcript;
+  const started = events.find((e) => e.type === "run.started");
+  if (!started || started.type !== "run.started") throw new TwError("replay_incomplete", "the run has no run.started event", EXIT.USAGE_OR_CONFIG);
+  if (!transcript.system || transcript.messages.length === 0) {
+    throw new TwError("replay_nothing", `run ${started.run_id} never called the model: there is nothing to replay`, EXIT.USAGE_OR_CONFIG);
+  }
+  const client = ReplayClient.fromFile(paths.cassette, { contractVersion: CONTRACT_VERSION });
+  const results = recordedResults(events, transcript.messages);
+  const handlers: Record<string, ToolHandler> = {};
+  for (const t of CATALOGUE) handlers[t.name] = handlerFromRecording(t.name, results.get(t.name) ?? []);
+  const runtime = buildToolRuntime(handlers, { runId: started.run_id, tradingDay: started.trading_day });
+  const first = transcript.messages[0];
+  const task = first?.content.find((b) => b.type === "text");
+  if (!task || task.type !== "text") throw new TwError("replay_incomplete", "the transcript does not begin with the task message", EXIT.USAGE_OR_CONFIG);
+  const price = started.model.provider === "scripted" ? priceFor("scripted", loadPriceTable()) : priceFor(started.model.id, loadPriceTable());
+  const gen = runAgent({
+    client,
+    runtime,
+    system: transcript.system,
+    task: String(task.text),
+    limits: { ...agentLimitsFrom(config.model, 0), monthlyBudgetLeftUsd: Number.POSITIVE_INFINITY },
+    price,
+  });
+  let count = 0;
+  let calls = 0;
+  for (;;) {
+    const step = await gen.next();
+    if (step.done) {
+      client.assertConsumed();
+      const recorded = events.find((e) => e.type === "agent.finished");
+      return {
+        runId: started.run_id,
+        calls,
+        outcome: step.value.outcome,
+        recordedOutcome: recorded && recorded.type === "agent.finished" ? recorded.outcome : null,
+        events: count,
+      };
+    }
+    count++;
+    if (step.value.type === "model.response") calls++;
+    onEvent?.(step.value);
+  }
+}
