@@ -10,8 +10,10 @@ class FakeStdout extends EventEmitter {
   rows = 30;
   isTTY = true;
   last = "";
+  all = "";
   write = (s: string) => {
     this.last = s;
+    this.all += s;
     return true;
   };
 }
@@ -50,9 +52,10 @@ describe("mount functions", () => {
     const onInterrupt = vi.fn();
     const app = mountRunConsole({ subscribe: (l) => sink.subscribe(l), replay: sink.events, queue, onInterrupt, ...opts });
     sink.emit({ type: "run.note", level: "info", message: "after mount" });
-    await waitFor(() => stdout.last.includes("after mount") || stdout.last.includes("Ctrl+C"), 2000, "first frame");
+    await waitFor(() => stdout.all.includes("after mount"), 2000, "first frame");
+    expect(stdout.all).toContain("before mount");
     const decided = queue.decide(fakeRequest([order("AAPL", "BUY", 1, 100)]));
-    await waitFor(() => stdout.last.includes("Approve orders?"), 2000, "approval screen");
+    await waitFor(() => stdout.all.includes("Approve orders?"), 2000, "approval screen");
     stdin.send(KEY.ctrlC);
     await expect(decided).resolves.toMatchObject({ kind: "reject", reason: expect.stringContaining("interrupted") });
     expect(onInterrupt).toHaveBeenCalledTimes(1);
@@ -64,7 +67,7 @@ describe("mount functions", () => {
     const a = io();
     const onExit = vi.fn();
     const ks = mountKillSwitch({ facts: { trading_state: "ACTIVE", liquidation: { status: "none" }, reducing_runs_after_reset: 0 }, onReset: async () => {}, onExit }, a.opts);
-    await waitFor(() => a.stdout.last.includes("nothing to reset"), 2000, "kill-switch screen");
+    await waitFor(() => a.stdout.all.includes("nothing to reset"), 2000, "kill-switch screen");
     a.stdin.send("q");
     await ks.waitUntilExit();
     expect(onExit).toHaveBeenCalledTimes(1);
@@ -72,7 +75,7 @@ describe("mount functions", () => {
     const b = io();
     const onExitJ = vi.fn();
     const j = mountJournal({ source: { listRuns: () => [], runDetail: () => null, account: () => ({ points: [], max_drawdown_pct: 10 }) }, onExit: onExitJ }, b.opts);
-    await waitFor(() => b.stdout.last.includes("no runs yet"), 2000, "journal screen");
+    await waitFor(() => b.stdout.all.includes("no runs yet"), 2000, "journal screen");
     b.stdin.send("q");
     await j.waitUntilExit();
     expect(onExitJ).toHaveBeenCalledTimes(1);
