@@ -11,6 +11,11 @@ import { TwError } from "./util/errors.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
 
 const io = processIO();
+// A closed pipe (`tradewarden journal | head`) ends the output quietly rather than with a stack trace.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw e;
+});
 
 // Commands load their modules on demand, so `--help`, `--version` and light commands start fast.
 const load = {
@@ -69,7 +74,8 @@ program
   .addOption(new Option("--mode <mode>", "paper executes on the paper broker; observe places nothing").choices(["paper", "observe"]).default("paper"))
   .action(async (opts: { yes: boolean; json: boolean; mode: RunMode }, cmd: Command) => {
     const { cmdRun, terminalOf } = await load.run();
-    setExit(await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: opts.mode }, io, terminalOf(io.env)));
+    const makeConsole = async () => (await import("./commands/run-console.js")).createRunConsole(io.env);
+    setExit(await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: opts.mode }, io, terminalOf(io.env), makeConsole));
   });
 
 program
@@ -97,13 +103,19 @@ program
 const journalCmd = program
   .command("journal")
   .description("browse the journal: runs, proposals, verdicts, orders, fills, costs (--json for scripts)")
-  .option("--json", "print runs, orders, fills and state as JSON", false)
+  .option("--json", "print runs, orders, fills and state as JSON (without it: the browser on a terminal, a runs table otherwise)", false)
   .option("--run <id>", "only this run")
   .option("--from <date>", "runs started on or after this day (YYYY-MM-DD)")
   .option("--to <date>", "runs started on or before this day (YYYY-MM-DD)")
   .action(async (opts: { json: boolean; run?: string; from?: string; to?: string }, cmd: Command) => {
     const home = homeOf(cmd);
     const { config } = await configOf(home);
+    if (!opts.json) {
+      const { cmdJournalBrowse } = await import("./commands/journal-browser.js");
+      const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+      setExit(await cmdJournalBrowse({ home, timezone: config.account.timezone, maxDrawdownPct: config.limits.max_drawdown_pct, interactive, env: io.env }, io));
+      return;
+    }
     setExit(await (await load.journal()).cmdJournalJson({ home, timezone: config.account.timezone, ...(opts.run ? { run: opts.run } : {}), ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}) }, io));
   });
 journalCmd
@@ -159,7 +171,8 @@ const killswitch = program
   .description("why trading halted, and its reset (on a terminal: the reset screen)")
   .option("--json", "print the facts as JSON", false)
   .action(async (opts: { json: boolean }, cmd: Command) => {
-    setExit(await (await load.killswitch()).cmdKillSwitchShow({ home: homeOf(cmd), json: opts.json }, io));
+    const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    setExit(await (await load.killswitch()).cmdKillSwitchShow({ home: homeOf(cmd), json: opts.json, interactive }, io));
   });
 killswitch
   .command("reset")

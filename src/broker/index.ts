@@ -1,3 +1,4 @@
+export { ALPACA_KEY_ENV, ALPACA_PAPER_URL, AlpacaBroker, type AlpacaBrokerOptions, createAlpacaBroker, mapAlpacaStatus } from "./alpaca.js";
 export { type CommissionSchedule, commissionFor, estimateCommission } from "./commission.js";
 export { BrokerError, type BrokerErrorCode, isBrokerError, isUncertainSendError } from "./errors.js";
 export { assertPaperAccount, assertPaperEndpoint, GuardedBroker } from "./guard.js";

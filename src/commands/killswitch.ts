@@ -29,7 +29,20 @@ export function describeFacts(f: KillSwitchFacts): string {
   return `${lines.join("\n")}\n`;
 }
 
-export async function cmdKillSwitchShow(opts: { home: string; json: boolean }, io: CommandIO): Promise<number> {
+export async function cmdKillSwitchShow(opts: { home: string; json: boolean; interactive: boolean }, io: CommandIO): Promise<number> {
+  if (opts.interactive && !opts.json) {
+    // The reset screen writes the journal: take the lock for as long as it is open.
+    const lock = await acquireLock(opts.home, "reset");
+    try {
+      const svc = await createAccountServices(opts.home, io.env);
+      const { runKillSwitchScreen } = await import("./killswitch-screen.js");
+      const reset = await runKillSwitchScreen(svc, io.env);
+      io.stdout(reset ? "kill switch reset recorded in the journal\n" : "no change\n");
+      return EXIT.OK;
+    } finally {
+      await lock.release();
+    }
+  }
   const svc = await createAccountServices(opts.home, io.env, { readOnly: true });
   const facts = await killSwitchFacts(svc);
   io.stdout(opts.json ? `${JSON.stringify(facts, null, 2)}\n` : describeFacts(facts));

@@ -80,7 +80,11 @@ export async function cmdRun(
       signal: controller.signal,
       secretsRead: services.secretsRead,
     });
-    if (consoleUi) await consoleUi.finish();
+    if (consoleUi) {
+      await consoleUi.finish();
+      consoleUi = null;
+      io.stdout(`run ${summary.runId}: ${summary.outcome} (exit ${summary.exitCode}): ${summary.message}\n`);
+    }
     if (opts.json) {
       const cycle = `${summary.runDir}/research-cycle.json`;
       if (existsSync(cycle)) io.stdout(`${JSON.stringify(JSON.parse(readFileSync(cycle, "utf8")))}\n`);
@@ -89,6 +93,7 @@ export async function cmdRun(
     }
     return summary.exitCode;
   } finally {
+    if (consoleUi) await consoleUi.finish();
     interrupts.dispose();
     await lock.release();
   }

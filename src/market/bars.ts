@@ -3,6 +3,7 @@
  * ascending. Lines starting with `#` are comments (imported files carry their metadata there).
  * Used for the bundled data (data/market/bars) and for imported bars (<home>/market).
  */
+import { Buffer } from "node:buffer";
 import type { Bar } from "../domain.js";
 
 export const BAR_HEADER = "Date,Open,High,Low,Close,Volume";
@@ -45,16 +46,27 @@ function dayKey(text: string, at: number): number {
  * Parses a canonical bar file. Throws on a malformed line, naming the source and line number.
  *
  * Fast path: a data line of the strict shape `dddd-dd-dd` then five `digits[.digits]` fields (at
- * most 15 digits each) is read in place with char codes. Such a field's value m / 10^d (m < 2^53,
+ * most 15 digits each) is read in place, byte by byte. Such a field's value m / 10^d (m < 2^53,
  * 10^d exact) is one correctly rounded division, so it is bit-identical to `Number(field)`. Any
  * other line (signs, exponents, spaces, empty fields, comments, the header, errors) goes through
  * the general path, which applies the format's rules exactly as before (`Number` per field).
+ * (The text is read as UTF-8 bytes: a lone surrogate in `text`, which no file can hold, reads as U+FFFD.)
  */
 export function parseBarFile(text: string, source = "bars", opts: ParseBarOptions = {}): BarFile {
+  return parseBarBytes(Buffer.from(text, "utf8"), source, opts);
+}
+
+/**
+ * `parseBarFile` over the file's bytes (UTF-8), without decoding the whole file: what the loader
+ * uses. A line is decoded only when it leaves the fast path, so the results are those of parsing
+ * the decoded text.
+ */
+export function parseBarBytes(bytes: Uint8Array, source = "bars", opts: ParseBarOptions = {}): BarFile {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const pool = opts.dayPool;
   const bars: Bar[] = [];
   const meta: Record<string, string> = {};
-  const n = text.length;
+  const n = buf.length;
   let sawHeader = false;
   let lineNo = 0;
   let start = 0;
@@ -63,39 +75,38 @@ export function parseBarFile(text: string, source = "bars", opts: ParseBarOption
   while (start < n) {
     lineNo++;
     if (sawHeader) {
-      // ---- fast path: the whole line in one pass, no slicing but the date -----------------------
+      // ---- fast path: the whole line in one pass over the bytes ---------------------------------
       let p = start;
-      let ok =
-        p + 10 < n &&
-        isDigit(text.charCodeAt(p)) &&
-        isDigit(text.charCodeAt(p + 1)) &&
-        isDigit(text.charCodeAt(p + 2)) &&
-        isDigit(text.charCodeAt(p + 3)) &&
-        text.charCodeAt(p + 4) === 45 &&
-        isDigit(text.charCodeAt(p + 5)) &&
-        isDigit(text.charCodeAt(p + 6)) &&
-        text.charCodeAt(p + 7) === 45 &&
-        isDigit(text.charCodeAt(p + 8)) &&
-        isDigit(text.charCodeAt(p + 9)) &&
-        text.charCodeAt(p + 10) === 44;
+      let ok = p + 10 < n;
+      let key = 0;
+      if (ok) {
+        for (let q = 0; q < 10; q++) {
+          const c = buf[p + q]!;
+          if (q === 4 || q === 7) {
+            if (c !== 45) ok = false;
+          } else if (c >= 48 && c <= 57) key = key * 10 + (c - 48);
+          else ok = false;
+        }
+        if (buf[p + 10] !== 44) ok = false;
+      }
       if (ok) {
         p += 11;
         for (let k = 0; k < 5; k++) {
           let m = 0;
           let digits = 0;
-          let c = p < n ? text.charCodeAt(p) : -1;
+          let c = p < n ? buf[p]! : -1;
           while (c >= 48 && c <= 57) {
             m = m * 10 + (c - 48);
             digits++;
-            c = ++p < n ? text.charCodeAt(p) : -1;
+            c = ++p < n ? buf[p]! : -1;
           }
           let decimals = 0;
           if (c === 46 && digits > 0) {
-            c = ++p < n ? text.charCodeAt(p) : -1;
+            c = ++p < n ? buf[p]! : -1;
             while (c >= 48 && c <= 57) {
               m = m * 10 + (c - 48);
               decimals++;
-              c = ++p < n ? text.charCodeAt(p) : -1;
+              c = ++p < n ? buf[p]! : -1;
             }
             if (decimals === 0) ok = false;
           }
@@ -111,35 +122,32 @@ export function parseBarFile(text: string, source = "bars", opts: ParseBarOption
             }
             p++;
           } else if (c === 13) {
-            // one trailing CR is stripped, as on the general path
-            const next = p + 1 < n ? text.charCodeAt(p + 1) : -1;
+            const next = p + 1 < n ? buf[p + 1]! : -1;
             if (next !== 10 && next !== -1) ok = false;
             else p++;
           } else if (c !== 10 && c !== -1) ok = false;
         }
       }
       if (ok) {
-        const key = dayKey(text, start);
-        if (key <= prevKey) {
-          const prev = bars[bars.length - 1]!;
-          throw new Error(`${source}: line ${lineNo}: dates must be strictly ascending (${text.slice(start, start + 10)} after ${prev.date})`);
-        }
-        prevKey = key;
         let date = pool?.get(key);
         if (date === undefined) {
-          date = text.slice(start, start + 10);
+          date = String.fromCharCode(buf[start]!, buf[start + 1]!, buf[start + 2]!, buf[start + 3]!, 45, buf[start + 5]!, buf[start + 6]!, 45, buf[start + 8]!, buf[start + 9]!);
           pool?.set(key, date);
         }
+        if (key <= prevKey) {
+          const prev = bars[bars.length - 1]!;
+          throw new Error(`${source}: line ${lineNo}: dates must be strictly ascending (${date} after ${prev.date})`);
+        }
+        prevKey = key;
         bars.push({ date, open: values[0]!, high: values[1]!, low: values[2]!, close: values[3]!, volume: values[4]! });
-        start = p + 1; // p is at the '\n' (or the end)
+        start = p + 1;
         continue;
       }
     }
-
-    // ---- general path -------------------------------------------------------------------------
-    let end = text.indexOf("\n", start);
+    // ---- general path: the line as text, the format's rules as they always were -------------------
+    let end = buf.indexOf(10, start);
     if (end < 0) end = n;
-    let line = text.slice(start, end);
+    let line = buf.toString("utf8", start, end);
     start = end + 1;
     if (line.endsWith("\r")) line = line.slice(0, -1);
     if (line.length === 0) continue;
@@ -158,14 +166,7 @@ export function parseBarFile(text: string, source = "bars", opts: ParseBarOption
       continue;
     }
     const f = line.split(",");
-    const bar: Bar = {
-      date: f[0] ?? "",
-      open: Number(f[1]),
-      high: Number(f[2]),
-      low: Number(f[3]),
-      close: Number(f[4]),
-      volume: Number(f[5]),
-    };
+    const bar: Bar = { date: f[0] ?? "", open: Number(f[1]), high: Number(f[2]), low: Number(f[3]), close: Number(f[4]), volume: Number(f[5]) };
     if (f.length !== 6 || !DATE_RE.test(bar.date) || !Number.isFinite(bar.open + bar.high + bar.low + bar.close + bar.volume)) {
       throw new Error(`${source}: line ${lineNo}: not a valid bar: ${line}`);
     }
@@ -178,10 +179,6 @@ export function parseBarFile(text: string, source = "bars", opts: ParseBarOption
     bars.push(bar);
   }
   return { bars, meta };
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
 }
 
 export function formatBarFile(bars: readonly Bar[], meta?: Record<string, string>): string {

@@ -96,8 +96,13 @@ function unionOfAscending(lists: readonly (readonly string[])[]): string[] | und
     for (; j < l.length; j++) {
       const d = l[j]!;
       if (j > 0 && d < l[j - 1]!) return undefined;
+      if (acc[i] === d) {
+        i++;
+        continue;
+      }
       while (i < acc.length && acc[i]! < d) i++;
-      if (i >= acc.length || acc[i] !== d) {
+      if (acc[i] === d) i++;
+      else {
         extra = true;
         break;
       }

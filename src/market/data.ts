@@ -11,7 +11,7 @@ import type { Bar, Instrument, PriceSource, ReferencePrice } from "../domain.js"
 import { EXIT } from "../run/exit-codes.js";
 import { TwError } from "../util/errors.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
-import { countBefore, parseBarFile } from "./bars.js";
+import { countBefore, parseBarBytes } from "./bars.js";
 import { TradingCalendar } from "./calendar.js";
 
 export interface SymbolSeries {
@@ -47,9 +47,7 @@ export class MarketData {
   constructor(series: Iterable<SymbolSeries>) {
     this.series = new Map();
     for (const s of series) this.series.set(s.symbol.toUpperCase(), { ...s, symbol: s.symbol.toUpperCase() });
-    // The calendar is the union of the series' dates; series are ascending (bar files must be), so
-    // it is a linear merge, not a set of every bar's date.
-    this.calendar = TradingCalendar.union(Array.from(this.series.values(), (s) => s.bars.map((b) => b.date)));
+    this.calendar = calendarOf([...this.series.values()].map((s) => s.bars));
   }
 
   /** From in-memory bars (tests, benches). */
@@ -157,13 +155,32 @@ export class MarketView implements PriceSource {
   }
 }
 
+/**
+ * The trading calendar: the union of the series' dates. Series over the same days as the longest one
+ * (the usual case) are skipped after one walk; the rest are merged (linear when ascending, as bar
+ * files must be), never a set of every bar's date.
+ */
+function calendarOf(all: readonly (readonly Bar[])[]): TradingCalendar {
+  let longest: readonly Bar[] = [];
+  for (const bars of all) if (bars.length > longest.length) longest = bars;
+  const lists: string[][] = [longest.map((b) => b.date)];
+  for (const bars of all) if (bars !== longest && !sameDays(bars, longest)) lists.push(bars.map((b) => b.date));
+  return TradingCalendar.union(lists);
+}
+
+function sameDays(a: readonly Bar[], b: readonly Bar[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.date !== b[i]!.date) return false;
+  return true;
+}
+
 function readBarDir(dir: string, origin: "bundled" | "imported", dayPool: Map<number, string>): SymbolSeries[] {
   if (!existsSync(dir)) return [];
   const out: SymbolSeries[] = [];
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith(".csv")) continue;
     const symbol = name.slice(0, -4).toUpperCase();
-    const { bars, meta } = parseBarFile(readFileSync(join(dir, name), "utf8"), join(dir, name), { dayPool });
+    const { bars, meta } = parseBarBytes(readFileSync(join(dir, name)), join(dir, name), { dayPool });
     out.push({ symbol, bars, ...(meta.currency ? { currency: meta.currency } : {}), origin });
   }
   return out;

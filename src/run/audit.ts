@@ -9,6 +9,7 @@ import { ARTIFACT_FILES, artifactPaths } from "./artifacts.js";
 import { type RunEvent, RUN_EVENT_TYPES } from "./events.js";
 import { ordersHash } from "./approval.js";
 import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
+import { type CanonicalRequest, requestKey } from "../agent/cassette.js";
 
 export interface AuditFinding {
   check: string;
@@ -121,8 +122,12 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
     const lines = texts.cassette.split("\n").filter((l) => l.length > 0);
     lines.forEach((line, i) => {
       try {
-        const rec = JSON.parse(line) as { type?: string };
+        const rec = JSON.parse(line) as { type?: string; key?: unknown; request?: CanonicalRequest };
         if (i === 0 && rec.type !== "meta") add("cassette", "the first cassette line is not the meta line");
+        // A call's key is the SHA-256 of its canonical request: a mismatch means the line was edited.
+        if (rec.type === "call" && (rec.request === undefined || rec.key !== requestKey(rec.request))) {
+          add("cassette", `cassette.jsonl line ${i + 1}: the recorded request does not match its key (the cassette was edited)`);
+        }
       } catch {
         add("cassette", `cassette.jsonl line ${i + 1} is not JSON`);
       }

@@ -305,6 +305,12 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
     // ── operator decision.
     const hash = ordersHash(proposal.orders);
     sink.emit({ type: "approval.requested", orders_hash: hash, approvable: decisions.filter((d) => d.approved).length, blocked: decisions.filter((d) => !d.approved).length });
+    const snapshot = inputs();
+    const positionValues: Record<string, number> = {};
+    for (const [symbol, h] of Object.entries(snapshot.state.holdings)) {
+      const q = snapshot.market[symbol];
+      if (q) positionValues[symbol] = h.quantity * q.price * (q.fx_to_base ?? 1);
+    }
     const decision = await deps.approver.decide({
       runId,
       summary: proposal.summary,
@@ -312,6 +318,10 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
       decisions,
       regate: (orders) => alignDecisions(orders, evaluateOrders(orders)),
       signal,
+      portfolioValue: value,
+      referencePrices: Object.fromEntries(Object.entries(snapshot.market).map(([s, q]) => [s, q.price])),
+      positionValues,
+      baseCurrency: config.account.base_currency,
     });
     if (signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted before execution; nothing placed");
     switch (decision.kind) {

@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import type { AgentOutcome, RunEvent } from "./events.js";
 import { runAgent } from "../agent/loop.js";
-import { ReplayClient } from "../agent/cassette.js";
-import type { Message } from "../agent/types.js";
+import { CassetteError, ReplayClient, canonicalRequest, firstDifference } from "../agent/cassette.js";
+import type { CallHooks, Message, ModelClient, ModelRequest, ModelResponse } from "../agent/types.js";
 import { agentLimitsFrom } from "../agent/factory.js";
 import { loadPriceTable, priceFor } from "../agent/pricing.js";
 import { buildToolRuntime } from "../tools/runtime.js";
@@ -74,6 +74,68 @@ function handlerFromRecording(tool: string, queue: string[]): ToolHandler {
   };
 }
 
+/**
+ * The replay client checks each request against the recorded call's key only, and the key was
+ * computed when the call was recorded: an edit of the recorded request itself would go unnoticed.
+ * This wrapper compares every request the harness sends with the recorded request too, so a
+ * cassette edited after the run fails closed, naming the first differing path.
+ */
+class VerifyingReplayClient implements ModelClient {
+  readonly model: string;
+  private index = 0;
+
+  constructor(
+    private readonly inner: ReplayClient,
+    private readonly recorded: readonly unknown[],
+  ) {
+    this.model = inner.model;
+  }
+
+  complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse> {
+    const i = this.index++;
+    if (i < this.recorded.length) {
+      const now = canonicalRequest(req);
+      const path = firstDifference(this.recorded[i], now);
+      if (path) {
+        throw new CassetteError(
+          "cassette_mismatch",
+          `request ${i + 1} differs from the recorded request at ${path}: recorded ${preview(valueAt(this.recorded[i], path))}, now ${preview(valueAt(now, path))}`,
+          { index: i, path },
+        );
+      }
+    }
+    return this.inner.complete(req, hooks);
+  }
+}
+
+function valueAt(root: unknown, path: string): unknown {
+  let cur: unknown = root;
+  for (const p of path.replace(/^\$/, "").match(/\.[^.[]+|\[\d+\]/g) ?? []) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = p.startsWith("[") ? (cur as unknown[])[Number(p.slice(1, -1))] : (cur as Record<string, unknown>)[p.slice(1)];
+  }
+  return cur;
+}
+
+function preview(v: unknown): string {
+  const s = v === undefined ? "(absent)" : JSON.stringify(v);
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}
+
+function recordedRequests(cassettePath: string): unknown[] {
+  return readFileSync(cassettePath, "utf8")
+    .split("\n")
+    .filter((l) => l.trim().length > 0)
+    .slice(1)
+    .map((l) => {
+      try {
+        return (JSON.parse(l) as { request?: unknown }).request;
+      } catch {
+        return undefined;
+      }
+    });
+}
+
 export async function replayRun(runDir: string, config: Config, onEvent?: (e: unknown) => void): Promise<ReplayReport> {
   const paths = artifactPaths(runDir);
   const events = readFileSync(paths.events, "utf8")
@@ -86,7 +148,8 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   if (!transcript.system || transcript.messages.length === 0) {
     throw new TwError("replay_nothing", `run ${started.run_id} never called the model: there is nothing to replay`, EXIT.USAGE_OR_CONFIG);
   }
-  const client = ReplayClient.fromFile(paths.cassette, { contractVersion: CONTRACT_VERSION });
+  const recording = ReplayClient.fromFile(paths.cassette, { contractVersion: CONTRACT_VERSION });
+  const client = new VerifyingReplayClient(recording, recordedRequests(paths.cassette));
   const results = recordedResults(events, transcript.messages);
   const handlers: Record<string, ToolHandler> = {};
   for (const t of CATALOGUE) handlers[t.name] = handlerFromRecording(t.name, results.get(t.name) ?? []);
@@ -108,7 +171,7 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   for (;;) {
     const step = await gen.next();
     if (step.done) {
-      client.assertConsumed();
+      recording.assertConsumed();
       const recorded = events.find((e) => e.type === "agent.finished");
       return {
         runId: started.run_id,

@@ -1,0 +1,142 @@
+/** The journal browser's data source: the journal's records and each run's artifacts, read only. */
+import { existsSync, readFileSync } from "node:fs";
+import type { Journal } from "../journal/journal.js";
+import { fromMinor } from "../journal/money.js";
+import { artifactPaths } from "../run/artifacts.js";
+import type { RunEvent } from "../run/events.js";
+import { homePaths } from "../util/paths.js";
+import type { JournalBrowserSource, JournalRunDetail, TranscriptEntry } from "../screens/JournalScreen.js";
+
+function readEvents(path: string): RunEvent[] {
+  if (!existsSync(path)) return [];
+  const out: RunEvent[] = [];
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (!line) continue;
+    try {
+      out.push(JSON.parse(line) as RunEvent);
+    } catch {
+      // a torn last line of a crashed run: skip it
+    }
+  }
+  return out;
+}
+
+function readTranscript(path: string): TranscriptEntry[] {
+  if (!existsSync(path)) return [];
+  try {
+    const t = JSON.parse(readFileSync(path, "utf8")) as { system?: string | null; messages?: { role: string; content: Record<string, unknown>[] }[] };
+    const out: TranscriptEntry[] = [];
+    if (t.system) out.push({ role: "system", text: t.system });
+    for (const m of t.messages ?? []) {
+      for (const b of m.content ?? []) {
+        if (b.type === "text") out.push({ role: m.role, text: String(b.text) });
+        else if (b.type === "tool_use") out.push({ role: m.role, text: `→ ${String(b.name)} ${JSON.stringify(b.input)}` });
+        else if (b.type === "tool_result") out.push({ role: "tool", text: `${b.is_error ? "✗ " : "← "}${String(b.content)}` });
+      }
+    }
+    return out;
+  } catch {
+    return [{ role: "system", text: "transcript.json could not be read" }];
+  }
+}
+
+export function journalBrowserSource(journal: Journal, home: string, maxDrawdownPct: number): JournalBrowserSource {
+  const currency = journal.isInitialised() ? journal.baseCurrency() : "USD";
+  return {
+    listRuns: () =>
+      journal
+        .runs()
+        .slice()
+        .reverse()
+        .map((r) => ({
+          run_id: r.run_id,
+          started_at: r.started_at,
+          trading_day: r.trading_day,
+          mode: r.mode,
+          outcome: r.outcome,
+          orders: journal.orders(r.run_id).length,
+          fills: journal.fills(r.run_id).length,
+          cost_usd: journal.runCostUsd(r.run_id),
+        })),
+    runDetail: (id): JournalRunDetail | null => {
+      const run = journal.run(id);
+      if (!run) return null;
+      const paths = artifactPaths(homePaths(home).runDir(id));
+      const events = readEvents(paths.events);
+      const fills = journal.fills(id);
+      const approval = journal.approvals(id).at(-1);
+      let input = 0;
+      let output = 0;
+      let cacheRead = 0;
+      let cacheWrite = 0;
+      let turns = 0;
+      for (const e of events) {
+        if (e.type !== "model.response") continue;
+        turns++;
+        input += e.usage.input_tokens;
+        output += e.usage.output_tokens;
+        cacheRead += e.usage.cache_read_input_tokens;
+        cacheWrite += e.usage.cache_creation_input_tokens;
+      }
+      return {
+        run_id: id,
+        events,
+        orders: journal.orders(id).map((o) => {
+          const own = fills.filter((f) => f.client_order_id === o.client_order_id);
+          const qty = own.reduce((a, f) => a + f.quantity, 0);
+          const avg = qty > 0 ? own.reduce((a, f) => a + f.quantity * f.price, 0) / qty : undefined;
+          return {
+            client_order_id: o.client_order_id,
+            symbol: o.symbol,
+            side: o.side,
+            quantity: o.quantity,
+            limit_price: o.limit_price,
+            status: o.status,
+            filled_quantity: o.filled_quantity,
+            ...(avg !== undefined ? { avg_price: Math.round(avg * 10000) / 10000 } : {}),
+          };
+        }),
+        fills: fills.map((f) => ({ at: f.at, symbol: f.symbol, side: f.side, quantity: f.quantity, price: f.price, commission: fromMinor(f.commission_minor, currency), client_order_id: f.client_order_id })),
+        decision: approval
+          ? { decision: approval.decision, by: approval.by, orders_hash: approval.orders_hash, ...(approval.reason ? { reason: approval.reason } : {}), ...(approval.orders ? { orders: approval.orders.length } : {}) }
+          : null,
+        transcript: readTranscript(paths.transcript),
+        cost: { total_usd: journal.runCostUsd(id), input_tokens: input, output_tokens: output, cache_read_tokens: cacheRead, cache_write_tokens: cacheWrite, turns },
+      };
+    },
+    account: () => ({
+      points: journal
+        .runs()
+        .filter((r) => r.first_value_minor !== null && r.peak_after_minor !== null)
+        .map((r) => ({ run_id: r.run_id, trading_day: r.trading_day, value: fromMinor(r.first_value_minor as number, currency), peak: fromMinor(r.peak_after_minor as number, currency) })),
+      max_drawdown_pct: maxDrawdownPct,
+      base_currency: currency,
+    }),
+  };
+}
+
+/** `tradewarden journal` without --json: the browser on a terminal, a plain runs table otherwise. */
+export async function cmdJournalBrowse(
+  opts: { home: string; timezone: string; maxDrawdownPct: number; interactive: boolean; env: NodeJS.ProcessEnv },
+  io: { stdout: (s: string) => void },
+): Promise<number> {
+  const { openJournal } = await import("../journal/journal.js");
+  const journal = await openJournal(opts.home, { timezone: opts.timezone, readOnly: true });
+  const source = journalBrowserSource(journal, opts.home, opts.maxDrawdownPct);
+  if (opts.interactive) {
+    const { mountJournal } = await import("../screens/run-app.js");
+    const mounted = mountJournal({ source, onExit: () => {} }, { env: opts.env });
+    await mounted.waitUntilExit();
+    return 0;
+  }
+  const runs = await source.listRuns();
+  if (runs.length === 0) {
+    io.stdout("no runs yet: `tradewarden run` starts the first\n");
+    return 0;
+  }
+  io.stdout(`${"run".padEnd(28)} ${"day".padEnd(10)} ${"mode".padEnd(7)} ${"outcome".padEnd(18)} orders fills   cost\n`);
+  for (const r of runs) {
+    io.stdout(`${r.run_id.padEnd(28)} ${r.trading_day.padEnd(10)} ${r.mode.padEnd(7)} ${(r.outcome ?? "running").padEnd(18)} ${String(r.orders).padStart(6)} ${String(r.fills).padStart(5)} ${`$${r.cost_usd.toFixed(4)}`.padStart(7)}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,51 @@
+/** The kill-switch reset screen on a terminal: the facts from src/run/killswitch, the reset through it. */
+import { type KillSwitchFacts, killSwitchFacts, operatorName, resetKillSwitch } from "../run/killswitch.js";
+import type { AccountServices } from "../run/services.js";
+import type { KillSwitchFacts as ScreenFacts } from "../screens/KillSwitchScreen.js";
+import { mountKillSwitch } from "../screens/run-app.js";
+
+export function screenFacts(f: KillSwitchFacts): ScreenFacts {
+  const l = f.liquidation;
+  const sold = l.orders.some((o) => o.filled_quantity > 0);
+  const status: ScreenFacts["liquidation"]["status"] = !l.halted ? "none" : l.complete ? "complete" : sold ? "partial" : "pending";
+  const detail = l.remaining.length > 0 ? `still held: ${l.remaining.map((r) => `${r.quantity} ${r.symbol}`).join(", ")}; the next run that can trade sells it` : l.halted ? "nothing left to sell" : undefined;
+  const out: ScreenFacts = {
+    trading_state: f.trading_state,
+    base_currency: f.base_currency,
+    liquidation: detail ? { status, detail } : { status },
+    current_value: f.current_value,
+    reducing_runs_after_reset: f.reducing_runs_after_reset,
+    limit_pct: f.max_drawdown_pct,
+  };
+  if (f.trip) {
+    out.tripped_at = f.trip.at;
+    out.run_id = f.trip.run_id;
+    out.value_at_trip = f.trip.value;
+    out.peak = f.trip.peak;
+    out.drawdown_pct = f.trip.drawdown_pct;
+    out.reason = f.trip.reason;
+  } else if (f.peak !== null) {
+    out.peak = f.peak;
+    if (f.drawdown_pct !== null) out.drawdown_pct = f.drawdown_pct;
+  }
+  return out;
+}
+
+/** Shows the screen; resolves with true when a reset was recorded. */
+export async function runKillSwitchScreen(svc: AccountServices, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const facts = await killSwitchFacts(svc);
+  let didReset = false;
+  const mounted = mountKillSwitch(
+    {
+      facts: screenFacts(facts),
+      onReset: async ({ reason }) => {
+        await resetKillSwitch(svc, { who: operatorName(env), reason });
+        didReset = true;
+      },
+      onExit: () => {},
+    },
+    { env },
+  );
+  await mounted.waitUntilExit();
+  return didReset;
+}

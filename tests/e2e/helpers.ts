@@ -1,0 +1,200 @@
+/**
+ * End-to-end helpers: spawn the real CLI (`node bin/tradewarden.js`, i.e. the built dist/ that
+ * tests/global-setup.ts rebuilds) with execa, each test in its own temporary home. The child's
+ * stdin is a pipe (not a terminal), and the environment is scrubbed of anything that would change
+ * what runs: an API key (which would pick Claude over the scripted model), a home from the
+ * environment, colour switches.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Options, type Result, type ResultPromise, execa } from "execa";
+import { RUN_EVENT_TYPES, type RunEvent } from "../../src/run/events.js";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const BIN = join(ROOT, "bin/tradewarden.js");
+
+const SCRUBBED = ["ANTHROPIC_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR", "TRADEWARDEN_DEBUG", "TRADEWARDEN_ALLOW_LOOPBACK_BROKER"];
+
+/** The environment every child gets: this process's, minus what would change what runs. */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SCRUBBED.includes(k)) env[k] = v;
+  return { ...env, ...extra };
+}
+
+const homes: string[] = [];
+
+/** A fresh temporary home, optionally with a tradewarden.toml. Removed by `cleanupHomes()`. */
+export function freshHome(toml?: string): string {
+  const home = mkdtempSync(join(tmpdir(), "tw-e2e-"));
+  homes.push(home);
+  if (toml !== undefined) writeFileSync(join(home, "tradewarden.toml"), toml);
+  return home;
+}
+
+export function cleanupHomes(): void {
+  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
+}
+
+export interface TwOptions {
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+type TwResult = Result<{ reject: false; extendEnv: false }>;
+
+/** Spawns `tradewarden --home <home> ...args` (no terminal, never rejects). */
+export function tw(home: string, args: readonly string[], opts: TwOptions = {}): ResultPromise<Options & { reject: false }> {
+  return execa(process.execPath, [BIN, "--home", home, ...args], {
+    cwd: ROOT,
+    reject: false,
+    extendEnv: false,
+    env: childEnv(opts.env),
+    stdin: "pipe",
+    timeout: opts.timeoutMs ?? 45_000,
+    killSignal: "SIGKILL",
+  });
+}
+
+export function text(r: { stdout?: unknown; stderr?: unknown }): string {
+  return `${String(r.stdout ?? "")}\n${String(r.stderr ?? "")}`;
+}
+
+/** Fails with the child's output when its exit code is not the expected one. */
+export function expectExit(r: { exitCode?: number | undefined; stdout?: unknown; stderr?: unknown; command?: string }, code: number): void {
+  if (r.exitCode !== code) {
+    throw new Error(`expected exit ${code}, got ${String(r.exitCode)} from ${r.command ?? "?"}\n--- stdout ---\n${String(r.stdout ?? "").slice(-4000)}\n--- stderr ---\n${String(r.stderr ?? "").slice(-4000)}`);
+  }
+}
+
+export type Json = Record<string, unknown>;
+
+/** `run --json` output: every line parsed (throws naming the line that is not JSON). */
+export function jsonLines(stdout: string): Json[] {
+  return stdout
+    .split("\n")
+    .filter((l) => l.trim().length > 0)
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as Json;
+      } catch {
+        throw new Error(`stdout line ${i + 1} is not JSON: ${l.slice(0, 200)}`);
+      }
+    });
+}
+
+const KNOWN_TYPES = new Set<string>(RUN_EVENT_TYPES);
+
+/** Splits `run --json` output into its events and the trailing research-cycle envelope, checking both shapes. */
+export function runOutput(stdout: string): { events: RunEvent[]; envelope: Json } {
+  const lines = jsonLines(stdout);
+  const envelope = lines.at(-1);
+  if (!envelope || envelope.schema !== "tradewarden.research_cycle.v1") throw new Error(`the last line is not the research-cycle envelope: ${JSON.stringify(envelope)?.slice(0, 200)}`);
+  const events = lines.slice(0, -1) as unknown as RunEvent[];
+  events.forEach((e, i) => {
+    if (!KNOWN_TYPES.has(e.type)) throw new Error(`line ${i + 1} has unknown event type ${String(e.type)}`);
+    if (e.seq !== i + 1) throw new Error(`line ${i + 1} has seq ${e.seq}`);
+    if (typeof e.run_id !== "string" || e.run_id !== envelope.run_id) throw new Error(`line ${i + 1} names run ${e.run_id}, the envelope ${String(envelope.run_id)}`);
+  });
+  return { events, envelope };
+}
+
+export function ofType<T extends RunEvent["type"]>(events: readonly RunEvent[], type: T): Extract<RunEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+}
+
+/** The events of a run as recorded in runs/<id>/events.jsonl. */
+export function recordedEvents(home: string, runId: string): RunEvent[] {
+  return jsonLines(readFileSync(join(home, "runs", runId, "events.jsonl"), "utf8")) as unknown as RunEvent[];
+}
+
+export function runIds(home: string): string[] {
+  const dir = join(home, "runs");
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+export interface JournalRun {
+  run_id: string;
+  mode: string;
+  trading_day: string;
+  status: string;
+  outcome: string | null;
+  exit_code: number | null;
+  first_value: number | null;
+  previous_value: number | null;
+  peak_after: number | null;
+  proposals: { orders: { symbol: string; side: string; quantity: number }[] }[];
+  approvals: { decision: string; orders_hash: string }[];
+}
+
+export interface JournalDump {
+  runs: JournalRun[];
+  orders: { run_id: string; symbol: string; side: string; quantity: number }[];
+  state: {
+    cash: number;
+    holdings: Record<string, { quantity: number }>;
+    peak: number | null;
+    trading_state: string;
+    reducing_runs_left: number;
+    trips: unknown[];
+    resets: unknown[];
+  };
+}
+
+export async function journalJson(home: string): Promise<JournalDump> {
+  const r = await tw(home, ["journal", "--json"]);
+  expectExit(r, 0);
+  return JSON.parse(String(r.stdout)) as JournalDump;
+}
+
+export function quantities(positions: Record<string, { quantity: number }>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(positions)
+      .filter(([, p]) => p.quantity !== 0)
+      .map(([s, p]) => [s, p.quantity])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
+}
+
+/** Resolves with the stdout line that satisfies `match` (the child keeps running), or rejects on exit or timeout. */
+export function waitForLine(child: ResultPromise, match: (line: string) => boolean, timeoutMs = 30_000): Promise<string> {
+  return new Promise((resolveLine, reject) => {
+    let buf = "";
+    const stdout = child.stdout;
+    if (!stdout) {
+      reject(new Error("the child has no stdout pipe"));
+      return;
+    }
+    const done = (fn: () => void) => {
+      clearTimeout(timer);
+      stdout.off("data", onData);
+      fn();
+    };
+    const onData = (chunk: Buffer) => {
+      buf += chunk.toString("utf8");
+      const lines = buf.split("\n");
+      buf = lines.pop() ?? "";
+      for (const l of lines) if (match(l)) return done(() => resolveLine(l));
+    };
+    const timer = setTimeout(() => done(() => reject(new Error(`no matching line within ${timeoutMs} ms`))), timeoutMs);
+    stdout.on("data", onData);
+    child.then(
+      (r: unknown) => done(() => reject(new Error(`the child exited before the line appeared:\n${text(r as TwResult).slice(-3000)}`))),
+      (e: unknown) => done(() => reject(e)),
+    );
+  });
+}
+
+/** Trading days of the bundled calendar (the SPX bars). */
+export function tradingDays(): string[] {
+  return readFileSync(join(ROOT, "data/market/bars/SPX.csv"), "utf8")
+    .split("\n")
+    .slice(1)
+    .map((l) => l.slice(0, 10))
+    .filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d));
+}
+
+/** Any escape sequence; a cursor or erase sequence (CSI other than SGR `m`); OSC. */
+export const ANY_ESCAPE = /\u001b/;
+export const CURSOR_CODES = /\u001b\[[0-9;?]*[A-HJKSTfhlnsu]|\u001b\][^\u0007]*\u0007|\u001b[78]/;
