@@ -8,7 +8,7 @@
  * never both proceed.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, rmdir, stat, unlink, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
@@ -78,8 +78,10 @@ async function staleReason(lockDir: string, staleMs: number): Promise<string | n
     return null;
   }
   const holder = await readHolder(lockDir);
-  if (holder && holder.host === hostname() && holder.pid !== process.pid && !isPidAlive(holder.pid)) {
-    return `holder pid ${holder.pid} (${holder.purpose}, since ${holder.started_at}) is no longer running`;
+  if (holder && holder.host === hostname() && holder.pid !== process.pid) {
+    // On this host the holder's pid decides: a live holder is never taken over, however busy it is.
+    if (!isPidAlive(holder.pid)) return `holder pid ${holder.pid} (${holder.purpose}, since ${holder.started_at}) is no longer running`;
+    return null;
   }
   if (mtime < Date.now() - staleMs) return `lock not refreshed for ${Math.round((Date.now() - mtime) / 1000)} s`;
   return null;
@@ -160,7 +162,11 @@ export async function acquireLock(home: string, purpose: LockPurpose, opts: Lock
       throw new TwError("locked", describe(h, lockDir, home), EXIT.USAGE_OR_CONFIG, h ?? undefined);
     }
     try {
+      // proper-lockfile refreshes the lock folder's mtime and treats any other change of it as a
+      // takeover ("compromised"); writing holder.json inside changes it, so put the mtime back.
+      const before = await stat(lockDir);
       await writeFileAtomic(join(lockDir, HOLDER), JSON.stringify(holder, null, 2), false);
+      await utimes(lockDir, before.atime, before.mtime);
     } catch (e) {
       await release().catch(() => {});
       throw e;

@@ -91,7 +91,7 @@ class VerifyingReplayClient implements ModelClient {
     this.model = inner.model;
   }
 
-  complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse> {
+  async complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse> {
     const i = this.index++;
     if (i < this.recorded.length) {
       const now = canonicalRequest(req);

@@ -42,7 +42,7 @@ describe("gate check --scenario --json", () => {
       for (const d of decisions) {
         expect(Object.keys(d).sort(), f).toEqual(["approved", "commission", "notional", "order", "reasons"]);
         expect(typeof d.approved).toBe("boolean");
-        expect(d.order).toMatchObject({ symbol: expect.any(String), side: expect.stringMatching(/^(BUY|SELL)$/), quantity: expect.any(Number), limit_price: expect.any(Number) });
+        expect(d.order).toMatchObject({ symbol: expect.any(String), side: expect.stringMatching(/^(buy|sell)$/i), quantity: expect.any(Number), limit_price: expect.any(Number) });
         const reasons = d.reasons as { code: string; message: string }[];
         for (const reason of reasons) {
           expect(Object.keys(reason).sort()).toEqual(["code", "message"]);
