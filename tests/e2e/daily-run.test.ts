@@ -29,8 +29,9 @@ afterAll(cleanupHomes);
 function envelopeValidator() {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   // ajv-formats is CommonJS: its default export may arrive as the module object.
-  const plugin = ((addFormats as unknown as { default?: typeof addFormats }).default ?? addFormats) as typeof addFormats;
-  plugin(ajv);
+  type Plugin = (ajv: Ajv2020) => unknown;
+  const mod = addFormats as unknown as Plugin & { default?: Plugin };
+  (mod.default ?? mod)(ajv);
   return ajv.compile(JSON.parse(readFileSync(join(ROOT, "data/schemas/research-cycle.schema.json"), "utf8")));
 }
 

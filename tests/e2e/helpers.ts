@@ -90,7 +90,7 @@ const KNOWN_TYPES = new Set<string>(RUN_EVENT_TYPES);
 export function runOutput(stdout: string): { events: RunEvent[]; envelope: Json } {
   const lines = jsonLines(stdout);
   const envelope = lines.at(-1);
-  if (!envelope || envelope.schema !== "tradewarden.research_cycle.v1") throw new Error(`the last line is not the research-cycle envelope: ${JSON.stringify(envelope)?.slice(0, 200)}`);
+  if (envelope?.schema !== "tradewarden.research_cycle.v1") throw new Error(`the last line is not the research-cycle envelope: ${JSON.stringify(envelope)?.slice(0, 200)}`);
   const events = lines.slice(0, -1) as unknown as RunEvent[];
   events.forEach((e, i) => {
     if (!KNOWN_TYPES.has(e.type)) throw new Error(`line ${i + 1} has unknown event type ${String(e.type)}`);

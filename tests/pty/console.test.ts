@@ -96,6 +96,7 @@ test("reject with a reason in a real terminal: nothing is placed, the rejection 
   await c.waitFor(() => /reason/i.test(c.text().slice(-600)), "the reject prompt");
   c.term.write("not today");
   await c.waitForText("not today");
+  await new Promise((r) => setTimeout(r, 300));
   c.term.write("\r");
   await c.waitFor(() => c.exitCode() !== null, "the process to exit");
   expect(c.exitCode()).toBe(0);
