@@ -79,6 +79,7 @@ export async function cmdRun(
       sink,
       signal: controller.signal,
       secretsRead: services.secretsRead,
+      allowLoopbackBroker: io.env.TRADEWARDEN_ALLOW_LOOPBACK_BROKER === "1",
     });
     if (consoleUi) {
       await consoleUi.finish();

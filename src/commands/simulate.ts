@@ -95,6 +95,7 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
         sink,
         signal: interrupts.controller.signal,
         secretsRead: svc.secretsRead,
+        allowLoopbackBroker: io.env.TRADEWARDEN_ALLOW_LOOPBACK_BROKER === "1",
       });
       runs++;
       orders += placed;

@@ -142,6 +142,7 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
 function checkGateAndOperator(events: RunEvent[], add: (c: string, m: string) => void): void {
   const approvedByGate = new Set<string>();
   const liquidation = new Set<string>();
+  let halted = false;
   let operatorHash: string | null = null;
   let operatorOrders: { symbol: string; side: string; quantity: number; limit_price: number }[] = [];
   for (const e of events) {
@@ -153,10 +154,16 @@ function checkGateAndOperator(events: RunEvent[], add: (c: string, m: string) =>
     if (e.type === "gate.final") {
       for (const d of e.decisions) if (d.approved) approvedByGate.add(`${String(d.order.side).toUpperCase()}:${d.order.symbol}:${d.order.quantity}:${d.order.limit_price}`);
     }
-    if (e.type === "killswitch.tripped") for (const o of e.liquidation) liquidation.add(`${o.side}:${o.symbol}:${o.quantity}:${o.limit_price}`);
+    if (e.type === "killswitch.tripped") {
+      halted = true;
+      for (const o of e.liquidation) liquidation.add(`${o.side}:${o.symbol}:${o.quantity}:${o.limit_price}`);
+    }
+    if (e.type === "valuation" && e.first_of_run && e.trading_state === "HALTED") halted = true;
     if (e.type === "order.placed") {
       const key = `${e.side}:${e.symbol}:${e.quantity}:${e.limit_price}`;
       if (liquidation.has(key)) continue;
+      // A halted account's later runs sell what is still held: kill-switch sells (ids end in -L<i>).
+      if (halted && e.side === "SELL" && /-L\d+$/.test(e.client_order_id)) continue;
       if (!approvedByGate.has(key)) add("gate", `order ${e.client_order_id} (${key}) was placed without a final-gate approval`);
       if (operatorHash === null || !operatorOrders.some((o) => `${o.side}:${o.symbol}:${o.quantity}:${o.limit_price}` === key)) {
         add("approval", `order ${e.client_order_id} (${key}) was placed without an operator approval`);

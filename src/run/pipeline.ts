@@ -70,6 +70,8 @@ export interface PipelineDeps {
   now?: () => Date;
   /** Executor timing overrides (tests, simulations). */
   executorSleep?: (ms: number) => Promise<void>;
+  /** Accept a loopback Alpaca endpoint (tests against a loopback fake only). */
+  allowLoopbackBroker?: boolean;
   /** A preset run id (tests); default: time + random. */
   runId?: string;
 }
@@ -82,6 +84,8 @@ export interface RunSummary {
   tradingDay: string;
   runDir: string;
 }
+
+const NO_COMMISSION = { commission_per_share: 0, commission_min: 0, commission_max_pct: 0 };
 
 export function newRunId(at: Date): string {
   const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -131,7 +135,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
   async function phases(): Promise<Stop> {
     // ── preflight: paper guard before any I/O, broker reachable, account is paper and may trade.
     try {
-      assertPaperEndpoint(endpoint, { allowLoopback: deps.config.broker.kind === "alpaca" && process.env.TRADEWARDEN_ALLOW_LOOPBACK_BROKER === "1" });
+      assertPaperEndpoint(endpoint, { allowLoopback: deps.allowLoopbackBroker === true });
     } catch (e) {
       sink.emit({ type: "preflight.failed", code: "not_paper", message: (e as Error).message });
       return new Stop("error", EXIT.USAGE_OR_CONFIG, (e as Error).message);
@@ -208,7 +212,8 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
         prices,
         universe: deps.universe,
         limits: limitsOf(config),
-        schedule: config.broker.sim,
+        // The simulated broker's fee schedule; a real paper broker (Alpaca) charges none.
+        schedule: config.broker.kind === "sim" ? config.broker.sim : NO_COMMISSION,
         tradingDay,
       });
     emitValuation(value, peak, true);

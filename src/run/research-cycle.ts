@@ -94,7 +94,6 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
   let finalVerdicts: GateDecision[] = [];
   let decision: Record<string, unknown> | null = null;
   const executed = new Map<string, Record<string, unknown>>();
-  const liquidationKeys = new Set<string>();
   let agentOutcome: string | null = null;
   let turns = 0;
   let cost = 0;
@@ -142,9 +141,6 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
       case "gate.final":
         finalVerdicts = e.decisions;
         break;
-      case "killswitch.tripped":
-        for (const o of e.liquidation) liquidationKeys.add(`${o.symbol}`);
-        break;
       case "order.placed":
       case "order.partially_filled":
       case "order.filled":
@@ -166,7 +162,7 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
         };
         if (e.broker_order_id) rec.broker_order_id = e.broker_order_id;
         if ("avg_price" in e) rec.avg_price = e.avg_price;
-        if (e.client_order_id.includes("-liq-")) rec.liquidation = true;
+        if (/-L\d+$/.test(e.client_order_id)) rec.liquidation = true; // kill-switch ids end in -L<i>
         executed.set(e.client_order_id, rec);
         break;
       }

@@ -9,6 +9,8 @@ import { loadConfig } from "../config/load.js";
 import { MarketData } from "../market/data.js";
 import { openJournal, type Journal } from "../journal/journal.js";
 import { SimBroker } from "../broker/sim.js";
+import { ALPACA_KEY_ENV, createAlpacaBroker } from "../broker/alpaca.js";
+import { GuardedBroker } from "../broker/guard.js";
 import type { Broker } from "../broker/types.js";
 import { createModelClient, type ModelSetup } from "../agent/factory.js";
 import { TwError } from "../util/errors.js";
@@ -46,7 +48,7 @@ export interface BrokerSetup {
   sim?: SimBroker;
 }
 
-export function createBroker(home: string, config: Config, market: MarketData, _env: NodeJS.ProcessEnv = process.env): BrokerSetup {
+export function createBroker(home: string, config: Config, market: MarketData, env: NodeJS.ProcessEnv = process.env): BrokerSetup {
   if (config.broker.kind === "sim") {
     const sim = SimBroker.open({
       market,
@@ -71,11 +73,16 @@ export function createBroker(home: string, config: Config, market: MarketData, _
       secretsRead: [],
     };
   }
-  throw new TwError(
-    "broker_unavailable",
-    `broker.kind "${config.broker.kind}" is not available in this build; use "sim"`,
-    EXIT.USAGE_OR_CONFIG,
-  );
+  // Alpaca paper: keys from the environment only; the guard refuses any non-paper endpoint before
+  // any network I/O and checks the account before every order.
+  const allowLoopback = env.TRADEWARDEN_ALLOW_LOOPBACK_BROKER === "1";
+  const alpaca = createAlpacaBroker({ baseUrl: config.broker.alpaca.base_url, env, allowLoopback });
+  const broker = new GuardedBroker(alpaca, { allowLoopback });
+  const clockSession = async (): Promise<Session> => {
+    const c = await broker.clock();
+    return { tradingDay: c.tradingDay, isOpen: c.isOpen };
+  };
+  return { broker, openSession: clockSession, peekSession: clockSession, closeSession: async () => {}, secretsRead: [...ALPACA_KEY_ENV] };
 }
 
 export interface RunServices extends LoadedConfig, BrokerSetup {
