@@ -27,14 +27,14 @@ const load = {
   deposit: () => import("./commands/deposit.js"),
   journal: () => import("./commands/journal.js"),
   run: () => import("./commands/run.js"),
-  services: () => import("./run/services.js"),
+  config: () => import("./config/require.js"),
   killswitch: () => import("./commands/killswitch.js"),
   audit: () => import("./commands/audit.js"),
   replay: () => import("./commands/replay.js"),
   simulate: () => import("./commands/simulate.js"),
 };
 async function configOf(home: string) {
-  return (await load.services()).requireConfig(home);
+  return (await load.config()).requireConfig(home);
 }
 
 function homeOf(cmd: Command): string {

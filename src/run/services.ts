@@ -5,7 +5,7 @@
  */
 import type { Instrument } from "../domain.js";
 import type { Config } from "../config/types.js";
-import { loadConfig } from "../config/load.js";
+import { type LoadedConfig, requireConfig } from "../config/require.js";
 import { MarketData } from "../market/data.js";
 import { openJournal, type Journal } from "../journal/journal.js";
 import { SimBroker } from "../broker/sim.js";
@@ -18,24 +18,7 @@ import { homePaths } from "../util/paths.js";
 import { EXIT } from "./exit-codes.js";
 import type { Session } from "./pipeline.js";
 
-export interface LoadedConfig {
-  config: Config;
-  universe: Instrument[];
-}
-
-/** Load and validate the config; refuses (exit 2) with every problem named. */
-export function requireConfig(home: string): LoadedConfig {
-  const r = loadConfig(home);
-  if (!r.ok) {
-    throw new TwError(
-      "config_invalid",
-      `the configuration did not load; nothing runs on it:\n${r.errors.map((e) => `  - ${e.message}`).join("\n")}`,
-      EXIT.USAGE_OR_CONFIG,
-      r.errors,
-    );
-  }
-  return { config: r.config, universe: r.universe };
-}
+export { type LoadedConfig, requireConfig } from "../config/require.js";
 
 export interface BrokerSetup {
   broker: Broker;
