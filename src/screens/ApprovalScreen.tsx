@@ -32,7 +32,7 @@ export const HALT_WORD = "HALT";
 
 type Mode =
   | { kind: "browse" }
-  | { kind: "confirm"; armed: boolean }
+  | { kind: "confirm"; armed: boolean; since: number }
   | { kind: "edit"; field: "quantity" | "limit"; quantity: string; limit: string }
   | { kind: "reject"; text: string }
   | { kind: "haltWord"; text: string }
@@ -52,7 +52,16 @@ export interface ApprovalScreenProps {
   onInterrupt: () => void;
   /** Rows available to this screen (the caller's header excluded). Default: terminal rows − 3. */
   maxRows?: number;
+  /**
+   * Type-ahead guard: in the confirmation, a key that arrives sooner than this after the prompt
+   * opened (or armed) cancels instead of confirming, so text typed or pasted into the wrong place
+   * ("say⏎") can never send orders. Default 300 ms.
+   */
+  typeAheadGuardMs?: number;
+  now?: () => number;
 }
+
+export const TYPE_AHEAD_GUARD_MS = 300;
 
 const REJECT_KEYS = promptKeys("reject all");
 const HALT_WORD_KEYS = promptKeys("continue");
@@ -80,7 +89,7 @@ function keysFor(mode: Mode): KeyTable {
 const num = (n: number) => (Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6))));
 const fmtShare = (s: ReturnType<typeof shareAfter>) => (s === null ? "—" : `${s.orderOnly && s.share >= 0 ? "+" : ""}${(s.share * 100).toFixed(1)}%`);
 
-export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows }: ApprovalScreenProps) {
+export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows, typeAheadGuardMs = TYPE_AHEAD_GUARD_MS, now = Date.now }: ApprovalScreenProps) {
   const th = useTheme();
   const { columns, rows: termRows } = useTerminalSize();
   const [get, set] = useRefState<ScreenState>(() => ({ rows: initialRows(request), selected: 0, mode: { kind: "browse" }, message: null }));
@@ -115,7 +124,7 @@ export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows }: Appr
           case "approve": {
             const count = s.rows.filter(isApprovable).length;
             if (count === 0) patch({ message: { tone: "warn", text: "nothing to approve: every order is blocked or dropped (edit, or reject all with r)" } });
-            else patch({ mode: { kind: "confirm", armed: false }, message: null });
+            else patch({ mode: { kind: "confirm", armed: false, since: now() }, message: null });
             return;
           }
           case "edit": {
@@ -143,7 +152,10 @@ export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows }: Appr
       case "confirm": {
         const action = matchKey(CONFIRM_KEYS, input, key);
         if (action === "interrupt") return onInterrupt();
-        if (action === "yes" && !mode.armed) return patch({ mode: { kind: "confirm", armed: true } });
+        if (now() - mode.since < typeAheadGuardMs) {
+          return patch({ mode: { kind: "browse" }, message: { tone: "warn", text: "approval cancelled: keys arrived faster than the prompt could be read; nothing sent (press a again)" } });
+        }
+        if (action === "yes" && !mode.armed) return patch({ mode: { kind: "confirm", armed: true, since: now() } });
         if (action === "send" && mode.armed) {
           const built = buildApproval(request, s.rows);
           if (!built.ok) return patch({ mode: { kind: "browse" }, message: { tone: "error", text: built.message }, ...(built.rows ? { rows: built.rows } : {}) });

@@ -11,11 +11,30 @@ afterEach(() => cleanup());
 function setup(req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "BUY", 5, 201), order("TSLA", "BUY", 3, 60)])) {
   const decisions: ApprovalDecision[] = [];
   const onInterrupt = vi.fn();
-  const inst = render(<ApprovalScreen request={req} onDecide={(d) => decisions.push(d)} onInterrupt={onInterrupt} maxRows={30} />);
+  const inst = render(<ApprovalScreen request={req} onDecide={(d) => decisions.push(d)} onInterrupt={onInterrupt} maxRows={30} typeAheadGuardMs={0} />);
   return { inst, req, decisions, onInterrupt };
 }
 
 describe("ApprovalScreen", () => {
+  it("type-ahead guard: say + Enter typed in one burst never approves", async () => {
+    const req = fakeRequest([order("AAPL", "BUY", 10, 100)]);
+    const decisions: ApprovalDecision[] = [];
+    let t = 1_000;
+    const inst = render(<ApprovalScreen request={req} onDecide={(d) => decisions.push(d)} onInterrupt={() => {}} maxRows={30} now={() => t} />);
+    for (const k of ["s", "a", "y", "\r"]) inst.stdin.write(k);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(decisions).toHaveLength(0);
+    expect(inst.lastFrame()).toContain("approval cancelled");
+    // Read, then confirm deliberately: the same keys with time between them approve.
+    await sendInputAndWaitForChange(inst, "a");
+    t += 500;
+    await sendInputAndWaitForChange(inst, "y");
+    t += 500;
+    await sendInputAndWaitForChange(inst, KEY.enter);
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]?.kind).toBe("approve");
+  });
+
   it("shows the table, verdicts, reasons, summary and keys", () => {
     const { inst } = setup();
     const f = inst.lastFrame() ?? "";

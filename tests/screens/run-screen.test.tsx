@@ -1,3 +1,4 @@
+import { TYPE_AHEAD_GUARD_MS } from "../../src/screens/ApprovalScreen.js";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApprovalQueue } from "../../src/screens/approval-queue.js";
@@ -84,8 +85,12 @@ describe("RunScreen / RunApp", () => {
     let f = await waitForFrame(inst, "Approve orders? 1 proposed");
     expect(f).toContain("orders left 7"); // the header stays
     expect(f).not.toContain("Ctrl+C cancel the run"); // the run's key help gives way to the approval's
+    // A person reads the prompt before confirming (the type-ahead guard cancels faster keys).
+    const pause = () => new Promise((r) => setTimeout(r, TYPE_AHEAD_GUARD_MS + 50));
     await sendInputAndWaitForChange(inst, "a");
+    await pause();
     await sendInputAndWaitForChange(inst, "y");
+    await pause();
     await sendInputAndWaitForChange(inst, KEY.enter);
     await expect(decided).resolves.toMatchObject({ kind: "approve", orders: [{ symbol: "AAPL", quantity: 10 }] });
     f = await waitForFrame(inst, "Ctrl+C cancel the run");
