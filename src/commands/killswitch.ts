@@ -54,7 +54,7 @@ export async function cmdKillSwitchReset(opts: { home: string; yes: boolean; rea
     io.stderr("tradewarden killswitch reset: resetting the kill switch resumes trading; confirm with --yes (or use `tradewarden killswitch` on a terminal)\n");
     return EXIT.USAGE_OR_CONFIG;
   }
-  if (!opts.reason || !opts.reason.trim()) {
+  if (!opts.reason?.trim()) {
     io.stderr('tradewarden killswitch reset: a reason is required: --reason "…"\n');
     return EXIT.USAGE_OR_CONFIG;
   }

@@ -187,7 +187,7 @@ function checkTranscript(
     const results = (next.content ?? []).slice(0, uses.length);
     uses.forEach((id, j) => {
       const r = results[j];
-      if (!r || r.type !== "tool_result" || r.tool_use_id !== id) add("transcript", `message ${i + 2} does not begin with the tool_result for ${id}`);
+      if (r?.type !== "tool_result" || r.tool_use_id !== id) add("transcript", `message ${i + 2} does not begin with the tool_result for ${id}`);
     });
     for (const r of next.content ?? []) if (r.type === "tool_result" && typeof r.content === "string") returnedText.push(r.content);
   });

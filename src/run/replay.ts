@@ -144,7 +144,7 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
     .map((l) => JSON.parse(l) as RunEvent);
   const transcript = JSON.parse(readFileSync(paths.transcript, "utf8")) as Transcript;
   const started = events.find((e) => e.type === "run.started");
-  if (!started || started.type !== "run.started") throw new TwError("replay_incomplete", "the run has no run.started event", EXIT.USAGE_OR_CONFIG);
+  if (started?.type !== "run.started") throw new TwError("replay_incomplete", "the run has no run.started event", EXIT.USAGE_OR_CONFIG);
   if (!transcript.system || transcript.messages.length === 0) {
     throw new TwError("replay_nothing", `run ${started.run_id} never called the model: there is nothing to replay`, EXIT.USAGE_OR_CONFIG);
   }
@@ -156,7 +156,7 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   const runtime = buildToolRuntime(handlers, { runId: started.run_id, tradingDay: started.trading_day });
   const first = transcript.messages[0];
   const task = first?.content.find((b) => b.type === "text");
-  if (!task || task.type !== "text") throw new TwError("replay_incomplete", "the transcript does not begin with the task message", EXIT.USAGE_OR_CONFIG);
+  if (task?.type !== "text") throw new TwError("replay_incomplete", "the transcript does not begin with the task message", EXIT.USAGE_OR_CONFIG);
   const price = started.model.provider === "scripted" ? priceFor("scripted", loadPriceTable()) : priceFor(started.model.id, loadPriceTable());
   const gen = runAgent({
     client,

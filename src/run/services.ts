@@ -3,7 +3,6 @@
  * universe, market data, journal, broker (with the paper guard), model client. The I/O edge of the
  * run; the pipeline itself only sees these objects.
  */
-import type { Instrument } from "../domain.js";
 import type { Config } from "../config/types.js";
 import { type LoadedConfig, requireConfig } from "../config/require.js";
 import { MarketData } from "../market/data.js";
