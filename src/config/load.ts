@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parse as parseToml, TomlDate, TomlError } from "smol-toml";
+import { pickLimits } from "../gate/limits.js";
 import type { Limits } from "../gate/types.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
 import { describeErrors, makeAjv } from "./ajv.js";
@@ -68,18 +69,7 @@ export function defaultConfig(): Config {
 
 /** The gate's limits from a loaded config. */
 export function limitsOf(config: Config): Limits {
-  const l = config.limits;
-  return {
-    base_currency: l.base_currency,
-    max_position_pct: l.max_position_pct,
-    max_orders_per_month: l.max_orders_per_month,
-    max_drawdown_pct: l.max_drawdown_pct,
-    max_price_deviation_pct: l.max_price_deviation_pct,
-    max_commission_pct: l.max_commission_pct,
-    allow_fractional: l.allow_fractional,
-    max_order_notional: l.max_order_notional,
-    max_price_age_days: l.max_price_age_days,
-  };
+  return pickLimits(config.limits);
 }
 
 /** Parse TOML text; a syntax error becomes an issue with its line and column. */

@@ -5,6 +5,7 @@
  */
 import { describeErrors, makeAjv } from "../config/ajv.js";
 import { CURRENCY_PATTERN, DATE_PATTERN, LIMITS_PROPERTIES } from "../config/schema.js";
+import { pickLimits } from "./limits.js";
 import type { Instrument } from "../domain.js";
 import { evaluate } from "./evaluate.js";
 import { fmtNum, fmtPct, fmtQty } from "./format.js";
@@ -206,18 +207,7 @@ export function parseScenario(doc: unknown): { ok: true; scenario: Scenario } | 
 
   const { holdings: _h, ...rest } = d.portfolio;
   const state: GateState = { ...rest, holdings };
-  const l = d.limits;
-  const limits: Limits = {
-    base_currency: l.base_currency,
-    max_position_pct: l.max_position_pct,
-    max_orders_per_month: l.max_orders_per_month,
-    max_drawdown_pct: l.max_drawdown_pct,
-    max_price_deviation_pct: l.max_price_deviation_pct,
-    max_commission_pct: l.max_commission_pct,
-    allow_fractional: l.allow_fractional,
-    max_order_notional: l.max_order_notional,
-    max_price_age_days: l.max_price_age_days,
-  };
+  const limits: Limits = pickLimits(d.limits);
   return { ok: true, scenario: { limits, universe, market, state, orders: d.orders } };
 }
 
