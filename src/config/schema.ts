@@ -121,7 +121,7 @@ export const CONFIG_SCHEMA = {
         default: "auto",
         description: "auto: Claude when ANTHROPIC_API_KEY is set, else the scripted model.",
       },
-      id: { type: "string", minLength: 1, default: "claude-sonnet-4-5", description: "Anthropic model id." },
+      id: { type: "string", minLength: 1, default: "claude-sonnet-5", description: "Anthropic model id (must be in data/model-prices.json)." },
       max_tokens: intMin(1, 4096, "Max output tokens per request."),
       request_timeout_s: numPos(60, "Per-request timeout cap, seconds."),
       max_retries: intMin(0, 2, "SDK retries per request."),

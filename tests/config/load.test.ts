@@ -48,7 +48,7 @@ describe("loadConfig", () => {
       liquidation_discount_pct: 1,
     });
     expect(r.config.account).toEqual({ base_currency: "USD", capital: 100000, timezone: "America/New_York" });
-    expect(r.config.model).toMatchObject({ provider: "auto", id: "claude-sonnet-4-5", run_budget_usd: 0.5, base_url: null });
+    expect(r.config.model).toMatchObject({ provider: "auto", id: "claude-sonnet-5", run_budget_usd: 0.5, base_url: null });
     expect(r.config.broker.sim).toEqual({
       participation_pct: 10,
       commission_per_share: 0.005,
