@@ -61,7 +61,7 @@ test("run --yes with Claude (real SDK against a loopback fake): a grounded order
   const home = mkdtempSync(join(tmpdir(), "tw-claude-"));
   homes.push(home);
   writeFileSync(join(home, "tradewarden.toml"), `[model]\nprovider = "anthropic"\nid = "claude-sonnet-5"\nbase_url = "${fake.url}"\n`);
-  const env = { ...process.env, ANTHROPIC_API_KEY: KEY, NO_COLOR: "1" };
+  const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: KEY, NO_COLOR: "1" };
   delete env.TRADEWARDEN_HOME;
   const r = await execa(process.execPath, [BIN, "--home", home, "run", "--yes", "--json"], { env, reject: false, stdin: "ignore" });
   expect(r.stderr).toBe("");
