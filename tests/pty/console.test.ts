@@ -12,9 +12,27 @@ import { afterEach, expect, test } from "vitest";
 
 const BIN = join(process.cwd(), "bin", "tradewarden.js");
 const homes: string[] = [];
+const terms: pty.IPty[] = [];
 afterEach(() => {
+  for (const t of terms.splice(0)) {
+    try {
+      t.kill();
+    } catch {
+      // already gone
+    }
+  }
   for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 });
+
+/** A terminal user's environment: Ink draws only a final frame when it believes it runs in CI. */
+function terminalEnv(home: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k === "CI" || k === "CONTINUOUS_INTEGRATION" || k.startsWith("CI_") || k === "TRADEWARDEN_HOME" || k === "ANTHROPIC_API_KEY") continue;
+    env[k] = v;
+  }
+  return { ...env, NO_COLOR: "1", TRADEWARDEN_HOME: home };
+}
 
 // Strip escape sequences so the screen text can be searched.
 const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\u001b[()][0-9A-Za-z]|\u001b[=>]/g, "");
@@ -25,8 +43,9 @@ function spawnConsole(home: string) {
     cols: 120,
     rows: 40,
     cwd: process.cwd(),
-    env: { ...process.env, NO_COLOR: "1", TRADEWARDEN_HOME: home } as Record<string, string>,
+    env: terminalEnv(home),
   });
+  terms.push(term);
   let out = "";
   let exit: number | null = null;
   term.onData((d) => {
