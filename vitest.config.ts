@@ -7,6 +7,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: "forks",
     globalSetup: ["tests/global-setup.ts"],
+    // The console tests draw Ink into fake terminals as a person would see it. Ink reads CI at
+    // import time and would draw only a final frame on CI machines; the product itself drops these
+    // variables before loading Ink on a real terminal (src/util/terminal-env.ts).
+    env: { CI: "false", CONTINUOUS_INTEGRATION: "false" },
     benchmark: { include: ["bench/**/*.bench.ts"] },
   },
 });

@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from "commander";
 import { processIO } from "./commands/io.js";
 import type { RunMode } from "./domain.js";
 import { TOOL_FORMATS } from "./tools/formats.js";
+import { prepareInkForTerminal } from "./util/terminal-env.js";
 import { EXIT, EXIT_TABLE } from "./run/exit-codes.js";
 import { TwError } from "./util/errors.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
@@ -74,7 +75,10 @@ program
   .addOption(new Option("--mode <mode>", "paper executes on the paper broker; observe places nothing").choices(["paper", "observe"]).default("paper"))
   .action(async (opts: { yes: boolean; json: boolean; mode: RunMode }, cmd: Command) => {
     const { cmdRun, terminalOf } = await load.run();
-    const makeConsole = async () => (await import("./commands/run-console.js")).createRunConsole(io.env);
+    const makeConsole = async () => {
+      prepareInkForTerminal();
+      return (await import("./commands/run-console.js")).createRunConsole(io.env);
+    };
     setExit(await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: opts.mode }, io, terminalOf(io.env), makeConsole));
   });
 

@@ -5,6 +5,7 @@ import { fromMinor } from "../journal/money.js";
 import { artifactPaths } from "../run/artifacts.js";
 import type { RunEvent } from "../run/events.js";
 import { homePaths } from "../util/paths.js";
+import { prepareInkForTerminal } from "../util/terminal-env.js";
 import type { JournalBrowserSource, JournalRunDetail, TranscriptEntry } from "../screens/JournalScreen.js";
 
 function readEvents(path: string): RunEvent[] {
@@ -124,6 +125,7 @@ export async function cmdJournalBrowse(
   const journal = await openJournal(opts.home, { timezone: opts.timezone, readOnly: true });
   const source = journalBrowserSource(journal, opts.home, opts.maxDrawdownPct);
   if (opts.interactive) {
+    prepareInkForTerminal();
     const { mountJournal } = await import("../screens/run-app.js");
     const mounted = mountJournal({ source, onExit: () => {} }, { env: opts.env });
     await mounted.waitUntilExit();

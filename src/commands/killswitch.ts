@@ -8,6 +8,7 @@ import { money, pct } from "../run/format.js";
 import { type KillSwitchFacts, killSwitchFacts, operatorName, resetKillSwitch } from "../run/killswitch.js";
 import { createAccountServices } from "../run/services.js";
 import { TwError } from "../util/errors.js";
+import { prepareInkForTerminal } from "../util/terminal-env.js";
 import type { CommandIO } from "./io.js";
 
 export function describeFacts(f: KillSwitchFacts): string {
@@ -35,6 +36,7 @@ export async function cmdKillSwitchShow(opts: { home: string; json: boolean; int
     const lock = await acquireLock(opts.home, "reset");
     try {
       const svc = await createAccountServices(opts.home, io.env);
+      prepareInkForTerminal();
       const { runKillSwitchScreen } = await import("./killswitch-screen.js");
       const reset = await runKillSwitchScreen(svc, io.env);
       io.stdout(reset ? "kill switch reset recorded in the journal\n" : "no change\n");

@@ -24,14 +24,17 @@ afterEach(() => {
   for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 });
 
-/** A terminal user's environment: Ink draws only a final frame when it believes it runs in CI. */
+/**
+ * A terminal user's environment, with CI=true on purpose: Ink draws only a final frame when it
+ * believes it runs in CI, and the product must still show the console to a person at a terminal.
+ */
 function terminalEnv(home: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || k === "CI" || k === "CONTINUOUS_INTEGRATION" || k.startsWith("CI_") || k === "TRADEWARDEN_HOME" || k === "ANTHROPIC_API_KEY") continue;
     env[k] = v;
   }
-  return { ...env, NO_COLOR: "1", TRADEWARDEN_HOME: home };
+  return { ...env, CI: "true", NO_COLOR: "1", TRADEWARDEN_HOME: home };
 }
 
 // Strip escape sequences so the screen text can be searched.
