@@ -156,7 +156,14 @@ sim
   .action(async (opts: { start?: string }, cmd: Command) => {
     const home = homeOf(cmd);
     const { config } = await configOf(home);
-    setExit((await load.sim()).cmdSimReset({ home, config: config.broker.sim, start: opts.start ?? config.broker.sim.start_date, cash: config.account.capital }, io));
+    // A reset rewrites the simulated broker's book: never while a run (or another reset) holds the home.
+    const { acquireLock } = await import("./journal/lock.js");
+    const lock = await acquireLock(home, "sim");
+    try {
+      setExit((await load.sim()).cmdSimReset({ home, config: config.broker.sim, start: opts.start ?? config.broker.sim.start_date, cash: config.account.capital }, io));
+    } finally {
+      await lock.release();
+    }
   });
 
 const data = program.command("data").description("market data");
