@@ -73,6 +73,7 @@ export async function cmdRun(
       broker: services.broker,
       openSession: services.openSession,
       closeSession: services.closeSession,
+      sessionClock: services.sessionClock,
       market: services.market,
       model: services.model,
       approver,

@@ -89,6 +89,7 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
         broker: svc.broker,
         openSession: svc.openSession,
         closeSession: svc.closeSession,
+        sessionClock: svc.sessionClock,
         market: svc.market,
         model: svc.model,
         approver,

@@ -43,6 +43,7 @@ import { buildGateInputs, type GateInputSnapshot } from "./gate-inputs.js";
 import { limitsOf } from "../config/load.js";
 import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
 import { accountValue } from "./valuation.js";
+import { type SessionClock, wallClock } from "./session-clock.js";
 
 export interface Session {
   tradingDay: string;
@@ -72,6 +73,8 @@ export interface PipelineDeps {
   executorSleep?: (ms: number) => Promise<void>;
   /** Accept a loopback Alpaca endpoint (tests against a loopback fake only). */
   allowLoopbackBroker?: boolean;
+  /** The session's clock (orders are filed, and the monthly quota counted, by it); default: the wall clock. */
+  sessionClock?: SessionClock;
   /** A preset run id (tests); default: time + random. */
   runId?: string;
 }
@@ -153,6 +156,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
       return new Stop("broker_unavailable", exit, `broker not ready: ${(e as Error).message}`);
     }
     tradingDay = session.tradingDay;
+    const sessionNow = (deps.sessionClock ?? wallClock)(tradingDay);
     if (!journal.isInitialised()) {
       await journal.init({ capital: config.account.capital, currency: config.account.base_currency, at: now() });
       sink.emit({ type: "run.note", level: "info", message: `journal opened with capital ${config.account.capital} ${config.account.base_currency} (first use)` });
@@ -205,7 +209,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
           cash: journal.cash(),
           holdings: journal.holdings(),
           peak: journal.peak() ?? value,
-          ordersThisMonth: journal.ordersThisMonth(now()),
+          ordersThisMonth: journal.ordersThisMonth(sessionNow()),
           tradingState: journal.tradingState(),
         },
         openOrders,
@@ -233,7 +237,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
     if (!session.isOpen) return new Stop("no_trades", EXIT.OK, `the market is closed for ${tradingDay}; a DAY order now would queue for the next session, so nothing is proposed`);
 
     // ── quota & budget: the model is not called when either is used up.
-    const used = journal.ordersThisMonth(now());
+    const used = journal.ordersThisMonth(sessionNow());
     if (used >= config.limits.max_orders_per_month) {
       return new Stop("quota_exhausted", EXIT.OK, `the monthly order quota is used up (${used} of ${config.limits.max_orders_per_month}); the model was not called`);
     }
@@ -253,7 +257,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
         journal,
         prices,
         limits: { max_orders_per_month: config.limits.max_orders_per_month, max_drawdown_pct: maxDd },
-        now,
+        now: sessionNow,
         runId,
         tradingDay,
       }),
@@ -374,6 +378,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
       config: config.executor,
       emit: (e: RunEventBody) => sink.emit(e),
       signal,
+      now: () => sessionNow().getTime(),
       ...(deps.executorSleep ? { sleep: deps.executorSleep } : {}),
     });
     const after = accountValue(journal, prices).value;
@@ -383,7 +388,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
 
     // Helpers closed over the run.
     function emitValuation(v: number, p: number, first: boolean): void {
-      const used = journal.ordersThisMonth(now());
+      const used = journal.ordersThisMonth(sessionNow());
       sink.emit({
         type: "valuation",
         value: v,
@@ -411,6 +416,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
         emit: (e: RunEventBody) => sink.emit(e),
         signal,
         liquidation: true,
+        now: () => sessionNow().getTime(),
         ...(deps.executorSleep ? { sleep: deps.executorSleep } : {}),
       });
     }

@@ -16,6 +16,7 @@ import { TwError } from "../util/errors.js";
 import { homePaths } from "../util/paths.js";
 import { EXIT } from "./exit-codes.js";
 import type { Session } from "./pipeline.js";
+import { type SessionClock, simulatedSessionClock, wallClock } from "./session-clock.js";
 
 export { type LoadedConfig, requireConfig } from "../config/require.js";
 
@@ -26,6 +27,8 @@ export interface BrokerSetup {
   /** The session the next run would trade in, without opening it (valuations outside a run). */
   peekSession: () => Promise<Session>;
   secretsRead: string[];
+  /** The session's clock: historical days on the simulated broker, the wall clock on a real one. */
+  sessionClock: SessionClock;
   /** The simulated broker, when that is the broker (for `sim` commands and simulations). */
   sim?: SimBroker;
 }
@@ -47,6 +50,7 @@ export function createBroker(home: string, config: Config, market: MarketData, e
       sim,
       openSession: async () => ({ tradingDay: sim.beginDay(), isOpen: true }),
       closeSession: async () => sim.endDay(),
+      sessionClock: simulatedSessionClock(config.account.timezone),
       peekSession: async () => {
         const day = sim.nextDay();
         if (!day) throw new TwError("sim_exhausted", "the simulation has played every day of the market data; run `tradewarden sim reset`", EXIT.BROKER_OR_DATA_UNAVAILABLE);
@@ -64,7 +68,7 @@ export function createBroker(home: string, config: Config, market: MarketData, e
     const c = await broker.clock();
     return { tradingDay: c.tradingDay, isOpen: c.isOpen };
   };
-  return { broker, openSession: clockSession, peekSession: clockSession, closeSession: async () => {}, secretsRead: [...ALPACA_KEY_ENV] };
+  return { broker, openSession: clockSession, peekSession: clockSession, closeSession: async () => {}, sessionClock: wallClock, secretsRead: [...ALPACA_KEY_ENV] };
 }
 
 export interface RunServices extends LoadedConfig, BrokerSetup {

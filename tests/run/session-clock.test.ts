@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { expect, test } from "vitest";
+import { simulatedSessionClock, wallClock } from "../../src/run/session-clock.js";
+
+test("the simulated session clock is the trading day's noon in the account's zone, advancing with the wall clock", () => {
+  let wall = 1_000_000;
+  const clock = simulatedSessionClock("Pacific/Auckland", () => wall)("2020-03-31");
+  expect(clock().toISOString()).toBe("2020-03-30T23:00:00.000Z"); // noon NZDT (UTC+13)
+  wall += 90_000;
+  expect(clock().toISOString()).toBe("2020-03-30T23:01:30.000Z");
+  const now = Date.now();
+  expect(Math.abs(wallClock("2020-03-31")().getTime() - now)).toBeLessThan(5_000);
+});
+
+test("simulating across a month boundary: the monthly quota counts the trading days' months, not the wall clock's", async () => {
+  const home = mkdtempSync(join(tmpdir(), "tw-quota-"));
+  try {
+    writeFileSync(join(home, "tradewarden.toml"), "[limits]\nmax_orders_per_month = 1\n[broker.sim]\nstart_date = 2007-01-03\n");
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.ANTHROPIC_API_KEY;
+    delete env.TRADEWARDEN_HOME;
+    const r = await execa(process.execPath, ["bin/tradewarden.js", "--home", home, "simulate", "--from", "2007-01-03", "--to", "2007-03-30", "--json"], { env, reject: false });
+    expect(r.exitCode).toBe(0);
+    const runs = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { trading_day?: string; outcome?: string; orders?: number })
+      .filter((x) => x.trading_day !== undefined);
+    const byMonth = new Map<string, { orders: number; exhausted: number }>();
+    for (const x of runs) {
+      const m = String(x.trading_day).slice(0, 7);
+      const agg = byMonth.get(m) ?? { orders: 0, exhausted: 0 };
+      agg.orders += x.orders ?? 0;
+      if (x.outcome === "quota_exhausted") agg.exhausted++;
+      byMonth.set(m, agg);
+    }
+    // Each month: exactly one order sent (the quota), then the model is no longer called that month.
+    for (const m of ["2007-01", "2007-02", "2007-03"]) {
+      expect(byMonth.get(m)?.orders, m).toBe(1);
+      expect(byMonth.get(m)?.exhausted ?? 0, m).toBeGreaterThan(0);
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}, 60_000);
