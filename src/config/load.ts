@@ -56,6 +56,7 @@ export function validateConfigDocument(
     model: d.model,
     broker: d.broker,
     executor: d.executor,
+    fx: d.fx,
   };
   return { ok: true, config };
 }

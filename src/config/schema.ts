@@ -166,5 +166,13 @@ export const CONFIG_SCHEMA = {
       settle_s: numMin(0, 15, "Wait for fills to settle after a cancel, seconds."),
       poll_ms: intMin(1, 250, "Poll interval while waiting, milliseconds."),
     }),
+    fx: {
+      type: "object",
+      description:
+        "Exchange rates to the base currency: CURRENCY = units of base currency per unit (e.g. EUR = 1.08 with a USD base). An instrument in a currency without a rate has no reference price, so its orders are blocked.",
+      propertyNames: { pattern: CURRENCY_PATTERN },
+      additionalProperties: { type: "number", exclusiveMinimum: 0 },
+      default: {},
+    },
   },
 } as const;

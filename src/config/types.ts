@@ -84,6 +84,8 @@ export interface Config {
   model: ModelConfig;
   broker: BrokerConfig;
   executor: ExecutorConfig;
+  /** Units of base currency per unit of each other currency (e.g. { EUR: 1.08 } with a USD base). */
+  fx: Record<string, number>;
 }
 
 /** The universe as loaded from the configured CSV files (case-normalised, validated). */

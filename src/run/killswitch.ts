@@ -6,6 +6,7 @@
 import { userInfo } from "node:os";
 import type { TradingState } from "../domain.js";
 import { drawdownPct } from "../gate/evaluate.js";
+import { fxToBaseOf } from "../config/fx.js";
 import type { LiquidationStatus, ResetRecord, TripRecord } from "../journal/types.js";
 import { EXIT } from "./exit-codes.js";
 import { TwError } from "../util/errors.js";
@@ -34,7 +35,7 @@ export async function killSwitchFacts(svc: AccountServices): Promise<KillSwitchF
   const { journal, config } = svc;
   if (!journal.isInitialised()) throw new TwError("not_initialised", "the journal is not initialised yet: run `tradewarden run` or `tradewarden init` first", EXIT.USAGE_OR_CONFIG);
   const session = await svc.peekSession();
-  const view = svc.market.asOf(session.tradingDay, { universe: svc.universe, baseCurrency: config.account.base_currency });
+  const view = svc.market.asOf(session.tradingDay, { universe: svc.universe, baseCurrency: config.account.base_currency, fxToBase: fxToBaseOf(config) });
   const { value, unpriced } = accountValue(journal, view);
   const peak = journal.peak();
   return {

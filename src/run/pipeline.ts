@@ -41,6 +41,7 @@ import type { RunEventBody, RunOutcome } from "./events.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { buildGateInputs, type GateInputSnapshot } from "./gate-inputs.js";
 import { limitsOf } from "../config/load.js";
+import { fxToBaseOf } from "../config/fx.js";
 import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
 import { accountValue } from "./valuation.js";
 import { type SessionClock, wallClock } from "./session-clock.js";
@@ -195,7 +196,8 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
     sink.emit({ type: "reconcile.ok", positions: positions.length });
 
     // ── value & peak.
-    const prices = deps.market.asOf(tradingDay, { universe: deps.universe, baseCurrency: config.account.base_currency });
+    const fxToBase = fxToBaseOf(config);
+    const prices = deps.market.asOf(tradingDay, { universe: deps.universe, baseCurrency: config.account.base_currency, fxToBase });
     const { value, unpriced } = accountValue(journal, prices);
     if (unpriced.length > 0) {
       return new Stop("data_unavailable", EXIT.BROKER_OR_DATA_UNAVAILABLE, `no reference price before ${tradingDay} for held ${unpriced.join(", ")}`);
@@ -261,7 +263,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
         runId,
         tradingDay,
       }),
-      ...makeMarketToolHandlers({ market: deps.market, universe: deps.universe, tradingDay, baseCurrency: config.account.base_currency }),
+      ...makeMarketToolHandlers({ market: deps.market, universe: deps.universe, tradingDay, baseCurrency: config.account.base_currency, fxToBase }),
       check_orders: makeCheckOrdersHandler(inputs),
       submit_orders: submit,
     };
