@@ -3,8 +3,9 @@
  * to `<home>/market/<SYM>.csv`. Every bad row is reported by line; nothing is half-imported (the
  * file is written to a temporary name and renamed into place only when every row is valid).
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import type { Bar } from "../domain.js";
 import { formatBarFile } from "../market/bars.js";
 import { parseImportCsv, SYMBOL_PATTERN } from "../market/import.js";
 import { EXIT } from "../run/exit-codes.js";
@@ -49,28 +50,104 @@ export function cmdDataImport(opts: DataImportOptions, io: CommandIO): number {
     return EXIT.USAGE_OR_CONFIG;
   }
   const bars = parsed.bars;
-  const dir = homePaths(opts.home).imported;
-  const dest = join(dir, `${symbol}.csv`);
-  const tmp = `${dest}.tmp-${process.pid}`;
+  const dest = importedBarPath(opts.home, symbol);
   const first = bars[0]!.date;
   const last = bars[bars.length - 1]!.date;
   try {
-    mkdirSync(dir, { recursive: true });
-    const meta = {
-      symbol,
-      currency,
-      source: basename(opts.csv),
-      imported_at: (opts.now?.() ?? new Date()).toISOString(),
-      rows: String(bars.length),
-    };
-    writeFileSync(tmp, formatBarFile(bars, meta));
-    renameSync(tmp, dest);
+    writeImportedBarFiles(opts.home, [{ symbol, bars, meta: importMeta(symbol, currency, basename(opts.csv), bars.length, opts.now) }]);
   } catch (e) {
-    rmSync(tmp, { force: true });
-    io.stderr(`error: could not write ${dest}: ${(e as Error).message}\n`);
+    io.stderr(`error: could not write ${e instanceof ImportWriteError ? e.path : dest}: ${e instanceof ImportWriteError ? e.reason : (e as Error).message}\n`);
     return EXIT.INTERNAL_ERROR;
   }
   io.stdout(`imported ${bars.length} bars of ${symbol} (${currency}) from ${first} to ${last} into ${dest}\n`);
   io.stdout(`to trade it, add a row for ${symbol} to a universe file listed in your config\n`);
   return EXIT.OK;
+}
+
+// ---- the imported-bar writer, shared by `data import` and `data import-alpaca` -----------------
+
+/** One symbol's bars to write to `<home>/market/<SYM>.csv`. */
+export interface ImportedBarFile {
+  /** Upper case, already checked against SYMBOL_PATTERN. */
+  symbol: string;
+  bars: readonly Bar[];
+  /** The `#` comment line (see `importMeta`). */
+  meta: Record<string, string>;
+}
+
+/** A write that failed; `path` is the file, `reason` the system's message. Nothing was changed. */
+export class ImportWriteError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`could not write ${path}: ${reason}`);
+    this.name = "ImportWriteError";
+  }
+}
+
+/** Where an imported symbol's bars live. */
+export function importedBarPath(home: string, symbol: string): string {
+  return join(homePaths(home).imported, `${symbol}.csv`);
+}
+
+/** The metadata line of an imported file (`currency` is what the market data loader reads). */
+export function importMeta(symbol: string, currency: string, source: string, rows: number, now?: () => Date): Record<string, string> {
+  return { symbol, currency, source, imported_at: (now?.() ?? new Date()).toISOString(), rows: String(rows) };
+}
+
+/**
+ * Writes every file, all or nothing: each is written in full to a temporary name beside its
+ * destination first, and only when all of them were written are they renamed into place (each
+ * rename is atomic). If a rename fails, the files already replaced are put back as they were.
+ * A file replaces the symbol's previous import whole. Returns the destination paths; throws an
+ * `ImportWriteError` after cleaning up.
+ */
+export function writeImportedBarFiles(home: string, files: readonly ImportedBarFile[]): string[] {
+  const dir = homePaths(home).imported;
+  const plan = files.map((f) => {
+    const dest = importedBarPath(home, f.symbol);
+    return { dest, tmp: `${dest}.tmp-${process.pid}`, text: formatBarFile(f.bars, f.meta) };
+  });
+  const removeTemps = () => {
+    for (const p of plan) rmSync(p.tmp, { force: true });
+  };
+  let current = plan[0]?.dest ?? dir;
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const p of plan) {
+      current = p.dest;
+      writeFileSync(p.tmp, p.text);
+    }
+  } catch (e) {
+    removeTemps();
+    throw new ImportWriteError(current, (e as Error).message);
+  }
+  // What each destination held before, to put back if a later rename fails.
+  const before = plan.map((p) => (existsSync(p.dest) ? readFileSync(p.dest) : undefined));
+  let renamed = 0;
+  try {
+    for (const p of plan) {
+      current = p.dest;
+      renameSync(p.tmp, p.dest);
+      renamed++;
+    }
+  } catch (e) {
+    for (let i = 0; i < renamed; i++) {
+      const p = plan[i]!;
+      const old = before[i];
+      try {
+        if (old === undefined) rmSync(p.dest, { force: true });
+        else {
+          writeFileSync(p.tmp, old);
+          renameSync(p.tmp, p.dest);
+        }
+      } catch {
+        // Best effort: the error below names the file that failed.
+      }
+    }
+    removeTemps();
+    throw new ImportWriteError(current, (e as Error).message);
+  }
+  return plan.map((p) => p.dest);
 }

@@ -1,7 +1,8 @@
 /**
  * Mounting the console. The CLI calls these only when stdin and stdout are terminals (otherwise
  * the headless printer runs and Ink is never loaded), with FORCE_COLOR=0 set before import when
- * NO_COLOR is set. Ink is rendered with `exitOnCtrlC: false` and `patchConsole: false`; Ctrl+C
+ * NO_COLOR is set. Ink is rendered with `exitOnCtrlC: false` (and `patchConsole` only for the live run
+ * on the real terminal, so a library's console warning prints above the console); Ctrl+C
  * reaches `onInterrupt`, and the caller unmounts before exiting 130.
  */
 import { render } from "ink";
@@ -68,11 +69,11 @@ export function RunApp({ store, queue, onInterrupt }: { store: RunStore; queue: 
   );
 }
 
-function mount(node: ReactElement, opts: MountOptions): Mounted {
+function mount(node: ReactElement, opts: MountOptions & { patchConsole?: boolean }): Mounted {
   const theme = createTheme(opts.env ?? process.env);
   const instance = render(<ThemeContext.Provider value={theme}>{node}</ThemeContext.Provider>, {
     exitOnCtrlC: false,
-    patchConsole: false,
+    patchConsole: opts.patchConsole ?? false,
     ...(opts.stdout ? { stdout: opts.stdout } : {}),
     ...(opts.stdin ? { stdin: opts.stdin } : {}),
     ...(opts.stderr ? { stderr: opts.stderr } : {}),
@@ -95,7 +96,10 @@ export function mountRunConsole(opts: RunConsoleOptions): Mounted {
     // A waiting approval must never hang the run: it settles as rejected (nothing placed).
     opts.queue.rejectAll("run interrupted (Ctrl+C) before a decision");
   };
-  const mounted = mount(<RunApp store={store} queue={opts.queue} onInterrupt={onInterrupt} />, opts);
+  // Libraries may still write to the console during a run (the Anthropic SDK warns about deprecated
+  // models, for one): let Ink print those above the live region instead of over it. Our own code
+  // never logs from render paths.
+  const mounted = mount(<RunApp store={store} queue={opts.queue} onInterrupt={onInterrupt} />, { ...opts, patchConsole: opts.stdout === undefined });
   return {
     unmount: () => {
       unsubscribe();
