@@ -158,9 +158,9 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
     }
     tradingDay = session.tradingDay;
     const sessionNow = (deps.sessionClock ?? wallClock)(tradingDay);
-    if (!journal.isInitialised()) {
+    const firstUse = !journal.isInitialised();
+    if (firstUse) {
       await journal.init({ capital: config.account.capital, currency: config.account.base_currency, at: now() });
-      sink.emit({ type: "run.note", level: "info", message: `journal opened with capital ${config.account.capital} ${config.account.base_currency} (first use)` });
     } else if (journal.baseCurrency() !== config.account.base_currency) {
       throw new TwError("currency_mismatch", `the journal's base currency is ${journal.baseCurrency()} but the config says ${config.account.base_currency}`, EXIT.USAGE_OR_CONFIG);
     }
@@ -182,6 +182,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
       broker: { kind: endpoint.kind, account_id: account.account_id, endpoint: endpoint.url },
       base_currency: config.account.base_currency,
     });
+    if (firstUse) sink.emit({ type: "run.note", level: "info", message: `journal opened with capital ${config.account.capital} ${config.account.base_currency} (first use)` });
     for (const id of aborted) sink.emit({ type: "run.note", level: "warn", message: `run ${id} had been left running by a process that is gone; closed as aborted` });
     if (account.trading_blocked) return new Stop("broker_unavailable", EXIT.BROKER_OR_DATA_UNAVAILABLE, "the broker account is blocked from trading");
 
