@@ -24,6 +24,7 @@ const load = {
   gateCheck: () => import("./commands/gate-check.js"),
   sim: () => import("./commands/sim.js"),
   dataImport: () => import("./commands/data-import.js"),
+  dataImportAlpaca: () => import("./commands/data-import-alpaca.js"),
   init: () => import("./commands/init.js"),
   deposit: () => import("./commands/deposit.js"),
   journal: () => import("./commands/journal.js"),
@@ -237,6 +238,25 @@ configCmd
   .action(async (_o: unknown, cmd: Command) => {
     const { config, universe } = await configOf(homeOf(cmd));
     io.stdout(`${JSON.stringify({ ...config, universe }, null, 2)}\n`);
+  });
+
+data
+  .command("import-alpaca")
+  .description("daily bars of real symbols from Alpaca's market data API (keys from APCA_API_KEY_ID / APCA_API_SECRET_KEY)")
+  .requiredOption("--symbols <list>", "comma-separated symbols, e.g. AAPL,MSFT")
+  .requiredOption("--from <date>", "first date, YYYY-MM-DD")
+  .requiredOption("--to <date>", "last date, YYYY-MM-DD")
+  .addOption(new Option("--feed <feed>", "Alpaca data feed").choices(["iex", "sip", "delayed_sip"]).default("iex"))
+  .action(async (opts: { symbols: string; from: string; to: string; feed: "iex" | "sip" | "delayed_sip" }, cmd: Command) => {
+    const home = homeOf(cmd);
+    // Replacing a symbol's bars while a run reads them would change its prices mid-run.
+    const { acquireLock } = await import("./journal/lock.js");
+    const lock = await acquireLock(home, "sim");
+    try {
+      setExit(await (await load.dataImportAlpaca()).cmdDataImportAlpaca({ home, symbols: [opts.symbols], from: opts.from, to: opts.to, env: io.env, feed: opts.feed }, io));
+    } finally {
+      await lock.release();
+    }
   });
 
 async function main(argv: string[]): Promise<number> {

@@ -3,7 +3,7 @@
  * to `<home>/market/<SYM>.csv`. Every bad row is reported by line; nothing is half-imported (the
  * file is written to a temporary name and renamed into place only when every row is valid).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Bar } from "../domain.js";
 import { formatBarFile } from "../market/bars.js";
@@ -107,7 +107,7 @@ export function writeImportedBarFiles(home: string, files: readonly ImportedBarF
   const dir = homePaths(home).imported;
   const plan = files.map((f) => {
     const dest = importedBarPath(home, f.symbol);
-    return { dest, tmp: `${dest}.tmp-${process.pid}`, text: formatBarFile(f.bars, f.meta) };
+    return { dest, tmp: `${dest}.tmp-${process.pid}`, text: formatBarFile(f.bars, f.meta), before: undefined as Buffer | undefined };
   });
   const removeTemps = () => {
     for (const p of plan) rmSync(p.tmp, { force: true });
@@ -119,12 +119,15 @@ export function writeImportedBarFiles(home: string, files: readonly ImportedBarF
       current = p.dest;
       writeFileSync(p.tmp, p.text);
     }
+    // What each destination file held before, to put back if a later rename fails.
+    for (const p of plan) {
+      current = p.dest;
+      if (lstatSync(p.dest, { throwIfNoEntry: false })?.isFile()) p.before = readFileSync(p.dest);
+    }
   } catch (e) {
     removeTemps();
     throw new ImportWriteError(current, (e as Error).message);
   }
-  // What each destination held before, to put back if a later rename fails.
-  const before = plan.map((p) => (existsSync(p.dest) ? readFileSync(p.dest) : undefined));
   let renamed = 0;
   try {
     for (const p of plan) {
@@ -135,7 +138,7 @@ export function writeImportedBarFiles(home: string, files: readonly ImportedBarF
   } catch (e) {
     for (let i = 0; i < renamed; i++) {
       const p = plan[i]!;
-      const old = before[i];
+      const old = p.before;
       try {
         if (old === undefined) rmSync(p.dest, { force: true });
         else {
