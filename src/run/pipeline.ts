@@ -471,7 +471,7 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
       model: { provider: deps.model.provider, id: deps.model.id },
       broker: { kind: endpointKind, endpoint: endpoint.url },
       secretsRead: deps.secretsRead,
-      marketData: deps.config.broker.kind === "sim" ? "bundled daily bars (S&P 500 index and synthetic instruments derived from it) plus imported bars" : "broker market data",
+      marketData: "daily bars: the bundled data (the S&P 500 index and synthetic instruments derived from it) and bars imported into the home (CSV or Alpaca's market data API)",
     });
     const problems = validateResearchCycle(cycle);
     if (problems.length > 0) {

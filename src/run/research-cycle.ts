@@ -179,11 +179,14 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
     }
   }
 
-  const limitations = [
-    "Paper trading only: fills on the simulated broker come from daily bars (no queue position, no intraday path).",
-    "Prices and history are point-in-time (strictly before the trading day), but a model's weights may know later history.",
-  ];
-  if (facts.broker.kind === "simulated") limitations.push("Bundled instruments other than the index are synthetic, derived from the S&P 500 index.");
+  const limitations =
+    facts.broker.kind === "simulated"
+      ? [
+          "Paper trading on the simulated broker: fills come from daily bars (no queue position, no intraday path).",
+          "Bundled instruments other than the index are synthetic, derived from the S&P 500 index.",
+        ]
+      : ["Paper trading on Alpaca's paper account: its fills ignore queue position and slippage, and it charges no commission."];
+  limitations.push("Prices and history are point-in-time (strictly before the trading day), but a model's weights may know later history.");
 
   return {
     schema: "tradewarden.research_cycle.v1",

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AlpacaBroker, createAlpacaBroker, mapAlpacaStatus } from "../../src/broker/alpaca.js";
@@ -7,246 +7,25 @@ import { GuardedBroker } from "../../src/broker/guard.js";
 import { execute } from "../../src/executor/execute.js";
 import type { RunEventBody } from "../../src/run/events.js";
 import { FakeJournal, SpyBroker } from "../executor/fakes.js";
+import { FakeAlpaca } from "./fake-alpaca.js";
 
 const KEY = "PKTESTKEYID0123456789";
 const SECRET = "sEcReT-0123456789-abcdefghijklmnopqrstuv";
 const env = { APCA_API_KEY_ID: KEY, APCA_API_SECRET_KEY: SECRET };
 
-// ---- a loopback fake of Alpaca's paper REST v2 ----------------------------------------------
-
-interface FakeOrder {
-  id: string;
-  client_order_id: string;
-  symbol: string;
-  side: string;
-  qty: string;
-  filled_qty: string;
-  filled_avg_price: string | null;
-  limit_price: string;
-  status: string;
-  type: string;
-  time_in_force: string;
-  created_at: string;
-  submitted_at: string;
-  updated_at: string;
-}
-interface FakeActivity {
-  id: string;
-  activity_type: "FILL";
-  transaction_time: string;
-  type: "fill" | "partial_fill";
-  price: string;
-  qty: string;
-  side: string;
-  symbol: string;
-  leaves_qty: string;
-  cum_qty: string;
-  order_id: string;
-  order_status: string;
-}
-interface Seen {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingMessage["headers"];
-  body: string;
-}
-
-/**
- * Order behaviour by symbol:
- * FILL fills at once in two executions; WORK rests until cancelled; LATE fills while its cancel is in
- * flight (DELETE → 422, read back: filled); BOOM is created, then the POST answers 500; LOST answers 500
- * without creating anything; SLOW is created but answers after the client's timeout; POOR → 403;
- * ECHO → 422 whose message echoes the secret header.
- */
-class FakeAlpaca {
-  server: Server;
-  url = "";
-  requests: Seen[] = [];
-  orders: FakeOrder[] = [];
-  activities: FakeActivity[] = [];
-  accountNumber = "PA2TESTACCT9";
-  open = true;
-  /** Answer 429 to the next n requests of a path. */
-  limited = new Map<string, { n: number; headers: Record<string, string> }>();
-  private seq = 0;
-  private t = Date.UTC(2024, 2, 4, 15, 0, 0);
-
-  constructor() {
-    this.server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (c: Buffer) => {
-        body += c.toString("utf8");
-      });
-      req.on("end", () => this.handle(req, res, body));
-    });
-  }
-  async start(): Promise<void> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-  reset(): void {
-    this.requests = [];
-    this.orders = [];
-    this.activities = [];
-    this.limited.clear();
-    this.accountNumber = "PA2TESTACCT9";
-    this.open = true;
-    this.seq = 0;
-    this.t = Date.UTC(2024, 2, 4, 15, 0, 0);
-    // Someone else's fills, enough to need a second page of activities.
-    for (let i = 0; i < 130; i++) this.addFill({ id: `other-${i}`, symbol: "ZZZ", side: "buy", filled_qty: "0", qty: "1000" } as FakeOrder, 1, 5);
-  }
-  posts(clientOrderId?: string): Seen[] {
-    return this.requests.filter((r) => r.method === "POST" && r.path === "/v2/orders" && (clientOrderId === undefined || JSON.parse(r.body).client_order_id === clientOrderId));
-  }
-  private now(): string {
-    this.t += 1000;
-    return new Date(this.t).toISOString();
-  }
-  private addFill(o: FakeOrder, qty: number, price: number): void {
-    const cum = Number(o.filled_qty) + qty;
-    const prevValue = Number(o.filled_qty) * Number(o.filled_avg_price ?? 0);
-    o.filled_qty = String(cum);
-    o.filled_avg_price = String((prevValue + qty * price) / cum);
-    const leaves = Number(o.qty) - cum;
-    if (o.client_order_id) o.status = leaves === 0 ? "filled" : "partially_filled";
-    const at = this.now();
-    o.updated_at = at;
-    this.activities.push({
-      id: `${at.replace(/\D/g, "")}::${o.id}-${cum}`,
-      activity_type: "FILL",
-      transaction_time: at,
-      type: leaves === 0 ? "fill" : "partial_fill",
-      price: String(price),
-      qty: String(qty),
-      side: o.side,
-      symbol: o.symbol,
-      leaves_qty: String(leaves),
-      cum_qty: String(cum),
-      order_id: o.id,
-      order_status: o.status,
-    });
-  }
-  private handle(req: IncomingMessage, res: ServerResponse, body: string) {
-    const u = new URL(req.url ?? "/", "http://x");
-    this.requests.push({ method: req.method ?? "", path: u.pathname, query: u.searchParams, headers: req.headers, body });
-    const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { "content-type": "application/json", ...headers });
-      res.end(value === undefined ? undefined : JSON.stringify(value));
-    };
-    if (req.headers["apca-api-key-id"] !== KEY || req.headers["apca-api-secret-key"] !== SECRET) return json(401, { code: 40110000, message: "request is not authorized" });
-    const limit = this.limited.get(u.pathname);
-    if (limit && limit.n > 0) {
-      limit.n--;
-      return json(429, { code: 42910000, message: "rate limit exceeded" }, limit.headers);
-    }
-    const byId = /^\/v2\/orders\/([^/]+)$/.exec(u.pathname);
-    if (req.method === "GET" && u.pathname === "/v2/clock") {
-      return json(200, { timestamp: "2024-03-04T10:00:00.000-05:00", is_open: this.open, next_open: "2024-03-05T09:30:00-05:00", next_close: "2024-03-04T16:00:00-05:00" });
-    }
-    if (req.method === "GET" && u.pathname === "/v2/account") {
-      return json(200, {
-        id: "904837e3-3b76-47ec-b432-046db621571b",
-        account_number: this.accountNumber,
-        status: "ACTIVE",
-        currency: "USD",
-        cash: "100000.25",
-        buying_power: "200000.5",
-        equity: "100000.25",
-        trading_blocked: false,
-        account_blocked: false,
-      });
-    }
-    if (req.method === "GET" && u.pathname === "/v2/positions") {
-      return json(200, [
-        { symbol: "MSFT", qty: "5", side: "long", avg_entry_price: "400.5", market_value: "2010" },
-        { symbol: "AAPL", qty: "10", side: "long", avg_entry_price: "170.25", market_value: "1700" },
-      ]);
-    }
-    if (req.method === "GET" && u.pathname === "/v2/orders") {
-      const open = ["new", "accepted", "pending_new", "partially_filled", "pending_cancel"];
-      return json(
-        200,
-        this.orders.filter((o) => u.searchParams.get("status") !== "open" || open.includes(o.status)),
-      );
-    }
-    if (req.method === "GET" && u.pathname === "/v2/orders:by_client_order_id") {
-      const o = this.orders.find((x) => x.client_order_id === u.searchParams.get("client_order_id"));
-      return o ? json(200, o) : json(404, { code: 40410000, message: "order not found" });
-    }
-    if (req.method === "GET" && byId) {
-      const o = this.orders.find((x) => x.id === byId[1]);
-      return o ? json(200, o) : json(404, { code: 40410000, message: "order not found" });
-    }
-    if (req.method === "DELETE" && byId) {
-      const o = this.orders.find((x) => x.id === byId[1]);
-      if (!o) return json(404, { code: 40410000, message: "order not found" });
-      if (o.symbol === "LATE" && o.status === "new") this.addFill(o, Number(o.qty), Number(o.limit_price));
-      if (!["new", "accepted", "partially_filled"].includes(o.status)) return json(422, { code: 42210000, message: `order is already in "${o.status}" state` });
-      o.status = "canceled";
-      o.updated_at = this.now();
-      return json(204, undefined);
-    }
-    if (req.method === "GET" && u.pathname === "/v2/account/activities/FILL") {
-      let list = [...this.activities].reverse(); // desc
-      const after = u.searchParams.get("after");
-      if (after) list = list.filter((a) => a.transaction_time > after);
-      const token = u.searchParams.get("page_token");
-      if (token) list = list.slice(list.findIndex((a) => a.id === token) + 1);
-      return json(200, list.slice(0, Number(u.searchParams.get("page_size") ?? 100)));
-    }
-    if (req.method === "POST" && u.pathname === "/v2/orders") {
-      const b = JSON.parse(body) as Record<string, unknown>;
-      for (const k of ["qty", "limit_price"]) if (typeof b[k] !== "string") return json(422, { code: 40010000, message: `${k} must be a string` });
-      if (b.type !== "limit" || b.time_in_force !== "day") return json(422, { code: 40010000, message: "limit day orders only" });
-      if (this.orders.some((o) => o.client_order_id === b.client_order_id)) return json(422, { code: 40010001, message: "client_order_id must be unique" });
-      const symbol = String(b.symbol);
-      if (symbol === "LOST") return json(500, { code: 50010000, message: "internal server error" });
-      if (symbol === "POOR") return json(403, { code: 40310000, message: "insufficient buying power" });
-      if (symbol === "ECHO") return json(422, { code: 40010000, message: `invalid header value ${SECRET}` });
-      const at = this.now();
-      const o: FakeOrder = {
-        id: `ord-${++this.seq}`,
-        client_order_id: String(b.client_order_id),
-        symbol,
-        side: String(b.side),
-        qty: String(b.qty),
-        filled_qty: "0",
-        filled_avg_price: null,
-        limit_price: String(b.limit_price),
-        status: "new",
-        type: "limit",
-        time_in_force: "day",
-        created_at: at,
-        submitted_at: at,
-        updated_at: at,
-      };
-      this.orders.push(o);
-      if (symbol === "FILL" || symbol === "BOOM") {
-        const half = Math.floor(Number(o.qty) / 2);
-        this.addFill(o, half, Number(o.limit_price) - 0.02);
-        this.addFill(o, Number(o.qty) - half, Number(o.limit_price));
-      }
-      if (symbol === "BOOM") return json(500, { code: 50010000, message: "internal server error" });
-      if (symbol === "SLOW") {
-        setTimeout(() => json(200, o), 400);
-        return;
-      }
-      return json(200, o);
-    }
-    json(404, { code: 40410000, message: "not found" });
-  }
-}
-
-const fake = new FakeAlpaca();
+// The loopback fake of Alpaca's paper REST v2 (tests/broker/fake-alpaca.ts): order behaviour by symbol.
+const fake = new FakeAlpaca({ key: KEY, secret: SECRET });
 beforeAll(() => fake.start());
 afterAll(() => fake.stop());
-beforeEach(() => fake.reset());
+beforeEach(() => {
+  fake.reset();
+  fake.positions = [
+    { symbol: "MSFT", qty: "5", side: "long", avg_entry_price: "400.5", market_value: "2010" },
+    { symbol: "AAPL", qty: "10", side: "long", avg_entry_price: "170.25", market_value: "1700" },
+  ];
+  // Someone else's fills, enough to need a second page of activities.
+  fake.addForeignFills(130);
+});
 
 function broker(extra: Partial<Parameters<typeof createAlpacaBroker>[0]> = {}): AlpacaBroker {
   return createAlpacaBroker({ baseUrl: fake.url, env, allowLoopback: true, timeoutMs: 2000, ...extra });

@@ -1,0 +1,283 @@
+/**
+ * The Alpaca paper path through the whole CLI: `tradewarden run --yes --json` with
+ * `broker.kind = "alpaca"` and `broker.alpaca.base_url` pointing at a loopback fake of Alpaca's paper
+ * REST v2 (tests/broker/fake-alpaca.ts), allowed only by TRADEWARDEN_ALLOW_LOOPBACK_BROKER=1. The
+ * scripted momentum model (no ANTHROPIC_API_KEY) trades two imported, up-trending symbols; the fake
+ * fills every order in full at its limit and reports the fills back as positions.
+ *
+ * Each child runs with a preload (`node --import`) that logs every outgoing connection attempt
+ * (undici's fetch and net sockets) to a file, so "nothing was sent anywhere" is observed, not assumed.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { execa } from "execa";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RunEvent } from "../../src/run/events.js";
+import { FakeAlpaca } from "../broker/fake-alpaca.js";
+import { BIN, childEnv, ofType, ROOT, runOutput } from "../e2e/helpers.js";
+
+const KEY = "PKRUNTESTKEY0123456789";
+const SECRET = "runSeCrEt-9876543210-zyxwvutsrqponmlkji";
+const SYMBOLS = ["AAA", "BBB"] as const;
+/** The fake's clock says Monday 2024-03-04 (open); the bars end the trading day before. */
+const TRADING_DAY = "2024-03-04";
+const LAST_BAR = "2024-03-01";
+
+const fake = new FakeAlpaca({ key: KEY, secret: SECRET });
+const temps: string[] = [];
+beforeAll(() => fake.start());
+afterAll(async () => {
+  await fake.stop();
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+afterEach(() => fake.reset());
+
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(d);
+  return d;
+}
+
+/** `n` weekdays of daily bars ending on `LAST_BAR`, rising ~0.4% a day with a small wiggle (close > SMA20 > SMA50, 3-month return > 0). */
+function risingBarsCsv(start: number, n = 130): string {
+  const days: string[] = [];
+  for (let t = Date.parse(`${LAST_BAR}T00:00:00Z`); days.length < n; t -= 86_400_000) {
+    const wd = new Date(t).getUTCDay();
+    if (wd !== 0 && wd !== 6) days.unshift(new Date(t).toISOString().slice(0, 10));
+  }
+  const rows = days.map((d, i) => {
+    const close = start * 1.004 ** i * (1 + 0.003 * Math.sin(i));
+    const open = close * 0.998;
+    const r = (x: number) => x.toFixed(2);
+    return `${d},${r(open)},${r(close * 1.006)},${r(open * 0.994)},${r(close)},${1_000_000 + i * 1000}`;
+  });
+  return `Date,Open,High,Low,Close,Volume\n${rows.join("\n")}\n`;
+}
+
+interface Cli {
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+  /** Outgoing connection attempts the child made (undici and net), one line each. */
+  connections: string[];
+}
+
+/** `node --import <net logger> bin/tradewarden.js --home <home> ...args`, never rejects. */
+async function tw(home: string, args: readonly string[], extraEnv: Record<string, string> = { TRADEWARDEN_ALLOW_LOOPBACK_BROKER: "1" }): Promise<Cli> {
+  const dir = tempDir("tw-net-");
+  const log = join(dir, "connections.log");
+  const hook = join(dir, "net-log.mjs");
+  writeFileSync(
+    hook,
+    `import dc from "node:diagnostics_channel";\nimport { appendFileSync } from "node:fs";\nconst log = ${JSON.stringify(log)};\n` +
+      `dc.subscribe("undici:client:beforeConnect", (m) => appendFileSync(log, "fetch " + String(m?.connectParams?.host) + "\\n"));\n` +
+      `dc.subscribe("net.client.socket", () => appendFileSync(log, "socket\\n"));\n`,
+  );
+  // childEnv drops ANTHROPIC_API_KEY, TRADEWARDEN_HOME and TRADEWARDEN_ALLOW_LOOPBACK_BROKER from this process's environment.
+  const env = childEnv({ APCA_API_KEY_ID: KEY, APCA_API_SECRET_KEY: SECRET, NO_COLOR: "1", ...extraEnv });
+  const r = await execa(process.execPath, ["--import", pathToFileURL(hook).href, BIN, "--home", home, ...args], {
+    cwd: ROOT,
+    env,
+    extendEnv: false,
+    reject: false,
+    stdin: "ignore",
+    timeout: 60_000,
+    killSignal: "SIGKILL",
+  });
+  const connections = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), connections };
+}
+
+function expectExit(r: Cli, code: number): void {
+  if (r.exitCode !== code) throw new Error(`expected exit ${code}, got ${String(r.exitCode)}\n--- stdout ---\n${r.stdout.slice(-4000)}\n--- stderr ---\n${r.stderr.slice(-4000)}`);
+}
+
+/** A home with a universe of AAA and BBB, their bars imported through the CLI, and the alpaca config. */
+async function alpacaHome(baseUrl: string): Promise<string> {
+  const home = tempDir("tw-alpaca-");
+  writeFileSync(join(home, "universe.csv"), `symbol,currency,exchange,name\n${SYMBOLS.map((s) => `${s},USD,SIM,${s} test instrument`).join("\n")}\n`);
+  for (const [i, s] of SYMBOLS.entries()) {
+    const csv = join(home, `${s}-bars.csv`);
+    writeFileSync(csv, risingBarsCsv(40 + 30 * i));
+    const r = await tw(home, ["data", "import", "--csv", csv, "--symbol", s]);
+    expectExit(r, 0);
+    expect(r.stdout).toContain(`to ${LAST_BAR}`);
+  }
+  writeConfig(home, baseUrl);
+  return home;
+}
+
+/** Short executor waits: the fake fills at once, and a run that wrongly reaches a resting order ends quickly. */
+function writeConfig(home: string, baseUrl: string): void {
+  writeFileSync(
+    join(home, "tradewarden.toml"),
+    `[universe]\nfiles = ["universe.csv"]\n\n[broker]\nkind = "alpaca"\n\n[broker.alpaca]\nbase_url = "${baseUrl}"\n\n[executor]\nwait_s = 5\nsettle_s = 2\npoll_ms = 50\n`,
+  );
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+interface JournalDump {
+  orders: { client_order_id?: string; symbol: string; side: string; quantity: number; status?: string }[];
+  fills: unknown[];
+  state: { holdings: Record<string, { quantity: number }> };
+}
+
+async function journal(home: string): Promise<JournalDump> {
+  const r = await tw(home, ["journal", "--json"]);
+  expectExit(r, 0);
+  return JSON.parse(r.stdout) as JournalDump;
+}
+
+const held = (h: Record<string, { quantity: number }>) =>
+  Object.fromEntries(
+    Object.entries(h)
+      .filter(([, p]) => p.quantity !== 0)
+      .map(([s, p]) => [s, p.quantity])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
+
+describe("run --yes --json against a loopback fake Alpaca paper API", () => {
+  it("places and books the momentum orders once each, records no secret, and the next run reconciles", async () => {
+    for (const s of SYMBOLS) fake.fillAtLimit.add(s);
+    const home = await alpacaHome(fake.url);
+    expect(fake.requests).toHaveLength(0); // importing bars does not touch the broker
+
+    const r = await tw(home, ["run", "--yes", "--json"]);
+    expectExit(r, 0);
+    expect(r.stderr).toBe("");
+    const { events, envelope } = runOutput(r.stdout);
+    const started = ofType(events, "run.started")[0];
+    expect(started).toMatchObject({ trading_day: TRADING_DAY, broker: { kind: "alpaca", account_id: "PA2TESTACCT9", endpoint: fake.url } });
+    expect(ofType(events, "reconcile.ok")).toEqual([expect.objectContaining({ positions: 0 })]);
+
+    // Both symbols bought, each placed and filled in full at its limit.
+    const placed = ofType(events, "order.placed");
+    const filled = ofType(events, "order.filled");
+    expect(placed.map((e) => [e.symbol, e.side]).sort()).toEqual([
+      ["AAA", "BUY"],
+      ["BBB", "BUY"],
+    ]);
+    expect(filled.map((e) => e.client_order_id).sort()).toEqual(placed.map((e) => e.client_order_id).sort());
+    for (const f of filled) {
+      expect(f.filled_quantity).toBe(f.quantity);
+      expect(f.avg_price).toBeCloseTo(f.limit_price, 6);
+      expect(f.commission).toBe(0); // Alpaca charges none
+    }
+
+    // The fake saw exactly one POST per client order id, each carrying the key headers, and the
+    // body it got is the order the run reported.
+    const ids = placed.map((e) => e.client_order_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(fake.posts()).toHaveLength(ids.length);
+    for (const e of placed) {
+      const posts = fake.posts(e.client_order_id);
+      expect(posts, e.client_order_id).toHaveLength(1);
+      const post = posts[0]!;
+      expect(post.headers["apca-api-key-id"]).toBe(KEY);
+      expect(post.headers["apca-api-secret-key"]).toBe(SECRET);
+      expect(JSON.parse(post.body)).toEqual({
+        symbol: e.symbol,
+        qty: String(e.quantity),
+        side: "buy",
+        type: "limit",
+        time_in_force: "day",
+        limit_price: String(e.limit_price),
+        client_order_id: e.client_order_id,
+      });
+    }
+    // Every request carried the keys in headers (the fake answers 401 otherwise), never in the URL.
+    for (const q of fake.requests) {
+      expect(q.headers["apca-api-key-id"]).toBe(KEY);
+      expect(`${q.path}?${q.query}`).not.toContain(SECRET);
+    }
+    // The connection logger works: the run did connect (to the fake, and only to it).
+    expect(r.connections.length).toBeGreaterThan(0);
+    for (const c of r.connections.filter((l) => l.startsWith("fetch "))) expect(c).toBe(`fetch ${new URL(fake.url).host}`);
+
+    const safety = envelope.safety as Record<string, unknown>;
+    expect(envelope.outcome).toBe("executed");
+    expect(safety.broker_endpoint_kind).toBe("alpaca_paper");
+    expect(safety.broker_endpoint).toBe(fake.url);
+    expect(safety.secrets_read).toEqual(["APCA_API_KEY_ID", "APCA_API_SECRET_KEY"]);
+
+    // Neither key value is in any artifact of the run, nor anywhere else in the home (journal included).
+    const runFiles = filesUnder(join(home, "runs"));
+    expect(runFiles.some((f) => f.endsWith("events.jsonl"))).toBe(true);
+    for (const f of filesUnder(home)) {
+      const text = readFileSync(f, "utf8");
+      expect(text, f).not.toContain(SECRET);
+      expect(text, f).not.toContain(KEY);
+    }
+
+    // The journal's holdings are the broker's positions.
+    const positions = Object.fromEntries(fake.currentPositions().map((p) => [p.symbol, Number(p.qty)]));
+    expect(Object.keys(positions).sort()).toEqual([...SYMBOLS]);
+    const j = await journal(home);
+    expect(held(j.state.holdings)).toEqual(positions);
+    expect(j.orders).toHaveLength(ids.length);
+
+    // A second run on the same session reconciles (the fake's positions reflect the fills) and
+    // holds: momentum never adds to a holding. Nothing new is posted.
+    const postsBefore = fake.posts().length;
+    const again = await tw(home, ["run", "--yes", "--json"]);
+    expect(again.exitCode, again.stdout.slice(-3000)).not.toBe(3);
+    expectExit(again, 0);
+    const second = runOutput(again.stdout);
+    expect(ofType(second.events, "reconcile.failed")).toEqual([]);
+    expect(ofType(second.events, "reconcile.ok")).toEqual([expect.objectContaining({ positions: SYMBOLS.length })]);
+    expect(ofType(second.events, "order.placed")).toEqual([]);
+    expect(second.envelope.outcome).toBe("hold");
+    expect(fake.posts()).toHaveLength(postsBefore);
+    expect(held((await journal(home)).state.holdings)).toEqual(positions);
+  }, 120_000);
+
+  it("refuses a non-paper base_url (exit 2) and a loopback one without the opt-in, before any request anywhere", async () => {
+    const home = await alpacaHome(fake.url);
+    const cases: { name: string; baseUrl: string; env: Record<string, string>; message: RegExp }[] = [
+      { name: "the live endpoint", baseUrl: "https://api.alpaca.markets", env: { TRADEWARDEN_ALLOW_LOOPBACK_BROKER: "1" }, message: /refusing a non-paper broker endpoint \(alpaca https:\/\/api\.alpaca\.markets\)/ },
+      { name: "the loopback fake without TRADEWARDEN_ALLOW_LOOPBACK_BROKER", baseUrl: fake.url, env: {}, message: /non-paper broker endpoint/ },
+    ];
+    for (const c of cases) {
+      writeConfig(home, c.baseUrl);
+      const r = await tw(home, ["run", "--yes", "--json"], c.env);
+      expect(r.exitCode, `${c.name}\n${r.stdout}\n${r.stderr}`).toBe(2);
+      expect(`${r.stdout}\n${r.stderr}`, c.name).toMatch(c.message);
+      expect(`${r.stdout}\n${r.stderr}`, c.name).not.toContain(SECRET);
+      // No connection was even attempted, to any host, and the fake heard nothing.
+      expect(r.connections, c.name).toEqual([]);
+      expect(fake.requests, c.name).toHaveLength(0);
+    }
+    // Nothing was run or ordered.
+    expect(filesUnder(join(home, "runs"))).toEqual([]);
+    const j = await journal(home);
+    expect(j.orders).toEqual([]);
+    expect(j.fills).toEqual([]);
+  }, 120_000);
+
+  it("refuses an account whose number is not a paper account's (PA…): nothing is placed", async () => {
+    for (const s of SYMBOLS) fake.fillAtLimit.add(s);
+    fake.accountNumber = "A2LIVEACCT9";
+    const home = await alpacaHome(fake.url);
+    const r = await tw(home, ["run", "--yes", "--json"]);
+    expect(r.exitCode, r.stdout.slice(-3000)).not.toBe(0);
+    expectExit(r, 2);
+    const { events, envelope } = runOutput(r.stdout);
+    expect(ofType(events, "preflight.failed")).toEqual([expect.objectContaining({ code: "not_paper" })]);
+    expect(events.some((e: RunEvent) => e.type.startsWith("order."))).toBe(false);
+    expect(envelope.outcome).toBe("broker_unavailable");
+    // Only the account was read; no order, position or clock request followed.
+    expect(fake.requests.map((q) => `${q.method} ${q.path}`)).toEqual(["GET /v2/account"]);
+    expect(fake.posts()).toHaveLength(0);
+    expect(fake.orders).toHaveLength(0);
+    expect((await journal(home)).orders).toEqual([]);
+  }, 120_000);
+});
