@@ -110,8 +110,8 @@ const journalCmd = program
   .description("browse the journal: runs, proposals, verdicts, orders, fills, costs (--json for scripts)")
   .option("--json", "print runs, orders, fills and state as JSON (without it: the browser on a terminal, a runs table otherwise)", false)
   .option("--run <id>", "only this run")
-  .option("--from <date>", "runs started on or after this day (YYYY-MM-DD)")
-  .option("--to <date>", "runs started on or before this day (YYYY-MM-DD)")
+  .option("--from <date>", "runs whose trading day is on or after this day (YYYY-MM-DD)")
+  .option("--to <date>", "runs whose trading day is on or before this day (YYYY-MM-DD)")
   .action(async (opts: { json: boolean; run?: string; from?: string; to?: string }, cmd: Command) => {
     const home = homeOf(cmd);
     const { config } = await configOf(home);

@@ -46,6 +46,16 @@ export async function cmdRun(
   term: Terminal,
   makeConsole?: () => Promise<ConsoleFrontEnd>,
 ): Promise<number> {
+  try {
+    return await runLocked(opts, io, term, makeConsole);
+  } catch (e) {
+    // With --json, a run refused before it started still answers on stdout, as one JSON line.
+    if (opts.json && e instanceof TwError) io.stdout(`${JSON.stringify({ type: "run.refused", code: e.code, message: e.message, exit_code: e.exitCode })}\n`);
+    throw e;
+  }
+}
+
+async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal, makeConsole?: () => Promise<ConsoleFrontEnd>): Promise<number> {
   const lock = await acquireLock(opts.home, "run");
   const interrupts = installInterruptHandlers(io);
   const { controller, onSignal } = interrupts;
