@@ -7,11 +7,27 @@ import type { ModelConfig } from "../config/types.js";
 import type { Limits } from "../gate/types.js";
 import { EXIT } from "../run/exit-codes.js";
 import { TwError } from "../util/errors.js";
-import { AnthropicClient } from "./anthropic-client.js";
+import type { AnthropicClientOptions } from "./anthropic-client.js";
 import type { AgentLimits } from "./loop.js";
 import { type ModelPrice, type PriceTable, priceFor } from "./pricing.js";
 import { isScriptName, SCRIPTS, ScriptedClient } from "./scripted-client.js";
-import type { ModelClient } from "./types.js";
+import type { CallHooks, ModelClient, ModelRequest, ModelResponse } from "./types.js";
+
+/**
+ * Claude, with the SDK loaded on the first call: runs on the scripted model (and commands that
+ * never call a model) do not pay for loading it.
+ */
+class LazyAnthropicClient implements ModelClient {
+  readonly model: string;
+  private inner: Promise<ModelClient> | null = null;
+  constructor(private readonly opts: AnthropicClientOptions) {
+    this.model = opts.model;
+  }
+  complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse> {
+    this.inner ??= import("./anthropic-client.js").then((m) => new m.AnthropicClient(this.opts));
+    return this.inner.then((c) => c.complete(req, hooks));
+  }
+}
 
 export interface ModelSetup {
   client: ModelClient;
@@ -31,7 +47,7 @@ export function createModelClient(
     if (!key) {
       throw new TwError("missing_api_key", 'model.provider is "anthropic" but ANTHROPIC_API_KEY is not set', EXIT.USAGE_OR_CONFIG);
     }
-    const client = new AnthropicClient({
+    const client = new LazyAnthropicClient({
       model: model.id,
       apiKey: key,
       baseURL: model.base_url,
