@@ -55,8 +55,6 @@ export type OrderStatus =
   | "uncertain" // the send's outcome is unknown (timeout); resolved by client-id lookup, never by resending
   | "working_after_cancel"; // still working after a cancel: next run's reconciliation stops
 
-export const TERMINAL_ORDER_STATUSES: ReadonlySet<OrderStatus> = new Set(["filled", "cancelled", "expired", "rejected"]);
-
 /** A reference price as of the run's trading day (the last close strictly before it). */
 export interface ReferencePrice {
   symbol: string;

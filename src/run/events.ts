@@ -205,8 +205,6 @@ export type RunEventType = RunEventBody["type"];
 /** An event as recorded: the body stamped with its sequence number and time. */
 export type RunEvent = RunEventBody & { seq: number; at: string; run_id: string };
 
-export type EventOf<T extends RunEventType> = Extract<RunEventBody, { type: T }>;
-
 /** Every event type, at run time (the audit checks recorded events against it). */
 export const RUN_EVENT_TYPES = [
   "run.started",

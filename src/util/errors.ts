@@ -16,7 +16,3 @@ export class TwError extends Error {
     this.details = details;
   }
 }
-
-export type Result<T, E = TwError> = { ok: true; value: T } | { ok: false; error: E };
-export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
-export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });
