@@ -182,17 +182,20 @@ export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows, typeAh
       case "reject":
       case "haltWord":
       case "haltReason": {
-        const action = matchKey<PromptAction>(keysFor(mode) as KeyTable<PromptAction>, input, key);
+        // Pasted text that ends with Enter arrives as one chunk: the text, then Enter.
+        const nl = input.length > 1 ? input.search(/[\r\n]/) : -1;
+        const pm = nl >= 0 ? { ...mode, text: editBuffer(mode.text, input.slice(0, nl), key) } : mode;
+        const action = nl >= 0 ? "submit" : matchKey<PromptAction>(keysFor(mode) as KeyTable<PromptAction>, input, key);
         if (action === "interrupt") return onInterrupt();
         if (action === "cancel") return patch({ mode: { kind: "browse" }, message: { tone: "dim", text: "cancelled" } });
         if (action === "submit") {
-          const text = sanitizeLine(mode.text).trim();
-          if (mode.kind === "reject") return decide({ kind: "reject", by: "operator", ...(text ? { reason: text } : {}) }, "rejected: nothing will be placed");
-          if (mode.kind === "haltWord") {
-            if (mode.text === HALT_WORD) return patch({ mode: { kind: "haltReason", text: "" }, message: null });
+          const text = sanitizeLine(pm.text).trim();
+          if (pm.kind === "reject") return decide({ kind: "reject", by: "operator", ...(text ? { reason: text } : {}) }, "rejected: nothing will be placed");
+          if (pm.kind === "haltWord") {
+            if (pm.text === HALT_WORD) return patch({ mode: { kind: "haltReason", text: "" }, message: null });
             return patch({ mode: { kind: "haltWord", text: "" }, message: { tone: "error", text: `refused: type ${HALT_WORD} exactly (capitals) to trip the kill switch, or Esc` } });
           }
-          if (!text) return patch({ message: { tone: "error", text: "a reason is required to trip the kill switch" } });
+          if (!text) return patch({ mode: pm, message: { tone: "error", text: "a reason is required to trip the kill switch" } });
           return decide({ kind: "killswitch", reason: text, by: "operator" }, "kill switch: trading halts and holdings are liquidated…");
         }
         return patch({ mode: { ...mode, text: editBuffer(mode.text, input, key) } });

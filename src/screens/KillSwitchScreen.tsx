@@ -73,16 +73,19 @@ export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSw
       else if (a === "exit") onExit();
       return;
     }
-    const a = matchKey(KILLSWITCH_PROMPT_KEYS, input, key);
+    // Pasted text that ends with Enter arrives as one chunk: the text, then Enter.
+    const nl = input.length > 1 ? input.search(/[\r\n]/) : -1;
+    const pm = nl >= 0 ? { ...m, text: editBuffer(m.text, input.slice(0, nl), key) } : m;
+    const a = nl >= 0 ? "submit" : matchKey(KILLSWITCH_PROMPT_KEYS, input, key);
     if (a === "interrupt") return (onInterrupt ?? onExit)();
     if (a === "cancel") return onExit();
     if (a === "submit") {
-      if (m.kind === "word") {
-        if (m.text === RESET_WORD) return set({ mode: { kind: "reason", text: "" }, message: null });
-        return set({ mode: { kind: "word", text: "" }, message: { error: true, text: `refused: "${sanitizeLine(m.text)}" is not ${RESET_WORD}. Type ${RESET_WORD} exactly (capitals), or Esc to leave.` } });
+      if (pm.kind === "word") {
+        if (pm.text === RESET_WORD) return set({ mode: { kind: "reason", text: "" }, message: null });
+        return set({ mode: { kind: "word", text: "" }, message: { error: true, text: `refused: "${sanitizeLine(pm.text)}" is not ${RESET_WORD}. Type ${RESET_WORD} exactly (capitals), or Esc to leave.` } });
       }
-      const reason = sanitizeLine(m.text).trim();
-      if (!reason) return set({ ...s, message: { error: true, text: "a reason is required: it is recorded in the journal" } });
+      const reason = sanitizeLine(pm.text).trim();
+      if (!reason) return set({ ...s, mode: pm, message: { error: true, text: "a reason is required: it is recorded in the journal" } });
       set({ mode: { kind: "busy" }, message: null });
       onReset({ reason }).then(
         () => set({ mode: { kind: "done" }, message: null }),

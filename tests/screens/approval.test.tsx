@@ -16,6 +16,13 @@ function setup(req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "
 }
 
 describe("ApprovalScreen", () => {
+  it("a reject reason pasted together with Enter rejects with that reason", async () => {
+    const { inst, decisions } = setup();
+    await sendInputAndWaitForChange(inst, "r");
+    await sendInputAndWaitForChange(inst, "not today\r");
+    expect(decisions).toEqual([{ kind: "reject", by: "operator", reason: "not today" }]);
+  });
+
   it("type-ahead guard: say + Enter typed in one burst never approves", async () => {
     const req = fakeRequest([order("AAPL", "BUY", 10, 100)]);
     const decisions: ApprovalDecision[] = [];

@@ -28,6 +28,16 @@ function setup(facts: KillSwitchFacts = halted, onReset = vi.fn(async (_a: { rea
 }
 
 describe("KillSwitchScreen", () => {
+  it("pasted text ending with Enter counts as typed, then Enter (word, then reason)", async () => {
+    const { inst, onReset } = setup();
+    await sendInputAndWaitForChange(inst, "reset\r");
+    expect(inst.lastFrame()).toContain('refused: "reset" is not RESET');
+    await sendInputAndWaitForChange(inst, "RESET\r");
+    await sendInputAndWaitForChange(inst, "losses reviewed\r");
+    await waitForFrame(inst, "Kill switch reset");
+    expect(onReset).toHaveBeenCalledWith({ reason: "losses reviewed" });
+  });
+
   it("shows why and when trading halted and what a reset does", () => {
     const f = setup().inst.lastFrame() ?? "";
     expect(f).toContain("trading state HALTED");
