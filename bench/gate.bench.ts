@@ -6,6 +6,7 @@ import { bench, describe } from "vitest";
 import type { Instrument } from "../src/domain.js";
 import { evaluate } from "../src/gate/evaluate.js";
 import type { GateMarket, GateOrder, GateState, Limits } from "../src/gate/types.js";
+import { LIMITS } from "../tests/gate/helpers.js";
 
 const N_SYMBOLS = 1000;
 const symbols = Array.from({ length: N_SYMBOLS }, (_, i) => `S${String(i).padStart(4, "0")}`);
@@ -25,17 +26,8 @@ const state: GateState = {
   orders_this_month: 0,
   trading_state: "ACTIVE",
 };
-const limits: Limits = {
-  base_currency: "USD",
-  max_position_pct: 5,
-  max_orders_per_month: 2000,
-  max_drawdown_pct: 25,
-  max_price_deviation_pct: 2,
-  max_commission_pct: 10,
-  allow_fractional: false,
-  max_order_notional: null,
-  max_price_age_days: null,
-};
+// The default limits, with room for 1,000 orders and 500 small positions.
+const limits: Limits = { ...LIMITS, max_position_pct: 5, max_orders_per_month: 2000 };
 // 500 sells of held symbols and 500 buys of others, interleaved.
 const orders: GateOrder[] = [];
 for (let i = 0; i < 500; i++) {

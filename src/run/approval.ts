@@ -79,3 +79,19 @@ export class NonInteractiveApprover implements Approver {
     };
   }
 }
+
+/**
+ * What an operator may do to a proposal: drop orders, shrink quantities, adjust limits. An approval
+ * that adds an order, changes a side or grows a quantity is refused (returns the problem), whatever
+ * front end produced it.
+ */
+export function approvalOutsideProposal(proposed: readonly ProposedOrder[], approved: readonly ProposedOrder[]): string | null {
+  const pool = [...proposed];
+  for (const o of approved) {
+    const i = pool.findIndex((p) => p.symbol.toUpperCase() === o.symbol.toUpperCase() && p.side === o.side);
+    const p = i >= 0 ? pool.splice(i, 1)[0] : undefined;
+    if (!p) return `${o.side} ${o.symbol} was not proposed`;
+    if (o.quantity > p.quantity) return `${o.side} ${o.symbol}: quantity ${o.quantity} is more than the ${p.quantity} proposed`;
+  }
+  return null;
+}

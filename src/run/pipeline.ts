@@ -34,7 +34,7 @@ import { CONTRACT_VERSION } from "../tools/catalogue.js";
 import { execute } from "../executor/execute.js";
 import { TwError } from "../util/errors.js";
 import { homePaths, packageVersion } from "../util/paths.js";
-import { alignDecisions, type Approver, ordersHash } from "./approval.js";
+import { alignDecisions, type Approver, approvalOutsideProposal, ordersHash } from "./approval.js";
 import { ensureRunDir, writeJsonAtomic, type ArtifactPaths } from "./artifacts.js";
 import type { EventSink } from "./event-sink.js";
 import type { RunEventBody, RunOutcome } from "./events.js";
@@ -357,6 +357,8 @@ export async function runDaily(deps: PipelineDeps): Promise<RunSummary> {
     if (decision.orders_hash !== ordersHash(decision.orders)) {
       throw new TwError("approval_mismatch", "the approval does not bind to the orders it carries; nothing placed", EXIT.INTERNAL_ERROR);
     }
+    const outside = approvalOutsideProposal(proposal.orders, decision.orders);
+    if (outside) throw new TwError("approval_mismatch", `the approval goes beyond the proposal (${outside}); nothing placed`, EXIT.INTERNAL_ERROR);
     sink.emit({ type: "approval.decided", decision: "approved", by: decision.by, orders: decision.orders, orders_hash: decision.orders_hash, ...(decision.note ? { reason: decision.note } : {}) });
     await journal.recordApproval(runId, { decision: "approved", by: decision.by, orders_hash: decision.orders_hash, orders: decision.orders, at: now() });
     if (decision.orders.length === 0) return new Stop("no_trades", EXIT.OK, "no order was approved");

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Instrument } from "../../src/domain.js";
 import { evaluate } from "../../src/gate/evaluate.js";
 import type { GateMarket, GateOrder, GateState, Limits } from "../../src/gate/types.js";
+import { LIMITS } from "./helpers.js";
 
 const SYMBOLS = ["S0", "S1", "S2", "S3", "S4", "S5"];
 const UNIVERSE: Instrument[] = SYMBOLS.map((symbol) => ({ symbol, currency: "USD" }));
@@ -147,17 +148,7 @@ describe("gate properties", () => {
           orders as GateOrder[],
           { cash: junk as number, holdings: {}, peak: 0, orders_this_month: 0, trading_state: "ACTIVE" },
           {},
-          {
-            base_currency: "USD",
-            max_position_pct: 25,
-            max_orders_per_month: 10,
-            max_drawdown_pct: 25,
-            max_price_deviation_pct: 2,
-            max_commission_pct: 10,
-            allow_fractional: false,
-            max_order_notional: null,
-            max_price_age_days: null,
-          },
+          LIMITS,
           UNIVERSE,
         );
         expect(r.decisions.length).toBe(orders.length);

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { ToolContract } from "../types.js";
-import { OrderSchema } from "./order.js";
+import { EXAMPLE_ORDER, OrderSchema } from "./order.js";
 
 const Input = Type.Object(
   {
@@ -25,16 +25,7 @@ export const checkOrders: ToolContract<typeof Input, typeof Output> = {
   description:
     "Dry-run orders through the real risk gate on a copy of the account; nothing is placed. Sells are evaluated first and the batch is checked jointly (cash, position share, monthly quota). Each decision says approved or blocked, with every reason and its numbers. Use it before submit_orders.",
   example: {
-    orders: [
-      {
-        symbol: "ALFA",
-        side: "BUY",
-        quantity: 10,
-        limit_price: 101.5,
-        reason: "Three-month momentum positive and price above SMA50.",
-        evidence_ids: ["price:ALFA:2008-03-14"],
-      },
-    ],
+    orders: [EXAMPLE_ORDER],
   },
   successSummary:
     "success=true with all_approved and decisions[] ({symbol, side, quantity, limit_price, approved, reasons[{code, message}], notional, commission}) in evaluated order.",

@@ -37,3 +37,13 @@ export const OrderSchema = Type.Object(
   },
   { additionalProperties: false, description: "One DAY limit order." },
 );
+
+/** The valid order the order tools' examples show (one source, so their examples cannot drift apart). */
+export const EXAMPLE_ORDER = {
+  symbol: "ALFA",
+  side: "BUY",
+  quantity: 10,
+  limit_price: 101.5,
+  reason: "Three-month momentum positive and price above SMA50.",
+  evidence_ids: ["price:ALFA:2008-03-14"],
+};

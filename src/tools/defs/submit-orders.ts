@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { ToolContract } from "../types.js";
-import { OrderSchema } from "./order.js";
+import { EXAMPLE_ORDER, OrderSchema } from "./order.js";
 
 const Input = Type.Object(
   {
@@ -48,16 +48,7 @@ export const submitOrders: ToolContract<typeof Input, typeof Output> = {
   description:
     "Finish the run with your proposal. This is a proposal, not an order: the risk gate checks it again and a human operator approves it before anything reaches the paper broker. If an order is blocked you get one revision; after that, blocked orders are dropped. Refused while a retryable error is pending unless you list its code in abandon_error_codes with abandon_explanation.",
   example: {
-    orders: [
-      {
-        symbol: "ALFA",
-        side: "BUY",
-        quantity: 10,
-        limit_price: 101.5,
-        reason: "Three-month momentum positive and price above SMA50.",
-        evidence_ids: ["price:ALFA:2008-03-14"],
-      },
-    ],
+    orders: [EXAMPLE_ORDER],
     summary: "One small momentum buy; everything else holds.",
   },
   successSummary: "success=true with accepted_orders and hold (true when the list was empty); the run ends.",
