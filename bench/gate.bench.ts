@@ -3,9 +3,9 @@
  * The gate keeps a running portfolio value, so each order is O(1) after an O(n) setup.
  */
 import { bench, describe } from "vitest";
-import type { Instrument } from "../src/domain.js";
+import type { Instrument } from "../src/core/domain.js";
 import { evaluate } from "../src/gate/evaluate.js";
-import type { GateMarket, GateOrder, GateState, Limits } from "../src/gate/types.js";
+import type { GateMarket, GateOrder, GateState, Limits } from "../src/core/gate-types.js";
 import { LIMITS } from "../tests/gate/helpers.js";
 
 const N_SYMBOLS = 1000;

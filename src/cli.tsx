@@ -4,11 +4,11 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { processIO } from "./commands/io.js";
-import type { RunMode } from "./domain.js";
+import type { RunMode } from "./core/domain.js";
 import { TOOL_FORMATS } from "./tools/formats.js";
 import { prepareInkForTerminal } from "./util/terminal-env.js";
-import { EXIT, EXIT_TABLE } from "./run/exit-codes.js";
-import { TwError } from "./util/errors.js";
+import { EXIT, EXIT_TABLE } from "./core/exit-codes.js";
+import { TwError } from "./core/errors.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
 
 const io = processIO();

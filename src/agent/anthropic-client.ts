@@ -17,7 +17,7 @@ import Anthropic, {
   type ClientOptions,
 } from "@anthropic-ai/sdk";
 import type { MessageStreamParams } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import type { Usage } from "../run/events.js";
+import type { Usage } from "../core/events.js";
 import {
   type CallHooks,
   type ContentBlock,

@@ -13,8 +13,8 @@
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import { type CallHooks, ModelCallError, type ModelClient, type ModelRequest, type ModelResponse } from "./types.js";
 
 export const CASSETTE_FORMAT = 1;

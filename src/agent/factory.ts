@@ -4,9 +4,9 @@
  * script. `provider = "auto"` means Claude when ANTHROPIC_API_KEY is set, else the scripted model.
  */
 import type { ModelConfig } from "../config/types.js";
-import type { Limits } from "../gate/types.js";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import type { Limits } from "../core/gate-types.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import type { AnthropicClientOptions } from "./anthropic-client.js";
 import type { AgentLimits } from "./loop.js";
 import { type ModelPrice, type PriceTable, priceFor } from "./pricing.js";

@@ -19,9 +19,9 @@
  * tool_use blocks, with `is_error` on failures. The loop never trusts the model's words about order
  * state: the proposal comes from the validated arguments of a successful submit_orders.
  */
-import type { ProposedOrder } from "../domain.js";
-import type { GateDecision } from "../gate/types.js";
-import type { AgentOutcome, Correction, PendingError, RunEventBody, Usage } from "../run/events.js";
+import type { ProposedOrder } from "../core/domain.js";
+import type { GateDecision } from "../core/gate-types.js";
+import type { AgentOutcome, Correction, PendingError, RunEventBody, Usage } from "../core/events.js";
 import { CassetteError } from "./cassette.js";
 import { costOf, type ModelPrice } from "./pricing.js";
 import { normalizeDecisions, type SubmitState } from "./submit.js";

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { EXIT } from "../run/exit-codes.js";
-import type { Usage } from "../run/events.js";
-import { TwError } from "../util/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import type { Usage } from "../core/events.js";
+import { TwError } from "../core/errors.js";
 import { bundledDataDir } from "../util/paths.js";
 
 export interface ModelPrice {

@@ -3,7 +3,7 @@
  * hard limit with its number) and holds nothing that changes from run to run — no dates, no run ids,
  * no prices — so the prompt cache keeps hitting. The task message carries the trading day.
  */
-import type { Limits } from "../gate/types.js";
+import type { Limits } from "../core/gate-types.js";
 
 export interface PromptInput {
   limits: Limits;

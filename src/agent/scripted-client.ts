@@ -24,7 +24,7 @@
  * `pending-abandoned`, `hold`, `no-submit` (ends its turn with text), `runaway` (never submits),
  * `slow` (waits until its call is aborted).
  */
-import type { ProposedOrder } from "../domain.js";
+import type { ProposedOrder } from "../core/domain.js";
 import {
   type CallHooks,
   type ContentBlock,

@@ -6,8 +6,8 @@
  * proposal is accepted as is: the final gate, on fresh state, drops the blocked orders. An empty list
  * is a hold.
  */
-import type { ProposedOrder } from "../domain.js";
-import type { GateDecision, GateOrder } from "../gate/types.js";
+import type { ProposedOrder } from "../core/domain.js";
+import type { GateDecision, GateOrder } from "../core/gate-types.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
 
 export interface AcceptedProposal {

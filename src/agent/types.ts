@@ -3,7 +3,7 @@
  * blocks) and the one interface every model client implements. Other providers would render to and
  * from this shape at their edge; the loop, the transcript and the cassettes only know this one.
  */
-import type { Usage } from "../run/events.js";
+import type { Usage } from "../core/events.js";
 
 export interface TextBlock {
   type: "text";

@@ -16,9 +16,9 @@
  * Commission: Alpaca charges none, so fills carry a commission of 0 (what the broker's cash
  * reflects; a modelled fee would make the journal disagree with the broker's cash).
  */
-import type { Side } from "../domain.js";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import type { Side } from "../core/domain.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import { BrokerError, type BrokerErrorCode } from "./errors.js";
 import { ALPACA_PAPER_HOST, assertPaperAccount, assertPaperEndpoint } from "./guard.js";
 import type {

@@ -1,6 +1,6 @@
 /** Broker failures as typed values with stable codes. */
-import { EXIT, type ExitCode } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import { EXIT, type ExitCode } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 
 export type BrokerErrorCode =
   | "broker_unreachable"

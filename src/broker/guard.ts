@@ -2,7 +2,7 @@
  * The paper guard: tradewarden never talks to a live account. The endpoint is checked before any
  * network I/O, the account when connecting and again before every order.
  */
-import { EXIT } from "../run/exit-codes.js";
+import { EXIT } from "../core/exit-codes.js";
 import { BrokerError } from "./errors.js";
 import type { Broker, BrokerAccount, BrokerEndpoint, BrokerOrder, PlaceOrderRequest } from "./types.js";
 

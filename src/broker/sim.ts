@@ -22,9 +22,9 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SimBrokerConfig } from "../config/types.js";
-import type { Bar, Side } from "../domain.js";
+import type { Bar, Side } from "../core/domain.js";
 import type { MarketData } from "../market/data.js";
-import { EXIT } from "../run/exit-codes.js";
+import { EXIT } from "../core/exit-codes.js";
 import { commissionFor, estimateCommission } from "./commission.js";
 import { BrokerError } from "./errors.js";
 import {

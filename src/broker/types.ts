@@ -4,7 +4,7 @@
  * activities) and the simulated paper broker alike. Quantities are shares; prices in the
  * instrument's currency; every method may throw a `BrokerError`.
  */
-import type { Side } from "../domain.js";
+import type { Side } from "../core/domain.js";
 
 /** Where an order is at the broker. `pending_cancel` is still working. */
 export type BrokerOrderStatus = "accepted" | "partially_filled" | "pending_cancel" | "filled" | "cancelled" | "expired" | "rejected";

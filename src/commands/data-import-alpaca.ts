@@ -12,10 +12,10 @@
  * credentials or a request the API refused; 4 the API unreachable, rate limited, its answer not
  * trustworthy, or no bars for a symbol; 1 a file could not be written.
  */
-import type { Bar } from "../domain.js";
+import type { Bar } from "../core/domain.js";
 import { type AlpacaFeed, fetchAlpacaDailyBars, newYorkDate } from "../market/alpaca-bars.js";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import { ImportWriteError, importMeta, writeImportedBarFiles } from "./data-import.js";
 import type { CommandIO } from "./io.js";
 

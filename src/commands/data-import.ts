@@ -5,10 +5,10 @@
  */
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { Bar } from "../domain.js";
+import type { Bar } from "../core/domain.js";
 import { formatBarFile } from "../market/bars.js";
 import { parseImportCsv, SYMBOL_PATTERN } from "../market/import.js";
-import { EXIT } from "../run/exit-codes.js";
+import { EXIT } from "../core/exit-codes.js";
 import { homePaths } from "../util/paths.js";
 import type { CommandIO } from "./io.js";
 

@@ -2,7 +2,7 @@
 import { acquireLock } from "../journal/lock.js";
 import { openJournal } from "../journal/journal.js";
 import { fromMinor } from "../journal/money.js";
-import { EXIT } from "../run/exit-codes.js";
+import { EXIT } from "../core/exit-codes.js";
 import type { CommandIO } from "./io.js";
 import { reportError } from "./init.js";
 

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { parseScenario, runScenario, scenarioOutput, scenarioTable } from "../gate/scenario.js";
-import { EXIT } from "../run/exit-codes.js";
+import { EXIT } from "../core/exit-codes.js";
 import type { CommandIO } from "./io.js";
 
 export interface GateCheckOptions {

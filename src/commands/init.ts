@@ -2,8 +2,8 @@
 import { acquireLock } from "../journal/lock.js";
 import { openJournal } from "../journal/journal.js";
 import { fromMinor, toMinor } from "../journal/money.js";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 
 export function reportError(e: unknown, io: CommandIO): number {

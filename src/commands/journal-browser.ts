@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { Journal } from "../journal/journal.js";
 import { fromMinor } from "../journal/money.js";
 import { artifactPaths } from "../run/artifacts.js";
-import type { RunEvent } from "../run/events.js";
+import type { RunEvent } from "../core/events.js";
 import { homePaths } from "../util/paths.js";
 import { prepareInkForTerminal } from "../util/terminal-env.js";
 import type { JournalBrowserSource, JournalRunDetail, TranscriptEntry } from "../screens/JournalScreen.js";

@@ -1,8 +1,8 @@
 /** `tradewarden journal --json` and `tradewarden journal verify`. Both only read (no lock needed). */
 import { openJournal } from "../journal/journal.js";
 import { fromMinor } from "../journal/money.js";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 import { reportError } from "./init.js";
 

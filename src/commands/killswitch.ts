@@ -3,11 +3,11 @@
  * and `tradewarden killswitch reset --yes --reason "…"` for scripts.
  */
 import { acquireLock } from "../journal/lock.js";
-import { EXIT } from "../run/exit-codes.js";
+import { EXIT } from "../core/exit-codes.js";
 import { money, pct } from "../run/format.js";
 import { type KillSwitchFacts, killSwitchFacts, operatorName, resetKillSwitch } from "../run/killswitch.js";
 import { createAccountServices } from "../run/services.js";
-import { TwError } from "../util/errors.js";
+import { TwError } from "../core/errors.js";
 import { prepareInkForTerminal } from "../util/terminal-env.js";
 import type { CommandIO } from "./io.js";
 

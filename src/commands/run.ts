@@ -8,12 +8,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { acquireLock } from "../journal/lock.js";
 import { AutoApprover, type Approver, NonInteractiveApprover } from "../run/approval.js";
 import { EventSink } from "../run/event-sink.js";
-import { EXIT } from "../run/exit-codes.js";
+import { EXIT } from "../core/exit-codes.js";
 import { createHeadlessPrinter } from "../run/headless.js";
 import { runDaily } from "../run/pipeline.js";
 import { createRunServices } from "../run/services.js";
-import type { RunMode } from "../domain.js";
-import { TwError } from "../util/errors.js";
+import type { RunMode } from "../core/domain.js";
+import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 
 export interface RunCommandOptions {

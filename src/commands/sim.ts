@@ -8,8 +8,8 @@ import { DEFAULT_SIM_CONFIG, newSimState, readSimState, type SimState, writeSimS
 import type { SimBrokerConfig } from "../config/types.js";
 import { isIsoDay } from "../market/calendar.js";
 import { MarketData } from "../market/data.js";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
 import type { CommandIO } from "./io.js";
 

@@ -7,13 +7,13 @@
 import { acquireLock } from "../journal/lock.js";
 import { AutoApprover } from "../run/approval.js";
 import { EventSink } from "../run/event-sink.js";
-import type { RunEvent } from "../run/events.js";
-import { EXIT } from "../run/exit-codes.js";
+import type { RunEvent } from "../core/events.js";
+import { EXIT } from "../core/exit-codes.js";
 import { money, pct, usd } from "../run/format.js";
 import { runDaily } from "../run/pipeline.js";
 import { createRunServices } from "../run/services.js";
 import { isIsoDay } from "../market/calendar.js";
-import { TwError } from "../util/errors.js";
+import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 import { installInterruptHandlers } from "./run.js";
 

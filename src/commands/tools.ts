@@ -1,7 +1,7 @@
 /** `tradewarden tools [--format json|anthropic|openai|markdown] [--tool NAME]`: the catalogue. */
 import { CATALOGUE, contractOf } from "../tools/catalogue.js";
 import { renderAnthropic, renderCatalogue, renderCatalogueEntry, renderMarkdown, renderOpenAI } from "../tools/render.js";
-import { EXIT } from "../run/exit-codes.js";
+import { EXIT } from "../core/exit-codes.js";
 import type { CommandIO } from "./io.js";
 
 import { TOOL_FORMATS, type ToolFormat } from "../tools/formats.js";

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parse as parseToml, TomlDate, TomlError } from "smol-toml";
 import { pickLimits } from "../gate/limits.js";
-import type { Limits } from "../gate/types.js";
+import type { Limits } from "../core/gate-types.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
 import { describeErrors, makeAjv } from "./ajv.js";
 import { CONFIG_SCHEMA } from "./schema.js";

@@ -1,7 +1,7 @@
 /** Load the configuration or refuse (exit 2) with every problem named. Light: no run services. */
-import type { Instrument } from "../domain.js";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import type { Instrument } from "../core/domain.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import { loadConfig } from "./load.js";
 import type { Config } from "./types.js";
 

@@ -3,8 +3,8 @@
  * `src/config/load.ts` is the only producer; everything else reads this shape.
  * Keys are snake_case, exactly as in the file.
  */
-import type { Instrument } from "../domain.js";
-import type { Limits } from "../gate/types.js";
+import type { Instrument } from "../core/domain.js";
+import type { Limits } from "../core/gate-types.js";
 
 export interface AccountConfig {
   /** ISO 4217 code of the account's base currency. */

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { parse } from "csv-parse/sync";
-import type { Instrument } from "../domain.js";
+import type { Instrument } from "../core/domain.js";
 import type { ConfigIssue } from "./types.js";
 
 const CURRENCY = /^[A-Z]{3}$/;

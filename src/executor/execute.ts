@@ -15,9 +15,9 @@ import { createHash } from "node:crypto";
 import { isBrokerError, isUncertainSendError } from "../broker/errors.js";
 import type { BrokerFill, BrokerOrder, BrokerOrderStatus } from "../broker/types.js";
 import { isWorking } from "../broker/types.js";
-import type { OrderStatus } from "../domain.js";
-import type { OrderEventBase } from "../run/events.js";
-import { TwError } from "../util/errors.js";
+import type { OrderStatus } from "../core/domain.js";
+import type { OrderEventBase } from "../core/events.js";
+import { TwError } from "../core/errors.js";
 import type { ExecOrder, ExecuteOptions, ExecuteResult, ExecutorJournal, OrderExecution } from "./types.js";
 
 const MAX_CLIENT_ID = 128;

@@ -3,9 +3,9 @@
  * tests use an in-memory fake.
  */
 import type { ExecutorConfig } from "../config/types.js";
-import type { OrderStatus, Side } from "../domain.js";
+import type { OrderStatus, Side } from "../core/domain.js";
 import type { Broker } from "../broker/types.js";
-import type { RunEventBody } from "../run/events.js";
+import type { RunEventBody } from "../core/events.js";
 
 export interface ExecutorJournal {
   recordOrderIntent(i: {

@@ -2,10 +2,10 @@
  * The gate behind the `check_orders` tool (and the verdicts of the `submit_orders` bounce): the real
  * gate on a copy of the run's state. It places nothing and changes nothing.
  */
-import type { Instrument } from "../domain.js";
+import type { Instrument } from "../core/domain.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import { type EvaluateOptions, evaluate } from "./evaluate.js";
-import type { BlockReason, GateMarket, GateOrder, GateState, Limits } from "./types.js";
+import type { BlockReason, GateMarket, GateOrder, GateState, Limits } from "../core/gate-types.js";
 
 export interface GateInputs {
   state: GateState;

@@ -18,7 +18,7 @@
  * amounts compared are in the base currency (instrument amounts × `fx_to_base`). Comparisons
  * allow a tolerance of 1e-9, so an order exactly at a limit passes.
  */
-import type { Instrument } from "../domain.js";
+import type { Instrument } from "../core/domain.js";
 import { fmtLimitPct, fmtNum, fmtPct, fmtQty, fmtValue } from "./format.js";
 import type {
   BlockCode,
@@ -31,7 +31,7 @@ import type {
   GateState,
   Limits,
   MarketQuote,
-} from "./types.js";
+} from "../core/gate-types.js";
 
 export const EPS = 1e-9;
 

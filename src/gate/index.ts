@@ -1,5 +1,5 @@
 /** The risk gate's public surface. */
-export * from "./types.js";
+export * from "../core/gate-types.js";
 export {
   EPS,
   type EvaluateOptions,

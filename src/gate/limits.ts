@@ -1,4 +1,4 @@
-import type { Limits } from "./types.js";
+import type { Limits } from "../core/gate-types.js";
 
 /** Exactly the gate's limit keys of a larger object (the config's `[limits]`, a scenario's `limits`). */
 export function pickLimits(l: Limits): Limits {

@@ -3,10 +3,10 @@
  * monthly quota (guardrail-trader semantics); the run pipeline records them as liquidation orders.
  */
 import { Decimal } from "decimal.js";
-import type { Instrument } from "../domain.js";
+import type { Instrument } from "../core/domain.js";
 import { normSide, normSymbol } from "./evaluate.js";
 import { fmtNum, fmtQty } from "./format.js";
-import type { GateMarket, GateOrder, GateState } from "./types.js";
+import type { GateMarket, GateOrder, GateState } from "../core/gate-types.js";
 
 export interface LiquidationOrder extends GateOrder {
   symbol: string;

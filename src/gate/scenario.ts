@@ -6,10 +6,10 @@
 import { describeErrors, makeAjv } from "../config/ajv.js";
 import { CURRENCY_PATTERN, DATE_PATTERN, LIMITS_PROPERTIES } from "../config/schema.js";
 import { pickLimits } from "./limits.js";
-import type { Instrument } from "../domain.js";
+import type { Instrument } from "../core/domain.js";
 import { evaluate } from "./evaluate.js";
 import { fmtNum, fmtPct, fmtQty } from "./format.js";
-import type { GateMarket, GateOrder, GateResult, GateState, Limits } from "./types.js";
+import type { GateMarket, GateOrder, GateResult, GateState, Limits } from "../core/gate-types.js";
 
 const num = { type: "number" } as const;
 const SIDE_PATTERN = "^[Bb][Uu][Yy]$|^[Ss][Ee][Ll][Ll]$";

@@ -4,11 +4,11 @@
  * single atomic commit of one or more events. Writers must hold the home lock (`acquireLock`).
  */
 import { hostname } from "node:os";
-import type { OrderStatus, RunMode, Side, TradingState } from "../domain.js";
-import type { GateDecision } from "../gate/types.js";
-import type { RunOutcome, Usage } from "../run/events.js";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import type { OrderStatus, RunMode, Side, TradingState } from "../core/domain.js";
+import type { GateDecision } from "../core/gate-types.js";
+import type { RunOutcome, Usage } from "../core/events.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
 import { isPidAlive } from "./lock.js";
 import { migrate } from "./migrate.js";

@@ -12,8 +12,8 @@ import { mkdir, readFile, rename, rm, rmdir, stat, unlink, utimes } from "node:f
 import { hostname } from "node:os";
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
 import { writeFileAtomic } from "./store.js";
 import type { LockPurpose } from "./types.js";

@@ -13,8 +13,8 @@
  * cash is exactly what v1 booked, rounded once to minor units); v1 fills carry no ledger entries of
  * their own. The original file is kept as `journal.json.v1.bak`.
  */
-import type { OrderStatus, Side, TradingState } from "../domain.js";
-import type { RunOutcome } from "../run/events.js";
+import type { OrderStatus, Side, TradingState } from "../core/domain.js";
+import type { RunOutcome } from "../core/events.js";
 import { productToMinor, toMinor } from "./money.js";
 import { corrupt } from "./store.js";
 import type { JournalEventBody, LedgerKind, Note, OrderRecord, ResetRecord, RunRecord, RunStatus, TripRecord } from "./types.js";

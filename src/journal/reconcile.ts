@@ -3,7 +3,7 @@
  * open orders against the orders the journal knows. Any difference stops the run before the model
  * is called.
  */
-import type { ReconcileDifference } from "../run/events.js";
+import type { ReconcileDifference } from "../core/events.js";
 
 export interface ReconcileOptions {
   /** Quantities closer than this are equal (fractional shares, float noise from a broker API). */

@@ -2,8 +2,8 @@
  * The in-memory journal: the fold of the event log. `apply` is pure bookkeeping (no rounding, no
  * I/O, no clock): money arrives in minor units, so replaying the log always gives the same books.
  */
-import type { TradingState } from "../domain.js";
-import type { GateDecision } from "../gate/types.js";
+import type { TradingState } from "../core/domain.js";
+import type { GateDecision } from "../core/gate-types.js";
 import { Dec } from "./money.js";
 import { lowerBound, toMs } from "./time.js";
 import type {

@@ -13,8 +13,8 @@ import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Adapter } from "lowdb";
 import { Low } from "lowdb";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import type { HeadDoc, JournalEvent } from "./types.js";
 
 export interface StoreOptions {

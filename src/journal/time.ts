@@ -1,7 +1,7 @@
 /** Calendar months in the account's time zone (luxon handles zones and daylight saving). Pure. */
 import { DateTime, IANAZone } from "luxon";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 
 export function assertZone(zone: string): void {
   if (!IANAZone.isValidZone(zone)) {

@@ -2,9 +2,9 @@
  * Handlers for the journal's model-facing tools: get_portfolio, remember, recall. Arguments arrive
  * already schema-validated by the tool layer; failures map to the closed error-code set.
  */
-import type { PriceSource } from "../domain.js";
+import type { PriceSource } from "../core/domain.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import { TwError } from "../util/errors.js";
+import { TwError } from "../core/errors.js";
 import type { Journal } from "./journal.js";
 import { Dec, fromMinor, productToMinor } from "./money.js";
 import type { NoteKind } from "./types.js";

@@ -3,9 +3,9 @@
  * log (`journal.log.jsonl`), and the lowdb head document (`journal.json`) holds the schema version,
  * the commit mark and a checkpoint of the balances. The in-memory model is the fold of the log.
  */
-import type { OrderStatus, ProposedOrder, RunMode, Side, TradingState } from "../domain.js";
-import type { GateDecision } from "../gate/types.js";
-import type { RunOutcome, Usage } from "../run/events.js";
+import type { OrderStatus, ProposedOrder, RunMode, Side, TradingState } from "../core/domain.js";
+import type { GateDecision } from "../core/gate-types.js";
+import type { RunOutcome, Usage } from "../core/events.js";
 
 export const SCHEMA_VERSION = 2;
 export const LOG_FILE = "journal.log.jsonl";

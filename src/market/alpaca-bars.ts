@@ -16,9 +16,9 @@
  * A daily bar's `t` is the New York midnight that opens its session (`…T05:00:00Z` in winter,
  * `…T04:00:00Z` in summer); the bar's date is the New York calendar day of that instant.
  */
-import type { Bar } from "../domain.js";
-import { EXIT, type ExitCode } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import type { Bar } from "../core/domain.js";
+import { EXIT, type ExitCode } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import { isIsoDay } from "./calendar.js";
 import { SYMBOL_PATTERN } from "./import.js";
 

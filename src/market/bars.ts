@@ -4,7 +4,7 @@
  * Used for the bundled data (data/market/bars) and for imported bars (<home>/market).
  */
 import { Buffer } from "node:buffer";
-import type { Bar } from "../domain.js";
+import type { Bar } from "../core/domain.js";
 
 export const BAR_HEADER = "Date,Open,High,Low,Close,Volume";
 

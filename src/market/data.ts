@@ -7,9 +7,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Bar, Instrument, PriceSource, ReferencePrice } from "../domain.js";
-import { EXIT } from "../run/exit-codes.js";
-import { TwError } from "../util/errors.js";
+import type { Bar, Instrument, PriceSource, ReferencePrice } from "../core/domain.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
 import { countBefore, parseBarBytes } from "./bars.js";
 import { TradingCalendar } from "./calendar.js";

@@ -3,7 +3,7 @@
  * problem (by line number) out. The command writes the result atomically.
  */
 import { parse } from "csv-parse/sync";
-import type { Bar } from "../domain.js";
+import type { Bar } from "../core/domain.js";
 import { isIsoDay } from "./calendar.js";
 
 export const IMPORT_COLUMNS = ["date", "open", "high", "low", "close", "volume"] as const;

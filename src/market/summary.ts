@@ -2,7 +2,7 @@
  * The `get_price_history` summary: what about six months of daily closes say, in a few numbers.
  * Pure: give it bars (already point-in-time, or let it cut at `tradingDay`).
  */
-import type { Bar } from "../domain.js";
+import type { Bar } from "../core/domain.js";
 import { countBefore } from "./bars.js";
 
 export const DEFAULT_LOOKBACK_DAYS = 126;

@@ -4,7 +4,7 @@
  * the contract is the tool layer's job; these handlers still read their arguments defensively.
  * Per-run call limits are enforced by the tool layer.
  */
-import type { Instrument } from "../domain.js";
+import type { Instrument } from "../core/domain.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import type { MarketData, ViewOptions } from "./data.js";
 import { DEFAULT_LOOKBACK_DAYS, summarizeHistory } from "./summary.js";

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
-import type { Instrument } from "../domain.js";
+import type { Instrument } from "../core/domain.js";
 import { bundledDataDir } from "../util/paths.js";
 
 export function bundledUniversePath(): string {

@@ -5,8 +5,8 @@
  * An approval is bound to a hash of the exact orders it approves.
  */
 import { createHash } from "node:crypto";
-import type { ProposedOrder } from "../domain.js";
-import type { GateDecision } from "../gate/types.js";
+import type { ProposedOrder } from "../core/domain.js";
+import type { GateDecision } from "../core/gate-types.js";
 
 export interface ApprovalRequest {
   runId: string;

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { ARTIFACT_FILES, artifactPaths } from "./artifacts.js";
-import { type RunEvent, RUN_EVENT_TYPES } from "./events.js";
+import { type RunEvent, RUN_EVENT_TYPES } from "../core/events.js";
 import { ordersHash } from "./approval.js";
 import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
 import { type CanonicalRequest, requestKey } from "../agent/cassette.js";

@@ -5,7 +5,7 @@
  */
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { RunEvent, RunEventBody } from "./events.js";
+import type { RunEvent, RunEventBody } from "../core/events.js";
 
 export type EventListener = (event: RunEvent) => void;
 

@@ -1,5 +1,5 @@
 /** Plain-text formatting of numbers and verdicts, shared by the headless printer and the console. */
-import type { GateDecision } from "../gate/types.js";
+import type { GateDecision } from "../core/gate-types.js";
 
 export function money(n: number, currency = ""): string {
   const s = n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -2,8 +2,8 @@
  * The gate's inputs for a run, assembled from the journal (cash, holdings, peak, quota, state),
  * the broker's open orders and the point-in-time reference prices. Pure given its arguments.
  */
-import type { Instrument, PriceSource } from "../domain.js";
-import type { GateMarket, GateOrder, GateState, Limits, OpenOrder } from "../gate/types.js";
+import type { Instrument, PriceSource } from "../core/domain.js";
+import type { GateMarket, GateOrder, GateState, Limits, OpenOrder } from "../core/gate-types.js";
 import type { CommissionSchedule } from "../broker/commission.js";
 import { estimateCommission } from "../broker/commission.js";
 

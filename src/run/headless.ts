@@ -4,7 +4,7 @@
  * event. It consumes the run's event stream and holds no trading logic.
  */
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
-import type { RunEvent } from "./events.js";
+import type { RunEvent } from "../core/events.js";
 import { money, pct, usd, verdictLine } from "./format.js";
 
 export interface HeadlessOptions {

@@ -4,12 +4,12 @@
  * configured number of runs. The reset itself is the journal's; this joins it to current prices.
  */
 import { userInfo } from "node:os";
-import type { TradingState } from "../domain.js";
+import type { TradingState } from "../core/domain.js";
 import { drawdownPct } from "../gate/evaluate.js";
 import { fxToBaseOf } from "../config/fx.js";
 import type { LiquidationStatus, ResetRecord, TripRecord } from "../journal/types.js";
-import { EXIT } from "./exit-codes.js";
-import { TwError } from "../util/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
 import type { AccountServices } from "./services.js";
 import { accountValue } from "./valuation.js";
 

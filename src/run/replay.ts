@@ -6,7 +6,7 @@
  * left over or missing. Nothing touches the journal or the broker.
  */
 import { readFileSync } from "node:fs";
-import type { AgentOutcome, RunEvent } from "./events.js";
+import type { AgentOutcome, RunEvent } from "../core/events.js";
 import { runAgent } from "../agent/loop.js";
 import { CassetteError, ReplayClient, canonicalRequest, firstDifference } from "../agent/cassette.js";
 import type { CallHooks, Message, ModelClient, ModelRequest, ModelResponse } from "../agent/types.js";
@@ -17,8 +17,8 @@ import { CATALOGUE, CONTRACT_VERSION } from "../tools/catalogue.js";
 import { isToolErrorCode } from "../tools/error-codes.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import type { Config } from "../config/types.js";
-import { TwError } from "../util/errors.js";
-import { EXIT } from "./exit-codes.js";
+import { TwError } from "../core/errors.js";
+import { EXIT } from "../core/exit-codes.js";
 import { artifactPaths } from "./artifacts.js";
 
 export interface ReplayReport {

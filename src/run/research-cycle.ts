@@ -7,13 +7,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import addFormats from "ajv-formats";
 import type { ValidateFunction } from "ajv/dist/2020.js";
-import type { RunMode } from "../domain.js";
-import type { GateDecision } from "../gate/types.js";
+import type { RunMode } from "../core/domain.js";
+import type { GateDecision } from "../core/gate-types.js";
 import { CONTRACT_VERSION } from "../tools/catalogue.js";
 import { contractOf } from "../tools/catalogue.js";
 import { newAjv } from "../tools/validate.js";
 import { bundledDataDir } from "../util/paths.js";
-import type { RunEvent, RunOutcome } from "./events.js";
+import type { RunEvent, RunOutcome } from "../core/events.js";
 
 export interface ResearchCycleFacts {
   runId: string;

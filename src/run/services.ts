@@ -12,9 +12,9 @@ import { ALPACA_KEY_ENV, createAlpacaBroker } from "../broker/alpaca.js";
 import { GuardedBroker } from "../broker/guard.js";
 import type { Broker } from "../broker/types.js";
 import { createModelClient, type ModelSetup } from "../agent/factory.js";
-import { TwError } from "../util/errors.js";
+import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../core/exit-codes.js";
 import type { Session } from "./pipeline.js";
 import { type SessionClock, simulatedSessionClock, wallClock } from "./session-clock.js";
 

@@ -1,5 +1,5 @@
 /** The account's value: the journal's ledger cash plus its holdings at reference prices (base currency). */
-import type { PriceSource } from "../domain.js";
+import type { PriceSource } from "../core/domain.js";
 
 export interface ValuedAccount {
   cash(): number;

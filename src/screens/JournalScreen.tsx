@@ -5,8 +5,8 @@
  */
 import { Box, Text, useInput } from "ink";
 import { type ReactNode, useEffect } from "react";
-import type { GateDecision } from "../gate/types.js";
-import type { RunEvent } from "../run/events.js";
+import type { GateDecision } from "../core/gate-types.js";
+import type { RunEvent } from "../core/events.js";
 import { money, pct, usd } from "../run/format.js";
 import { describe } from "../run/headless.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";

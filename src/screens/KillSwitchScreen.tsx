@@ -4,7 +4,7 @@
  * Shopify CLI's dangerous-confirmation prompt). Esc leaves everything as it was.
  */
 import { Box, Text, useInput } from "ink";
-import type { TradingState } from "../domain.js";
+import type { TradingState } from "../core/domain.js";
 import { money, pct } from "../run/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import { KeyHelp, PromptLine, Spinner } from "./components.js";

@@ -4,8 +4,8 @@
  * re-gated before it can be approved; an approval carries the hash of exactly its orders, which
  * are re-gated as that exact batch just before it is built.
  */
-import type { ProposedOrder } from "../domain.js";
-import type { GateDecision } from "../gate/types.js";
+import type { ProposedOrder } from "../core/domain.js";
+import type { GateDecision } from "../core/gate-types.js";
 import { type ApprovalDecision, type ApprovalRequest, ordersHash } from "../run/approval.js";
 import { sanitizeLine } from "../util/sanitize.js";
 

@@ -7,7 +7,7 @@
  */
 import { render } from "ink";
 import { type ReactElement, useSyncExternalStore } from "react";
-import type { RunEvent } from "../run/events.js";
+import type { RunEvent } from "../core/events.js";
 import type { ApprovalQueue } from "./approval-queue.js";
 import { ApprovalScreen } from "./ApprovalScreen.js";
 import { JournalScreen, type JournalScreenProps } from "./JournalScreen.js";

@@ -7,9 +7,9 @@
  * successive states, and `itemCount` is the version that tells a consumer the list grew. A state
  * therefore owns `items[0 .. itemCount)`; never read past it from an old state.
  */
-import type { RunMode, TradingState } from "../domain.js";
-import type { GateDecision } from "../gate/types.js";
-import type { AgentOutcome, PendingError, RunEvent, RunOutcome } from "../run/events.js";
+import type { RunMode, TradingState } from "../core/domain.js";
+import type { GateDecision } from "../core/gate-types.js";
+import type { AgentOutcome, PendingError, RunEvent, RunOutcome } from "../core/events.js";
 import { money, pct, usd } from "../run/format.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import type { Tone } from "./theme.js";

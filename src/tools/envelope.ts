@@ -3,7 +3,7 @@
  * shape, with the code's retryable flag and a correction carrying the tool, an instruction, the
  * tool's valid example and what was received.
  */
-import type { Correction } from "../run/events.js";
+import type { Correction } from "../core/events.js";
 import { TOOL_ERROR_CODES, type ToolErrorCode } from "./error-codes.js";
 
 export interface FailureEnvelope {

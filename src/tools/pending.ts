@@ -4,7 +4,7 @@
  * every pending code is listed in `abandon_error_codes` (with an explanation, which the schema
  * requires whenever codes are listed).
  */
-import type { PendingError } from "../run/events.js";
+import type { PendingError } from "../core/events.js";
 
 export class PendingTracker {
   private readonly byTool = new Map<string, PendingError>();

@@ -4,9 +4,9 @@
  * ids) → pending check (final tool) → per-run call limit → handler → envelope → compaction.
  * Invalid input never reaches a handler; a handler exception becomes `tool_execution_failed`.
  */
-import type { PendingError } from "../run/events.js";
-import { TwError } from "../util/errors.js";
-import { EXIT } from "../run/exit-codes.js";
+import type { PendingError } from "../core/events.js";
+import { TwError } from "../core/errors.js";
+import { EXIT } from "../core/exit-codes.js";
 import { CATALOGUE, GROUNDED_TOOLS, type ToolName, contractOf } from "./catalogue.js";
 import { compactResult, DEFAULT_BUDGET_CHARS } from "./compaction.js";
 import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.js";

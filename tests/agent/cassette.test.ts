@@ -16,7 +16,7 @@ import {
 import { ScriptedClient } from "../../src/agent/scripted-client.js";
 import { ModelCallError } from "../../src/agent/types.js";
 import { CONTRACT_VERSION } from "../../src/tools/catalogue.js";
-import type { RunEventBody } from "../../src/run/events.js";
+import type { RunEventBody } from "../../src/core/events.js";
 import { startFakeAnthropic, type FakeAnthropic } from "./fake-anthropic-server.js";
 import { drain, QueueClient, run, text } from "./helpers.js";
 import { makeWorld } from "./world.js";

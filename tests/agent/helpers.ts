@@ -2,7 +2,7 @@ import type { AgentLimits, AgentResult, RunAgentOptions } from "../../src/agent/
 import { runAgent } from "../../src/agent/loop.js";
 import { priceFor } from "../../src/agent/pricing.js";
 import type { CallHooks, ContentBlock, ModelClient, ModelRequest, ModelResponse } from "../../src/agent/types.js";
-import type { RunEventBody, Usage } from "../../src/run/events.js";
+import type { RunEventBody, Usage } from "../../src/core/events.js";
 
 export const LIMITS: AgentLimits = {
   maxTurns: 20,

@@ -3,7 +3,7 @@ import { createModelClient } from "../../src/agent/factory.js";
 import { costOf, loadPriceTable, parsePriceTable, priceFor } from "../../src/agent/pricing.js";
 import { ScriptedClient } from "../../src/agent/scripted-client.js";
 import type { ModelConfig } from "../../src/config/types.js";
-import { TwError } from "../../src/util/errors.js";
+import { TwError } from "../../src/core/errors.js";
 import { usage } from "./helpers.js";
 
 const MODEL: ModelConfig = {

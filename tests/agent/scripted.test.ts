@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { buildSystemPrompt, buildTaskMessage } from "../../src/agent/prompt.js";
 import { ScriptedClient } from "../../src/agent/scripted-client.js";
-import type { Limits } from "../../src/gate/types.js";
+import type { Limits } from "../../src/core/gate-types.js";
 import { ofType, run } from "./helpers.js";
 import { DOWN, makeWorld, series, UP } from "./world.js";
 

@@ -3,8 +3,8 @@
  * handlers with the real contracts' output shapes, a tiny gate (price band, position limit, cash, no
  * shorting), and the real `buildToolRuntime` + `makeSubmitHandler` on top.
  */
-import type { ProposedOrder } from "../../src/domain.js";
-import type { BlockReason, GateDecision } from "../../src/gate/types.js";
+import type { ProposedOrder } from "../../src/core/domain.js";
+import type { BlockReason, GateDecision } from "../../src/core/gate-types.js";
 import { makeSubmitHandler, flattenDecision, type SubmitHandler } from "../../src/agent/submit.js";
 import { buildToolRuntime, type ToolRuntime } from "../../src/tools/runtime.js";
 import type { ToolHandler } from "../../src/tools/types.js";

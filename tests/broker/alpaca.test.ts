@@ -5,7 +5,7 @@ import { type AlpacaBroker, createAlpacaBroker, mapAlpacaStatus } from "../../sr
 import { BrokerError, isUncertainSendError } from "../../src/broker/errors.js";
 import { GuardedBroker } from "../../src/broker/guard.js";
 import { execute } from "../../src/executor/execute.js";
-import type { RunEventBody } from "../../src/run/events.js";
+import type { RunEventBody } from "../../src/core/events.js";
 import { FakeJournal, SpyBroker } from "../executor/fakes.js";
 import { FakeAlpaca } from "./fake-alpaca.js";
 

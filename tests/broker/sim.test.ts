@@ -9,7 +9,7 @@ import { fillPrice, SimBroker } from "../../src/broker/sim.js";
 import { cmdSimReset, cmdSimStatus } from "../../src/commands/sim.js";
 import type { CommandIO } from "../../src/commands/io.js";
 import type { SimBrokerConfig } from "../../src/config/types.js";
-import type { Bar } from "../../src/domain.js";
+import type { Bar } from "../../src/core/domain.js";
 import { MarketData } from "../../src/market/data.js";
 import { homePaths } from "../../src/util/paths.js";
 

@@ -5,7 +5,7 @@
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunEvent } from "../../src/run/events.js";
+import type { RunEvent } from "../../src/core/events.js";
 import { ROOT, cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, tw } from "./helpers.js";
 
 afterAll(cleanupHomes);

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Options, type Result, type ResultPromise, execa } from "execa";
-import { RUN_EVENT_TYPES, type RunEvent } from "../../src/run/events.js";
+import { RUN_EVENT_TYPES, type RunEvent } from "../../src/core/events.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const BIN = join(ROOT, "bin/tradewarden.js");

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { Broker } from "../../src/broker/types.js";
 import { SimBroker, type SimFault } from "../../src/broker/sim.js";
 import type { SimBrokerConfig } from "../../src/config/types.js";
-import type { Bar } from "../../src/domain.js";
+import type { Bar } from "../../src/core/domain.js";
 import { clientOrderId, execute } from "../../src/executor/execute.js";
 import type { ExecOrder } from "../../src/executor/types.js";
 import { MarketData } from "../../src/market/data.js";
-import type { RunEventBody } from "../../src/run/events.js";
+import type { RunEventBody } from "../../src/core/events.js";
 import { FakeJournal, SpyBroker } from "./fakes.js";
 
 const cfg: SimBrokerConfig = { participation_pct: 10, commission_per_share: 0.01, commission_min: 1, commission_max_pct: 1, start_date: null };

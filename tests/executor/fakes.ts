@@ -1,5 +1,5 @@
 import type { Broker, BrokerOrder, PlaceOrderRequest } from "../../src/broker/types.js";
-import type { OrderStatus, Side } from "../../src/domain.js";
+import type { OrderStatus, Side } from "../../src/core/domain.js";
 import type { ExecutorJournal } from "../../src/executor/types.js";
 
 export interface FakeOrderRow {

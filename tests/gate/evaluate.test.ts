@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { drawdownPct, evaluate, killSwitchTriggered, portfolioValue } from "../../src/gate/evaluate.js";
-import type { GateOrder, GateResult, GateState, Limits } from "../../src/gate/types.js";
+import type { GateOrder, GateResult, GateState, Limits } from "../../src/core/gate-types.js";
 import { buy, deepFreeze, LIMITS, MARKET, sell, state, UNIVERSE } from "./helpers.js";
 
 const run = (orders: GateOrder[], st: GateState = state(), limits: Partial<Limits> = {}, market = MARKET): GateResult =>

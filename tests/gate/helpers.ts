@@ -1,5 +1,5 @@
-import type { Instrument } from "../../src/domain.js";
-import type { GateMarket, GateOrder, GateState, Limits } from "../../src/gate/types.js";
+import type { Instrument } from "../../src/core/domain.js";
+import type { GateMarket, GateOrder, GateState, Limits } from "../../src/core/gate-types.js";
 
 export const LIMITS: Limits = {
   base_currency: "USD",

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Instrument } from "../../src/domain.js";
+import type { Instrument } from "../../src/core/domain.js";
 import { evaluate } from "../../src/gate/evaluate.js";
-import type { GateMarket, GateOrder, GateState, Limits } from "../../src/gate/types.js";
+import type { GateMarket, GateOrder, GateState, Limits } from "../../src/core/gate-types.js";
 import { LIMITS } from "./helpers.js";
 
 const SYMBOLS = ["S0", "S1", "S2", "S3", "S4", "S5"];

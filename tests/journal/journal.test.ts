@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openJournal } from "../../src/journal/journal.js";
-import type { GateDecision } from "../../src/gate/types.js";
-import type { ProposedOrder } from "../../src/domain.js";
+import type { GateDecision } from "../../src/core/gate-types.js";
+import type { ProposedOrder } from "../../src/core/domain.js";
 import { buy, finish, freshJournal, startRun, tmpHome } from "./helpers.js";
 
 describe("ledger", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PriceSource } from "../../src/domain.js";
+import type { PriceSource } from "../../src/core/domain.js";
 import { makeJournalToolHandlers } from "../../src/journal/tool-handlers.js";
 import type { ToolCallContext } from "../../src/tools/types.js";
 import { buy, freshJournal, startRun } from "./helpers.js";

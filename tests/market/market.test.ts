@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Bar, Instrument } from "../../src/domain.js";
+import type { Bar, Instrument } from "../../src/core/domain.js";
 import { TradingCalendar } from "../../src/market/calendar.js";
 import { MarketData } from "../../src/market/data.js";
 import { summarizeHistory } from "../../src/market/summary.js";

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RunEvent } from "../../src/run/events.js";
+import type { RunEvent } from "../../src/core/events.js";
 import { FakeAlpaca } from "../broker/fake-alpaca.js";
 import { BIN, childEnv, ofType, ROOT, runOutput } from "../e2e/helpers.js";
 

@@ -1,7 +1,7 @@
-import type { ProposedOrder } from "../../src/domain.js";
-import type { GateDecision } from "../../src/gate/types.js";
+import type { ProposedOrder } from "../../src/core/domain.js";
+import type { GateDecision } from "../../src/core/gate-types.js";
 import type { ApprovalRequest } from "../../src/run/approval.js";
-import type { RunEvent, RunEventBody } from "../../src/run/events.js";
+import type { RunEvent, RunEventBody } from "../../src/core/events.js";
 
 export const KEY = {
   up: "\u001b[A",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunEvent } from "../../src/run/events.js";
+import type { RunEvent } from "../../src/core/events.js";
 import { createRunStore, finishedItems, initialRunState, type RunItem, type RunState, reduceRun } from "../../src/screens/run-state.js";
 import { ev, fakeGate, order } from "./helpers.js";
 

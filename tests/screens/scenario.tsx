@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from "node:events";
 import { render } from "ink";
-import type { RunEvent, RunEventBody } from "../../src/run/events.js";
+import type { RunEvent, RunEventBody } from "../../src/core/events.js";
 import { ApprovalQueue } from "../../src/screens/approval-queue.js";
 import { RunApp } from "../../src/screens/run-app.js";
 import { createRunStore } from "../../src/screens/run-state.js";

@@ -9,7 +9,7 @@ import { isToolErrorCode, TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES, type ToolError
 import { buildToolRuntime, type DispatchOutcome, type ToolRuntime } from "../../src/tools/runtime.js";
 import type { HandlerResult, ToolCallContext, ToolContract, ToolHandler } from "../../src/tools/types.js";
 import { validateArguments } from "../../src/tools/validate.js";
-import { TwError } from "../../src/util/errors.js";
+import { TwError } from "../../src/core/errors.js";
 
 type Spy = Mock<ToolHandler>;
 type Spies = Record<string, Spy>;

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CommandIO } from "../../src/commands/io.js";
 import { cmdTools, TOOL_FORMATS } from "../../src/commands/tools.js";
-import { EXIT } from "../../src/run/exit-codes.js";
+import { EXIT } from "../../src/core/exit-codes.js";
 import { CATALOGUE, CONTRACT_VERSION, TOOL_NAMES } from "../../src/tools/catalogue.js";
 import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/tools/error-codes.js";
 import { COMMON_ERROR_SENTENCE, renderAnthropic, renderCatalogue, renderMarkdown, renderOpenAI } from "../../src/tools/render.js";

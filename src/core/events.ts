@@ -3,8 +3,8 @@
  * executor emit, and that every front end (Ink console, headless printer, events.jsonl) consumes.
  * Front ends hold no trading logic: everything they show is in these events.
  */
-import type { ProposedOrder, RunMode, TradingState } from "../domain.js";
-import type { GateDecision } from "../gate/types.js";
+import type { ProposedOrder, RunMode, TradingState } from "./domain.js";
+import type { GateDecision } from "./gate-types.js";
 
 export interface ToolIssue {
   path: string;

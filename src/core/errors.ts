@@ -2,7 +2,7 @@
  * Errors are values with stable codes. `TwError` carries a code, a message for a person and the
  * process exit code it maps to; the CLI prints the message and exits with the code.
  */
-import { EXIT, type ExitCode } from "../run/exit-codes.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
 
 export class TwError extends Error {
   readonly code: string;

@@ -3,7 +3,7 @@
  * never mutates its input and never throws on bad numbers (it blocks them).
  * These shapes mirror the public `gate check --scenario` JSON contract (snake_case on purpose).
  */
-import type { TradingState } from "../domain.js";
+import type { TradingState } from "./domain.js";
 
 export const BLOCK_CODES = [
   "invalid_side",
