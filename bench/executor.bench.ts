@@ -5,7 +5,7 @@ import { afterAll, bench, describe } from "vitest";
 import { SimBroker } from "../src/broker/sim.js";
 import type { ExecutorJournal } from "../src/executor/types.js";
 import { execute } from "../src/executor/execute.js";
-import type { ExecOrder } from "../src/executor/types.js";
+import type { Order } from "../src/core/order.js";
 import { MarketData } from "../src/market/data.js";
 
 const market = MarketData.load({});
@@ -14,10 +14,10 @@ const symbols = market.symbols().filter((s) => s !== "SPX");
 const day = "2008-10-10";
 const view = market.asOf(day);
 // 1,000 orders: a mix of buys at and below the reference (some fill, some are cancelled).
-const orders: ExecOrder[] = Array.from({ length: 1000 }, (_, i) => {
+const orders: Order[] = Array.from({ length: 1000 }, (_, i) => {
   const symbol = symbols[i % symbols.length]!;
   const ref = view.referencePrice(symbol)!.price;
-  return { symbol, side: "BUY", quantity: 1 + (i % 7), limit_price: Math.round(ref * (i % 3 === 0 ? 0.9 : 1.02) * 100) / 100 };
+  return { symbol, side: "BUY", quantity: 1 + (i % 7), limit_price: Math.round(ref * (i % 3 === 0 ? 0.9 : 1.02) * 100) / 100, currency: "USD", fx_to_base: 1, liquidation: false };
 });
 const journal: ExecutorJournal = { recordOrderIntent() {}, recordOrderUpdate() {}, bookFill() {} };
 // Instant sleep on a virtual clock: waiting costs no wall time, and the wait still ends.

@@ -338,6 +338,7 @@ export class AlpacaBroker implements Broker {
           quantity,
           price,
           commission: 0,
+          commission_currency: "USD", // Alpaca accounts are USD and charge no commission
           at: new Date(a.transaction_time).toISOString(),
         });
       }

@@ -2,6 +2,9 @@ export { ALPACA_KEY_ENV, ALPACA_PAPER_URL, AlpacaBroker, type AlpacaBrokerOption
 export { type CommissionSchedule, commissionFor, estimateCommission } from "./commission.js";
 export { BrokerError, type BrokerErrorCode, isBrokerError, isUncertainSendError } from "./errors.js";
 export { assertPaperAccount, assertPaperEndpoint, GuardedBroker } from "./guard.js";
-export { DEFAULT_SIM_CONFIG, fillPrice, newSimState, readSimState, SimBroker, type SimFault, type SimState } from "./sim.js";
+export { DEFAULT_SIM_CONFIG, SimBroker } from "./sim.js";
+export { fillPrice } from "./sim-engine.js";
+export type { SimFault } from "./sim-faults.js";
+export { newSimState, readSimState, type SimState } from "./sim-store.js";
 export type * from "./types.js";
 export { isWorking, WORKING_BROKER_STATUSES } from "./types.js";

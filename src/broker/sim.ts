@@ -16,17 +16,17 @@
  * Commission: max(min, per_share × qty), capped at max_pct% of the value, charged cumulatively
  * per order so partial fills pay the schedule once.
  *
- * Fault injection (tests): see `SimFault`.
+ * Fault injection (tests): see `SimFault` (sim-faults.ts). The matching engine and the money are in
+ * sim-engine.ts, persistence in sim-store.ts.
  */
-import { randomBytes } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { appendFileSync } from "node:fs";
 import type { SimBrokerConfig } from "../config/types.js";
-import type { Bar, Side } from "../core/domain.js";
 import type { MarketData } from "../market/data.js";
-import { EXIT } from "../core/exit-codes.js";
-import { commissionFor, estimateCommission } from "./commission.js";
 import { BrokerError } from "./errors.js";
+import type { OrderFault, SimFault } from "./sim-faults.js";
+import { applyFill, buyCostMinor, fillPrice, publicOrder, type SimPricing, USD_PRICING } from "./sim-engine.js";
+import { type LogRecord, logPath, newSimState, readSimState, type SimFill, type SimOrder, type SimState, writeSimState } from "./sim-store.js";
+import { fromMinor, toMinor } from "../core/money.js";
 import {
   type Broker,
   type BrokerAccount,
@@ -39,10 +39,6 @@ import {
   type PlaceOrderRequest,
 } from "./types.js";
 
-export const SIM_DEFAULT_START = "2007-01-03";
-export const SIM_DEFAULT_CASH = 100_000;
-export const SIM_STATE_VERSION = 1;
-
 export const DEFAULT_SIM_CONFIG: SimBrokerConfig = {
   participation_pct: 10,
   commission_per_share: 0.005,
@@ -50,60 +46,6 @@ export const DEFAULT_SIM_CONFIG: SimBrokerConfig = {
   commission_max_pct: 1,
   start_date: null,
 };
-
-/** Faults for tests. Order faults apply to the next order placed (several may combine). */
-export type SimFault =
-  /** The next order is refused (`order_rejected`), nothing is stored. */
-  | { kind: "reject_next"; message?: string }
-  /** The next order fills at most `quantity` shares (default half); the rest keeps working. */
-  | { kind: "partial_next"; quantity?: number }
-  /** The next order does not fill until it is cancelled: the cancel finds it filled. Its fills show up only after `settle_polls` calls of fills(). */
-  | { kind: "fill_during_cancel"; settle_polls?: number }
-  /** The next order is accepted, but the send reports a timeout (or a dropped connection). */
-  | { kind: "timeout_after_accept"; code?: "timeout" | "broker_unreachable" }
-  /** The next send times out before the broker received it: no order exists. */
-  | { kind: "timeout_before_accept" }
-  /** The next order ignores a cancel: it stays `pending_cancel` until the close. */
-  | { kind: "stuck_after_cancel" }
-  /** Every call fails with `broker_unreachable` for the next `calls` calls (default: until `heal()`). */
-  | { kind: "unreachable"; calls?: number };
-
-type OrderFault = Exclude<SimFault, { kind: "unreachable" }>;
-
-interface SimOrder extends BrokerOrder {
-  trading_day: string;
-  commission: number;
-  /** Not worked until cancelled (fill_during_cancel). */
-  held?: boolean;
-  /** Fill cap from partial_next. */
-  forced_max?: number;
-  /** Ignores cancels (stuck_after_cancel). */
-  stuck?: boolean;
-}
-
-interface SimFill extends BrokerFill {
-  trading_day: string;
-}
-
-export interface SimState {
-  version: number;
-  account_id: string;
-  currency: string;
-  starting_cash: number;
-  cash: number;
-  start_date: string;
-  /** The open day, or the last day played. Null before the first day. */
-  current_day: string | null;
-  day_open: boolean;
-  played_days: string[];
-  positions: Record<string, { quantity: number; cost: number }>;
-  orders: SimOrder[];
-  fills: SimFill[];
-  next_order_seq: number;
-  next_fill_seq: number;
-  /** Snapshot generation: log lines of other generations are ignored. */
-  gen?: number;
-}
 
 export interface SimBrokerOptions {
   market: MarketData;
@@ -113,115 +55,8 @@ export interface SimBrokerOptions {
   now?: () => Date;
   /** Expire the unfilled remainder as soon as an order has been worked (many-day simulation). */
   closeAfterWork?: boolean;
-}
-
-const cents = (x: number) => Math.round(x * 100 + (x >= 0 ? 1e-9 : -1e-9)) / 100;
-const clone = <T>(x: T): T => structuredClone(x);
-
-export function newSimState(market: MarketData, opts: { start?: string | null; cash?: number } = {}): SimState {
-  const wanted = opts.start ?? SIM_DEFAULT_START;
-  const start = market.calendar.onOrAfter(wanted);
-  if (!start) {
-    throw new BrokerError("sim_exhausted", `no trading day on or after ${wanted} in the market data (last: ${market.calendar.last ?? "none"})`, EXIT.USAGE_OR_CONFIG);
-  }
-  if (market.calendar.countBefore(start) < 2) {
-    throw new BrokerError("sim_exhausted", `start ${start} leaves no price history before it; pick a later day`, EXIT.USAGE_OR_CONFIG);
-  }
-  const cash = opts.cash ?? SIM_DEFAULT_CASH;
-  return {
-    version: SIM_STATE_VERSION,
-    account_id: `SIM-PAPER-${randomBytes(4).toString("hex").toUpperCase()}`,
-    currency: "USD",
-    starting_cash: cash,
-    cash,
-    start_date: start,
-    current_day: null,
-    day_open: false,
-    played_days: [],
-    positions: {},
-    orders: [],
-    fills: [],
-    next_order_seq: 1,
-    next_fill_seq: 1,
-  };
-}
-
-/** One appended change: the new values of what an order operation touched. */
-interface LogRecord {
-  gen: number;
-  orders?: SimOrder[];
-  fills?: SimFill[];
-  cash?: number;
-  positions?: [string, { quantity: number; cost: number } | null][];
-  seqs?: [number, number];
-}
-
-const logPath = (path: string) => `${path}.log`;
-
-/**
- * Reads the book: the snapshot (`sim-broker.json`, rewritten atomically at each day change or
- * reset) plus the write-ahead log of order operations since (`sim-broker.json.log`, one JSON line
- * per operation, appended before the call returns). Log lines of an older snapshot generation and a
- * torn last line are ignored.
- */
-export function readSimState(path: string): SimState | undefined {
-  if (!existsSync(path)) return undefined;
-  let state: SimState;
-  try {
-    state = JSON.parse(readFileSync(path, "utf8")) as SimState;
-  } catch (e) {
-    throw new BrokerError("broker_unreachable", `simulated broker state ${path} is unreadable: ${(e as Error).message}`);
-  }
-  if (state.version !== SIM_STATE_VERSION || typeof state.account_id !== "string") {
-    throw new BrokerError("broker_unreachable", `simulated broker state ${path} has an unknown format (version ${String(state.version)})`);
-  }
-  state.gen ??= 0;
-  if (existsSync(logPath(path))) {
-    const lines = readFileSync(logPath(path), "utf8").split("\n");
-    const orderIndex = new Map(state.orders.map((o, i) => [o.broker_order_id, i]));
-    const fillIds = new Set(state.fills.map((f) => f.fill_id));
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
-      if (line.trim().length === 0) continue;
-      let rec: LogRecord;
-      try {
-        rec = JSON.parse(line) as LogRecord;
-      } catch (e) {
-        if (i >= lines.length - 2) break; // torn last write
-        throw new BrokerError("broker_unreachable", `simulated broker log ${logPath(path)} line ${i + 1} is unreadable: ${(e as Error).message}`);
-      }
-      if (rec.gen !== state.gen) continue;
-      for (const o of rec.orders ?? []) {
-        const at = orderIndex.get(o.broker_order_id);
-        if (at === undefined) {
-          orderIndex.set(o.broker_order_id, state.orders.length);
-          state.orders.push(o);
-        } else state.orders[at] = o;
-      }
-      for (const f of rec.fills ?? []) {
-        if (fillIds.has(f.fill_id)) continue;
-        fillIds.add(f.fill_id);
-        state.fills.push(f);
-      }
-      if (rec.cash !== undefined) state.cash = rec.cash;
-      for (const [symbol, pos] of rec.positions ?? []) {
-        if (pos) state.positions[symbol] = pos;
-        else delete state.positions[symbol];
-      }
-      if (rec.seqs) [state.next_order_seq, state.next_fill_seq] = rec.seqs;
-    }
-  }
-  return state;
-}
-
-/** Writes a full snapshot atomically (temp file + rename) and starts a new log generation. */
-export function writeSimState(path: string, state: SimState): void {
-  mkdirSync(dirname(path), { recursive: true });
-  state.gen = (state.gen ?? 0) + 1;
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, JSON.stringify(state));
-  renameSync(tmp, path);
-  rmSync(logPath(path), { force: true });
+  /** The account currency and each instrument's currency and rate (default: all USD). */
+  pricing?: SimPricing;
 }
 
 export class SimBroker implements Broker {
@@ -231,6 +66,7 @@ export class SimBroker implements Broker {
   private readonly path: string | undefined;
   private readonly now: () => Date;
   private readonly closeAfterWork: boolean;
+  private readonly pricing: SimPricing;
   private readonly byClientId = new Map<string, SimOrder>();
   private readonly byId = new Map<string, SimOrder>();
   private readonly fillsByOrder = new Map<string, SimFill[]>();
@@ -249,6 +85,7 @@ export class SimBroker implements Broker {
     this.path = opts.path;
     this.now = opts.now ?? (() => new Date());
     this.closeAfterWork = opts.closeAfterWork ?? false;
+    this.pricing = opts.pricing ?? USD_PRICING;
     this.state = opts.state;
     this.reindex();
   }
@@ -256,7 +93,9 @@ export class SimBroker implements Broker {
   /** Opens the persisted simulation at `opts.path`, creating a fresh one (and saving it) if none exists. */
   static open(opts: SimBrokerOptions & { start?: string | null; cash?: number }): SimBroker {
     const existing = opts.path ? readSimState(opts.path) : undefined;
-    const state = existing ?? newSimState(opts.market, { start: opts.start ?? opts.config?.start_date ?? null, ...(opts.cash ? { cash: opts.cash } : {}) });
+    const state =
+      existing ??
+      newSimState(opts.market, { start: opts.start ?? opts.config?.start_date ?? null, currency: (opts.pricing ?? USD_PRICING).base, ...(opts.cash ? { cash: opts.cash } : {}) });
     const broker = new SimBroker({ ...opts, state });
     if (!existing) broker.save();
     return broker;
@@ -276,7 +115,7 @@ export class SimBroker implements Broker {
 
   /** A copy of the whole book (tests, `sim status`). */
   snapshot(): SimState {
-    return clone(this.state);
+    return structuredClone(this.state);
   }
 
   // ---- the simulated clock ----------------------------------------------------------------
@@ -339,6 +178,7 @@ export class SimBroker implements Broker {
       currency: this.state.currency,
       status: "ACTIVE",
       trading_blocked: false,
+      starting_cash: this.state.starting_cash,
     };
   }
 
@@ -347,7 +187,7 @@ export class SimBroker implements Broker {
     return Object.entries(this.state.positions)
       .filter(([, p]) => p.quantity !== 0)
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([symbol, p]) => ({ symbol, quantity: p.quantity, avg_cost: p.quantity > 0 ? cents(p.cost / p.quantity) : 0 }));
+      .map(([symbol, p]) => ({ symbol, quantity: p.quantity, avg_cost: p.quantity > 0 ? Math.round((p.cost / p.quantity) * 100) / 100 : 0 }));
   }
 
   async openOrders(): Promise<BrokerOrder[]> {
@@ -467,16 +307,19 @@ export class SimBroker implements Broker {
     if (Math.abs(req.limit_price * 100 - Math.round(req.limit_price * 100)) > 1e-6) throw reject(`limit price ${req.limit_price} is not a multiple of 0.01`);
     const symbol = req.symbol.toUpperCase();
     if (!this.market.barOn(symbol, this.state.current_day!)) throw reject(`${symbol} does not trade on ${this.state.current_day} (no market data)`);
+    if (!this.pricing.instrument(symbol)) throw reject(`${symbol} has no currency or rate to ${this.pricing.base} at the simulated broker`);
     let reservedQty = 0;
-    let reservedCash = 0;
+    let reservedMinor = 0;
     for (const o of this.working) {
-      if (o.side === "BUY") reservedCash += (o.quantity - o.filled_quantity) * o.limit_price;
+      if (o.side === "BUY") reservedMinor += buyCostMinor(this.config, this.pricing, o.symbol, o.quantity - o.filled_quantity, o.limit_price);
       if (o.symbol === symbol && o.side === req.side) reservedQty += o.quantity - o.filled_quantity;
     }
     if (req.side === "BUY") {
-      const need = req.quantity * req.limit_price + estimateCommission(this.config, req.quantity, req.limit_price);
-      if (need > this.state.cash - reservedCash + 1e-9) {
-        throw reject(`insufficient buying power: order needs ${need.toFixed(2)}, available ${(this.state.cash - reservedCash).toFixed(2)}`);
+      const base = this.pricing.base;
+      const need = buyCostMinor(this.config, this.pricing, symbol, req.quantity, req.limit_price);
+      const available = toMinor(this.state.cash, base) - reservedMinor;
+      if (need > available) {
+        throw reject(`insufficient buying power: order needs ${fromMinor(need, base).toFixed(2)} ${base}, available ${fromMinor(available, base).toFixed(2)} ${base}`);
       }
     } else {
       const held = this.state.positions[symbol]?.quantity ?? 0;
@@ -505,46 +348,10 @@ export class SimBroker implements Broker {
   }
 
   private fill(o: SimOrder, qty: number, price: number, at: string): void {
-    const prevQty = o.filled_quantity;
-    const prevValue = prevQty * (o.avg_fill_price ?? 0);
-    const newQty = prevQty + qty;
-    const newValue = prevValue + qty * price;
-    const totalCommission = commissionFor(this.config, newQty, newValue);
-    const commission = cents(Math.max(0, totalCommission - o.commission));
-    o.commission = cents(o.commission + commission);
-    o.filled_quantity = newQty;
-    o.avg_fill_price = Math.round((newValue / newQty) * 1e6) / 1e6;
-    o.status = newQty >= o.quantity ? "filled" : "partially_filled";
+    const f = applyFill(this.state, o, qty, price, at, this.config, this.pricing);
     if (o.status === "filled") this.working.delete(o);
-    o.updated_at = at;
-    const f: SimFill = {
-      fill_id: `${this.state.account_id}-F${this.state.next_fill_seq++}`,
-      broker_order_id: o.broker_order_id,
-      symbol: o.symbol,
-      side: o.side,
-      quantity: qty,
-      price,
-      commission,
-      at,
-      trading_day: o.trading_day,
-    };
-    this.state.fills.push(f);
     this.addFillIndex(f);
     this.usedToday.set(o.symbol, (this.usedToday.get(o.symbol) ?? 0) + qty);
-    const pos = this.state.positions[o.symbol] ?? { quantity: 0, cost: 0 };
-    const value = qty * price;
-    if (o.side === "BUY") {
-      this.state.cash = cents(this.state.cash - value - commission);
-      pos.quantity += qty;
-      pos.cost = cents(pos.cost + value + commission);
-    } else {
-      this.state.cash = cents(this.state.cash + value - commission);
-      const before = pos.quantity;
-      pos.quantity -= qty;
-      pos.cost = before > 0 ? cents((pos.cost * pos.quantity) / before) : 0;
-    }
-    if (pos.quantity === 0) delete this.state.positions[o.symbol];
-    else this.state.positions[o.symbol] = pos;
   }
 
   private addFillIndex(f: SimFill): void {
@@ -593,33 +400,4 @@ export class SimBroker implements Broker {
     };
     appendFileSync(logPath(this.path), `${JSON.stringify(rec)}\n`);
   }
-}
-
-/** The fill price of a limit order on a day's bar, or undefined when the bar never reaches the limit. */
-export function fillPrice(side: Side, limit: number, bar: Bar): number | undefined {
-  const eps = 1e-9;
-  if (side === "BUY") {
-    if (bar.low > limit + eps) return undefined;
-    return bar.open <= limit + eps ? bar.open : limit;
-  }
-  if (bar.high < limit - eps) return undefined;
-  return bar.open >= limit - eps ? bar.open : limit;
-}
-
-function publicOrder(o: SimOrder): BrokerOrder {
-  return {
-    broker_order_id: o.broker_order_id,
-    client_order_id: o.client_order_id,
-    symbol: o.symbol,
-    side: o.side,
-    quantity: o.quantity,
-    limit_price: o.limit_price,
-    status: o.status,
-    filled_quantity: o.filled_quantity,
-    avg_fill_price: o.avg_fill_price,
-    submitted_at: o.submitted_at,
-    updated_at: o.updated_at,
-    trading_day: o.trading_day,
-    ...(o.reject_reason ? { reject_reason: o.reject_reason } : {}),
-  };
 }

@@ -33,6 +33,11 @@ export interface BrokerAccount {
   currency: string;
   status: string;
   trading_blocked: boolean;
+  /**
+   * Set only by a broker whose book is the account's own (the simulated broker): the cash it
+   * started with, so reconciliation can compare the cash moved by trading with the journal's.
+   */
+  starting_cash?: number;
 }
 
 export interface BrokerPosition {
@@ -76,8 +81,10 @@ export interface BrokerFill {
   side: Side;
   quantity: number;
   price: number;
-  /** In the instrument's currency. */
+  /** The commission charged for this fill, in `commission_currency`. */
   commission: number;
+  /** ISO 4217: the instrument's currency or the account's; the journal books it in the base currency at the fill's rate. */
+  commission_currency: string;
   at: string;
 }
 

@@ -1,7 +1,7 @@
 /** `tradewarden deposit N`: adds money to the virtual budget (append-only). */
 import { acquireLock } from "../journal/lock.js";
 import { openJournal } from "../journal/journal.js";
-import { fromMinor } from "../journal/money.js";
+import { fromMinor } from "../core/money.js";
 import { EXIT } from "../core/exit-codes.js";
 import type { CommandIO } from "./io.js";
 import { reportError } from "./init.js";

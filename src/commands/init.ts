@@ -1,7 +1,7 @@
 /** `tradewarden init --capital N --currency C`: opens the virtual budget (once). */
 import { acquireLock } from "../journal/lock.js";
 import { openJournal } from "../journal/journal.js";
-import { fromMinor, toMinor } from "../journal/money.js";
+import { fromMinor, toMinor } from "../core/money.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";

@@ -1,7 +1,7 @@
 /** The journal browser's data source: the journal's records and each run's artifacts, read only. */
 import { existsSync, readFileSync } from "node:fs";
 import type { Journal } from "../journal/journal.js";
-import { fromMinor } from "../journal/money.js";
+import { fromMinor } from "../core/money.js";
 import { artifactPaths } from "../run/artifacts.js";
 import type { RunEvent } from "../core/events.js";
 import { homePaths } from "../util/paths.js";

@@ -1,6 +1,6 @@
 /** `tradewarden journal --json` and `tradewarden journal verify`. Both only read (no lock needed). */
 import { openJournal } from "../journal/journal.js";
-import { fromMinor } from "../journal/money.js";
+import { fromMinor } from "../core/money.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";

@@ -70,10 +70,14 @@ export type RunOutcome =
   | "error";
 
 export interface ReconcileDifference {
-  kind: "position_mismatch" | "unknown_open_order" | "unbooked_position" | "missing_position";
+  kind: "position_mismatch" | "unknown_open_order" | "unbooked_position" | "missing_position" | "cash_mismatch";
+  /** The instrument (for cash_mismatch: the base currency). */
   symbol: string;
   journal_quantity?: number;
   broker_quantity?: number;
+  /** cash_mismatch: the cash moved by trading since the account opened, per side (base currency). */
+  journal_cash_flow?: number;
+  broker_cash_flow?: number;
   broker_order_id?: string;
   client_order_id?: string;
   message: string;
@@ -183,7 +187,8 @@ export type RunEventBody =
       orders_hash: string;
       reason?: string;
     }
-  | { type: "gate.final"; decisions: GateDecision[] }
+  /** `orders_hash`: the pipeline's hash of the orders it hands the executor (the approved placements). */
+  | { type: "gate.final"; decisions: GateDecision[]; orders_hash?: string }
   | ({ type: "order.placed" } & OrderEventBase)
   | ({ type: "order.partially_filled"; filled_quantity: number; avg_price: number } & OrderEventBase)
   | ({ type: "order.filled"; filled_quantity: number; avg_price: number; commission: number } & OrderEventBase)

@@ -4,6 +4,7 @@
  * These shapes mirror the public `gate check --scenario` JSON contract (snake_case on purpose).
  */
 import type { TradingState } from "./domain.js";
+import type { Order } from "./order.js";
 
 export const BLOCK_CODES = [
   "invalid_side",
@@ -105,6 +106,11 @@ export interface GateDecision {
   notional: number;
   /** Estimated commission, in the base currency. */
   commission: number;
+  /**
+   * An approved order as it is placed: symbol, side, quantity, limit, the instrument's currency and
+   * the rate to base the gate valued it at. Null when blocked. Not part of the scenario JSON.
+   */
+  placement?: Order | null;
 }
 
 export interface GateResult {

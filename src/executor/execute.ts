@@ -18,7 +18,8 @@ import { isWorking } from "../broker/types.js";
 import type { OrderStatus } from "../core/domain.js";
 import type { OrderEventBase } from "../core/events.js";
 import { TwError } from "../core/errors.js";
-import type { ExecOrder, ExecuteOptions, ExecuteResult, ExecutorJournal, OrderExecution } from "./types.js";
+import type { Order } from "../core/order.js";
+import type { ExecuteOptions, ExecuteResult, ExecutorJournal, OrderExecution } from "./types.js";
 
 const MAX_CLIENT_ID = 128;
 
@@ -54,7 +55,7 @@ export function toOrderStatus(o: Pick<BrokerOrder, "status" | "filled_quantity">
 }
 
 interface Entry {
-  order: ExecOrder;
+  order: Order & { client_order_id: string };
   res: OrderExecution;
   broker?: BrokerOrder;
   /** Last status/filled written to the journal, to write only changes. */
@@ -66,24 +67,35 @@ interface Entry {
 }
 
 export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
-  const { broker, journal, config, emit, signal } = opts;
+  const { broker, journal, config, signal } = opts;
+  const problems: string[] = [];
+  // A listener that throws is a problem to report, never an exception inside the order lifecycle.
+  const emit = (event: Parameters<ExecuteOptions["emit"]>[0]) => {
+    try {
+      opts.emit(event);
+    } catch (err) {
+      problems.push(`an event listener failed on ${event.type}: ${(err as Error).message}`);
+    }
+  };
   const sleep = opts.sleep ?? defaultSleep;
   const now = opts.now ?? Date.now;
   const iso = () => new Date(now()).toISOString();
-  const problems: string[] = [];
   const waitMs = Math.max(0, config.wait_s * 1000);
   const settleMs = Math.max(0, config.settle_s * 1000);
   const pollMs = Math.max(0, config.poll_ms);
 
-  const entries: Entry[] = opts.orders.map((order, index) => ({
+  const entries: Entry[] = opts.orders.map((placed, index) => {
+    const order = { ...placed, symbol: placed.symbol.toUpperCase(), client_order_id: clientOrderId(opts.runId, index, { liquidation: placed.liquidation }) };
+    return {
     order,
-    bookedIds: new Set(),
+    bookedIds: new Set<string>(),
     done: false,
     announcedFilled: 0,
     res: {
       index,
-      client_order_id: clientOrderId(opts.runId, index, { liquidation: opts.liquidation === true }),
-      symbol: order.symbol.toUpperCase(),
+      client_order_id: order.client_order_id,
+      order,
+      symbol: order.symbol,
       side: order.side,
       quantity: order.quantity,
       limit_price: order.limit_price,
@@ -93,7 +105,8 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
       commission: 0,
       fills: [],
     },
-  }));
+  };
+  });
   // Sells first (stable): they free cash and shares for the buys.
   const sequence = [...entries].sort((a, b) => (a.order.side === b.order.side ? a.res.index - b.res.index : a.order.side === "SELL" ? -1 : 1));
 
@@ -193,16 +206,7 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
       continue;
     }
     try {
-      await journal.recordOrderIntent({
-        run_id: opts.runId,
-        client_order_id: e.res.client_order_id,
-        index: e.res.index,
-        symbol: e.res.symbol,
-        side: e.res.side,
-        quantity: e.res.quantity,
-        limit_price: e.res.limit_price,
-        at: iso(),
-      });
+      await journal.recordOrderIntent({ ...e.order, run_id: opts.runId, index: e.res.index, at: iso() });
       e.res.status = "intent";
     } catch (err) {
       journalBroken = (err as Error).message;
@@ -300,11 +304,12 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
           quantity: f.quantity,
           price: f.price,
           commission: f.commission,
-          fx_to_base: e.order.fx_to_base ?? 1,
+          commission_currency: f.commission_currency,
+          fx_to_base: e.order.fx_to_base,
           at: f.at,
         });
         e.bookedIds.add(f.fill_id);
-        e.res.fills.push({ fill_id: f.fill_id, quantity: f.quantity, price: f.price, commission: f.commission, at: f.at });
+        e.res.fills.push({ fill_id: f.fill_id, quantity: f.quantity, price: f.price, commission: f.commission, commission_currency: f.commission_currency, at: f.at });
       } catch (err) {
         note(`journal could not book fill ${f.fill_id} of ${e.res.client_order_id}: ${(err as Error).message}`);
       }

@@ -1,58 +1,59 @@
 /**
  * The executor's ports and results. `ExecutorJournal` is implemented by the journal (src/journal);
- * tests use an in-memory fake.
+ * tests use an in-memory fake. The executor receives the typed `Order` the final gate (or the kill
+ * switch) produced and hands the same order, with its client order id, to the journal.
  */
 import type { ExecutorConfig } from "../config/types.js";
 import type { OrderStatus, Side } from "../core/domain.js";
+import type { Order } from "../core/order.js";
 import type { Broker } from "../broker/types.js";
 import type { RunEventBody } from "../core/events.js";
 
+/** The order as the journal records it before the send: the placed order, its client id, its run. */
+export type OrderIntent = Order & { client_order_id: string; run_id: string; index: number; at: string };
+
+export interface FillBooking {
+  fill_id: string;
+  symbol: string;
+  side: Side;
+  quantity: number;
+  /** In the instrument's currency. */
+  price: number;
+  /** In `commission_currency` (the broker port says which). */
+  commission: number;
+  commission_currency: string;
+  /** The order's rate to base: gross and commission are booked in the base currency at it. */
+  fx_to_base: number;
+  at: string;
+}
+
 export interface ExecutorJournal {
-  recordOrderIntent(i: {
-    run_id: string;
-    client_order_id: string;
-    index: number;
-    symbol: string;
-    side: Side;
-    quantity: number;
-    limit_price: number;
-    at: string;
-  }): void | Promise<void>;
+  recordOrderIntent(i: OrderIntent): void | Promise<void>;
   recordOrderUpdate(
     client_order_id: string,
     u: { status: OrderStatus; broker_order_id?: string; filled_quantity?: number; message?: string; at: string },
   ): void | Promise<void>;
-  bookFill(
-    client_order_id: string,
-    f: { fill_id: string; symbol: string; side: Side; quantity: number; price: number; commission: number; fx_to_base: number; at: string },
-  ): void | Promise<void>; // idempotent by fill_id
-}
-
-/** An order approved by the final gate (and the operator). ProposedOrder fits. */
-export interface ExecOrder {
-  symbol: string;
-  side: Side;
-  quantity: number;
-  limit_price: number;
-  /** Instrument currency → base currency, for booking fills (default 1). */
-  fx_to_base?: number;
+  /** Idempotent by fill_id. */
+  bookFill(client_order_id: string, f: FillBooking): void | Promise<void>;
 }
 
 export interface ExecuteOptions {
   runId: string;
-  /** Final-gate-approved orders, in any order; index i gets client order id `tw-<runId>-<i>`. */
-  orders: readonly ExecOrder[];
+  /**
+   * Orders to place, in any order (sells are sent first). Index i gets client order id
+   * `tw-<runId>-<i>`, or `tw-<runId>-L<i>` for a kill-switch liquidation order.
+   */
+  orders: readonly Order[];
   broker: Broker;
   journal: ExecutorJournal;
   config: ExecutorConfig;
+  /** Event listener; a listener that throws is reported as a problem, never into the executor. */
   emit: (event: RunEventBody) => void;
   /** Aborting stops sending, skips the wait, cancels what is working and books what filled. */
   signal?: AbortSignal;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Milliseconds since the epoch (default Date.now). */
   now?: () => number;
-  /** Kill-switch liquidation orders: client ids `tw-<runId>-L<index>` (distinct from the run's own orders). */
-  liquidation?: boolean;
 }
 
 /** `not_sent`: never reached the broker (interrupted, or the journal could not record the intent). */
@@ -63,6 +64,7 @@ export interface BookedFill {
   quantity: number;
   price: number;
   commission: number;
+  commission_currency: string;
   at: string;
 }
 
@@ -70,6 +72,8 @@ export interface OrderExecution {
   index: number;
   client_order_id: string;
   broker_order_id?: string;
+  /** The order as placed (with its client order id). */
+  order: Order & { client_order_id: string };
   symbol: string;
   side: Side;
   quantity: number;
@@ -79,6 +83,7 @@ export interface OrderExecution {
   filled_quantity: number;
   /** Volume-weighted price of the booked fills; null when nothing was booked. */
   avg_price: number | null;
+  /** Sum of the booked fills' commissions, in the broker's commission currency. */
   commission: number;
   fills: BookedFill[];
   message?: string;

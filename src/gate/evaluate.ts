@@ -19,6 +19,8 @@
  * allow a tolerance of 1e-9, so an order exactly at a limit passes.
  */
 import type { Instrument } from "../core/domain.js";
+import type { Order } from "../core/order.js";
+import { accountValue } from "../core/valuation.js";
 import { fmtLimitPct, fmtNum, fmtPct, fmtQty, fmtValue } from "./format.js";
 import type {
   BlockCode,
@@ -94,9 +96,10 @@ export function unpricedHoldings(state: GateState, market: GateMarket): string[]
  * holding's own price if given, else the market price. NaN when it cannot be valued (a non-finite
  * number, or a held instrument without a price).
  */
-export function portfolioValue(state: GateState, market: GateMarket): number {
-  let value = state.cash;
+export function portfolioValue(state: GateState, market: GateMarket, baseCurrency?: string): number {
+  const value = state.cash;
   if (!isNum(value)) return Number.NaN;
+  const positions: { quantity: number; price: number; fx_to_base: number }[] = [];
   for (const [sym, h] of Object.entries(state.holdings ?? {})) {
     if (h === undefined || !isNum(h.quantity)) return Number.NaN;
     if (h.quantity === 0) continue;
@@ -104,9 +107,17 @@ export function portfolioValue(state: GateState, market: GateMarket): number {
     const p = valuationPrice(h, q);
     const fx = fxOf(q);
     if (!isNum(p) || p <= 0 || !isNum(fx)) return Number.NaN;
-    value += h.quantity * p * fx;
+    positions.push({ quantity: h.quantity, price: p, fx_to_base: fx });
   }
-  return value;
+  // The one exact valuation (minor units of the base currency) when the currency is known.
+  if (baseCurrency !== undefined && /^[A-Za-z]{3}$/.test(baseCurrency)) {
+    try {
+      return accountValue(value, positions, baseCurrency);
+    } catch {
+      return Number.NaN;
+    }
+  }
+  return positions.reduce((v, p) => v + p.quantity * p.price * p.fx_to_base, value);
 }
 
 /** Drawdown in percent, measured from max(peak, value). 0 when neither is positive. */
@@ -211,7 +222,7 @@ export function evaluate(
   options: EvaluateOptions = {},
 ): GateResult {
   const ordered = evaluationOrder(orders ?? []);
-  const value0 = portfolioValue(state, market);
+  const value0 = portfolioValue(state, market, limits.base_currency);
   const peak = state.peak;
   const dd = drawdownPct(value0, peak);
   const tripped = isNum(dd) && isNum(limits.max_drawdown_pct) && dd + EPS >= limits.max_drawdown_pct;
@@ -277,6 +288,7 @@ export function evaluate(
         reasons: global.map((r) => ({ ...r })),
         notional: notionalOf(o, prepareFx(market, o)),
         commission: 0,
+        placement: null,
       })),
     );
   }
@@ -311,12 +323,14 @@ function evaluateOne(
   options: EvaluateOptions,
 ): GateDecision {
   const reasons: BlockReason[] = [];
+  let placement: Order | null = null;
   const out = (notional = 0, commission = 0): GateDecision => ({
     order: copyOrder(order),
     approved: reasons.length === 0,
     reasons,
     notional,
     commission,
+    placement: reasons.length === 0 ? placement : null,
   });
 
   const side = normSide(order?.side);
@@ -526,6 +540,8 @@ function evaluateOne(
     else sim.holdings.set(hKey, { ...(prev ?? {}), quantity: left });
   }
   sim.orders += 1;
+  placement = { symbol: sym, side, quantity: qty, limit_price: limitPrice, currency: cur.toUpperCase(), fx_to_base: fx, liquidation: false };
+  if (inst.exchange !== undefined && inst.exchange !== "") placement.exchange = inst.exchange;
   return out(notional, commission);
 }
 

@@ -6,14 +6,13 @@ import { Decimal } from "decimal.js";
 import type { Instrument } from "../core/domain.js";
 import { normSide, normSymbol } from "./evaluate.js";
 import { fmtNum, fmtQty } from "./format.js";
-import type { GateMarket, GateOrder, GateState } from "../core/gate-types.js";
+import type { GateMarket, GateState } from "../core/gate-types.js";
+import type { Order } from "../core/order.js";
 
-export interface LiquidationOrder extends GateOrder {
-  symbol: string;
+/** A kill-switch sell, ready to place: the same typed order a proposal's placement is, flagged. */
+export interface LiquidationOrder extends Order {
   side: "SELL";
-  quantity: number;
-  limit_price: number;
-  exchange?: string;
+  liquidation: true;
   reason: string;
 }
 
@@ -39,7 +38,7 @@ export function liquidationLimit(reference: number, discountPct: number, tick: n
  * One SELL per holding that is in the universe and has a usable reference price: the whole
  * quantity held, less what open sell orders already cover; limit = reference × (1 − discount%)
  * rounded down to the instrument's tick (default 0.01). Sorted by symbol. Holdings without a price
- * or outside the universe are left out (the caller reports them as unsold).
+ * (or a usable FX rate) or outside the universe are left out (the caller reports them as unsold).
  */
 export function liquidation(
   state: GateState,
@@ -66,6 +65,8 @@ export function liquidation(
     if (h === undefined || inst === undefined || quote === undefined) continue;
     if (!Number.isFinite(quote.price) || quote.price <= 0) continue;
     if (!Number.isFinite(h.quantity)) continue;
+    const fx = quote.fx_to_base ?? 1;
+    if (!Number.isFinite(fx) || fx <= 0) continue;
     const qty = h.quantity - (pendingSell.get(s) ?? 0);
     if (!(qty > 0)) continue;
     const limit = liquidationLimit(quote.price, discount, inst.tick);
@@ -74,6 +75,9 @@ export function liquidation(
       side: "SELL",
       quantity: qty,
       limit_price: limit,
+      currency: inst.currency.toUpperCase(),
+      fx_to_base: fx,
+      liquidation: true,
       reason: `kill switch: liquidate ${fmtQty(qty)} ${s} at ${fmtNum(limit)} (reference ${fmtNum(quote.price)} less ${discount}%, rounded down to the tick)`,
     };
     if (inst.exchange !== undefined && inst.exchange !== "") order.exchange = inst.exchange;

@@ -15,7 +15,7 @@
  */
 import type { OrderStatus, Side, TradingState } from "../core/domain.js";
 import type { RunOutcome } from "../core/events.js";
-import { productToMinor, toMinor } from "./money.js";
+import { productToMinor, toMinor } from "../core/money.js";
 import { corrupt } from "./store.js";
 import type { JournalEventBody, LedgerKind, Note, OrderRecord, ResetRecord, RunRecord, RunStatus, TripRecord } from "./types.js";
 

@@ -1,15 +1,26 @@
 /**
  * Reconciliation (pure): the journal's holdings against the broker's positions, and the broker's
- * open orders against the orders the journal knows. Any difference stops the run before the model
- * is called.
+ * open orders against the orders the journal knows, and (for a broker whose book is the account's
+ * own: the simulated broker) the cash moved by trading. Any difference stops the run before the
+ * model is called.
  */
 import type { ReconcileDifference } from "../core/events.js";
+import { fromMinor } from "../core/money.js";
+
+/** Cash moved by fills and commissions since the account opened, in base-currency minor units. */
+export interface CashFlows {
+  currency: string;
+  journalMinor: number;
+  brokerMinor: number;
+}
 
 export interface ReconcileOptions {
   /** Quantities closer than this are equal (fractional shares, float noise from a broker API). */
   tolerance: number;
   /** Client order ids the journal wrote; an open broker order with one of these is ours. */
   knownClientIds?: Set<string>;
+  /** Compared to the minor unit: both books round each fill the same way. */
+  cash?: CashFlows;
 }
 
 export function reconcile(
@@ -47,6 +58,18 @@ export function reconcile(
     };
     if (o.client_order_id !== undefined) d.client_order_id = o.client_order_id;
     out.push(d);
+  }
+  if (opts.cash && opts.cash.journalMinor !== opts.cash.brokerMinor) {
+    const { currency } = opts.cash;
+    const j = fromMinor(opts.cash.journalMinor, currency);
+    const b = fromMinor(opts.cash.brokerMinor, currency);
+    out.push({
+      kind: "cash_mismatch",
+      symbol: currency,
+      journal_cash_flow: j,
+      broker_cash_flow: b,
+      message: `cash moved by trading: the journal has ${j} ${currency}, the broker ${b} ${currency}`,
+    });
   }
   return out;
 }

@@ -4,7 +4,7 @@
  */
 import type { TradingState } from "../core/domain.js";
 import type { GateDecision } from "../core/gate-types.js";
-import { Dec } from "./money.js";
+import { Dec } from "../core/money.js";
 import { lowerBound, toMs } from "./time.js";
 import type {
   ApprovalRecord,

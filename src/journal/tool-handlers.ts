@@ -6,7 +6,9 @@ import type { PriceSource } from "../core/domain.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import { TwError } from "../core/errors.js";
 import type { Journal } from "./journal.js";
-import { Dec, fromMinor, productToMinor } from "./money.js";
+import { Dec, fromMinor } from "../core/money.js";
+import { positionValueMinor } from "../core/valuation.js";
+import type { RecallQuery } from "./notes.js";
 import type { NoteKind } from "./types.js";
 
 export interface JournalToolDeps {
@@ -29,7 +31,7 @@ export function portfolioSnapshot(deps: Omit<JournalToolDeps, "now"> & { now: Da
   let valueMinor = cashMinor;
   const rows = holdings.map(([symbol, h]) => {
     const ref = prices.referencePrice(symbol);
-    const mvMinor = ref ? productToMinor(h.quantity, ref.price, ref.fx_to_base, cur) : null;
+    const mvMinor = ref ? positionValueMinor({ quantity: h.quantity, price: ref.price, fx_to_base: ref.fx_to_base }, cur) : null;
     if (mvMinor !== null) valueMinor += mvMinor;
     return { symbol, h, ref, mvMinor };
   });
@@ -78,7 +80,9 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio:
     try {
       const evidence_id = `portfolio:${deps.runId}`;
       const snap = portfolioSnapshot({ ...deps, now: deps.now() });
-      return { ok: true, data: { evidence_id, ...snap, recent_activity: journal.recentActivity(10) }, evidenceIds: [evidence_id] };
+      // Time never runs backwards for the model: only runs of earlier trading days.
+      const recent_activity = journal.recentActivity(10, { before: deps.tradingDay });
+      return { ok: true, data: { evidence_id, ...snap, recent_activity }, evidenceIds: [evidence_id] };
     } catch (e) {
       return failure(e);
     }
@@ -100,7 +104,8 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio:
   };
   const recall: ToolHandler = (args) => {
     try {
-      const q: { kind?: NoteKind; symbol?: string; query?: string; limit?: number } = {};
+      // Notes of earlier trading days (and this run's own) only.
+      const q: RecallQuery = { asOf: { tradingDay: deps.tradingDay, runId: deps.runId } };
       if (typeof args.kind === "string") q.kind = args.kind as NoteKind;
       if (typeof args.symbol === "string") q.symbol = args.symbol;
       if (typeof args.query === "string") q.query = args.query;

@@ -91,6 +91,8 @@ export interface OrderRecord {
   liquidation: boolean;
   /** The instrument's currency. */
   currency: string;
+  /** The rate to base the order was approved at; its fills are booked at it (absent in older journals). */
+  fx_to_base?: number;
   broker_order_id: string | null;
   status: OrderStatus;
   filled_quantity: number;
@@ -186,7 +188,8 @@ export type JournalEventBody =
   | { t: "usage"; record: UsageRecord }
   | { t: "proposal"; record: ProposalRecord }
   | { t: "approval"; record: ApprovalRecord }
-  | { t: "final_gate"; run_id: string; decisions: GateDecision[]; at: string }
+  /** `orders_hash`: the hash of the orders handed to the executor, computed by the pipeline. */
+  | { t: "final_gate"; run_id: string; decisions: GateDecision[]; at: string; orders_hash?: string }
   | { t: "order_intent"; order: OrderRecord }
   | { t: "order_update"; client_order_id: string; entry: OrderStatusEntry }
   | { t: "fill"; fill: FillRecord }

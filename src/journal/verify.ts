@@ -2,7 +2,7 @@
  * `journal verify`: recomputes cash from the ledger and holdings from the fills, independently of
  * the incremental fold, compares both with the committed checkpoint, and checks every reference.
  */
-import { Dec } from "./money.js";
+import { Dec } from "../core/money.js";
 import type { State } from "./state.js";
 import type { Checkpoint, Finding } from "./types.js";
 

@@ -2,7 +2,8 @@
  * The operator decision. The pipeline asks an `Approver`; front ends implement it: the console (a
  * promise resolved by keystrokes), `--yes` (approves exactly the gate-approved orders), and the
  * non-interactive default (nothing placed, the proposal recorded as awaiting approval).
- * An approval is bound to a hash of the exact orders it approves.
+ * An approval names the orders it approves; the pipeline (never the approver) computes the hash
+ * that binds the record to them, and the hash of what it hands the executor.
  */
 import { createHash } from "node:crypto";
 import type { ProposedOrder } from "../core/domain.js";
@@ -28,7 +29,7 @@ export interface ApprovalRequest {
 }
 
 export type ApprovalDecision =
-  | { kind: "approve"; orders: ProposedOrder[]; orders_hash: string; by: "operator" | "auto"; note?: string }
+  | { kind: "approve"; orders: ProposedOrder[]; by: "operator" | "auto"; note?: string }
   | { kind: "reject"; reason?: string; by: "operator" }
   | { kind: "killswitch"; reason: string; by: "operator" }
   | { kind: "awaiting"; reason: string };
@@ -39,11 +40,13 @@ export interface Approver {
 }
 
 /** The fields an approval binds to, in a fixed order (reason and evidence do not change what is sent). */
-export function canonicalOrders(orders: readonly ProposedOrder[]): string {
+type Bound = Pick<ProposedOrder, "symbol" | "side" | "quantity" | "limit_price">;
+
+export function canonicalOrders(orders: readonly Bound[]): string {
   return JSON.stringify(orders.map((o) => [o.symbol.toUpperCase(), o.side, o.quantity, o.limit_price]));
 }
 
-export function ordersHash(orders: readonly ProposedOrder[]): string {
+export function ordersHash(orders: readonly Bound[]): string {
   return createHash("sha256").update(canonicalOrders(orders)).digest("hex");
 }
 
@@ -65,7 +68,7 @@ export class AutoApprover implements Approver {
   readonly name = "auto";
   async decide(req: ApprovalRequest): Promise<ApprovalDecision> {
     const approved = req.orders.filter((_, i) => req.decisions[i]?.approved === true);
-    return { kind: "approve", orders: approved, orders_hash: ordersHash(approved), by: "auto" };
+    return { kind: "approve", orders: approved, by: "auto" };
   }
 }
 

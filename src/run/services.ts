@@ -8,6 +8,9 @@ import { type LoadedConfig, requireConfig } from "../config/require.js";
 import { MarketData } from "../market/data.js";
 import { openJournal, type Journal } from "../journal/journal.js";
 import { SimBroker } from "../broker/sim.js";
+import type { SimPricing } from "../broker/sim-engine.js";
+import type { Instrument } from "../core/domain.js";
+import { fxToBaseOf } from "../config/fx.js";
 import { ALPACA_KEY_ENV, createAlpacaBroker } from "../broker/alpaca.js";
 import { GuardedBroker } from "../broker/guard.js";
 import type { Broker } from "../broker/types.js";
@@ -33,7 +36,21 @@ export interface BrokerSetup {
   sim?: SimBroker;
 }
 
-export function createBroker(home: string, config: Config, market: MarketData, env: NodeJS.ProcessEnv = process.env): BrokerSetup {
+/** The simulated broker's pricing: the account in the base currency, each instrument at its `[fx]` rate. */
+export function simPricing(config: Config, universe: readonly Instrument[]): SimPricing {
+  const fx = fxToBaseOf(config);
+  const bySymbol = new Map(universe.map((i) => [i.symbol.toUpperCase(), i.currency.toUpperCase()]));
+  return {
+    base: config.account.base_currency.toUpperCase(),
+    instrument: (symbol) => {
+      const currency = bySymbol.get(symbol.toUpperCase());
+      const rate = currency === undefined ? undefined : fx(currency);
+      return currency === undefined || rate === undefined ? undefined : { currency, fx_to_base: rate };
+    },
+  };
+}
+
+export function createBroker(home: string, config: Config, market: MarketData, universe: readonly Instrument[], env: NodeJS.ProcessEnv = process.env): BrokerSetup {
   if (config.broker.kind === "sim") {
     const sim = SimBroker.open({
       market,
@@ -41,6 +58,7 @@ export function createBroker(home: string, config: Config, market: MarketData, e
       path: homePaths(home).sim,
       start: config.broker.sim.start_date,
       cash: config.account.capital,
+      pricing: simPricing(config, universe),
       // Daily runs: the unfilled remainder of an order expires once the day's bar has worked it,
       // so the executor sees a terminal state at once instead of waiting out its timeout.
       closeAfterWork: true,
@@ -91,7 +109,7 @@ export async function createAccountServices(home: string, env: NodeJS.ProcessEnv
     reducingRunsAfterReset: config.limits.reducing_runs_after_reset,
     ...(opts.readOnly ? { readOnly: true } : {}),
   });
-  const broker = createBroker(home, config, market, env);
+  const broker = createBroker(home, config, market, universe, env);
   return { config, universe, market, journal, ...broker };
 }
 

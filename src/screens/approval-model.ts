@@ -6,7 +6,7 @@
  */
 import type { ProposedOrder } from "../core/domain.js";
 import type { GateDecision } from "../core/gate-types.js";
-import { type ApprovalDecision, type ApprovalRequest, ordersHash } from "../run/approval.js";
+import type { ApprovalDecision, ApprovalRequest } from "../run/approval.js";
 import { sanitizeLine } from "../util/sanitize.js";
 
 export interface ApprovalRow {
@@ -126,7 +126,7 @@ export function buildApproval(req: ApprovalRequest, rows: readonly ApprovalRow[]
   ];
   return {
     ok: true,
-    decision: { kind: "approve", orders, orders_hash: ordersHash(orders), by: "operator", ...(notes.length ? { note: notes.join("; ") } : {}) },
+    decision: { kind: "approve", orders, by: "operator", ...(notes.length ? { note: notes.join("; ") } : {}) },
   };
 }
 

@@ -271,9 +271,9 @@ describe("the executor against the fake Alpaca", () => {
     const res = await execute({
       runId: "r1",
       orders: [
-        { symbol: "FILL", side: "BUY", quantity: 10, limit_price: 10 },
-        { symbol: "BOOM", side: "BUY", quantity: 4, limit_price: 20 },
-        { symbol: "LOST", side: "BUY", quantity: 3, limit_price: 30 },
+        { symbol: "FILL", side: "BUY", quantity: 10, limit_price: 10, currency: "USD", fx_to_base: 1, liquidation: false },
+        { symbol: "BOOM", side: "BUY", quantity: 4, limit_price: 20, currency: "USD", fx_to_base: 1, liquidation: false },
+        { symbol: "LOST", side: "BUY", quantity: 3, limit_price: 30, currency: "USD", fx_to_base: 1, liquidation: false },
       ],
       broker: spy,
       journal,

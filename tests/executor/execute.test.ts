@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Broker } from "../../src/broker/types.js";
-import { SimBroker, type SimFault } from "../../src/broker/sim.js";
+import { SimBroker } from "../../src/broker/sim.js";
+import type { SimFault } from "../../src/broker/sim-faults.js";
 import type { SimBrokerConfig } from "../../src/config/types.js";
 import type { Bar } from "../../src/core/domain.js";
 import { clientOrderId, execute } from "../../src/executor/execute.js";
-import type { ExecOrder } from "../../src/executor/types.js";
+import type { Order } from "../../src/core/order.js";
 import { MarketData } from "../../src/market/data.js";
 import type { RunEventBody } from "../../src/core/events.js";
 import { FakeJournal, SpyBroker } from "./fakes.js";
@@ -22,7 +23,7 @@ async function setup(opts: { holdings?: boolean } = {}) {
   const seed = new FakeJournal();
   if (opts.holdings) {
     // A previous day's buy of 100 BBB, booked in both books.
-    await execute({ runId: "seed", orders: [{ symbol: "BBB", side: "BUY", quantity: 100, limit_price: 50 }], broker: sim, journal: seed, config: conf, emit: () => {}, ...clock() });
+    await execute({ runId: "seed", orders: [buy(100, 50, "BBB")], broker: sim, journal: seed, config: conf, emit: () => {}, ...clock() });
   }
   sim.beginDay();
   const log: string[] = [];
@@ -39,9 +40,9 @@ function clock() {
   return { now: () => t, sleep: async (ms: number) => void (t += Math.max(ms, 1)) };
 }
 
-const buy = (quantity = 10, limit_price = 10, symbol = "AAA"): ExecOrder => ({ symbol, side: "BUY", quantity, limit_price });
+const buy = (quantity = 10, limit_price = 10, symbol = "AAA"): Order => ({ symbol, side: "BUY", quantity, limit_price, currency: "USD", fx_to_base: 1, liquidation: false });
 
-async function run(s: Awaited<ReturnType<typeof setup>>, orders: ExecOrder[], broker: Broker = s.broker, runId = "r1") {
+async function run(s: Awaited<ReturnType<typeof setup>>, orders: Order[], broker: Broker = s.broker, runId = "r1") {
   return execute({ runId, orders, broker, journal: s.journal, config: conf, emit: s.emit, ...clock() });
 }
 
@@ -59,7 +60,7 @@ function noDuplicateSends(s: Awaited<ReturnType<typeof setup>>) {
 describe("executor", () => {
   it("places sells first, records each intent before its send, books the fills", async () => {
     const s = await setup({ holdings: true });
-    const res = await run(s, [buy(10, 10), { symbol: "BBB", side: "SELL", quantity: 40, limit_price: 49.5 }, buy(5, 9.8)]);
+    const res = await run(s, [buy(10, 10), { ...buy(40, 49.5, "BBB"), side: "SELL" }, buy(5, 9.8)]);
     expect(s.log).toEqual(["intent tw-r1-1", "send tw-r1-1", "intent tw-r1-0", "send tw-r1-0", "intent tw-r1-2", "send tw-r1-2"]);
     expect(res.results.map((r) => [r.client_order_id, r.status, r.filled_quantity])).toEqual([
       ["tw-r1-0", "filled", 10],

@@ -64,11 +64,25 @@ describe("ledger", () => {
   it("converts foreign fills at the fill's FX rate, exactly", async () => {
     const j = await freshJournal({ capital: 1_000_000, currency: "JPY" });
     await startRun(j, "r1");
-    await j.recordOrderIntent({ run_id: "r1", client_order_id: "c1", index: 0, symbol: "SPY", side: "BUY", quantity: 3, limit_price: 500.5, currency: "USD", at: new Date() });
-    await j.bookFill("c1", { fill_id: "f1", symbol: "SPY", side: "BUY", quantity: 3, price: 500.5, commission: 150, fx_to_base: 151.37, at: new Date() });
+    await j.recordOrderIntent({ run_id: "r1", client_order_id: "c1", index: 0, symbol: "SPY", side: "BUY", quantity: 3, limit_price: 500.5, currency: "USD", fx_to_base: 151.37, at: new Date() });
+    await j.bookFill("c1", { fill_id: "f1", symbol: "SPY", side: "BUY", quantity: 3, price: 500.5, commission: 150, commission_currency: "JPY", fx_to_base: 151.37, at: new Date() });
     // 3 × 500.5 × 151.37 = 227282.055 → 227282 yen, + 150 commission
     expect(j.cash()).toBe(1_000_000 - 227_282 - 150);
     expect(j.holdings().SPY).toMatchObject({ quantity: 3, currency: "USD", avg_cost: (227_282 + 150) / 3 });
+  });
+
+  it("books a commission charged in the instrument's currency at the order's rate; refuses an order in a foreign currency without its rate", async () => {
+    const j = await freshJournal({ capital: 10_000, currency: "USD" });
+    await startRun(j, "r1");
+    await expect(j.recordOrderIntent({ run_id: "r1", client_order_id: "c0", index: 0, symbol: "VOD", side: "BUY", quantity: 1, limit_price: 1, currency: "GBP", at: new Date() })).rejects.toThrow(/needs its rate/);
+    await j.recordOrderIntent({ run_id: "r1", client_order_id: "c1", index: 0, symbol: "VOD", side: "BUY", quantity: 100, limit_price: 10.01, currency: "GBP", fx_to_base: 1.2, at: new Date() });
+    await j.bookFill("c1", { fill_id: "f1", symbol: "VOD", side: "BUY", quantity: 100, price: 10.01, commission: 1.05, commission_currency: "GBP", fx_to_base: 1.2, at: new Date() });
+    // 100 × 10.01 GBP × 1.2 = 1201.20 USD; commission 1.05 GBP × 1.2 = 1.26 USD
+    expect(j.cash()).toBe(8797.54); // 10000 − 1201.20 − 1.26
+    await expect(
+      j.bookFill("c1", { fill_id: "f2", symbol: "VOD", side: "BUY", quantity: 1, price: 10, commission: 0, commission_currency: "GBP", fx_to_base: 1, at: new Date() }),
+    ).rejects.toThrow(/placed at 1.2/);
+    expect(j.verify()).toEqual([]);
   });
 });
 

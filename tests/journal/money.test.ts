@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromMinor, minorDigits, productToMinor, toMinor } from "../../src/journal/money.js";
+import { fromMinor, minorDigits, productToMinor, toMinor } from "../../src/core/money.js";
 
 describe("money", () => {
   it("knows minor digits", () => {

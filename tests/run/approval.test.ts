@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import type { ProposedOrder } from "../../src/core/domain.js";
-import { approvalOutsideProposal, AutoApprover, ordersHash } from "../../src/run/approval.js";
+import { approvalOutsideProposal, AutoApprover, } from "../../src/run/approval.js";
 import type { GateDecision } from "../../src/core/gate-types.js";
 
 const order = (symbol: string, side: "BUY" | "SELL", quantity: number, limit_price = 10): ProposedOrder => ({ symbol, side, quantity, limit_price, reason: "r", evidence_ids: ["e"] });
@@ -16,9 +16,9 @@ test("an operator may drop orders, shrink quantities and move limits, nothing mo
   expect(approvalOutsideProposal(proposed, [order("AAA", "BUY", 5), order("AAA", "BUY", 5)])).toMatch(/AAA was not proposed/);
 });
 
-test("--yes approves exactly the gate-approved orders, bound to their hash", async () => {
+test("--yes approves exactly the gate-approved orders and cannot supply the hash (the pipeline computes it)", async () => {
   const decisions = proposed.map((o, i) => ({ order: o, approved: i === 0, reasons: [], notional: 0, commission: 0 }) as unknown as GateDecision);
   const d = await new AutoApprover().decide({ runId: "r", summary: "s", orders: proposed, decisions, regate: () => decisions });
   expect(d).toMatchObject({ kind: "approve", by: "auto", orders: [proposed[0]] });
-  if (d.kind === "approve") expect(d.orders_hash).toBe(ordersHash([proposed[0] as ProposedOrder]));
+  expect(Object.keys(d)).not.toContain("orders_hash");
 });

@@ -4,8 +4,8 @@
  * minor units once. Pure: no I/O.
  */
 import { Decimal } from "decimal.js";
-import { EXIT } from "../core/exit-codes.js";
-import { TwError } from "../core/errors.js";
+import { EXIT } from "./exit-codes.js";
+import { TwError } from "./errors.js";
 
 /** A Decimal with enough precision that cost-basis arithmetic never rounds in practice. */
 export const Dec: Decimal.Constructor = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });

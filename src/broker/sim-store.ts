@@ -1,0 +1,156 @@
+/**
+ * The simulated broker's persistence: a snapshot (`sim-broker.json`, rewritten atomically at each
+ * day change or reset) plus a write-ahead log of order operations since (`sim-broker.json.log`).
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { EXIT } from "../core/exit-codes.js";
+import type { MarketData } from "../market/data.js";
+import { BrokerError } from "./errors.js";
+import type { BrokerFill, BrokerOrder } from "./types.js";
+
+export const SIM_DEFAULT_START = "2007-01-03";
+export const SIM_DEFAULT_CASH = 100_000;
+export const SIM_STATE_VERSION = 1;
+
+export interface SimOrder extends BrokerOrder {
+  trading_day: string;
+  commission: number;
+  /** Not worked until cancelled (fill_during_cancel). */
+  held?: boolean;
+  /** Fill cap from partial_next. */
+  forced_max?: number;
+  /** Ignores cancels (stuck_after_cancel). */
+  stuck?: boolean;
+}
+
+export interface SimFill extends BrokerFill {
+  trading_day: string;
+}
+
+export interface SimState {
+  version: number;
+  account_id: string;
+  currency: string;
+  starting_cash: number;
+  cash: number;
+  start_date: string;
+  /** The open day, or the last day played. Null before the first day. */
+  current_day: string | null;
+  day_open: boolean;
+  played_days: string[];
+  positions: Record<string, { quantity: number; cost: number }>;
+  orders: SimOrder[];
+  fills: SimFill[];
+  next_order_seq: number;
+  next_fill_seq: number;
+  /** Snapshot generation: log lines of other generations are ignored. */
+  gen?: number;
+}
+
+export function newSimState(market: MarketData, opts: { start?: string | null; cash?: number; currency?: string } = {}): SimState {
+  const wanted = opts.start ?? SIM_DEFAULT_START;
+  const start = market.calendar.onOrAfter(wanted);
+  if (!start) {
+    throw new BrokerError("sim_exhausted", `no trading day on or after ${wanted} in the market data (last: ${market.calendar.last ?? "none"})`, EXIT.USAGE_OR_CONFIG);
+  }
+  if (market.calendar.countBefore(start) < 2) {
+    throw new BrokerError("sim_exhausted", `start ${start} leaves no price history before it; pick a later day`, EXIT.USAGE_OR_CONFIG);
+  }
+  const cash = opts.cash ?? SIM_DEFAULT_CASH;
+  return {
+    version: SIM_STATE_VERSION,
+    account_id: `SIM-PAPER-${randomBytes(4).toString("hex").toUpperCase()}`,
+    currency: (opts.currency ?? "USD").toUpperCase(),
+    starting_cash: cash,
+    cash,
+    start_date: start,
+    current_day: null,
+    day_open: false,
+    played_days: [],
+    positions: {},
+    orders: [],
+    fills: [],
+    next_order_seq: 1,
+    next_fill_seq: 1,
+  };
+}
+
+/** One appended change: the new values of what an order operation touched. */
+export interface LogRecord {
+  gen: number;
+  orders?: SimOrder[];
+  fills?: SimFill[];
+  cash?: number;
+  positions?: [string, { quantity: number; cost: number } | null][];
+  seqs?: [number, number];
+}
+
+export const logPath = (path: string) => `${path}.log`;
+
+/**
+ * Reads the book: the snapshot (`sim-broker.json`, rewritten atomically at each day change or
+ * reset) plus the write-ahead log of order operations since (`sim-broker.json.log`, one JSON line
+ * per operation, appended before the call returns). Log lines of an older snapshot generation and a
+ * torn last line are ignored.
+ */
+export function readSimState(path: string): SimState | undefined {
+  if (!existsSync(path)) return undefined;
+  let state: SimState;
+  try {
+    state = JSON.parse(readFileSync(path, "utf8")) as SimState;
+  } catch (e) {
+    throw new BrokerError("broker_unreachable", `simulated broker state ${path} is unreadable: ${(e as Error).message}`);
+  }
+  if (state.version !== SIM_STATE_VERSION || typeof state.account_id !== "string") {
+    throw new BrokerError("broker_unreachable", `simulated broker state ${path} has an unknown format (version ${String(state.version)})`);
+  }
+  state.gen ??= 0;
+  if (existsSync(logPath(path))) {
+    const lines = readFileSync(logPath(path), "utf8").split("\n");
+    const orderIndex = new Map(state.orders.map((o, i) => [o.broker_order_id, i]));
+    const fillIds = new Set(state.fills.map((f) => f.fill_id));
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line.trim().length === 0) continue;
+      let rec: LogRecord;
+      try {
+        rec = JSON.parse(line) as LogRecord;
+      } catch (e) {
+        if (i >= lines.length - 2) break; // torn last write
+        throw new BrokerError("broker_unreachable", `simulated broker log ${logPath(path)} line ${i + 1} is unreadable: ${(e as Error).message}`);
+      }
+      if (rec.gen !== state.gen) continue;
+      for (const o of rec.orders ?? []) {
+        const at = orderIndex.get(o.broker_order_id);
+        if (at === undefined) {
+          orderIndex.set(o.broker_order_id, state.orders.length);
+          state.orders.push(o);
+        } else state.orders[at] = o;
+      }
+      for (const f of rec.fills ?? []) {
+        if (fillIds.has(f.fill_id)) continue;
+        fillIds.add(f.fill_id);
+        state.fills.push(f);
+      }
+      if (rec.cash !== undefined) state.cash = rec.cash;
+      for (const [symbol, pos] of rec.positions ?? []) {
+        if (pos) state.positions[symbol] = pos;
+        else delete state.positions[symbol];
+      }
+      if (rec.seqs) [state.next_order_seq, state.next_fill_seq] = rec.seqs;
+    }
+  }
+  return state;
+}
+
+/** Writes a full snapshot atomically (temp file + rename) and starts a new log generation. */
+export function writeSimState(path: string, state: SimState): void {
+  mkdirSync(dirname(path), { recursive: true });
+  state.gen = (state.gen ?? 0) + 1;
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, JSON.stringify(state));
+  renameSync(tmp, path);
+  rmSync(logPath(path), { force: true });
+}

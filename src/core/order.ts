@@ -1,0 +1,29 @@
+/**
+ * The one order that travels from the final gate (or the kill switch) through the executor into
+ * the journal. Every stage reads it; none rebuilds it from a subset of its fields.
+ */
+import type { Side } from "./domain.js";
+
+export interface Order {
+  /** Upper case, as allowlisted. */
+  symbol: string;
+  side: Side;
+  /** Shares. */
+  quantity: number;
+  /** In the instrument's currency. */
+  limit_price: number;
+  /** The instrument's currency (ISO 4217). */
+  currency: string;
+  /** Instrument currency → base currency multiplier the gate valued the order at; fills are booked at it. */
+  fx_to_base: number;
+  /** A kill-switch liquidation: outside the gate's approval and the monthly quota. */
+  liquidation: boolean;
+  /** Set once the executor has assigned it (written to the journal before the send). */
+  client_order_id?: string;
+  exchange?: string;
+}
+
+/** The fields an approval and a placement bind to, in a fixed order. */
+export function orderKey(o: Pick<Order, "symbol" | "side" | "quantity" | "limit_price">): [string, string, number, number] {
+  return [o.symbol.toUpperCase(), o.side, o.quantity, o.limit_price];
+}

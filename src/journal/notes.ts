@@ -1,0 +1,77 @@
+/**
+ * Memory notes (pure over the folded state): validating a new note and recalling live ones. With a
+ * point in time (`asOf`), only notes written by runs of earlier trading days (or by the current
+ * run) exist, and a note is live unless one of those superseded it.
+ */
+import { TwError } from "../core/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import type { State } from "./state.js";
+import type { JournalEventBody, Note, NoteKind } from "./types.js";
+
+export const MAX_LIVE_NOTES = 50;
+
+export interface NotesAsOf {
+  /** The run's trading day (YYYY-MM-DD): notes of this day or later from other runs are hidden. */
+  tradingDay: string;
+  /** The current run: its own notes are visible. */
+  runId?: string;
+}
+
+export interface RecallQuery {
+  kind?: NoteKind;
+  symbol?: string;
+  query?: string;
+  limit?: number;
+  asOf?: NotesAsOf;
+}
+
+/** The trading day a note belongs to: its run's, else the calendar day it was written. */
+function noteDay(s: State, n: Note): string {
+  return s.runs.get(n.run_id)?.trading_day ?? n.created_at.slice(0, 10);
+}
+
+/** Notes visible at a point in time, each with its status as of then. */
+function notesAsOf(s: State, asOf: NotesAsOf | undefined): Note[] {
+  const all = [...s.notes.values()];
+  if (!asOf) return all;
+  const visible = all.filter((n) => n.run_id === asOf.runId || noteDay(s, n) < asOf.tradingDay);
+  const ids = new Set(visible.map((n) => n.id));
+  const supersededBy = new Map<string, string>();
+  for (const n of visible) if (n.supersedes && ids.has(n.supersedes)) supersededBy.set(n.supersedes, n.id);
+  return visible.map((n) => {
+    const by = supersededBy.get(n.id);
+    const { superseded_by: _drop, ...rest } = n;
+    return by ? { ...rest, status: "superseded" as const, superseded_by: by } : { ...rest, status: "live" as const };
+  });
+}
+
+/** Live notes, newest first, filtered by kind, symbol and words of `query` (all must appear). */
+export function recallNotes(s: State, args: RecallQuery = {}): { notes: Note[]; total: number } {
+  const words = (args.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const sym = args.symbol?.toUpperCase();
+  const hits = notesAsOf(s, args.asOf)
+    .filter((n) => n.status === "live")
+    .filter((n) => !args.kind || n.kind === args.kind)
+    .filter((n) => !sym || n.symbol === sym)
+    .filter((n) => words.every((w) => n.text.toLowerCase().includes(w) || (n.symbol ?? "").toLowerCase() === w))
+    .reverse();
+  const limit = Math.max(0, args.limit ?? 20);
+  return { notes: hits.slice(0, limit).map((n) => ({ ...n })), total: hits.length };
+}
+
+/** The event that writes a new note (validated against the live notes). */
+export function noteEvent(s: State, args: { kind: NoteKind; text: string; symbol?: string; supersedes?: string; run_id: string; at: string }): { event: JournalEventBody; note: Note } {
+  const text = args.text.trim();
+  if (!text) throw new TwError("invalid_note", "a note needs text", EXIT.USAGE_OR_CONFIG);
+  if (args.supersedes !== undefined) {
+    const old = s.notes.get(args.supersedes);
+    if (!old) throw new TwError("note_not_found", `note ${args.supersedes} does not exist`);
+    if (old.status !== "live") throw new TwError("note_not_found", `note ${args.supersedes} was already superseded by ${old.superseded_by ?? "another note"}`);
+  } else if (s.liveNotes >= MAX_LIVE_NOTES) {
+    throw new TwError("memory_full", `memory holds ${MAX_LIVE_NOTES} live notes; supersede one instead of adding another`);
+  }
+  const note: Note = { id: `n-${s.note_seq + 1}`, kind: args.kind, text, status: "live", run_id: args.run_id, created_at: args.at };
+  if (args.symbol) note.symbol = args.symbol.toUpperCase();
+  if (args.supersedes) note.supersedes = args.supersedes;
+  return { event: { t: "note", note }, note };
+}

@@ -1,0 +1,77 @@
+/**
+ * Agent: the model works the day through the contracted tools (journal, market, check_orders,
+ * submit_orders) until it submits a proposal or stops. Every tool result is point-in-time: market
+ * data strictly before the trading day, journal facts of earlier trading days only.
+ */
+import { fileSink, RecordingClient } from "../../agent/cassette.js";
+import { agentLimitsFrom } from "../../agent/factory.js";
+import { runAgent } from "../../agent/loop.js";
+import { buildSystemPrompt, buildTaskMessage } from "../../agent/prompt.js";
+import { makeSubmitHandler } from "../../agent/submit.js";
+import { fxToBaseOf } from "../../config/fx.js";
+import { limitsOf } from "../../config/load.js";
+import { EXIT } from "../../core/exit-codes.js";
+import { makeCheckOrdersHandler } from "../../gate/check-orders-handler.js";
+import { makeJournalToolHandlers } from "../../journal/tool-handlers.js";
+import { makeMarketToolHandlers } from "../../market/tools.js";
+import { buildToolRuntime } from "../../tools/runtime.js";
+import { CONTRACT_VERSION } from "../../tools/catalogue.js";
+import { writeJsonAtomic } from "../artifacts.js";
+import { type Phase, Stop } from "./context.js";
+import { evaluateOrders, gateInputs } from "./gate.js";
+
+
+export const agentPhase: Phase = {
+  name: "agent",
+  async run(ctx) {
+    const { deps } = ctx;
+    const { journal, config, sink } = deps;
+    if (!ctx.prices) throw new Error("the agent phase runs after the value phase");
+    const submit = makeSubmitHandler({ evaluateOrders: (orders) => evaluateOrders(ctx, orders) });
+    const handlers = {
+      ...makeJournalToolHandlers({
+        journal,
+        prices: ctx.prices,
+        limits: { max_orders_per_month: config.limits.max_orders_per_month, max_drawdown_pct: config.limits.max_drawdown_pct },
+        now: ctx.sessionNow,
+        runId: ctx.runId,
+        tradingDay: ctx.tradingDay,
+      }),
+      ...makeMarketToolHandlers({ market: deps.market, universe: deps.universe, tradingDay: ctx.tradingDay, baseCurrency: config.account.base_currency, fxToBase: fxToBaseOf(config) }),
+      check_orders: makeCheckOrdersHandler(() => gateInputs(ctx)),
+      submit_orders: submit,
+    };
+    const runtime = buildToolRuntime(handlers, { runId: ctx.runId, tradingDay: ctx.tradingDay });
+    const system = buildSystemPrompt({
+      limits: limitsOf(config),
+      maxTurns: config.model.max_turns,
+      toolCallLimits: Object.fromEntries(runtime.contracts.map((c) => [c.name, c.callLimit])),
+    });
+    const client = new RecordingClient(deps.model.client, { sink: fileSink(ctx.paths.cassette), contractVersion: CONTRACT_VERSION });
+    const gen = runAgent({
+      client,
+      runtime,
+      system,
+      task: buildTaskMessage({ tradingDay: ctx.tradingDay }),
+      limits: agentLimitsFrom(config.model, journal.spendThisMonth(ctx.now())),
+      price: deps.model.price,
+      signal: deps.signal,
+      submitState: submit.state,
+    });
+    for (;;) {
+      const step = await gen.next();
+      if (step.done) {
+        ctx.agentResult = step.value;
+        break;
+      }
+      sink.emit(step.value);
+    }
+    const result = ctx.agentResult;
+    for (const u of result.usage) await journal.recordUsage(ctx.runId, { model: u.model, usage: u.usage, cost_usd: u.cost_usd, at: ctx.now() });
+    writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript });
+    if (result.outcome === "interrupted") return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the agent loop; nothing placed");
+    if (!result.proposal) return new Stop("no_trades", EXIT.OK, `no proposal: ${result.reason}`);
+    ctx.proposal = { orders: result.proposal.orders, summary: result.proposal.summary };
+    return undefined;
+  },
+};

@@ -1,0 +1,19 @@
+/** Quota and budget: the model is not called when the monthly order quota or LLM spend cap is used up. */
+import { EXIT } from "../../core/exit-codes.js";
+import { type Phase, Stop } from "./context.js";
+
+export const budgetPhase: Phase = {
+  name: "budget",
+  async run(ctx) {
+    const { journal, config } = ctx.deps;
+    const used = journal.ordersThisMonth(ctx.sessionNow());
+    if (used >= config.limits.max_orders_per_month) {
+      return new Stop("quota_exhausted", EXIT.OK, `the monthly order quota is used up (${used} of ${config.limits.max_orders_per_month}); the model was not called`);
+    }
+    const spent = journal.spendThisMonth(ctx.now());
+    if (spent >= config.model.monthly_budget_usd) {
+      return new Stop("spend_cap_reached", EXIT.OK, `this month's LLM spend ${spent.toFixed(4)} USD reached the cap of ${config.model.monthly_budget_usd} USD; the model was not called`);
+    }
+    return undefined;
+  },
+};

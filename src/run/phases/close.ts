@@ -1,0 +1,66 @@
+/**
+ * Close: the broker session closes, the run is finished in the journal with its outcome, and the
+ * run's artifacts are completed (transcript, research-cycle envelope, cassette). Never throws for
+ * a failed close step: each is reported as a note and the run still ends with its outcome.
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { CASSETTE_FORMAT } from "../../agent/cassette.js";
+import { EXIT } from "../../core/exit-codes.js";
+import { CONTRACT_VERSION } from "../../tools/catalogue.js";
+import { packageVersion } from "../../util/paths.js";
+import { type ArtifactPaths, writeJsonAtomic } from "../artifacts.js";
+import { buildResearchCycle, validateResearchCycle } from "../research-cycle.js";
+import type { RunContext, RunSummary, Stop } from "./context.js";
+
+const MARKET_DATA =
+  "daily bars: the bundled data (the S&P 500 index and synthetic instruments derived from it) and bars imported into the home (CSV or Alpaca's market data API)";
+
+export async function closeRun(ctx: RunContext, s: Stop): Promise<RunSummary> {
+  const { deps, runId, paths, runDir, tradingDay } = ctx;
+  const { sink, journal } = deps;
+  const now = ctx.now;
+  if (tradingDay && deps.closeSession) {
+    try {
+      await deps.closeSession();
+    } catch (e) {
+      sink.emit({ type: "run.note", level: "warn", message: `could not close the broker session: ${(e as Error).message}` });
+    }
+  }
+  sink.emit({ type: "run.finished", outcome: s.outcome, exit_code: s.exitCode, message: s.message, cost_usd: ctx.agentResult?.cost_usd ?? 0 });
+  if (ctx.started) {
+    const status = s.outcome === "interrupted" ? "interrupted" : s.exitCode === EXIT.INTERNAL_ERROR ? "failed" : "completed";
+    try {
+      await journal.finishRun(runId, { status, outcome: s.outcome, exit_code: s.exitCode, message: s.message, at: now() });
+    } catch (e) {
+      sink.emit({ type: "run.note", level: "warn", message: `could not close the run in the journal: ${(e as Error).message}` });
+    }
+  }
+  if (!ctx.agentResult) writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] });
+  const endpoint = deps.broker.endpoint();
+  const cycle = buildResearchCycle(sink.events, {
+    runId,
+    mode: deps.mode,
+    tradingDay: tradingDay || "0000-00-00",
+    generatedAt: now().toISOString(),
+    version: packageVersion(),
+    model: { provider: deps.model.provider, id: deps.model.id },
+    broker: { kind: endpoint.kind === "sim" ? "simulated" : "alpaca_paper", endpoint: endpoint.url },
+    secretsRead: deps.secretsRead,
+    marketData: MARKET_DATA,
+  });
+  const problems = validateResearchCycle(cycle);
+  if (problems.length > 0) {
+    writeJsonAtomic(`${paths.researchCycle}.invalid`, cycle);
+    return { runId, outcome: "error", exitCode: EXIT.INTERNAL_ERROR, message: `the research-cycle envelope failed validation: ${problems.join("; ")}`, tradingDay, runDir };
+  }
+  writeJsonAtomic(paths.researchCycle, cycle);
+  ensureCassette(paths, deps.model.id, now());
+  return { runId, outcome: s.outcome, exitCode: s.exitCode, message: s.message, tradingDay, runDir };
+}
+
+/** A run that never called the model still gets a cassette: its meta line and no calls. */
+function ensureCassette(paths: ArtifactPaths, modelId: string, at: Date): void {
+  if (!existsSync(paths.cassette)) {
+    writeFileSync(paths.cassette, `${JSON.stringify({ type: "meta", format: CASSETTE_FORMAT, contract_version: CONTRACT_VERSION, model: modelId, created_at: at.toISOString() })}\n`);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The run context: what the daily run's phases share. Each phase reads what earlier phases set and
+ * either returns a `Stop` (the run ends with that outcome and exit code) or nothing (the next
+ * phase runs). Facts that change during the run (cash, holdings, open orders) are re-read from the
+ * journal and the broker when needed, never kept in mutable copies.
+ */
+import type { AgentResult } from "../../agent/loop.js";
+import type { ModelSetup } from "../../agent/factory.js";
+import type { Broker, BrokerAccount } from "../../broker/types.js";
+import type { Config } from "../../config/types.js";
+import type { Instrument, ProposedOrder, RunMode } from "../../core/domain.js";
+import type { RunOutcome } from "../../core/events.js";
+import type { ExitCode } from "../../core/exit-codes.js";
+import type { OpenOrder } from "../../core/gate-types.js";
+import type { Order } from "../../core/order.js";
+import type { Journal } from "../../journal/journal.js";
+import type { MarketData, MarketView } from "../../market/data.js";
+import type { Approver } from "../approval.js";
+import type { ArtifactPaths } from "../artifacts.js";
+import type { EventSink } from "../event-sink.js";
+import type { SessionClock } from "../session-clock.js";
+
+export interface Session {
+  tradingDay: string;
+  isOpen: boolean;
+}
+
+export interface PipelineDeps {
+  home: string;
+  mode: RunMode;
+  config: Config;
+  universe: Instrument[];
+  journal: Journal;
+  broker: Broker;
+  /** Opens the run's session: the simulated broker moves to its next unplayed day; a real one reads its clock. */
+  openSession: () => Promise<Session>;
+  /** The session's close (the simulated broker expires what is still working and marks the day played). */
+  closeSession?: () => Promise<void>;
+  market: MarketData;
+  model: ModelSetup & { id: string };
+  approver: Approver;
+  sink: EventSink;
+  signal: AbortSignal;
+  /** Names of the secret environment variables read (never their values). */
+  secretsRead: string[];
+  now?: () => Date;
+  /** Executor timing overrides (tests, simulations). */
+  executorSleep?: (ms: number) => Promise<void>;
+  /** Accept a loopback Alpaca endpoint (tests against a loopback fake only). */
+  allowLoopbackBroker?: boolean;
+  /** The session's clock (orders are filed, and the monthly quota counted, by it); default: the wall clock. */
+  sessionClock?: SessionClock;
+  /** A preset run id (tests); default: time + random. */
+  runId?: string;
+}
+
+export interface RunSummary {
+  runId: string;
+  outcome: RunOutcome;
+  exitCode: ExitCode;
+  message: string;
+  tradingDay: string;
+  runDir: string;
+}
+
+/** How a run ends: an outcome, its exit code and one sentence. */
+export class Stop {
+  constructor(
+    readonly outcome: RunOutcome,
+    readonly exitCode: ExitCode,
+    readonly message: string,
+  ) {}
+}
+
+/** The proposal as the agent phase hands it to the decision phase. */
+export interface Proposal {
+  orders: ProposedOrder[];
+  summary: string;
+}
+
+export interface RunContext {
+  readonly deps: PipelineDeps;
+  readonly runId: string;
+  readonly paths: ArtifactPaths;
+  readonly runDir: string;
+  readonly now: () => Date;
+  /** The session clock's now (set by preflight). */
+  sessionNow: () => Date;
+  /** Set by preflight. */
+  tradingDay: string;
+  session?: Session;
+  account?: BrokerAccount;
+  /** The run is in the journal (preflight recorded its start). */
+  started: boolean;
+  /** The broker's open orders as last read (reconcile; re-read by the final gate). */
+  openOrders: readonly OpenOrder[];
+  /** Point-in-time reference prices (value). */
+  prices?: MarketView;
+  /** The first valuation and the peak after it (value). */
+  value: number;
+  peak: number;
+  agentResult: AgentResult | null;
+  proposal?: Proposal;
+  /** What the operator approved (decision). */
+  approved?: ProposedOrder[];
+  /** What the final gate approved, as placed (final gate). */
+  toPlace?: Order[];
+}
+
+/** A phase of the daily run. */
+export interface Phase {
+  readonly name: string;
+  run(ctx: RunContext): Promise<Stop | undefined>;
+}
