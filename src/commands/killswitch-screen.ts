@@ -12,7 +12,7 @@ export function screenFacts(f: KillSwitchFacts): ScreenFacts {
   const out: ScreenFacts = {
     trading_state: f.trading_state,
     base_currency: f.base_currency,
-    liquidation: detail ? { status, detail } : { status },
+    liquidation: { status, ...(detail ? { detail } : {}), orders: l.orders.map((o) => ({ ...o })) },
     current_value: f.current_value,
     reducing_runs_after_reset: f.reducing_runs_after_reset,
     limit_pct: f.max_drawdown_pct,

@@ -27,7 +27,12 @@ export interface KillSwitchFacts {
   drawdown_pct?: number;
   limit_pct?: number;
   reason?: string;
-  liquidation: { status: "none" | "pending" | "partial" | "complete"; detail?: string };
+  liquidation: {
+    status: "none" | "pending" | "partial" | "complete";
+    detail?: string;
+    /** The kill switch's liquidation orders since the trip (outside the monthly quota). */
+    orders?: { client_order_id: string; symbol: string; quantity: number; filled_quantity: number; status: string }[];
+  };
   current_value?: number;
   /** After a reset the account is REDUCING (sells only) for this many runs (0 = straight to ACTIVE). */
   reducing_runs_after_reset: number;
@@ -124,6 +129,11 @@ export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSw
             {LIQUIDATION_TEXT[facts.liquidation.status]}
             {facts.liquidation.detail ? ` (${sanitizeLine(facts.liquidation.detail)})` : ""}
           </Text>
+          {(facts.liquidation.orders ?? []).map((o) => (
+            <Text key={o.client_order_id}>
+              · liquidation order {sanitizeLine(o.client_order_id)}: SELL {o.quantity} {sanitizeLine(o.symbol)}, {sanitizeLine(o.status)}, {o.filled_quantity} filled (outside the monthly quota)
+            </Text>
+          ))}
           <Text>Current value {facts.current_value !== undefined ? money(facts.current_value, cur) : "—"}</Text>
           <Box flexDirection="column" marginTop={1}>
             <Text bold>What a reset does</Text>
