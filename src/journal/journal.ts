@@ -7,10 +7,10 @@ import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
 import { fold, loadJournalFiles } from "./load.js";
 import { firstValuationEvents, liquidationStatus, resetEvents, STALE_RUN_MS, type StartRunArgs, startRunEvents } from "./runs.js";
-import { Dec, fromMinor, microsToUsd, minorDigits, toMinor, usdToMicros } from "../core/money.js";
+import { fromMinor, microsToUsd, toMinor, usdToMicros } from "../core/money.js";
 import { apply, checkpointOf, type State } from "./state.js";
 import { appendLog, makeHeadDb, } from "./store.js";
-import { assertZone, iso, lowerBound, monthWindow, toMs } from "./time.js";
+import { assertZone, iso, lowerBound, monthWindow, } from "./time.js";
 import {
   type ActivityItem,
   type ApprovalRecord,
@@ -33,6 +33,7 @@ import {
   type TripRecord,
 } from "./types.js";
 import { verifyState } from "./verify.js";
+import { holdingsView, lastCompletedTradingDay, spendInMonth, tradingCashFlowMinor } from "./views.js";
 import { type ActivityOptions, recentActivity } from "./activity.js";
 import { MAX_LIVE_NOTES, noteEvent, type RecallQuery, recallNotes } from "./notes.js";
 import { type FillArgs, fillEvents, type IntentArgs, intentEvent, positive, type UpdateArgs, updateEvents } from "./orders.js";
@@ -188,18 +189,7 @@ export class Journal {
   }
 
   holdings(): Record<string, Holding> {
-    const cur = this.s.account?.currency ?? "USD";
-    const scale = new Dec(10).pow(minorDigits(cur));
-    const out: Record<string, Holding> = {};
-    for (const [sym, h] of this.s.holdings) {
-      out[sym] = {
-        quantity: h.qty.toNumber(),
-        avg_cost: h.qty.gt(0) ? h.basis.div(h.qty).div(scale).toNumber() : 0,
-        cost_basis: h.basis.toDecimalPlaces(0, Dec.ROUND_HALF_EVEN).div(scale).toNumber(),
-        currency: h.currency,
-      };
-    }
-    return out;
+    return holdingsView(this.s);
   }
 
   // ───────────────────────────── runs ─────────────────────────────
@@ -322,14 +312,7 @@ export class Journal {
 
   /** LLM spend (USD) in the calendar month containing `at`. */
   spendThisMonth(at: Date): number {
-    const w = monthWindow(at, this.timezone);
-    let micros = 0;
-    for (let i = this.s.usage.length - 1; i >= 0; i--) {
-      const u = this.s.usage[i] as (typeof this.s.usage)[number];
-      const ms = toMs(u.at);
-      if (ms >= w.start && ms < w.end) micros += u.cost_micros;
-    }
-    return microsToUsd(micros);
+    return spendInMonth(this.s, monthWindow(at, this.timezone));
   }
 
   runCostUsd(run_id: string): number {
@@ -431,20 +414,12 @@ export class Journal {
 
   /** Cash moved by fills and commissions since the account opened (base minor units): reconciled with a broker that keeps the account's own book. */
   tradingCashFlowMinor(): number {
-    let sum = 0;
-    for (const e of this.s.ledger) if (e.kind !== "deposit") sum += e.amount_minor;
-    return sum;
+    return tradingCashFlowMinor(this.s);
   }
 
   /** The latest trading day of a completed run that valued the account (null: none yet). */
   lastCompletedTradingDay(): { run_id: string; trading_day: string } | null {
-    let best: RunRecord | null = null;
-    for (const id of this.s.runIds) {
-      const r = this.s.runs.get(id) as RunRecord;
-      if (r.status !== "completed" || r.first_value_minor === null) continue;
-      if (!best || r.trading_day >= best.trading_day) best = r;
-    }
-    return best ? { run_id: best.run_id, trading_day: best.trading_day } : null;
+    return lastCompletedTradingDay(this.s);
   }
 
   // ───────────────────────────── recent activity (activity.ts) ─────────────────────────────

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { makeJournalToolHandlers } from "../../src/journal/tool-handlers.js";
+import type { ToolCallContext } from "../../src/tools/types.js";
 import { buy, finish, freshJournal, startRun } from "./helpers.js";
 
 const prices = { referencePrice: () => undefined };
 
 async function handlersAt(j: Awaited<ReturnType<typeof freshJournal>>, tradingDay: string, runId = "now") {
   const h = makeJournalToolHandlers({ journal: j, prices, limits: { max_orders_per_month: 10, max_drawdown_pct: 25 }, now: () => new Date(`${tradingDay}T12:00:00Z`), runId, tradingDay });
-  const portfolio = (await h.get_portfolio({})) as { ok: true; data: { recent_activity: { trading_day: string }[] } };
-  const recall = (await h.recall({})) as { ok: true; data: { notes: { id: string; text: string }[] } };
+  const ctx: ToolCallContext = { runId, tradingDay, seenEvidence: new Set(), pending: [] };
+  const portfolio = (await h.get_portfolio({}, ctx)) as { ok: true; data: { recent_activity: { trading_day: string }[] } };
+  const recall = (await h.recall({}, ctx)) as { ok: true; data: { notes: { id: string; text: string }[] } };
   return { activity: portfolio.data.recent_activity, notes: recall.data.notes };
 }
 
