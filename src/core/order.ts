@@ -23,6 +23,23 @@ export interface Order {
   exchange?: string;
 }
 
+/** One fill of an order as the executor hands it to the journal (idempotent by fill_id). */
+export interface FillBooking {
+  fill_id: string;
+  symbol: string;
+  side: Side;
+  quantity: number;
+  /** In the instrument's currency. */
+  price: number;
+  /** In `commission_currency` (the broker port says which). */
+  commission: number;
+  /** The instrument's currency or the base currency. */
+  commission_currency: string;
+  /** The order's rate to base: gross and commission are booked in the base currency at it. */
+  fx_to_base: number;
+  at: string;
+}
+
 /** The fields an approval and a placement bind to, in a fixed order. */
 export function orderKey(o: Pick<Order, "symbol" | "side" | "quantity" | "limit_price">): [string, string, number, number] {
   return [o.symbol.toUpperCase(), o.side, o.quantity, o.limit_price];

@@ -5,27 +5,13 @@
  */
 import type { ExecutorConfig } from "../config/types.js";
 import type { OrderStatus, Side } from "../core/domain.js";
-import type { Order } from "../core/order.js";
+
+import type { FillBooking, Order } from "../core/order.js";
 import type { Broker } from "../broker/types.js";
 import type { RunEventBody } from "../core/events.js";
 
 /** The order as the journal records it before the send: the placed order, its client id, its run. */
 export type OrderIntent = Order & { client_order_id: string; run_id: string; index: number; at: string };
-
-export interface FillBooking {
-  fill_id: string;
-  symbol: string;
-  side: Side;
-  quantity: number;
-  /** In the instrument's currency. */
-  price: number;
-  /** In `commission_currency` (the broker port says which). */
-  commission: number;
-  commission_currency: string;
-  /** The order's rate to base: gross and commission are booked in the base currency at it. */
-  fx_to_base: number;
-  at: string;
-}
 
 export interface ExecutorJournal {
   recordOrderIntent(i: OrderIntent): void | Promise<void>;

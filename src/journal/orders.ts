@@ -8,6 +8,7 @@ import type { OrderStatus, Side } from "../core/domain.js";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
 import { productToMinor, toMinor } from "../core/money.js";
+import type { FillBooking } from "../core/order.js";
 import type { State } from "./state.js";
 import type { FillRecord, JournalEventBody, OrderRecord } from "./types.js";
 
@@ -87,19 +88,8 @@ export function updateEvents(s: State, client_order_id: string, args: UpdateArgs
   return repeat ? [] : [{ t: "order_update", client_order_id, entry }];
 }
 
-export interface FillArgs {
-  fill_id: string;
-  symbol: string;
-  side: Side;
-  quantity: number;
-  /** In the instrument's currency. */
-  price: number;
-  commission: number;
-  /** The commission's currency: the instrument's or the base (default: the base). */
-  commission_currency?: string;
-  fx_to_base: number;
-  at: string;
-}
+/** A fill to book; the commission currency defaults to the base currency. */
+export type FillArgs = Omit<FillBooking, "commission_currency"> & { commission_currency?: string };
 
 /** The fill as an event; none when the same fill is already booked (a different one under its id is refused). */
 export function fillEvents(s: State, base: string, client_order_id: string, args: FillArgs): JournalEventBody[] {
