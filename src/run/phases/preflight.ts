@@ -12,11 +12,13 @@ export const TIME_WENT_BACK = "trading_day_not_after_last_run";
 
 /**
  * Refuses a trading day that is not after the last completed run's: the journal's notes, fills and
- * activity would come from the model's future. Exit 3 (journal and broker disagree).
+ * activity would come from the model's future. Exit 3 (journal and broker disagree). On a real
+ * broker (its clock is the wall clock) a second run on the same day is allowed; an earlier day never.
  */
 export function timeMovesForward(ctx: RunContext): Stop | undefined {
   const last = ctx.deps.journal.isInitialised() ? ctx.deps.journal.lastCompletedTradingDay() : null;
   if (!last || ctx.tradingDay > last.trading_day) return undefined;
+  if (ctx.tradingDay === last.trading_day && ctx.deps.broker.endpoint().kind !== "sim") return undefined;
   const message =
     `the broker's trading day ${ctx.tradingDay} is not after ${last.trading_day}, the trading day of the last completed run (${last.run_id}): ` +
     `the journal would show the model facts from its future, so nothing runs. To start a fresh account, use a new home ` +
