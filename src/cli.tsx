@@ -2,6 +2,7 @@
  * tradewarden's entry: parses arguments with commander, builds the services, and hands each
  * command to its module. Commands return exit codes; only this file calls process.exit.
  */
+import { statSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { processIO } from "./commands/io.js";
 import type { RunMode } from "./core/domain.js";
@@ -41,7 +42,14 @@ async function configOf(home: string) {
 
 function homeOf(cmd: Command): string {
   const opts = cmd.optsWithGlobals() as { home?: string };
-  return resolveHome(opts.home, io.env);
+  const home = resolveHome(opts.home, io.env);
+  // A home that exists must be a folder (or a link to one): a file there is a usage error, exit 2.
+  const st = statSync(home, { throwIfNoEntry: false });
+  if (st && !st.isDirectory()) {
+    const from = opts.home ? "--home" : io.env.TRADEWARDEN_HOME ? "TRADEWARDEN_HOME" : "the default home";
+    throw new TwError("home_not_a_folder", `${from} ${home} is not a folder; point it at a folder (it is created if missing)`, EXIT.USAGE_OR_CONFIG);
+  }
+  return home;
 }
 
 let exitCode: number = EXIT.OK;
@@ -114,6 +122,7 @@ const journalCmd = program
   .option("--to <date>", "runs whose trading day is on or before this day (YYYY-MM-DD)")
   .action(async (opts: { json: boolean; run?: string; from?: string; to?: string }, cmd: Command) => {
     const home = homeOf(cmd);
+    (await load.journal()).checkDayRange(opts);
     const { config } = await configOf(home);
     if (!opts.json) {
       const { cmdJournalBrowse } = await import("./commands/journal-browser.js");
@@ -230,6 +239,8 @@ configCmd
   .description("load and validate the configuration and its universe; exit 2 naming every problem")
   .action(async (_o: unknown, cmd: Command) => {
     const { config, universe } = await configOf(homeOf(cmd));
+    const modelIssues = (await import("./agent/model-config.js")).modelConfigIssues(config);
+    if (modelIssues.length > 0) throw (await load.config()).configRefused(modelIssues);
     io.stdout(`config ok: ${config.source ?? "built-in defaults (no tradewarden.toml in the home)"}; ${universe.length} instruments in the universe\n`);
   });
 configCmd

@@ -74,6 +74,11 @@ export interface RunAgentOptions {
   now?: () => number;
   /** The submit handler's state (`makeSubmitHandler(...).state`), for exact verdicts in events. */
   submitState?: SubmitState;
+  /**
+   * Called after every model call, before anything else happens: the run journals the call's spend
+   * here, so an interrupt or crash later in the loop never loses what was already spent.
+   */
+  onUsage?: (record: UsageRecord) => Promise<void>;
 }
 
 export interface UsageRecord {
@@ -244,14 +249,16 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
     const response = outcome.response;
     const callCost = costOf(response.usage, opts.price);
     cost += callCost;
-    usage.push({
+    const record: UsageRecord = {
       turn,
       model: response.model,
       stop_reason: String(response.stop_reason),
       usage: response.usage,
       cost_usd: round6(callCost),
       duration_ms: Math.round(durationMs),
-    });
+    };
+    usage.push(record);
+    await opts.onUsage?.(record);
     yield {
       type: "model.response",
       turn,

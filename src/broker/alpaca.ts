@@ -157,7 +157,7 @@ export class AlpacaBroker implements Broker {
   constructor(opts: AlpacaBrokerOptions) {
     this.base = normalizeBaseUrl(opts.baseUrl);
     const url = new URL(this.base);
-    const paperHost = url.protocol === "https:" && url.hostname === ALPACA_PAPER_HOST;
+    const paperHost = url.protocol === "https:" && url.hostname === ALPACA_PAPER_HOST && (url.port === "" || url.port === "443");
     const loopback = opts.allowLoopback === true && LOOPBACK.has(url.hostname);
     this.ep = { kind: "alpaca", url: this.base, paper: paperHost || loopback };
     // Before anything else, and before any request: only the paper endpoint.
@@ -366,7 +366,7 @@ export class AlpacaBroker implements Broker {
     };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     try {
-      const res = await this.doFetch(this.url(path, query), { method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(this.timeoutMs) });
+      const res = await this.doFetch(this.url(path, query), { method, headers, ...(body !== undefined ? { body } : {}), redirect: "error", signal: AbortSignal.timeout(this.timeoutMs) });
       const text = await res.text();
       return { status: res.status, text, headers: res.headers };
     } catch (e) {

@@ -10,7 +10,9 @@ export type BrokerErrorCode =
   | "order_not_found"
   | "not_paper"
   | "market_closed"
-  | "sim_exhausted";
+  | "sim_exhausted"
+  /** The simulated broker's state file is not a valid book (named file and place). */
+  | "sim_state_invalid";
 
 export class BrokerError extends TwError {
   declare readonly code: BrokerErrorCode;

@@ -31,8 +31,9 @@ export function assertPaperEndpoint(ep: BrokerEndpoint, opts: GuardOptions = {})
   }
   const loopback = LOOPBACK.has(url.hostname);
   if (loopback && opts.allowLoopback) return;
-  if (url.protocol !== "https:" || url.hostname !== ALPACA_PAPER_HOST) {
-    throw refuse(`refusing broker URL ${ep.url}: only https://${ALPACA_PAPER_HOST} (paper) is allowed`);
+  // The default https port only: ":8443" or ":80" on the paper host is not Alpaca's paper API.
+  if (url.protocol !== "https:" || url.hostname !== ALPACA_PAPER_HOST || (url.port !== "" && url.port !== "443")) {
+    throw refuse(`refusing broker URL ${ep.url}: only https://${ALPACA_PAPER_HOST} (paper, port 443) is allowed`);
   }
 }
 

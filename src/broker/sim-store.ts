@@ -8,6 +8,8 @@ import { dirname } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
 import type { MarketData } from "../market/data.js";
 import { BrokerError } from "./errors.js";
+import { assertSimLogRecord, assertSimState } from "./sim-state.js";
+import { readRegularFile } from "../util/regular-file.js";
 import type { BrokerFill, BrokerOrder } from "./types.js";
 
 export const SIM_DEFAULT_START = "2007-01-03";
@@ -96,16 +98,16 @@ export const logPath = (path: string) => `${path}.log`;
  * torn last line are ignored.
  */
 export function readSimState(path: string): SimState | undefined {
-  if (!existsSync(path)) return undefined;
+  const read = readRegularFile(path);
+  if (read.kind === "absent") return undefined;
+  if (read.kind === "refused") throw new BrokerError("sim_state_invalid", `simulated broker state: ${read.reason}`);
   let state: SimState;
   try {
-    state = JSON.parse(readFileSync(path, "utf8")) as SimState;
+    state = JSON.parse(read.text) as SimState;
   } catch (e) {
-    throw new BrokerError("broker_unreachable", `simulated broker state ${path} is unreadable: ${(e as Error).message}`);
+    throw new BrokerError("sim_state_invalid", `simulated broker state ${path} is not valid JSON: ${(e as Error).message}`);
   }
-  if (state.version !== SIM_STATE_VERSION || typeof state.account_id !== "string") {
-    throw new BrokerError("broker_unreachable", `simulated broker state ${path} has an unknown format (version ${String(state.version)})`);
-  }
+  assertSimState(path, state);
   state.gen ??= 0;
   if (existsSync(logPath(path))) {
     const lines = readFileSync(logPath(path), "utf8").split("\n");
@@ -121,6 +123,7 @@ export function readSimState(path: string): SimState | undefined {
         if (i >= lines.length - 2) break; // torn last write
         throw new BrokerError("broker_unreachable", `simulated broker log ${logPath(path)} line ${i + 1} is unreadable: ${(e as Error).message}`);
       }
+      assertSimLogRecord(logPath(path), i + 1, rec);
       if (rec.gen !== state.gen) continue;
       for (const o of rec.orders ?? []) {
         const at = orderIndex.get(o.broker_order_id);
@@ -141,6 +144,7 @@ export function readSimState(path: string): SimState | undefined {
       }
       if (rec.seqs) [state.next_order_seq, state.next_fill_seq] = rec.seqs;
     }
+    assertSimState(path, state);
   }
   return state;
 }

@@ -91,13 +91,14 @@ export class SimBroker implements Broker {
   }
 
   /** Opens the persisted simulation at `opts.path`, creating a fresh one (and saving it) if none exists. */
-  static open(opts: SimBrokerOptions & { start?: string | null; cash?: number }): SimBroker {
+  /** `persistNew: false` (read-only views) keeps a fresh book in memory until something writes it. */
+  static open(opts: SimBrokerOptions & { start?: string | null; cash?: number; persistNew?: boolean }): SimBroker {
     const existing = opts.path ? readSimState(opts.path) : undefined;
     const state =
       existing ??
       newSimState(opts.market, { start: opts.start ?? opts.config?.start_date ?? null, currency: (opts.pricing ?? USD_PRICING).base, ...(opts.cash ? { cash: opts.cash } : {}) });
     const broker = new SimBroker({ ...opts, state });
-    if (!existing) broker.save();
+    if (!existing && opts.persistNew !== false) broker.save();
     return broker;
   }
 

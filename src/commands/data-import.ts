@@ -7,7 +7,7 @@ import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync }
 import { basename, join } from "node:path";
 import type { Bar } from "../core/domain.js";
 import { formatBarFile } from "../market/bars.js";
-import { parseImportCsv, SYMBOL_PATTERN } from "../market/import.js";
+import { asciiSymbol, parseImportCsv } from "../market/import.js";
 import { EXIT } from "../core/exit-codes.js";
 import { homePaths } from "../util/paths.js";
 import type { CommandIO } from "./io.js";
@@ -24,10 +24,10 @@ export interface DataImportOptions {
 const MAX_PROBLEMS_SHOWN = 50;
 
 export function cmdDataImport(opts: DataImportOptions, io: CommandIO): number {
-  const symbol = (opts.symbol ?? "").trim().toUpperCase();
+  const symbol = asciiSymbol(opts.symbol ?? "");
   const currency = (opts.currency ?? "USD").trim().toUpperCase();
-  if (!SYMBOL_PATTERN.test(symbol)) {
-    io.stderr(`error: symbol "${opts.symbol}" is not valid (letters, digits, '.' or '-', at most 15 characters)\n`);
+  if (symbol === undefined) {
+    io.stderr(`error: symbol ${JSON.stringify(opts.symbol)} is not valid (ASCII letters, digits, '.' or '-', at most 15 characters)\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
   if (!/^[A-Z]{3}$/.test(currency)) {

@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { parseScenario, runScenario, scenarioOutput, scenarioTable } from "../gate/scenario.js";
 import { EXIT } from "../core/exit-codes.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.js";
 import type { CommandIO } from "./io.js";
 
 export interface GateCheckOptions {
@@ -26,6 +27,10 @@ export async function cmdGateCheck(opts: GateCheckOptions, io: CommandIO): Promi
     doc = JSON.parse(text);
   } catch (e) {
     io.stderr(`gate check: ${opts.scenario} is not valid JSON: ${(e as Error).message}\n`);
+    return EXIT.USAGE_OR_CONFIG;
+  }
+  if (nestsDeeperThan(doc)) {
+    io.stderr(`gate check: ${opts.scenario} is not a valid scenario: it nests deeper than ${MAX_JSON_DEPTH} levels\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
   const parsed = parseScenario(doc);

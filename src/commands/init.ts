@@ -1,7 +1,7 @@
 /** `tradewarden init --capital N --currency C`: opens the virtual budget (once). */
 import { acquireLock } from "../journal/lock.js";
 import { openJournal } from "../journal/journal.js";
-import { fromMinor, toMinor } from "../core/money.js";
+import { exactMinor, fromMinor } from "../core/money.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
@@ -19,7 +19,7 @@ export async function cmdInit(args: { home: string; capital: number | string; cu
   let lock: { release(): Promise<void> } | undefined;
   try {
     const currency = args.currency.toUpperCase();
-    const minor = toMinor(args.capital, currency);
+    const minor = exactMinor(args.capital, currency, "--capital");
     if (minor <= 0) throw new TwError("invalid_amount", `--capital must be positive (got ${String(args.capital)})`, EXIT.USAGE_OR_CONFIG);
     lock = await acquireLock(args.home, "init");
     const journal = await openJournal(args.home, { timezone: args.timezone ?? "UTC" });

@@ -1,18 +1,26 @@
 /** `tradewarden journal --json` and `tradewarden journal verify`. Both only read (no lock needed). */
 import { openJournal } from "../journal/journal.js";
 import { fromMinor } from "../core/money.js";
+import { isIsoDay } from "../market/calendar.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 import { reportError } from "./init.js";
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `--from` / `--to` must be real calendar days ("2024-13-45" is refused, not compared as text). */
+export function checkDayRange(args: { from?: string; to?: string }): void {
+  for (const [k, v] of [["--from", args.from], ["--to", args.to]] as const) {
+    if (v !== undefined && !isIsoDay(v)) throw new TwError("invalid_date", `${k} must be a calendar day (YYYY-MM-DD), got ${JSON.stringify(v)}`, EXIT.USAGE_OR_CONFIG);
+  }
+  if (args.from !== undefined && args.to !== undefined && args.from > args.to) {
+    throw new TwError("invalid_date", `--from ${args.from} is after --to ${args.to}`, EXIT.USAGE_OR_CONFIG);
+  }
+}
 
 export async function cmdJournalJson(args: { home: string; run?: string; from?: string; to?: string; timezone?: string }, io: CommandIO): Promise<number> {
   try {
-    for (const [k, v] of [["--from", args.from], ["--to", args.to]] as const) {
-      if (v !== undefined && !DAY.test(v)) throw new TwError("invalid_date", `${k} must be a day (YYYY-MM-DD), got "${v}"`, EXIT.USAGE_OR_CONFIG);
-    }
+    checkDayRange(args);
     const timezone = args.timezone ?? "UTC";
     const j = await openJournal(args.home, { timezone, readOnly: true });
     const runs = j

@@ -45,7 +45,7 @@ export async function cmdKillSwitchShow(opts: { home: string; json: boolean; int
       await lock.release();
     }
   }
-  const svc = await createAccountServices(opts.home, io.env, { readOnly: true });
+  const svc = await createAccountServices(opts.home, io.env, { readOnly: true, requireInitialised: true });
   const facts = await killSwitchFacts(svc);
   io.stdout(opts.json ? `${JSON.stringify(facts, null, 2)}\n` : describeFacts(facts));
   return EXIT.OK;
@@ -62,7 +62,7 @@ export async function cmdKillSwitchReset(opts: { home: string; yes: boolean; rea
   }
   const lock = await acquireLock(opts.home, "reset");
   try {
-    const svc = await createAccountServices(opts.home, io.env);
+    const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true });
     const reset = await resetKillSwitch(svc, { who: opts.who ?? operatorName(io.env), reason: opts.reason });
     io.stdout(`kill switch reset by ${reset.who} at ${reset.at}: new peak ${money(reset.new_peak)}; REDUCING (sells only) for ${reset.reducing_runs} run(s)\nreason: ${reset.reason}\n`);
     return EXIT.OK;

@@ -4,6 +4,7 @@
  * headless printer otherwise), wires SIGINT/SIGTERM to the run's AbortSignal, and returns the
  * run's exit code.
  */
+import { loopbackAllowedForTests } from "../broker/loopback.js";
 import { existsSync, readFileSync } from "node:fs";
 import { acquireLock } from "../journal/lock.js";
 import { AutoApprover, type Approver, NonInteractiveApprover } from "../run/approval.js";
@@ -90,7 +91,7 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
       sink,
       signal: controller.signal,
       secretsRead: services.secretsRead,
-      allowLoopbackBroker: io.env.TRADEWARDEN_ALLOW_LOOPBACK_BROKER === "1",
+      allowLoopbackBroker: loopbackAllowedForTests(),
     });
     if (consoleUi) {
       await consoleUi.finish();

@@ -4,6 +4,7 @@
  * object per run with --json, then a summary. Stops at the first run that needs a person
  * (reconciliation, an internal error, an interruption).
  */
+import { loopbackAllowedForTests } from "../broker/loopback.js";
 import { acquireLock } from "../journal/lock.js";
 import { AutoApprover } from "../run/approval.js";
 import { EventSink } from "../run/event-sink.js";
@@ -96,7 +97,7 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
         sink,
         signal: interrupts.controller.signal,
         secretsRead: svc.secretsRead,
-        allowLoopbackBroker: io.env.TRADEWARDEN_ALLOW_LOOPBACK_BROKER === "1",
+        allowLoopbackBroker: loopbackAllowedForTests(),
       });
       runs++;
       orders += placed;

@@ -141,3 +141,9 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Schema
   }
   return out;
 }
+
+/** A compiled validator of `schema` that answers with the issues (empty when the value fits). */
+export function schemaChecker(schema: object): (value: unknown) => SchemaIssue[] {
+  const validate = makeAjv().compile(schema);
+  return (value) => (validate(value) ? [] : describeErrors(validate.errors));
+}

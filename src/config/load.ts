@@ -3,12 +3,12 @@
  * exist) validated against CONFIG_SCHEMA, then the universe files it names. Fail closed: any issue
  * refuses the whole config, each issue naming the file, the key path and the rule broken.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parse as parseToml, TomlDate, TomlError } from "smol-toml";
 import { pickLimits } from "../gate/limits.js";
 import type { Limits } from "../core/gate-types.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
+import { readRegularFile } from "../util/regular-file.js";
 import { describeErrors, makeAjv } from "./ajv.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import type { Config, ConfigIssue, ConfigLoadResult } from "./types.js";
@@ -34,6 +34,18 @@ function normaliseToml(v: unknown): unknown {
   return v;
 }
 
+/** TOML allows nan and inf; no key of the config accepts them (JSON would print them as null). */
+function nonFiniteIssues(doc: unknown, path = ""): { path: string; rule: string }[] {
+  if (typeof doc === "number" && !Number.isFinite(doc)) {
+    return [{ path: path || "(root)", rule: `must be a finite number, got ${Number.isNaN(doc) ? "nan" : doc > 0 ? "inf" : "-inf"}` }];
+  }
+  if (Array.isArray(doc)) return doc.flatMap((x, i) => nonFiniteIssues(x, `${path}[${i}]`));
+  if (doc !== null && typeof doc === "object") {
+    return Object.entries(doc).flatMap(([k, x]) => nonFiniteIssues(x, path ? `${path}.${k}` : k));
+  }
+  return [];
+}
+
 /**
  * Validate a parsed config document (defaults applied) and shape it as Config. Pure apart from
  * the schema; `file` labels the issues.
@@ -43,6 +55,8 @@ export function validateConfigDocument(
   file: string,
   source: string | null,
 ): { ok: true; config: Config } | { ok: false; errors: ConfigIssue[] } {
+  const nonFinite = nonFiniteIssues(doc);
+  if (nonFinite.length > 0) return { ok: false, errors: nonFinite.map((i) => issueOf(file, i.path, i.rule)) };
   const data = structuredClone(doc ?? {}) as Record<string, unknown>;
   if (!validate(data)) {
     return { ok: false, errors: describeErrors(validate.errors).map((i) => issueOf(file, i.path || "(root)", i.rule)) };
@@ -87,7 +101,8 @@ export function parseConfigText(text: string, file: string): { ok: true; doc: un
 }
 
 /**
- * Load `<home>/tradewarden.toml` (built-in defaults when it does not exist) and the universe it
+ * Load `<home>/tradewarden.toml` (built-in defaults when nothing is at that path; a broken link,
+ * folder or FIFO is refused) and the universe it
  * names. `dataDir` (default: the bundled data/) is the fallback for relative universe paths.
  */
 export function loadConfig(home: string, dataDir: string = bundledDataDir()): ConfigLoadResult {
@@ -95,15 +110,12 @@ export function loadConfig(home: string, dataDir: string = bundledDataDir()): Co
   const file = basename(path);
   let doc: unknown = {};
   let source: string | null = null;
-  if (existsSync(path)) {
+  // A broken symbolic link, a folder or a FIFO is refused, never read as "no config" (or waited on).
+  const read = readRegularFile(path);
+  if (read.kind === "refused") return { ok: false, errors: [issueOf(file, "(file)", `${read.reason}; refusing to run on the built-in defaults`)] };
+  if (read.kind === "ok") {
     source = path;
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch (e) {
-      return { ok: false, errors: [issueOf(file, "(file)", `cannot read ${path}: ${(e as Error).message}`)] };
-    }
-    const parsed = parseConfigText(text, file);
+    const parsed = parseConfigText(read.text, file);
     if (!parsed.ok) return parsed;
     doc = parsed.doc;
   }

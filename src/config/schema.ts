@@ -22,24 +22,34 @@ const band = (def: number, description: string): Json => ({
   default: def,
   description,
 });
-const intMin = (min: number, def: number, description: string): Json => ({
+const intIn = (min: number, max: number, def: number, description: string): Json => ({
   type: "integer",
   minimum: min,
+  maximum: max,
   default: def,
   description,
 });
-const numMin = (min: number, def: number, description: string): Json => ({
+const numIn = (min: number, max: number, def: number, description: string): Json => ({
   type: "number",
   minimum: min,
+  maximum: max,
   default: def,
   description,
 });
-const numPos = (def: number, description: string): Json => ({
+const numPos = (max: number, def: number, description: string): Json => ({
   type: "number",
   exclusiveMinimum: 0,
+  maximum: max,
   default: def,
   description,
 });
+
+/**
+ * Upper bounds keep every amount exact in integer minor units (2^53) and every duration within a
+ * timer's range; a value beyond them is a typo, refused naming the key rather than failing later.
+ */
+export const MAX_AMOUNT = 1e12;
+const DAY_S = 86_400;
 const section = (description: string, properties: Record<string, Json>, required: string[] = []): Json => ({
   type: "object",
   description,
@@ -55,7 +65,7 @@ export const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 /** The `[limits]` properties (the gate's Limits, without base_currency, plus the kill-switch keys). */
 export const LIMITS_PROPERTIES: Record<string, Json> = {
   max_position_pct: pct(25, "Max position in one instrument, percent of portfolio value (at the reference price)."),
-  max_orders_per_month: intMin(0, 10, "Orders sent to the broker per calendar month (0: nothing trades)."),
+  max_orders_per_month: intIn(0, 1_000_000, 10, "Orders sent to the broker per calendar month (0: nothing trades)."),
   max_drawdown_pct: pct(25, "Kill switch: drawdown from the confirmed peak, percent, that halts trading."),
   max_price_deviation_pct: band(2, "Limit price within this percent of the reference price (fat-finger band)."),
   max_commission_pct: pct(10, "Commission at most this percent of the order's notional."),
@@ -63,16 +73,17 @@ export const LIMITS_PROPERTIES: Record<string, Json> = {
   max_order_notional: {
     type: ["number", "null"],
     exclusiveMinimum: 0,
+    maximum: MAX_AMOUNT,
     default: null,
     description: "Max notional per order in the base currency; leave out for none.",
   },
-  max_price_age_days: {
-    type: ["integer", "null"],
-    minimum: 1,
-    default: null,
-    description: "A reference price older than this many calendar days blocks; leave out for none.",
-  },
-  reducing_runs_after_reset: intMin(0, 3, "After a kill-switch reset, runs that stay REDUCING (sells only)."),
+  max_price_age_days: intIn(
+    1,
+    3650,
+    5,
+    "A reference price older than this many calendar days blocks the order (fail closed: a stale price never trades).",
+  ),
+  reducing_runs_after_reset: intIn(0, 10_000, 3, "After a kill-switch reset, runs that stay REDUCING (sells only)."),
   liquidation_discount_pct: band(1, "Kill-switch liquidation: limit this percent under the reference price."),
 };
 
@@ -90,7 +101,7 @@ export const CONFIG_SCHEMA = {
         default: "USD",
         description: "ISO 4217 code of the base currency.",
       },
-      capital: numPos(100000, "Capital the journal is opened with (base currency)."),
+      capital: { ...numIn(1, MAX_AMOUNT, 100000, "Capital the journal is opened with (base currency).") },
       timezone: {
         type: "string",
         format: "iana-timezone",
@@ -122,13 +133,13 @@ export const CONFIG_SCHEMA = {
         description: "auto: Claude when ANTHROPIC_API_KEY is set, else the scripted model.",
       },
       id: { type: "string", minLength: 1, default: "claude-sonnet-5", description: "Anthropic model id (must be in data/model-prices.json)." },
-      max_tokens: intMin(1, 4096, "Max output tokens per request."),
-      request_timeout_s: numPos(60, "Per-request timeout cap, seconds."),
-      max_retries: intMin(0, 2, "SDK retries per request."),
-      max_turns: intMin(1, 20, "Model turns per run."),
-      max_seconds: numMin(0, 300, "Wall-clock limit of the agent loop, seconds (0: no model call)."),
-      run_budget_usd: numMin(0, 0.5, "Per-run LLM cost budget, USD."),
-      monthly_budget_usd: numMin(0, 20, "Monthly LLM spend cap, USD."),
+      max_tokens: intIn(1, 1_000_000, 4096, "Max output tokens per request."),
+      request_timeout_s: numPos(3600, 60, "Per-request timeout cap, seconds."),
+      max_retries: intIn(0, 100, 2, "SDK retries per request."),
+      max_turns: intIn(1, 1000, 20, "Model turns per run."),
+      max_seconds: numIn(0, DAY_S, 300, "Wall-clock limit of the agent loop, seconds (0: no model call)."),
+      run_budget_usd: numIn(0, 1_000_000, 0.5, "Per-run LLM cost budget, USD."),
+      monthly_budget_usd: numIn(0, 1_000_000, 20, "Monthly LLM spend cap, USD."),
       script: { type: "string", minLength: 1, default: "momentum", description: "Scripted model policy." },
       base_url: {
         type: ["string", "null"],
@@ -141,8 +152,8 @@ export const CONFIG_SCHEMA = {
       kind: { enum: ["sim", "alpaca"], default: "sim", description: "sim: the simulated broker; alpaca: Alpaca paper." },
       sim: section("The simulated paper broker.", {
         participation_pct: pct(10, "At most this percent of the day's volume fills per order."),
-        commission_per_share: numMin(0, 0.005, "Commission per share."),
-        commission_min: numMin(0, 1, "Minimum commission per order."),
+        commission_per_share: numIn(0, 1000, 0.005, "Commission per share."),
+        commission_min: numIn(0, 1_000_000, 1, "Minimum commission per order."),
         commission_max_pct: pct(1, "Commission at most this percent of the order's value."),
         start_date: {
           type: ["string", "null"],
@@ -162,16 +173,16 @@ export const CONFIG_SCHEMA = {
       }),
     }),
     executor: section("The order executor.", {
-      wait_s: numMin(0, 120, "Wait for orders to finish before cancelling, seconds."),
-      settle_s: numMin(0, 15, "Wait for fills to settle after a cancel, seconds."),
-      poll_ms: intMin(1, 250, "Poll interval while waiting, milliseconds."),
+      wait_s: numIn(0, DAY_S, 120, "Wait for orders to finish before cancelling, seconds."),
+      settle_s: numIn(0, DAY_S, 15, "Wait for fills to settle after a cancel, seconds."),
+      poll_ms: intIn(1, 60_000, 250, "Poll interval while waiting, milliseconds."),
     }),
     fx: {
       type: "object",
       description:
         "Exchange rates to the base currency: CURRENCY = units of base currency per unit (e.g. EUR = 1.08 with a USD base). An instrument in a currency without a rate has no reference price, so its orders are blocked.",
       propertyNames: { pattern: CURRENCY_PATTERN },
-      additionalProperties: { type: "number", exclusiveMinimum: 0 },
+      additionalProperties: { type: "number", minimum: 1e-6, maximum: 1e6 },
       default: {},
     },
   },

@@ -66,7 +66,9 @@ export function parseUniverse(files: Array<{ label: string; text: string }>): {
       const row = rows[r] ?? [];
       if (row.every((c) => c.trim() === "")) continue;
       const where = `row ${r + 1}`;
-      const symbol = cell(row, "symbol")?.toUpperCase();
+      const rawSymbol = cell(row, "symbol");
+      // Upper case within ASCII only: Unicode case mapping would fold "ſpx" into "SPX".
+      const symbol = rawSymbol?.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
       const currency = cell(row, "currency")?.toUpperCase();
       let bad = false;
       if (symbol === undefined) {
@@ -74,6 +76,9 @@ export function parseUniverse(files: Array<{ label: string; text: string }>): {
         bad = true;
       } else if (/\s/.test(symbol)) {
         issue(label, `${where}.symbol`, `must not contain spaces, got ${JSON.stringify(symbol)}`);
+        bad = true;
+      } else if (/[^\x21-\x7e]/.test(symbol)) {
+        issue(label, `${where}.symbol`, `must be printable ASCII, got ${JSON.stringify(rawSymbol)}`);
         bad = true;
       }
       if (currency === undefined) {

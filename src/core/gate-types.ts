@@ -27,6 +27,14 @@ export const BLOCK_CODES = [
   "reducing_only",
   "trading_halted",
   "drawdown_kill_switch",
+  /** A finite input outside the range the gate computes with (a 1e308 quantity, a short holding, a negative limit). */
+  "number_out_of_range",
+  /** A limit price of zero or less (a missing one is limit_price_required). */
+  "non_positive_limit_price",
+  /** The limit price is not a whole number of the instrument's ticks. */
+  "tick_size",
+  /** An intermediate result (value, drawdown, notional, cost) came out non-finite: blocked, never compared. */
+  "non_finite_result",
 ] as const;
 export type BlockCode = (typeof BLOCK_CODES)[number];
 

@@ -55,6 +55,28 @@ export function toMinor(amount: number | string | Dec, currency: string): number
   return checkMinor(d.mul(new Dec(10).pow(minorDigits(currency))).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN), "amount");
 }
 
+/**
+ * An amount a person typed (`deposit 12.50`, `init --capital 5000`) → integer minor units, exactly:
+ * plain decimal notation only ("0x10", "1e3", "12,5" are refused), and no more decimal places than
+ * the currency has ("0.001 USD" is refused rather than rounded to 0).
+ */
+export function exactMinor(amount: number | string, currency: string, what: string): number {
+  const text = typeof amount === "number" ? (Number.isFinite(amount) ? new Dec(amount).toFixed() : String(amount)) : amount.trim();
+  if (!/^\d+(\.\d+)?$/.test(text)) {
+    throw new TwError("invalid_amount", `${what} must be a plain decimal number like 1250 or 12.50, got ${JSON.stringify(String(amount))}`, EXIT.USAGE_OR_CONFIG);
+  }
+  const digits = minorDigits(currency);
+  const decimals = text.includes(".") ? text.length - text.indexOf(".") - 1 : 0;
+  if (decimals > digits) {
+    throw new TwError(
+      "invalid_amount",
+      `${what} ${text} has too many decimal places: ${currency.toUpperCase()} has ${digits} (the smallest amount is ${new Dec(1).div(new Dec(10).pow(digits)).toFixed(digits)})`,
+      EXIT.USAGE_OR_CONFIG,
+    );
+  }
+  return toMinor(text, currency);
+}
+
 /** Integer minor units → major amount as the nearest number (e.g. 12345 USD → 123.45). */
 export function fromMinor(minor: number, currency: string): number {
   return new Dec(minor).div(new Dec(10).pow(minorDigits(currency))).toNumber();

@@ -7,7 +7,9 @@
  *    drawdown ≥ limit block every order; no per-order checks run.
  * 2. Sells first, stable within each side. Each approved order is applied to a simulated portfolio
  *    (cash, holdings, quota, running value) so a batch cannot jointly break a limit; a blocked
- *    order changes nothing and uses no quota.
+ *    order changes nothing and uses no quota. Buys are funded from the cash held before the batch:
+ *    a sell's proceeds are never credited to a buy in the same batch (no margin through an
+ *    unfilled sell).
  * 3. Per order: side (alone) → REDUCING → allowlist / exchange → duplicate → non-finite numbers
  *    (replace every other reason) → quantity > 0 → whole shares → limit price → reference price
  *    (present, > 0, FX usable, fresh). If anything failed so far, stop. Then: price band →
@@ -22,6 +24,7 @@ import type { Instrument } from "../core/domain.js";
 import type { Order } from "../core/order.js";
 import { accountValue } from "../core/valuation.js";
 import { fmtLimitPct, fmtNum, fmtPct, fmtQty, fmtValue } from "./format.js";
+import { limitRangeIssues, nonFinite, onTick, orderRangeIssues, portfolioRangeIssues } from "./input-checks.js";
 import type {
   BlockCode,
   BlockReason,
@@ -136,7 +139,14 @@ export function killSwitchTriggered(value: number, peak: number, maxDrawdownPct:
 }
 
 interface Sim {
+  /** Projected cash once the approved orders fill (portfolio_after.cash). */
   cash: number;
+  /**
+   * Cash buys may use: the starting cash less approved buys. Proceeds of sells in the same batch
+   * are not counted — the sell may not fill while the buy does, and a margin account would lend
+   * the difference.
+   */
+  spendable: number;
   holdings: Map<string, GateHolding>;
   orders: number;
   value: number;
@@ -231,7 +241,7 @@ export function evaluate(
   for (const [k, h] of Object.entries(state.holdings ?? {})) {
     if (h !== undefined) holdings.set(k, { ...h });
   }
-  const sim: Sim = { cash: state.cash, holdings, orders: state.orders_this_month, value: value0 };
+  const sim: Sim = { cash: state.cash, spendable: state.cash, holdings, orders: state.orders_this_month, value: value0 };
 
   const result = (decisions: GateDecision[]): GateResult => ({
     decisions,
@@ -261,16 +271,23 @@ export function evaluate(
   const badLimits = (
     ["max_position_pct", "max_orders_per_month", "max_drawdown_pct", "max_price_deviation_pct", "max_commission_pct"] as const
   ).filter((k) => !isNum(limits[k]));
+  const outOfRange = badState.length > 0 ? [] : portfolioRangeIssues(state, market);
+  const badLimitRanges = badLimits.length > 0 ? [] : limitRangeIssues(limits);
   if (badState.length > 0) {
     global.push(block("non_finite_number", `the portfolio has non-finite numbers: ${badState.join(", ")}`));
   } else if (badLimits.length > 0) {
     global.push(block("non_finite_number", `limits are not finite numbers: ${badLimits.join(", ")}`));
+  } else if (outOfRange.length > 0 || badLimitRanges.length > 0) {
+    const what = [...outOfRange, ...badLimitRanges.map((l) => `limits.${l}`)];
+    global.push(block("number_out_of_range", `inputs out of range, nothing is computed with them: ${what.join(", ")}`));
   } else {
     const unpriced = unpricedHoldings(state, market);
     if (unpriced.length > 0) {
       global.push(
         block("no_reference_price", `the portfolio cannot be valued: no usable price for held ${unpriced.join(", ")}`),
       );
+    } else if (!isNum(value0) || !isNum(dd)) {
+      global.push(block("non_finite_result", `the portfolio value (${String(value0)}) or drawdown (${String(dd)}) is not finite`));
     } else if (tripped) {
       global.push(
         block(
@@ -371,20 +388,25 @@ function evaluateOne(
     reasons.push(block("non_finite_number", `${label}: ${badNums.join(" and ")} is not a finite number`));
     return out();
   }
+  const tooBig = orderRangeIssues(qty, limitMissing ? null : (lim as number));
+  if (tooBig.length > 0) {
+    reasons.length = 0;
+    reasons.push(block("number_out_of_range", `${label}: ${tooBig.join(" and ")}`));
+    return out();
+  }
 
   if (qty <= 0) reasons.push(block("non_positive_quantity", `quantity ${fmtQty(qty)} must be greater than 0`));
-  else if (!limits.allow_fractional && Math.abs(qty - Math.round(qty)) > EPS) {
-    reasons.push(block("fractional_quantity", `quantity ${fmtQty(qty)} is not a whole number of shares`));
+  else if (!limits.allow_fractional && !Number.isInteger(qty)) {
+    // Exactly as the brokers check it: no slack, 10.0000000001 is not a whole number of shares.
+    reasons.push(block("fractional_quantity", `quantity ${String(qty)} is not a whole number of shares`));
   }
-  if (limitMissing || (lim as number) <= 0) {
-    reasons.push(
-      block(
-        "limit_price_required",
-        limitMissing
-          ? `${label}: a limit price is required (limit orders only)`
-          : `${label}: limit price ${fmtNum(lim as number)} must be greater than 0 (limit orders only)`,
-      ),
-    );
+  if (limitMissing) {
+    reasons.push(block("limit_price_required", `${label}: a limit price is required (limit orders only)`));
+  } else if ((lim as number) <= 0) {
+    reasons.push(block("non_positive_limit_price", `${label}: limit price ${fmtNum(lim as number)} must be greater than 0`));
+  } else if (inst !== undefined) {
+    const tick = onTick(lim as number, inst.tick);
+    if (!tick.ok) reasons.push(block("tick_size", `${label}: limit price ${String(lim)} is not a multiple of the tick ${String(tick.tick)}`));
   }
   const limitPrice = limitMissing ? Number.NaN : (lim as number);
 
@@ -494,14 +516,15 @@ function evaluateOne(
     // use 0 so they do not repeat it as noise.
     const c = commissionKnown ? commission : 0;
     const cost = notional + c;
-    const available = sim.cash - prep.openBuyReserve;
+    const available = sim.spendable - prep.openBuyReserve;
     if (!(cost <= available + EPS)) {
+      const unfunded = sim.cash > sim.spendable ? ` (proceeds of sells in this batch are not counted until they fill)` : "";
       reasons.push(
         block(
           "insufficient_cash",
           prep.openBuyReserve > 0
-            ? `cost ${fmtNum(cost)} ${base} (notional ${fmtNum(notional)} + commission ${fmtNum(c)}) exceeds available cash ${fmtNum(available)} ${base} (cash ${fmtNum(sim.cash)} less ${fmtNum(prep.openBuyReserve)} in open buy orders)`
-            : `cost ${fmtNum(cost)} ${base} (notional ${fmtNum(notional)} + commission ${fmtNum(c)}) exceeds cash ${fmtNum(sim.cash)} ${base}`,
+            ? `cost ${fmtNum(cost)} ${base} (notional ${fmtNum(notional)} + commission ${fmtNum(c)}) exceeds available cash ${fmtNum(available)} ${base} (cash ${fmtNum(sim.spendable)} less ${fmtNum(prep.openBuyReserve)} in open buy orders)${unfunded}`
+            : `cost ${fmtNum(cost)} ${base} (notional ${fmtNum(notional)} + commission ${fmtNum(c)}) exceeds cash ${fmtNum(sim.spendable)} ${base}${unfunded}`,
         ),
       );
     }
@@ -521,7 +544,12 @@ function evaluateOne(
     }
   }
 
-  if (reasons.length > 0) return out(notional, commission);
+  const unusable = nonFinite({ notional, commission: commissionKnown ? commission : 0, value: sim.value, cash: sim.cash });
+  if (unusable.length > 0) {
+    reasons.length = 0;
+    reasons.push(block("non_finite_result", `${sym}: ${unusable.join(", ")} is not finite; nothing is compared with it`));
+  }
+  if (reasons.length > 0) return out(isNum(notional) ? notional : 0, commission);
 
   // ---- Apply to the simulated portfolio ------------------------------------------------------
   const hKey = holdingKey ?? sym;
@@ -530,6 +558,7 @@ function evaluateOne(
   const valuePerShare = vp * fx;
   if (side === "BUY") {
     sim.cash -= notional + commission;
+    sim.spendable -= notional + commission;
     sim.value += qty * valuePerShare - notional - commission;
     sim.holdings.set(hKey, { ...(prev ?? {}), quantity: held + qty });
   } else {

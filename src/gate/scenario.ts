@@ -29,6 +29,9 @@ export const SCENARIO_SCHEMA = {
       properties: {
         base_currency: { type: "string", pattern: CURRENCY_PATTERN, default: "USD" },
         ...LIMITS_PROPERTIES,
+        // The scenario contract predates the config's fail-closed default: here null (or left
+        // out) still means "no price-age check", so existing scenarios evaluate as they did.
+        max_price_age_days: { type: ["integer", "null"], minimum: 1, default: null },
       },
     },
     universe: {

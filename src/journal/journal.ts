@@ -7,7 +7,7 @@ import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
 import { fold, loadJournalFiles } from "./load.js";
 import { firstValuationEvents, liquidationStatus, resetEvents, STALE_RUN_MS, type StartRunArgs, startRunEvents } from "./runs.js";
-import { fromMinor, microsToUsd, toMinor, usdToMicros } from "../core/money.js";
+import { exactMinor, fromMinor, microsToUsd, usdToMicros } from "../core/money.js";
 import { apply, checkpointOf, type State } from "./state.js";
 import { appendLog, makeHeadDb, } from "./store.js";
 import { assertZone, iso, lowerBound, monthWindow, } from "./time.js";
@@ -157,7 +157,7 @@ export class Journal {
         );
       }
       const currency = args.currency.toUpperCase();
-      const capital_minor = toMinor(args.capital, currency);
+      const capital_minor = exactMinor(args.capital, currency, "the capital");
       if (capital_minor <= 0) throw usage("invalid_amount", `capital must be positive (got ${String(args.capital)})`);
       return { events: [{ t: "init", currency, capital_minor, at: iso(args.at) }], result: undefined };
     });
@@ -167,7 +167,7 @@ export class Journal {
   deposit(args: { amount: Money; at: Date | string; note?: string }): Promise<LedgerEntry> {
     return this.exclusive(() => {
       const { currency } = this.account();
-      const amount_minor = toMinor(args.amount, currency);
+      const amount_minor = exactMinor(args.amount, currency, "a deposit");
       if (amount_minor <= 0) throw usage("invalid_amount", `a deposit must be positive (got ${String(args.amount)})`);
       const ev: JournalEventBody = { t: "deposit", amount_minor, at: iso(args.at), ...(args.note ? { note: args.note } : {}) };
       return { events: [ev], result: { seq: this.s.ledger.length + 1, kind: "deposit" as const, amount_minor, at: ev.at, ...(args.note ? { note: args.note } : {}) } };
@@ -202,12 +202,17 @@ export class Journal {
     });
   }
 
-  finishRun(run_id: string, args: { status: Exclude<RunStatus, "running">; outcome: RunOutcome; exit_code: number; message: string; at: Date | string }): Promise<void> {
+  /** `could_trade`: the run reached the point where it could have placed orders (only such runs count down REDUCING). */
+  finishRun(
+    run_id: string,
+    args: { status: Exclude<RunStatus, "running">; outcome: RunOutcome; exit_code: number; message: string; at: Date | string; could_trade?: boolean },
+  ): Promise<void> {
     return this.exclusive(() => {
       const r = this.requireRun(run_id);
       if (r.status !== "running") throw usage("run_finished", `run ${run_id} already finished (${r.status})`);
+      const could = args.could_trade === undefined ? {} : { could_trade: args.could_trade };
       return {
-        events: [{ t: "run_finish", run_id, status: args.status, outcome: args.outcome, exit_code: args.exit_code, message: args.message, at: iso(args.at) }],
+        events: [{ t: "run_finish", run_id, status: args.status, outcome: args.outcome, exit_code: args.exit_code, message: args.message, at: iso(args.at), ...could }],
         result: undefined,
       };
     });

@@ -2,6 +2,8 @@
  * Opening the journal's files: the head document and the committed part of the event log, or a
  * migration of an older schema (the original kept as a backup). Pure of the Journal class.
  */
+import { headIssue } from "./validate.js";
+import { checkpointMismatch } from "./verify.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
@@ -72,8 +74,17 @@ export async function loadJournalFiles(home: string, opts: { readOnly?: boolean;
   if (!head.log || typeof head.log.committed_bytes !== "number" || typeof head.log.last_seq !== "number") {
     throw corrupt(paths.journal, "the head has no valid commit mark");
   }
+  const invalidHead = headIssue(head);
+  if (invalidHead) throw corrupt(paths.journal, invalidHead);
   const events = await readLog(logPath, head.log.committed_bytes, head.log.last_seq);
-  return { head, events, exists: true };
+  const state = fold(events);
+  // A checkpoint that disagrees with the log is refused before any write (which would rewrite it);
+  // a read-only open still shows the books, so `journal verify` can report the difference.
+  if (!opts.readOnly) {
+    const mismatch = checkpointMismatch(head.checkpoint, checkpointOf(state));
+    if (mismatch) throw corrupt(paths.journal, `${mismatch} in ${logPath}; run \`tradewarden journal verify\``);
+  }
+  return { head, events, exists: true, state };
 }
 
 export function fold(events: JournalEvent[]): State {

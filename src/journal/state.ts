@@ -182,7 +182,9 @@ export function apply(s: State, ev: JournalEvent): void {
       r.exit_code = ev.exit_code;
       r.message = ev.message;
       r.finished_at = ev.at;
-      if (ev.status === "completed" && r.mode === "paper" && s.trading_state === "REDUCING") {
+      // A run that could not have traded (closed market, reconcile failure, quota) does not count;
+      // journals written before the flag existed count every completed paper run, as they did.
+      if (ev.status === "completed" && r.mode === "paper" && s.trading_state === "REDUCING" && ev.could_trade !== false) {
         s.reducing_runs_left = Math.max(0, s.reducing_runs_left - 1);
         if (s.reducing_runs_left === 0) s.trading_state = "ACTIVE";
       }

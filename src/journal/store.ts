@@ -16,6 +16,7 @@ import { Low } from "lowdb";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import type { HeadDoc, JournalEvent } from "./types.js";
+import { eventIssue } from "./validate.js";
 
 export interface StoreOptions {
   /** fsync files and the folder on every commit (default true; tests and simulations may turn it off). */
@@ -79,7 +80,8 @@ export async function readText(path: string): Promise<string | null> {
     return await readFile(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
+    // EISDIR and friends carry no path of their own: name the file.
+    throw corrupt(path, (e as Error).message);
   }
 }
 
@@ -113,7 +115,7 @@ export async function readLog(path: string, committedBytes: number, lastSeq: num
       if (committedBytes === 0) return [];
       throw corrupt(path, `the event log is missing but ${committedBytes} bytes are committed`);
     }
-    throw e;
+    throw corrupt(path, (e as Error).message);
   }
   if (buf.length < committedBytes) throw corrupt(path, `the event log has ${buf.length} bytes, ${committedBytes} are committed`);
   const text = buf.subarray(0, committedBytes).toString("utf8");
@@ -128,6 +130,8 @@ export async function readLog(path: string, committedBytes: number, lastSeq: num
       throw corrupt(path, `event log line ${i + 1} is not valid JSON`);
     }
     if (typeof ev !== "object" || ev === null || ev.seq !== i + 1) throw corrupt(path, `event log line ${i + 1} is out of sequence`);
+    const invalid = eventIssue(i + 1, ev as unknown as Record<string, unknown>);
+    if (invalid) throw corrupt(path, invalid);
     events.push(ev);
   }
   if (events.length !== lastSeq) throw corrupt(path, `the event log holds ${events.length} committed events, the head says ${lastSeq}`);

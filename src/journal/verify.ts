@@ -84,3 +84,15 @@ export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: numb
   if (live > maxLiveNotes) add("memory_over_cap", `${live} live notes, more than the cap of ${maxLiveNotes}`);
   return out;
 }
+
+/** The first key where a committed checkpoint differs from the fold of the log, or null. */
+export function checkpointMismatch(committed: Checkpoint, folded: Checkpoint): string | null {
+  const a = committed as unknown as Record<string, unknown>;
+  const b = folded as unknown as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const x = JSON.stringify(a[key]);
+    const y = JSON.stringify(b[key]);
+    if (x !== y) return `the committed checkpoint's ${key} is ${x ?? "missing"}, the event log gives ${y ?? "nothing"}`;
+  }
+  return null;
+}

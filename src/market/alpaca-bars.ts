@@ -20,7 +20,7 @@ import type { Bar } from "../core/domain.js";
 import { EXIT, type ExitCode } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { isIsoDay } from "./calendar.js";
-import { SYMBOL_PATTERN } from "./import.js";
+import { asciiSymbol, SYMBOL_PATTERN } from "./import.js";
 
 export const ALPACA_DATA_HOST = "data.alpaca.markets";
 export const ALPACA_DATA_URL = `https://${ALPACA_DATA_HOST}`;
@@ -140,7 +140,8 @@ export function newYorkDate(timestamp: string): string | undefined {
 export function normalizeSymbols(symbols: readonly string[]): string[] {
   const out: string[] = [];
   for (const s of symbols.flatMap((x) => String(x).split(","))) {
-    const sym = s.trim().toUpperCase();
+    // ASCII upper case only: "ſpx" stays itself (and is refused below), never becomes "SPX".
+    const sym = asciiSymbol(s) ?? s.trim();
     if (sym.length > 0 && !out.includes(sym)) out.push(sym);
   }
   return out;
@@ -255,6 +256,8 @@ export async function fetchAlpacaDailyBars(opts: FetchAlpacaBarsOptions): Promis
         res = await doFetch(url, {
           method: "GET",
           headers: { "APCA-API-KEY-ID": keyId, "APCA-API-SECRET-KEY": secret, Accept: "application/json" },
+          // A redirect would carry the keys to another host: refused, never followed.
+          redirect: "error",
           signal: AbortSignal.timeout(timeoutMs),
         });
         text = await res.text();

@@ -13,6 +13,7 @@ import { TwError } from "../core/errors.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
 import { countBefore, parseBarBytes } from "./bars.js";
 import { TradingCalendar } from "./calendar.js";
+import { asciiSymbol, weekendOf } from "./import.js";
 
 export interface SymbolSeries {
   symbol: string;
@@ -179,8 +180,20 @@ function readBarDir(dir: string, origin: "bundled" | "imported", dayPool: Map<nu
   const out: SymbolSeries[] = [];
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith(".csv")) continue;
-    const symbol = name.slice(0, -4).toUpperCase();
-    const { bars, meta } = parseBarBytes(readFileSync(join(dir, name)), join(dir, name), { dayPool });
+    const symbol = asciiSymbol(name.slice(0, -4));
+    if (symbol === undefined) throw new Error(`${join(dir, name)}: the file name is not an ASCII symbol`);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(join(dir, name));
+    } catch (e) {
+      throw new Error(`${join(dir, name)}: ${(e as Error).message}`);
+    }
+    const { bars, meta } = parseBarBytes(bytes, join(dir, name), { dayPool });
+    // Bars on a weekend would make the whole calendar trade that day: refused, never traded on.
+    if (origin === "imported") {
+      const weekend = bars.find((b) => weekendOf(b.date));
+      if (weekend) throw new Error(`${join(dir, name)}: the bar of ${weekend.date} is on a ${weekendOf(weekend.date)}, not a trading day`);
+    }
     out.push({ symbol, bars, ...(meta.currency ? { currency: meta.currency } : {}), origin });
   }
   return out;

@@ -9,6 +9,25 @@ import { isIsoDay } from "./calendar.js";
 export const IMPORT_COLUMNS = ["date", "open", "high", "low", "close", "volume"] as const;
 export const SYMBOL_PATTERN = /^[A-Z0-9][A-Z0-9.-]{0,14}$/;
 
+/**
+ * A symbol as the user wrote it, upper-cased only within ASCII: "spx" → "SPX", but "ſpx", "ﬀ" or
+ * "ı" (which Unicode case mapping folds to ASCII letters) are refused (undefined), never turned
+ * into another instrument's symbol.
+ */
+export function asciiSymbol(raw: string): string | undefined {
+  const s = raw.trim();
+  if (!/^[A-Za-z0-9][A-Za-z0-9.-]{0,14}$/.test(s)) return undefined;
+  return s.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
+}
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
+
+/** "Saturday" or "Sunday" when an ISO day falls on a weekend (no exchange trades then), else undefined. */
+export function weekendOf(day: string): string | undefined {
+  const d = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return d === 0 || d === 6 ? WEEKDAYS[d] : undefined;
+}
+
 export interface ImportProblem {
   /** 1-based line in the file (0: the file as a whole). */
   line: number;
@@ -58,6 +77,7 @@ export function parseImportCsv(text: string): ImportParse {
     const rowProblems: string[] = [];
     const date = (record[cols.date!] ?? "").trim();
     if (!isIsoDay(date)) rowProblems.push(`bad date "${date}" (expected YYYY-MM-DD)`);
+    else if (weekendOf(date)) rowProblems.push(`date ${date} is a ${weekendOf(date)}, not a trading day`);
     const values: Record<string, number> = {};
     for (const c of ["open", "high", "low", "close", "volume"] as const) {
       const raw = record[cols[c]!];

@@ -71,6 +71,7 @@ export function newRunContext(deps: PipelineDeps): RunContext {
     value: 0,
     peak: 0,
     agentResult: null,
+    couldTrade: false,
   };
 }
 

@@ -6,6 +6,7 @@
  * left over or missing. Nothing touches the journal or the broker.
  */
 import { readFileSync } from "node:fs";
+import { readRegularFile } from "../util/regular-file.js";
 import type { AgentOutcome, RunEvent } from "../core/events.js";
 import { runAgent } from "../agent/loop.js";
 import { CassetteError, ReplayClient, canonicalRequest, firstDifference } from "../agent/cassette.js";
@@ -136,13 +137,33 @@ function recordedRequests(cassettePath: string): unknown[] {
     });
 }
 
+/** A run artifact's text; a missing or unreadable one refuses naming the folder and the file. */
+function readArtifact(runDir: string, path: string): string {
+  const r = readRegularFile(path);
+  if (r.kind === "ok") return r.text;
+  const why = r.kind === "absent" ? `${path} is missing` : r.reason;
+  throw new TwError("replay_incomplete", `${runDir} is not a complete run folder: ${why}`, EXIT.USAGE_OR_CONFIG);
+}
+
+function parseArtifact<T>(path: string, text: string, line?: number): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (e) {
+    throw new TwError("replay_incomplete", `${path}${line ? ` line ${line}` : ""} is not valid JSON: ${(e as Error).message}`, EXIT.USAGE_OR_CONFIG);
+  }
+}
+
 export async function replayRun(runDir: string, config: Config, onEvent?: (e: unknown) => void): Promise<ReplayReport> {
   const paths = artifactPaths(runDir);
-  const events = readFileSync(paths.events, "utf8")
+  const eventsText = readArtifact(runDir, paths.events);
+  const transcriptText = readArtifact(runDir, paths.transcript);
+  readArtifact(runDir, paths.cassette);
+  const events = eventsText
     .split("\n")
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as RunEvent);
-  const transcript = JSON.parse(readFileSync(paths.transcript, "utf8")) as Transcript;
+    .map((l, i) => [l, i + 1] as const)
+    .filter(([l]) => l.length > 0)
+    .map(([l, n]) => parseArtifact<RunEvent>(paths.events, l, n));
+  const transcript = parseArtifact<Transcript>(paths.transcript, transcriptText);
   const started = events.find((e) => e.type === "run.started");
   if (started?.type !== "run.started") throw new TwError("replay_incomplete", "the run has no run.started event", EXIT.USAGE_OR_CONFIG);
   if (!transcript.system || transcript.messages.length === 0) {

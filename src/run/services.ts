@@ -4,7 +4,9 @@
  * run; the pipeline itself only sees these objects.
  */
 import type { Config } from "../config/types.js";
-import { type LoadedConfig, requireConfig } from "../config/require.js";
+import { configRefused, type LoadedConfig, requireConfig } from "../config/require.js";
+import { modelConfigIssues } from "../agent/model-config.js";
+import { loopbackAllowedForTests } from "../broker/loopback.js";
 import { MarketData } from "../market/data.js";
 import { openJournal, type Journal } from "../journal/journal.js";
 import { SimBroker } from "../broker/sim.js";
@@ -50,7 +52,14 @@ export function simPricing(config: Config, universe: readonly Instrument[]): Sim
   };
 }
 
-export function createBroker(home: string, config: Config, market: MarketData, universe: readonly Instrument[], env: NodeJS.ProcessEnv = process.env): BrokerSetup {
+export function createBroker(
+  home: string,
+  config: Config,
+  market: MarketData,
+  universe: readonly Instrument[],
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { persistNew?: boolean } = {},
+): BrokerSetup {
   if (config.broker.kind === "sim") {
     const sim = SimBroker.open({
       market,
@@ -62,6 +71,7 @@ export function createBroker(home: string, config: Config, market: MarketData, u
       // Daily runs: the unfilled remainder of an order expires once the day's bar has worked it,
       // so the executor sees a terminal state at once instead of waiting out its timeout.
       closeAfterWork: true,
+      ...(opts.persistNew === false ? { persistNew: false } : {}),
     });
     return {
       broker: sim,
@@ -79,7 +89,7 @@ export function createBroker(home: string, config: Config, market: MarketData, u
   }
   // Alpaca paper: keys from the environment only; the guard refuses any non-paper endpoint before
   // any network I/O and checks the account before every order.
-  const allowLoopback = env.TRADEWARDEN_ALLOW_LOOPBACK_BROKER === "1";
+  const allowLoopback = loopbackAllowedForTests();
   const alpaca = createAlpacaBroker({ baseUrl: config.broker.alpaca.base_url, env, allowLoopback });
   const broker = new GuardedBroker(alpaca, { allowLoopback });
   const clockSession = async (): Promise<Session> => {
@@ -101,7 +111,11 @@ export interface AccountServices extends LoadedConfig, BrokerSetup {
 }
 
 /** Everything but the model: for the kill-switch screen, the journal browser and simulations. */
-export async function createAccountServices(home: string, env: NodeJS.ProcessEnv, opts: { readOnly?: boolean } = {}): Promise<AccountServices> {
+export async function createAccountServices(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  opts: { readOnly?: boolean; requireInitialised?: boolean } = {},
+): Promise<AccountServices> {
   const { config, universe } = requireConfig(home);
   const market = MarketData.load({ home });
   const journal = await openJournal(home, {
@@ -109,12 +123,19 @@ export async function createAccountServices(home: string, env: NodeJS.ProcessEnv
     reducingRunsAfterReset: config.limits.reducing_runs_after_reset,
     ...(opts.readOnly ? { readOnly: true } : {}),
   });
-  const broker = createBroker(home, config, market, universe, env);
+  // Refused before the broker is opened: a fresh simulated broker would write its book.
+  if (opts.requireInitialised && !journal.isInitialised()) {
+    throw new TwError("not_initialised", "the journal is not initialised yet: run `tradewarden run` or `tradewarden init` first", EXIT.USAGE_OR_CONFIG);
+  }
+  const broker = createBroker(home, config, market, universe, env, { persistNew: !opts.readOnly });
   return { config, universe, market, journal, ...broker };
 }
 
 export async function createRunServices(home: string, env: NodeJS.ProcessEnv): Promise<RunServices> {
   const { config } = requireConfig(home);
+  // The same [model] checks as `config check`: a config it passes is one the run accepts.
+  const modelIssues = modelConfigIssues(config);
+  if (modelIssues.length > 0) throw configRefused(modelIssues);
   // The model is checked first: an unknown model id or a missing key refuses before anything opens.
   const model = createModelClient(config.model, {
     env,

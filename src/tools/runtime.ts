@@ -5,6 +5,7 @@
  * Invalid input never reaches a handler; a handler exception becomes `tool_execution_failed`.
  */
 import type { PendingError } from "../core/events.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.js";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
 import { CATALOGUE, GROUNDED_TOOLS, type ToolName, contractOf } from "./catalogue.js";
@@ -177,6 +178,20 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
         "parse",
         started,
         args,
+      );
+    }
+    if (nestsDeeperThan(args)) {
+      return fail(
+        {
+          code: "invalid_tool_arguments_json",
+          tool: name,
+          message: `arguments nest deeper than ${MAX_JSON_DEPTH} levels`,
+          example: contract.example,
+          received: typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)",
+        },
+        "parse",
+        started,
+        typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)",
       );
     }
     const argObj = args as Record<string, unknown>;

@@ -43,7 +43,7 @@ describe("loadConfig", () => {
       max_commission_pct: 10,
       allow_fractional: false,
       max_order_notional: null,
-      max_price_age_days: null,
+      max_price_age_days: 5,
       reducing_runs_after_reset: 3,
       liquidation_discount_pct: 1,
     });
@@ -70,7 +70,7 @@ describe("loadConfig", () => {
       max_commission_pct: 10,
       allow_fractional: false,
       max_order_notional: null,
-      max_price_age_days: null,
+      max_price_age_days: 5,
     });
   });
 
@@ -140,10 +140,10 @@ describe("loadConfig fails closed", () => {
   });
   it("a negative or non-integer quota (0 is allowed)", () => {
     expect(messages("[limits]\nmax_orders_per_month = -1\n")).toEqual([
-      "tradewarden.toml: limits.max_orders_per_month: must be an integer >= 0, got -1",
+      "tradewarden.toml: limits.max_orders_per_month: must be an integer in [0, 1000000], got -1",
     ]);
     expect(messages("[limits]\nmax_orders_per_month = 2.5\n")).toEqual([
-      "tradewarden.toml: limits.max_orders_per_month: must be an integer >= 0, got 2.5",
+      "tradewarden.toml: limits.max_orders_per_month: must be an integer in [0, 1000000], got 2.5",
     ]);
     expect(loadConfig(home("[limits]\nmax_orders_per_month = 0\n"), emptyData).ok).toBe(true);
   });
@@ -153,8 +153,8 @@ describe("loadConfig fails closed", () => {
       expect.arrayContaining([
         'tradewarden.toml: account.timezone: must be an IANA time zone (e.g. America/New_York), got "Mars/Olympus"',
         'tradewarden.toml: account.base_currency: must be a 3-letter upper-case ISO 4217 currency code (e.g. USD), got "usd"',
-        "tradewarden.toml: account.capital: must be a number > 0, got 0",
-        'tradewarden.toml: model.max_turns: must be an integer >= 1, got "many"',
+        "tradewarden.toml: account.capital: must be in [1, 1000000000000], got 0",
+        'tradewarden.toml: model.max_turns: must be an integer in [1, 1000], got "many"',
       ]),
     );
     expect(messages('[model]\nprovider = "openai"\n')[0]).toBe(

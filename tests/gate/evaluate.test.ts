@@ -66,15 +66,15 @@ describe("quantity and limit price", () => {
     expect(codes(one(buy("AAA", 1.5, 10)))).toEqual(["fractional_quantity"]);
     expect(one(buy("AAA", 1.5, 10), state(), { allow_fractional: true }).decisions[0]?.approved).toBe(true);
   });
-  it("a positive limit price is required", () => {
-    expect(codes(one(buy("AAA", 1, 0)))).toEqual(["limit_price_required"]);
-    expect(codes(one(buy("AAA", 1, -3)))).toEqual(["limit_price_required"]);
+  it("a positive limit price is required; zero or negative has its own code", () => {
+    expect(codes(one(buy("AAA", 1, 0)))).toEqual(["non_positive_limit_price"]);
+    expect(codes(one(buy("AAA", 1, -3)))).toEqual(["non_positive_limit_price"]);
     expect(codes(one({ symbol: "AAA", side: "BUY", quantity: 1 } as GateOrder))).toEqual(["limit_price_required"]);
     expect(codes(one(buy("AAA", 1, null as unknown as number)))).toEqual(["limit_price_required"]);
   });
   it("reports every pre-check failure, then stops", () => {
     const r = one(buy("AAA", 0.5, 0, { exchange: "NYSE" }));
-    expect(codes(r)).toEqual(["wrong_exchange", "fractional_quantity", "limit_price_required"]);
+    expect(codes(r)).toEqual(["wrong_exchange", "fractional_quantity", "non_positive_limit_price"]);
   });
 });
 
@@ -337,9 +337,15 @@ describe("batches", () => {
     const st = state({ cash: 0, holdings: { AAA: { quantity: 100 }, BBB: { quantity: 100 } }, peak: 0 });
     const r = run([buy("CCC", 1, 50), sell("AAA", 10, 10), buy("EUR1", 1, 100), sell("BBB", 5, 20)], st);
     expect(r.decisions.map((d) => d.order.symbol)).toEqual(["AAA", "BBB", "CCC", "EUR1"]);
-    // the sells' proceeds (100 + 100) pay for the buys (50 + 110)
-    expect(r.decisions.map((d) => d.approved)).toEqual([true, true, true, true]);
-    expect(r.portfolio_after.cash).toBeCloseTo(40, 9);
+    // the sells' proceeds (100 + 100) do not pay for the buys: the sells may not fill (no margin)
+    expect(r.decisions.map((d) => d.approved)).toEqual([true, true, false, false]);
+    expect(codes(r, 2)).toEqual(["insufficient_cash"]);
+    expect(r.decisions[2]?.reasons[0]?.message).toContain("proceeds of sells in this batch are not counted until they fill");
+    expect(r.portfolio_after.cash).toBeCloseTo(200, 9);
+    // with the cash already held, the same buys pass alongside the sells
+    const funded = run([buy("CCC", 1, 50), sell("AAA", 10, 10), buy("EUR1", 1, 100), sell("BBB", 5, 20)], { ...st, cash: 160 });
+    expect(funded.decisions.map((d) => d.approved)).toEqual([true, true, true, true]);
+    expect(funded.portfolio_after.cash).toBeCloseTo(200, 9);
   });
   it("cannot jointly break the cash limit", () => {
     const st = state({ cash: 1000, holdings: { CCC: { quantity: 1000 } }, peak: 0 });

@@ -403,7 +403,7 @@ describe("tradewarden data import-alpaca", () => {
     const cases: [Partial<DataImportAlpacaOptions>, RegExp][] = [
       [{ symbols: [] }, /no symbols given/],
       [{ symbols: [" , "] }, /no symbols given/],
-      [{ symbols: ["../x"] }, /symbol "..\/X" is not valid/],
+      [{ symbols: ["../x"] }, /symbol "..\/x" is not valid/],
       [{ from: "2024-13-01" }, /--from "2024-13-01" is not a date/],
       [{ to: "31/01/2024" }, /--to "31\/01\/2024" is not a date/],
       [{ from: "2024-02-01", to: "2024-01-01" }, /--from 2024-02-01 is after --to 2024-01-01/],

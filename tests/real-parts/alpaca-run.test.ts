@@ -1,7 +1,8 @@
 /**
  * The Alpaca paper path through the whole CLI: `tradewarden run --yes --json` with
  * `broker.kind = "alpaca"` and `broker.alpaca.base_url` pointing at a loopback fake of Alpaca's paper
- * REST v2 (tests/broker/fake-alpaca.ts), allowed only by TRADEWARDEN_ALLOW_LOOPBACK_BROKER=1. The
+ * REST v2 (tests/broker/fake-alpaca.ts), allowed only because the child preloads test code that sets the test-only loopback symbol
+ * (src/broker/loopback.ts); the environment cannot allow it. The
  * scripted momentum model (no ANTHROPIC_API_KEY) trades two imported, up-trending symbols; the fake
  * fills every order in full at its limit and reports the fills back as positions.
  *
@@ -65,7 +66,7 @@ interface Cli {
 }
 
 /** `node --import <net logger> bin/tradewarden.js --home <home> ...args`, never rejects. */
-async function tw(home: string, args: readonly string[], extraEnv: Record<string, string> = { TRADEWARDEN_ALLOW_LOOPBACK_BROKER: "1" }): Promise<Cli> {
+async function tw(home: string, args: readonly string[], extraEnv: Record<string, string> = {}, allowLoopback = true): Promise<Cli> {
   const dir = tempDir("tw-net-");
   const log = join(dir, "connections.log");
   const hook = join(dir, "net-log.mjs");
@@ -73,9 +74,10 @@ async function tw(home: string, args: readonly string[], extraEnv: Record<string
     hook,
     `import dc from "node:diagnostics_channel";\nimport { appendFileSync } from "node:fs";\nconst log = ${JSON.stringify(log)};\n` +
       `dc.subscribe("undici:client:beforeConnect", (m) => appendFileSync(log, "fetch " + String(m?.connectParams?.host) + "\\n"));\n` +
-      `dc.subscribe("net.client.socket", () => appendFileSync(log, "socket\\n"));\n`,
+      `dc.subscribe("net.client.socket", () => appendFileSync(log, "socket\\n"));\n` +
+      (allowLoopback ? `globalThis[Symbol.for("tradewarden.tests.allowLoopbackBroker")] = true;\n` : ""),
   );
-  // childEnv drops ANTHROPIC_API_KEY, TRADEWARDEN_HOME and TRADEWARDEN_ALLOW_LOOPBACK_BROKER from this process's environment.
+  // childEnv drops ANTHROPIC_API_KEY and TRADEWARDEN_HOME from this process's environment.
   const env = childEnv({ APCA_API_KEY_ID: KEY, APCA_API_SECRET_KEY: SECRET, NO_COLOR: "1", ...extraEnv });
   const r = await execa(process.execPath, ["--import", pathToFileURL(hook).href, BIN, "--home", home, ...args], {
     cwd: ROOT,
@@ -240,15 +242,17 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
     expect(held((await journal(home)).state.holdings)).toEqual(positions);
   }, 120_000);
 
-  it("refuses a non-paper base_url (exit 2) and a loopback one without the opt-in, before any request anywhere", async () => {
+  it("refuses a non-paper base_url (exit 2), a wrong port on the paper host, and a loopback one without the test-only opt-in (even with the old env switch), before any request anywhere", async () => {
     const home = await alpacaHome(fake.url);
-    const cases: { name: string; baseUrl: string; env: Record<string, string>; message: RegExp }[] = [
-      { name: "the live endpoint", baseUrl: "https://api.alpaca.markets", env: { TRADEWARDEN_ALLOW_LOOPBACK_BROKER: "1" }, message: /refusing a non-paper broker endpoint \(alpaca https:\/\/api\.alpaca\.markets\)/ },
-      { name: "the loopback fake without TRADEWARDEN_ALLOW_LOOPBACK_BROKER", baseUrl: fake.url, env: {}, message: /non-paper broker endpoint/ },
+    const cases: { name: string; baseUrl: string; env: Record<string, string>; loopback: boolean; message: RegExp }[] = [
+      { name: "the live endpoint", baseUrl: "https://api.alpaca.markets", env: {}, loopback: true, message: /refusing a non-paper broker endpoint \(alpaca https:\/\/api\.alpaca\.markets\)/ },
+      { name: "the paper host on :8443", baseUrl: "https://paper-api.alpaca.markets:8443", env: {}, loopback: false, message: /non-paper broker endpoint/ },
+      { name: "the paper host on :80", baseUrl: "https://paper-api.alpaca.markets:80", env: {}, loopback: false, message: /non-paper broker endpoint/ },
+      { name: "the loopback fake with only TRADEWARDEN_ALLOW_LOOPBACK_BROKER=1", baseUrl: fake.url, env: { TRADEWARDEN_ALLOW_LOOPBACK_BROKER: "1" }, loopback: false, message: /non-paper broker endpoint/ },
     ];
     for (const c of cases) {
       writeConfig(home, c.baseUrl);
-      const r = await tw(home, ["run", "--yes", "--json"], c.env);
+      const r = await tw(home, ["run", "--yes", "--json"], c.env, c.loopback);
       expect(r.exitCode, `${c.name}\n${r.stdout}\n${r.stderr}`).toBe(2);
       expect(`${r.stdout}\n${r.stderr}`, c.name).toMatch(c.message);
       expect(`${r.stdout}\n${r.stderr}`, c.name).not.toContain(SECRET);

@@ -57,6 +57,8 @@ export const agentPhase: Phase = {
       price: deps.model.price,
       signal: deps.signal,
       submitState: submit.state,
+      // Spend is journalled per model call, not after the loop.
+      onUsage: (u) => journal.recordUsage(ctx.runId, { model: u.model, usage: u.usage, cost_usd: u.cost_usd, at: ctx.now() }),
     });
     for (;;) {
       const step = await gen.next();
@@ -67,7 +69,6 @@ export const agentPhase: Phase = {
       sink.emit(step.value);
     }
     const result = ctx.agentResult;
-    for (const u of result.usage) await journal.recordUsage(ctx.runId, { model: u.model, usage: u.usage, cost_usd: u.cost_usd, at: ctx.now() });
     writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript });
     if (result.outcome === "interrupted") return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the agent loop; nothing placed");
     if (!result.proposal) return new Stop("no_trades", EXIT.OK, `no proposal: ${result.reason}`);

@@ -14,6 +14,8 @@ export const budgetPhase: Phase = {
     if (spent >= config.model.monthly_budget_usd) {
       return new Stop("spend_cap_reached", EXIT.OK, `this month's LLM spend ${spent.toFixed(4)} USD reached the cap of ${config.model.monthly_budget_usd} USD; the model was not called`);
     }
+    // From here the run could have traded.
+    ctx.couldTrade = true;
     return undefined;
   },
 };

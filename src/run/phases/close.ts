@@ -30,7 +30,7 @@ export async function closeRun(ctx: RunContext, s: Stop): Promise<RunSummary> {
   if (ctx.started) {
     const status = s.outcome === "interrupted" ? "interrupted" : s.exitCode === EXIT.INTERNAL_ERROR ? "failed" : "completed";
     try {
-      await journal.finishRun(runId, { status, outcome: s.outcome, exit_code: s.exitCode, message: s.message, at: now() });
+      await journal.finishRun(runId, { status, outcome: s.outcome, exit_code: s.exitCode, message: s.message, at: now(), could_trade: ctx.couldTrade });
     } catch (e) {
       sink.emit({ type: "run.note", level: "warn", message: `could not close the run in the journal: ${(e as Error).message}` });
     }

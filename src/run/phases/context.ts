@@ -100,6 +100,8 @@ export interface RunContext {
   value: number;
   peak: number;
   agentResult: AgentResult | null;
+  /** The run passed every check before the model (market open, quota, spend cap): only such runs count down REDUCING. */
+  couldTrade: boolean;
   proposal?: Proposal;
   /** What the operator approved (decision). */
   approved?: ProposedOrder[];

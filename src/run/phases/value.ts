@@ -35,7 +35,8 @@ export const valuePhase: Phase = {
     if (unpriced.length > 0) {
       return new Stop("data_unavailable", EXIT.BROKER_OR_DATA_UNAVAILABLE, `no reference price before ${ctx.tradingDay} for held ${unpriced.join(", ")}`);
     }
-    const { peak } = await journal.observeFirstValuation(ctx.runId, value, ctx.now());
+    // Only a session that can trade confirms the peak: a closed-market run values, never records.
+    const { peak } = ctx.session?.isOpen === true ? await journal.observeFirstValuation(ctx.runId, value, ctx.now()) : { peak: journal.peak() ?? value };
     ctx.value = value;
     ctx.peak = peak;
     emitValuation(ctx, value, peak, true);

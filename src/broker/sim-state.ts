@@ -1,0 +1,121 @@
+/**
+ * The schema of the simulated broker's state file (`sim-broker.json`) and of the lines of its
+ * write-ahead log (`sim-broker.json.log`), as TypeBox types compiled with ajv. The state is checked
+ * in full when it is read, before anything trades on it or writes it back; a refusal names the
+ * file and the place ("orders[2].quantity: must be a number >= 0, got \"lots\"").
+ */
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { schemaChecker } from "../config/ajv.js";
+import { BrokerError } from "./errors.js";
+
+/** Money and quantities are finite and within the range where minor units stay exact. */
+const LIMIT = 1e15;
+const Num = Type.Number({ minimum: -LIMIT, maximum: LIMIT });
+const NonNeg = Type.Number({ minimum: 0, maximum: LIMIT });
+const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" });
+const Side = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]);
+const Status = Type.Union(
+  ["accepted", "partially_filled", "pending_cancel", "filled", "cancelled", "expired", "rejected"].map((s) => Type.Literal(s)),
+);
+const Count = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+/** A fixed-length array in draft 2020-12 terms (TypeBox's Tuple writes the draft-07 form). */
+const Pair = <A extends TSchema, B extends TSchema>(a: A, b: B) =>
+  Type.Unsafe<[Static<A>, Static<B>]>({ type: "array", prefixItems: [a, b], items: false, minItems: 2 });
+
+export const SimOrderSchema = Type.Object({
+  broker_order_id: Type.String({ minLength: 1 }),
+  client_order_id: Type.String({ minLength: 1 }),
+  symbol: Type.String({ minLength: 1 }),
+  side: Side,
+  quantity: NonNeg,
+  limit_price: NonNeg,
+  status: Status,
+  filled_quantity: NonNeg,
+  avg_fill_price: Type.Union([NonNeg, Type.Null()]),
+  submitted_at: Type.String(),
+  updated_at: Type.String(),
+  trading_day: Day,
+  reject_reason: Type.Optional(Type.String()),
+  commission: NonNeg,
+  held: Type.Optional(Type.Boolean()),
+  forced_max: Type.Optional(NonNeg),
+  stuck: Type.Optional(Type.Boolean()),
+});
+
+export const SimFillSchema = Type.Object({
+  fill_id: Type.String({ minLength: 1 }),
+  broker_order_id: Type.String({ minLength: 1 }),
+  symbol: Type.String({ minLength: 1 }),
+  side: Side,
+  quantity: NonNeg,
+  price: NonNeg,
+  commission: NonNeg,
+  at: Type.String(),
+  trading_day: Day,
+});
+
+const Position = Type.Object({ quantity: Num, cost: Num });
+
+export const SimStateSchema = Type.Object({
+  version: Type.Literal(1),
+  account_id: Type.String({ minLength: 1 }),
+  currency: Type.String({ pattern: "^[A-Z]{3}$" }),
+  starting_cash: Num,
+  cash: Num,
+  start_date: Day,
+  current_day: Type.Union([Day, Type.Null()]),
+  day_open: Type.Boolean(),
+  played_days: Type.Array(Day),
+  positions: Type.Record(Type.String({ minLength: 1 }), Position),
+  orders: Type.Array(SimOrderSchema),
+  fills: Type.Array(SimFillSchema),
+  next_order_seq: Count,
+  next_fill_seq: Count,
+  gen: Type.Optional(Count),
+});
+
+export const SimLogRecordSchema = Type.Object({
+  gen: Count,
+  orders: Type.Optional(Type.Array(SimOrderSchema)),
+  fills: Type.Optional(Type.Array(SimFillSchema)),
+  cash: Type.Optional(Num),
+  positions: Type.Optional(Type.Array(Pair(Type.String({ minLength: 1 }), Type.Union([Position, Type.Null()])))),
+  seqs: Type.Optional(Pair(Count, Count)),
+});
+
+export type SimStateDoc = Static<typeof SimStateSchema>;
+
+const checkSimState = schemaChecker(SimStateSchema);
+const checkSimLogRecord = schemaChecker(SimLogRecordSchema);
+
+function refuse(file: string, where: string, issues: { path: string; rule: string }[]): never {
+  const list = issues.slice(0, 5).map((i) => `${where}${i.path || "(root)"}: ${i.rule}`);
+  const more = issues.length > 5 ? `; and ${issues.length - 5} more` : "";
+  throw new BrokerError(
+    "sim_state_invalid",
+    `the simulated broker's state ${file} is not valid (${list.join("; ")}${more}); nothing was traded on it or written. Restore it, or start afresh with \`tradewarden sim reset\`.`,
+  );
+}
+
+/** Positions must not be short: the simulator never sells what it does not hold. */
+function ruleIssues(state: SimStateDoc): { path: string; rule: string }[] {
+  const out: { path: string; rule: string }[] = [];
+  for (const [symbol, p] of Object.entries(state.positions)) {
+    if (p.quantity < 0) out.push({ path: `positions.${symbol}.quantity`, rule: `must be >= 0, got ${p.quantity}` });
+  }
+  return out;
+}
+
+/** Refuses (BrokerError sim_state_invalid) a state that does not fit the schema, naming the place. */
+export function assertSimState(file: string, state: unknown): asserts state is SimStateDoc {
+  const issues = checkSimState(state);
+  if (issues.length > 0) refuse(file, "", issues);
+  const rules = ruleIssues(state as SimStateDoc);
+  if (rules.length > 0) refuse(file, "", rules);
+}
+
+/** Refuses a log line that does not fit the schema, naming the line and the place. */
+export function assertSimLogRecord(file: string, line: number, rec: unknown): void {
+  const issues = checkSimLogRecord(rec);
+  if (issues.length > 0) refuse(file, `line ${line}: `, issues);
+}

@@ -1,0 +1,117 @@
+/**
+ * Damaged state files through the real CLI (issue #13): the simulated broker's book and the
+ * journal are validated in full when they are opened, before anything trades on them or writes;
+ * the refusal names the file and the place, and every file is left byte-for-byte as it was.
+ */
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanupHomes, expectExit, freshHome, text, tw } from "./helpers.js";
+
+afterAll(cleanupHomes);
+
+let base = "";
+beforeAll(async () => {
+  base = freshHome();
+  expectExit(await tw(base, ["run", "--yes"]), 0);
+}, 120_000);
+
+/** A copy of the home after one real run. */
+function copyOfBase(): string {
+  const home = freshHome();
+  cpSync(base, home, { recursive: true });
+  return home;
+}
+
+/** Every file in the home (runs/ included) with its bytes. */
+function snapshot(home: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[p.slice(home.length)] = readFileSync(p, "utf8");
+    }
+  };
+  walk(home);
+  return out;
+}
+
+function editJson(path: string, edit: (doc: Record<string, unknown>) => void): void {
+  const doc = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  edit(doc);
+  writeFileSync(path, JSON.stringify(doc));
+}
+
+const LOG = "journal.log.jsonl";
+function editLogLine(home: string, pick: (ev: Record<string, unknown>) => boolean, edit: (ev: Record<string, unknown>) => void): number {
+  const path = join(home, LOG);
+  const lines = readFileSync(path, "utf8").split("\n");
+  const i = lines.findIndex((l) => l.length > 0 && pick(JSON.parse(l) as Record<string, unknown>));
+  const ev = JSON.parse(lines[i] as string) as Record<string, unknown>;
+  edit(ev);
+  // keep the committed byte count: pad or trim the line's JSON with spaces
+  const original = (lines[i] as string).length;
+  let s = JSON.stringify(ev);
+  if (s.length < original) s = s.replace(/}$/, `${" ".repeat(original - s.length)}}`);
+  expect(s.length).toBe(original);
+  lines[i] = s;
+  writeFileSync(path, lines.join("\n"));
+  return i + 1;
+}
+
+describe("state files are validated on open, before any write", () => {
+  it("sim-broker.json with cash \"lots\": run and sim status refuse naming the file and the key; nothing changes", async () => {
+    const home = copyOfBase();
+    editJson(join(home, "sim-broker.json"), (d) => {
+      d.cash = "lots";
+    });
+    const before = snapshot(home);
+    const run = await tw(home, ["run", "--yes"]);
+    expect(run.exitCode, text(run)).toBe(4);
+    expect(String(run.stderr)).toMatch(/sim-broker\.json is not valid \(cash: must be .*got "lots"\)/);
+    const status = await tw(home, ["sim", "status"]);
+    expect(status.exitCode, text(status)).toBe(4);
+    expect(String(status.stderr)).toMatch(/cash: must be/);
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it("an unknown event type in the journal log is refused naming the line, not skipped", async () => {
+    const home = copyOfBase();
+    const line = editLogLine(home, (e) => e.t === "valuation", (e) => {
+      e.t = "valuatoin";
+    });
+    const before = snapshot(home);
+    const run = await tw(home, ["run", "--yes"]);
+    expect(run.exitCode, text(run)).toBe(1);
+    expect(String(run.stderr)).toContain(`event log line ${line}: unknown event type "valuatoin"`);
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it("a wrong-typed field in the log is refused naming line and key before the run appends or uses a day", async () => {
+    const home = copyOfBase();
+    const line = editLogLine(home, (e) => e.t === "init", (e) => {
+      e.capital_minor = "1e7";
+    });
+    const before = snapshot(home);
+    const run = await tw(home, ["run", "--yes"]);
+    expect(run.exitCode, text(run)).toBe(1);
+    expect(String(run.stderr)).toContain(`journal.log.jsonl cannot be read (event log line ${line} (init): capital_minor: must be an integer`);
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it("a checkpoint that journal verify reports as mismatched is refused by run and left as it is", async () => {
+    const home = copyOfBase();
+    editJson(join(home, "journal.json"), (d) => {
+      (d.checkpoint as { cash_minor: number }).cash_minor += 100;
+    });
+    const before = snapshot(home);
+    const verify = await tw(home, ["journal", "verify"]);
+    expect(verify.exitCode, text(verify)).toBe(1);
+    expect(text(verify)).toMatch(/checkpoint says cash/);
+    const run = await tw(home, ["run", "--yes"]);
+    expect(run.exitCode, text(run)).toBe(1);
+    expect(String(run.stderr)).toMatch(/journal\.json cannot be read \(the committed checkpoint's cash_minor is \d+, the event log gives \d+/);
+    expect(snapshot(home)).toEqual(before);
+  });
+});
