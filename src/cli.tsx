@@ -34,6 +34,8 @@ const load = {
   killswitch: () => import("./commands/killswitch.js"),
   audit: () => import("./commands/audit.js"),
   replay: () => import("./commands/replay.js"),
+  export: () => import("./commands/export.js"),
+  doctor: () => import("./commands/doctor.js"),
   simulate: () => import("./commands/simulate.js"),
 };
 async function configOf(home: string) {
@@ -221,6 +223,24 @@ program
   .option("--json", "the result as JSON", false)
   .action(async (target: string, opts: { json: boolean }, cmd: Command) => {
     setExit(await (await load.replay()).cmdReplay({ home: homeOf(cmd), target, json: opts.json }, io));
+  });
+
+program
+  .command("export")
+  .description("print a run's record: its research-cycle envelope (json) or TradeCat's research-cycle shape (tradecat)")
+  .argument("<run>", "run id (under the home's runs/) or a run folder")
+  .addOption(new Option("--format <format>", "json: tradewarden's envelope; tradecat: TradeCat's agent_research_cycle.v1").choices(["json", "tradecat"]).default("json"))
+  .action(async (target: string, opts: { format: string }, cmd: Command) => {
+    setExit((await load.export()).cmdExport({ home: homeOf(cmd), target, format: opts.format }, io));
+  });
+
+program
+  .command("doctor")
+  .description("check the home, config, broker, model, market data and research provider; each problem with its fix")
+  .option("--json", "the checks as JSON", false)
+  .option("--ping", "also send the model a one-token request (costs a fraction of a cent)", false)
+  .action(async (opts: { json: boolean; ping: boolean }, cmd: Command) => {
+    setExit(await (await load.doctor()).cmdDoctor({ home: homeOf(cmd), json: opts.json, ping: opts.ping }, io));
   });
 
 program

@@ -3,7 +3,7 @@
  *
  * - `timeout` (per attempt) and `maxRetries` are set explicitly on every request; the SDK retries
  *   408/409/429/5xx and connection errors, honouring `retry-after`. Each retry is reported through
- *   `hooks.onRetry` (seen by wrapping the client's `fetch`).
+ *   `hooks.onRetry` (seen by wrapping the client's `fetch`, `observed-fetch.ts`).
  * - Exactly three prompt-cache breakpoints per request — the system prompt, the last tool, the last
  *   block of the newest user message — placed on copies by the pure `buildMessageParams`, so the
  *   transcript never accumulates stale breakpoints (the API allows at most four).
@@ -21,11 +21,13 @@ import type { Usage } from "../core/events.js";
 import {
   type CallHooks,
   type ContentBlock,
+  type ModelCallError,
   type ModelClient,
-  ModelCallError,
+  modelCallErrorFrom,
   type ModelRequest,
   type ModelResponse,
 } from "./types.js";
+import { RetryObserver } from "./observed-fetch.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 
@@ -129,42 +131,21 @@ export interface AnthropicClientOptions {
   fetch?: typeof fetch;
 }
 
-interface CallState {
-  attempts: number;
-  last: string;
-  hooks: CallHooks | undefined;
-}
-
 export class AnthropicClient implements ModelClient {
   readonly model: string;
   readonly maxRetries: number;
   private readonly sdk: Anthropic;
-  private current: CallState | undefined;
+  private readonly retries: RetryObserver;
 
   constructor(opts: AnthropicClientOptions) {
     this.model = opts.model;
     this.maxRetries = opts.maxRetries;
-    const baseFetch = opts.fetch ?? globalThis.fetch;
-    const observed = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      const call = this.current;
-      if (call) {
-        call.attempts += 1;
-        if (call.attempts > 1) call.hooks?.onRetry?.(call.attempts - 1, `retrying after ${call.last}`);
-      }
-      try {
-        const res = await baseFetch(input, init);
-        if (call) call.last = `HTTP ${res.status}${res.status === 429 && res.headers.get("retry-after") ? ` (retry-after ${res.headers.get("retry-after")}s)` : ""}`;
-        return res;
-      } catch (e) {
-        if (call) call.last = `connection error (${(e as Error).message})`;
-        throw e;
-      }
-    };
+    this.retries = new RetryObserver(opts.fetch ?? globalThis.fetch);
     const options: ClientOptions = {
       apiKey: opts.apiKey,
       maxRetries: opts.maxRetries,
       timeout: opts.timeoutMs ?? 60_000,
-      fetch: observed,
+      fetch: this.retries.fetch,
     };
     if (opts.baseURL) options.baseURL = opts.baseURL;
     this.sdk = new Anthropic(options);
@@ -172,41 +153,34 @@ export class AnthropicClient implements ModelClient {
 
   async complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse> {
     const params = buildMessageParams(req, this.model);
-    this.current = { attempts: 0, last: "a failed attempt", hooks };
     const reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal } = {
       timeout: Math.max(1, Math.round(req.timeoutMs)),
       maxRetries: this.maxRetries,
     };
     if (req.signal) reqOpts.signal = req.signal;
     try {
-      const stream = this.sdk.messages.stream(params as unknown as MessageStreamParams, reqOpts);
-      if (hooks?.onText) {
-        const onText = hooks.onText;
-        stream.on("text", (delta) => onText(delta));
-      }
-      const msg = await stream.finalMessage();
-      return {
-        content: canonicalBlocks(msg.content as unknown as Record<string, unknown>[]),
-        stop_reason: String(msg.stop_reason ?? "end_turn"),
-        usage: usageFromSdk(msg.usage as SdkUsage),
-        model: msg.model,
-      };
+      return await this.retries.observe(hooks, () => this.stream(params, reqOpts, hooks));
     } catch (e) {
       throw toModelCallError(e, req.signal);
-    } finally {
-      this.current = undefined;
     }
+  }
+
+  private async stream(params: AnthropicRequestParams, reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal }, hooks: CallHooks | undefined): Promise<ModelResponse> {
+    const stream = this.sdk.messages.stream(params as unknown as MessageStreamParams, reqOpts);
+    if (hooks?.onText) {
+      const onText = hooks.onText;
+      stream.on("text", (delta) => onText(delta));
+    }
+    const msg = await stream.finalMessage();
+    return {
+      content: canonicalBlocks(msg.content as unknown as Record<string, unknown>[]),
+      stop_reason: String(msg.stop_reason ?? "end_turn"),
+      usage: usageFromSdk(msg.usage as SdkUsage),
+      model: msg.model,
+    };
   }
 }
 
 export function toModelCallError(e: unknown, signal?: AbortSignal): ModelCallError {
-  if (e instanceof ModelCallError) return e;
-  if (signal?.aborted || e instanceof APIUserAbortError) return new ModelCallError("aborted", "the model call was aborted");
-  if (e instanceof APIConnectionTimeoutError) return new ModelCallError("timeout", `the model call timed out: ${e.message}`);
-  if (e instanceof APIError) {
-    if (e instanceof APIConnectionError) return new ModelCallError("connection", `cannot reach the model API: ${e.message}`);
-    const status = typeof e.status === "number" ? e.status : undefined;
-    return new ModelCallError("api", `model API error${status ? ` ${status}` : ""}: ${e.message}`, status);
-  }
-  return new ModelCallError("protocol", `model call failed: ${(e as Error)?.message ?? String(e)}`);
+  return modelCallErrorFrom(e, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }, signal);
 }

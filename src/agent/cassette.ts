@@ -52,7 +52,7 @@ export class CassetteError extends TwError {
   }
 }
 
-const SECRET = /(sk-ant-[A-Za-z0-9_-]{6,}|Bearer\s+[A-Za-z0-9._~+/-]{12,}=*)/g;
+const SECRET = /(sk-ant-[A-Za-z0-9_-]{6,}|sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{6,}|Bearer\s+[A-Za-z0-9._~+/-]{12,}=*)/g;
 
 function redact<T>(value: T): T {
   if (typeof value === "string") return value.replace(SECRET, "[redacted]") as T;

@@ -1,7 +1,10 @@
 /**
  * LLM cost from the price table kept as data (`data/model-prices.json`, USD per million tokens,
- * keyed by model id). An unknown model is refused at start-up (TwError, exit 2) — never priced at
- * zero. Cost = (input·p_in + write5m·p_in·1.25 + write1h·p_in·2 + read·p_in·0.1 + output·p_out) / 1e6.
+ * per provider and model id) or from `[model.price]` in the config. An unpriced model is refused at
+ * start-up (TwError, exit 2) — never priced at zero unless the user says so.
+ * Cost = (input·p_in + write5m·p_w5m + write1h·p_w1h + read·p_read + output·p_out) / 1e6; for Claude
+ * the cache prices are multiples of the input price (1.25, 2, 0.1), for OpenAI-compatible models a
+ * cached prompt token costs `cached_input` and there are no writes.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,8 +13,12 @@ import type { Usage } from "../core/events.js";
 import { TwError } from "../core/errors.js";
 import { bundledDataDir } from "../util/paths.js";
 
+export type PricedProvider = "anthropic" | "openai" | "scripted";
+
 export interface ModelPrice {
   model: string;
+  /** Where the price comes from: the bundled table, or the config's [model.price]. */
+  source: "table" | "config";
   /** USD per million input tokens. */
   input: number;
   /** USD per million output tokens. */
@@ -23,7 +30,17 @@ export interface ModelPrice {
 
 export interface PriceTable {
   multipliers: { cache_write_5m: number; cache_write_1h: number; cache_read: number };
+  /** Claude models and the scripted stand-in. */
   models: Record<string, { input: number; output: number }>;
+  /** OpenAI and OpenAI-compatible models. */
+  openai: Record<string, { input: number; output: number; cached_input?: number }>;
+}
+
+/** `[model.price]`: USD per million tokens (zero allowed, for a local model). */
+export interface ConfigPrice {
+  input_per_mtok: number;
+  output_per_mtok: number;
+  cached_input_per_mtok?: number | null;
 }
 
 let cached: PriceTable | undefined;
@@ -53,9 +70,20 @@ export function parsePriceTable(raw: unknown, source = "model-prices.json"): Pri
     }
     out[id] = { input: price.input, output: price.output };
   }
+  const openaiModels = ((t.openai as Record<string, unknown> | undefined)?.models ?? {}) as Record<string, unknown>;
+  if (typeof openaiModels !== "object" || openaiModels === null) return bad("openai.models must be an object keyed by model id");
+  const openai: PriceTable["openai"] = {};
+  for (const [id, p] of Object.entries(openaiModels)) {
+    const price = p as Record<string, unknown> | null;
+    if (!price || !isFiniteNonNeg(price.input) || !isFiniteNonNeg(price.output) || (price.cached_input !== undefined && !isFiniteNonNeg(price.cached_input))) {
+      return bad(`openai.models.${id} needs non-negative input and output prices (and cached_input, when given)`);
+    }
+    openai[id] = { input: price.input, output: price.output, ...(price.cached_input !== undefined ? { cached_input: price.cached_input } : {}) };
+  }
   return {
     multipliers: { cache_write_5m: m.cache_write_5m, cache_write_1h: m.cache_write_1h, cache_read: m.cache_read },
     models: out,
+    openai,
   };
 }
 
@@ -73,26 +101,50 @@ export function loadPriceTable(path = join(bundledDataDir(), "model-prices.json"
   return table;
 }
 
-/** The price of one model; an id missing from the table is refused (exit 2). */
-export function priceFor(modelId: string, table: PriceTable = loadPriceTable()): ModelPrice {
-  const p = Object.hasOwn(table.models, modelId) ? table.models[modelId] : undefined;
-  if (!p) {
-    const known = Object.keys(table.models)
-      .filter((k) => k !== "scripted")
-      .join(", ");
-    throw new TwError(
-      "unknown_model",
-      `model.id "${modelId}" is not in the price table (data/model-prices.json), so its cost cannot be tracked; use one of: ${known}`,
-      EXIT.USAGE_OR_CONFIG,
-    );
+/** The price of one model from the table; an id missing from its provider's table is refused (exit 2). */
+export function priceFor(modelId: string, table: PriceTable = loadPriceTable(), provider: PricedProvider = modelId === "scripted" ? "scripted" : "anthropic"): ModelPrice {
+  if (provider === "openai") {
+    const p = Object.hasOwn(table.openai, modelId) ? table.openai[modelId] : undefined;
+    if (!p) throw unpriced(modelId, "openai", Object.keys(table.openai));
+    return { model: modelId, source: "table", input: p.input, output: p.output, cacheWrite5m: p.input, cacheWrite1h: p.input, cacheRead: p.cached_input ?? p.input };
   }
+  const p = Object.hasOwn(table.models, modelId) && (provider === "scripted") === (modelId === "scripted") ? table.models[modelId] : undefined;
+  if (!p) throw unpriced(modelId, provider, Object.keys(table.models).filter((k) => k !== "scripted"));
   return {
     model: modelId,
+    source: "table",
     input: p.input,
     output: p.output,
     cacheWrite5m: p.input * table.multipliers.cache_write_5m,
     cacheWrite1h: p.input * table.multipliers.cache_write_1h,
     cacheRead: p.input * table.multipliers.cache_read,
+  };
+}
+
+function unpriced(modelId: string, provider: string, known: string[]): TwError {
+  return new TwError(
+    "unknown_model",
+    `model.id "${modelId}" has no ${provider} price in data/model-prices.json, so its cost cannot be tracked; use one of: ${known.join(", ")}, or price it in tradewarden.toml under [model.price] (input_per_mtok, output_per_mtok, cached_input_per_mtok; 0 for a free local model)`,
+    EXIT.USAGE_OR_CONFIG,
+  );
+}
+
+/**
+ * The price a run uses: `[model.price]` when the config sets one (any provider; cache writes at the
+ * Claude multipliers for Claude, at the input price otherwise), else the table's.
+ */
+export function resolvePrice(provider: PricedProvider, modelId: string, configured: ConfigPrice | null | undefined, table: PriceTable = loadPriceTable()): ModelPrice {
+  if (provider === "scripted" || !configured) return priceFor(provider === "scripted" ? "scripted" : modelId, table, provider);
+  const input = configured.input_per_mtok;
+  const claude = provider === "anthropic";
+  return {
+    model: modelId,
+    source: "config",
+    input,
+    output: configured.output_per_mtok,
+    cacheWrite5m: claude ? input * table.multipliers.cache_write_5m : input,
+    cacheWrite1h: claude ? input * table.multipliers.cache_write_1h : input,
+    cacheRead: configured.cached_input_per_mtok ?? (claude ? input * table.multipliers.cache_read : input),
   };
 }
 

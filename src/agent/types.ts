@@ -98,6 +98,27 @@ export class ModelCallError extends Error {
   }
 }
 
+/** The error classes an SDK (Anthropic's, OpenAI's: both Stainless-generated) throws. */
+export interface SdkErrorClasses {
+  APIError: abstract new (...args: never[]) => Error & { status?: number | undefined };
+  APIConnectionError: abstract new (...args: never[]) => Error;
+  APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+  APIUserAbortError: abstract new (...args: never[]) => Error;
+}
+
+/** An SDK's error as a ModelCallError (aborted, timeout, connection, api with its status, or protocol). */
+export function modelCallErrorFrom(e: unknown, sdk: SdkErrorClasses, signal?: AbortSignal): ModelCallError {
+  if (e instanceof ModelCallError) return e;
+  if (signal?.aborted || e instanceof sdk.APIUserAbortError) return new ModelCallError("aborted", "the model call was aborted");
+  if (e instanceof sdk.APIConnectionTimeoutError) return new ModelCallError("timeout", `the model call timed out: ${e.message}`);
+  if (e instanceof sdk.APIConnectionError) return new ModelCallError("connection", `cannot reach the model API: ${e.message}`);
+  if (e instanceof sdk.APIError) {
+    const status = typeof e.status === "number" ? e.status : undefined;
+    return new ModelCallError("api", `model API error${status ? ` ${status}` : ""}: ${e.message}`, status);
+  }
+  return new ModelCallError("protocol", `model call failed: ${(e as Error)?.message ?? String(e)}`);
+}
+
 export const zeroUsage = (): Usage => ({
   input_tokens: 0,
   output_tokens: 0,

@@ -75,6 +75,7 @@ const FORMAT_RULES: Record<string, string> = {
 const PATTERN_RULES: Record<string, string> = {
   "^[A-Z]{3}$": "must be a 3-letter upper-case ISO 4217 currency code (e.g. USD)",
   "^\\d{4}-\\d{2}-\\d{2}$": "must be a date YYYY-MM-DD",
+  "^[A-Z][A-Z0-9_]*$": "must be an upper-case environment variable name (e.g. OPENAI_API_KEY)",
 };
 
 export interface SchemaIssue {

@@ -61,6 +61,8 @@ const section = (description: string, properties: Record<string, Json>, required
 
 export const CURRENCY_PATTERN = "^[A-Z]{3}$";
 export const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
+/** An environment variable name as secrets are recorded (upper case). */
+export const ENV_NAME_PATTERN = "^[A-Z][A-Z0-9_]*$";
 
 /** The `[limits]` properties (the gate's Limits, without base_currency, plus the kill-switch keys). */
 export const LIMITS_PROPERTIES: Record<string, Json> = {
@@ -128,11 +130,11 @@ export const CONFIG_SCHEMA = {
     },
     model: section("The model that proposes orders.", {
       provider: {
-        enum: ["auto", "anthropic", "scripted"],
+        enum: ["auto", "anthropic", "openai", "scripted"],
         default: "auto",
-        description: "auto: Claude when ANTHROPIC_API_KEY is set, else the scripted model.",
+        description: "auto: Claude when ANTHROPIC_API_KEY is set, else the scripted model; openai: OpenAI or any OpenAI-compatible endpoint (base_url).",
       },
-      id: { type: "string", minLength: 1, default: "claude-sonnet-5", description: "Anthropic model id (must be in data/model-prices.json)." },
+      id: { type: "string", minLength: 1, default: "claude-sonnet-5", description: "Model id (priced in data/model-prices.json or by [model.price])." },
       max_tokens: intIn(1, 1_000_000, 4096, "Max output tokens per request."),
       request_timeout_s: numPos(3600, 60, "Per-request timeout cap, seconds."),
       max_retries: intIn(0, 100, 2, "SDK retries per request."),
@@ -145,7 +147,25 @@ export const CONFIG_SCHEMA = {
         type: ["string", "null"],
         format: "uri",
         default: null,
-        description: "Anthropic API base URL; leave out for the default.",
+        description: "API base URL (Anthropic: without /v1; OpenAI-compatible: with /v1); leave out for the provider's default.",
+      },
+      api_key_env: {
+        type: ["string", "null"],
+        pattern: ENV_NAME_PATTERN,
+        default: null,
+        description: "Environment variable holding the API key; leave out for the provider's (ANTHROPIC_API_KEY, OPENAI_API_KEY).",
+      },
+      price: {
+        type: ["object", "null"],
+        description: "Price the model by hand, USD per million tokens (0 allowed, for a local model); leave out to use data/model-prices.json.",
+        additionalProperties: false,
+        required: ["input_per_mtok", "output_per_mtok"],
+        properties: {
+          input_per_mtok: { type: "number", minimum: 0, description: "USD per million input tokens." },
+          output_per_mtok: { type: "number", minimum: 0, description: "USD per million output tokens." },
+          cached_input_per_mtok: { type: "number", minimum: 0, description: "USD per million cached input tokens (default: the input price; Claude: 0.1x the input price)." },
+        },
+        default: null,
       },
     }),
     broker: section("The paper broker.", {

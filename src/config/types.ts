@@ -28,9 +28,9 @@ export interface UniverseConfig {
 }
 
 export interface ModelConfig {
-  /** "auto": Claude when ANTHROPIC_API_KEY is set, else the scripted model. */
-  provider: "auto" | "anthropic" | "scripted";
-  /** Anthropic model id; must be in the price table. */
+  /** "auto": Claude when ANTHROPIC_API_KEY is set, else the scripted model; "openai": OpenAI or an OpenAI-compatible endpoint. */
+  provider: "auto" | "anthropic" | "openai" | "scripted";
+  /** Model id; priced by the price table or by `price`. */
   id: string;
   max_tokens: number;
   /** Per-request timeout cap, seconds. */
@@ -45,8 +45,12 @@ export interface ModelConfig {
   monthly_budget_usd: number;
   /** Scripted model's policy name when the scripted model is used. */
   script: string;
-  /** Optional base URL for the Anthropic API (proxies, tests). */
+  /** Optional API base URL (proxies, OpenAI-compatible servers, tests). */
   base_url: string | null;
+  /** The environment variable holding the API key; null = the provider's default. */
+  api_key_env: string | null;
+  /** A hand-set price (USD per million tokens); null = the price table's. */
+  price: { input_per_mtok: number; output_per_mtok: number; cached_input_per_mtok?: number } | null;
 }
 
 export interface SimBrokerConfig {

@@ -5,7 +5,11 @@
  * protocol, evidence grounding, the cassette's shape, and leaked secrets. Pure over file contents.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ARTIFACT_FILES, artifactPaths } from "./artifacts.js";
+import { buildTradecatCycle } from "./tradecat.js";
+import { TRADECAT_FILE } from "./tradecat-export.js";
+import { tradecatProblems } from "./tradecat-rules.js";
 import { type RunEvent, RUN_EVENT_TYPES } from "../core/events.js";
 import { ordersHash } from "./approval.js";
 import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
@@ -18,11 +22,12 @@ export interface AuditFinding {
 
 const SECRET_PATTERNS: { name: string; re: RegExp }[] = [
   { name: "Anthropic API key", re: /sk-ant-[A-Za-z0-9_-]{8,}/ },
+  { name: "OpenAI API key", re: /sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{16,}/ },
   { name: "API key header", re: /"x-api-key"\s*:/i },
   { name: "Alpaca key header", re: /APCA-API-(KEY-ID|SECRET-KEY)"\s*:\s*"[^"]+"/ },
 ];
 
-const SECRET_ENV = ["ANTHROPIC_API_KEY", "APCA_API_KEY_ID", "APCA_API_SECRET_KEY", "ALPACA_API_KEY_ID", "ALPACA_API_SECRET_KEY"];
+const SECRET_ENV = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "APCA_API_KEY_ID", "APCA_API_SECRET_KEY", "ALPACA_API_KEY_ID", "ALPACA_API_SECRET_KEY"];
 
 export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env): AuditFinding[] {
   const findings: AuditFinding[] = [];
@@ -134,6 +139,7 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
     });
     if (lines.length === 0) add("cassette", "cassette.jsonl is empty (no meta line)");
   }
+  auditTradecat(runDir, events, add);
   void paths;
   return findings;
 }
@@ -195,5 +201,25 @@ function checkTranscript(
   for (const e of events) {
     if (e.type !== "proposal") continue;
     for (const o of e.orders) for (const id of o.evidence_ids ?? []) if (!all.includes(JSON.stringify(id))) add("grounding", `evidence id ${id} of ${o.symbol} was not returned by any tool in the transcript`);
+  }
+}
+
+/** The TradeCat record, when the run wrote one: TradeCat's checks pass and it is what the run's artifacts give. */
+function auditTradecat(runDir: string, events: RunEvent[], add: (c: string, m: string) => void): void {
+  const path = join(runDir, TRADECAT_FILE);
+  if (!existsSync(path)) return; // runs recorded before the export existed
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    add("tradecat", `${TRADECAT_FILE} is not JSON`);
+    return;
+  }
+  for (const p of tradecatProblems(doc)) add("tradecat", p);
+  try {
+    const cycle = JSON.parse(readFileSync(artifactPaths(runDir).researchCycle, "utf8")) as Record<string, unknown>;
+    if (JSON.stringify(buildTradecatCycle(cycle, events)) !== JSON.stringify(doc)) add("tradecat", `${TRADECAT_FILE} does not match what research-cycle.json and events.jsonl record`);
+  } catch {
+    // research-cycle.json missing or not JSON: reported above
   }
 }

@@ -12,7 +12,7 @@ import { runAgent } from "../agent/loop.js";
 import { CassetteError, ReplayClient, canonicalRequest, firstDifference } from "../agent/cassette.js";
 import type { CallHooks, Message, ModelClient, ModelRequest, ModelResponse } from "../agent/types.js";
 import { agentLimitsFrom } from "../agent/factory.js";
-import { loadPriceTable, priceFor } from "../agent/pricing.js";
+import { loadPriceTable, type PricedProvider, resolvePrice } from "../agent/pricing.js";
 import { buildToolRuntime } from "../tools/runtime.js";
 import { CATALOGUE, CONTRACT_VERSION } from "../tools/catalogue.js";
 import { isToolErrorCode } from "../tools/error-codes.js";
@@ -178,7 +178,9 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   const first = transcript.messages[0];
   const task = first?.content.find((b) => b.type === "text");
   if (task?.type !== "text") throw new TwError("replay_incomplete", "the transcript does not begin with the task message", EXIT.USAGE_OR_CONFIG);
-  const price = started.model.provider === "scripted" ? priceFor("scripted", loadPriceTable()) : priceFor(started.model.id, loadPriceTable());
+  // Priced as the run was: the config's [model.price] when it prices this model, else the table.
+  const provider = (["anthropic", "openai"].includes(started.model.provider) ? started.model.provider : "scripted") as PricedProvider;
+  const price = resolvePrice(provider, started.model.id, started.model.id === config.model.id ? config.model.price : null, loadPriceTable());
   const gen = runAgent({
     client,
     runtime,

@@ -142,7 +142,7 @@ export async function createRunServices(home: string, env: NodeJS.ProcessEnv): P
     limits: { max_position_pct: config.limits.max_position_pct, max_price_deviation_pct: config.limits.max_price_deviation_pct },
   });
   const account = await createAccountServices(home, env);
-  const secretsRead = [...account.secretsRead, ...(model.provider === "anthropic" ? ["ANTHROPIC_API_KEY"] : [])];
+  const secretsRead = [...account.secretsRead, ...(model.keyEnv ? [model.keyEnv] : [])];
   return {
     ...account,
     secretsRead,

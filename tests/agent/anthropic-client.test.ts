@@ -3,7 +3,7 @@ import { AnthropicClient, buildMessageParams, countBreakpoints } from "../../src
 import { priceFor } from "../../src/agent/pricing.js";
 import { ModelCallError, type Message, type ModelRequest } from "../../src/agent/types.js";
 import { type FakeAnthropic, startFakeAnthropic, toolResultError } from "./fake-anthropic-server.js";
-import { LIMITS, ofType, run } from "./helpers.js";
+import { run } from "./helpers.js";
 import { makeWorld } from "./world.js";
 
 const TOOLS = [
@@ -191,83 +191,15 @@ describe("the real SDK against a loopback fake Messages API", () => {
     expect(fake.requests).toHaveLength(1); // 400 is not retried
   });
 
-  describe("the loop over Claude", () => {
-    /** A fake "model" on the server side: reads the portfolio and universe in parallel, then holds. */
-    const responder = (body: Record<string, unknown>) => {
-      const msgs = body.messages as { role: string }[];
-      const n = msgs.filter((m) => m.role === "assistant").length;
-      if (n === 0) {
-        return {
-          kind: "message" as const,
-          content: [
-            { type: "text" as const, text: "Reading the account." },
-            { type: "tool_use" as const, id: "toolu_a", name: "get_portfolio", input: {} },
-            { type: "tool_use" as const, id: "toolu_b", name: "list_universe", input: { limit: 5 } },
-          ],
-          stop_reason: "tool_use",
-          usage: { input_tokens: 2000, output_tokens: 100, cache_creation_input_tokens: 4000, cache_read_input_tokens: 0 },
-        };
-      }
-      return {
-        kind: "message" as const,
-        content: [{ type: "tool_use" as const, id: `toolu_s${n}`, name: "submit_orders", input: { orders: [], summary: "Nothing compelling; holding." } }],
-        stop_reason: "tool_use",
-        usage: { input_tokens: 300, output_tokens: 50, cache_creation_input_tokens: 500, cache_read_input_tokens: 4000 },
-      };
-    };
-
-    test("a full run: parallel tools, results accepted by the API, breakpoints moved, usage and cost tracked", async () => {
-      fake.setResponder(responder);
-      const w = makeWorld();
-      const { result, events } = await run({ client: client(), runtime: w.runtime, price: priceFor("claude-sonnet-5") });
-      expect(result.outcome).toBe("hold");
-      expect(fake.requests.map((r) => r.answered)).toEqual(["message", "message"]);
-      for (const r of fake.requests) expect(countBreakpoints(r.body)).toBe(3);
-      const second = fake.requests[1]?.body.messages as { content: { cache_control?: unknown }[] }[];
-      expect(second[0]?.content[0]?.cache_control).toBeUndefined(); // moved off the task message
-      expect(second[2]?.content.map((b) => b.cache_control !== undefined)).toEqual([false, true]);
-      // Sonnet 5 at $2/$10: 2000·2 + 4000·2.5 + 100·10 = 15000 µ$ ; 300·2 + 500·2.5 + 4000·0.2 + 50·10 = 3150 µ$
-      expect(result.usage.map((u) => u.cost_usd)).toEqual([0.015, 0.00315]);
-      expect(result.cost_usd).toBeCloseTo(0.01815, 10);
-      expect(
-        ofType(events, "model.text")
-          .map((e) => e.delta)
-          .join(""),
-      ).toBe("Reading the account.");
-    });
-
-    test("pause_turn continues; refusal stops", async () => {
-      fake.enqueue(
-        { kind: "message", content: [{ type: "text", text: "pausing" }], stop_reason: "pause_turn" },
-        { kind: "message", content: [{ type: "text", text: "I can't help with that." }], stop_reason: "refusal" },
-      );
-      const { result } = await run({ client: client(), runtime: makeWorld().runtime, price: priceFor("claude-sonnet-5") });
-      expect(result.turns).toBe(2);
-      expect(result.outcome).toBe("refusal");
-      expect(((fake.requests[1]?.body.messages ?? []) as { role: string }[]).at(-1)?.role).toBe("assistant");
-    });
-
-    test("max_tokens stops; SDK errors after retries stop as model_error; retries surface as events", async () => {
-      fake.enqueue({ kind: "message", content: [{ type: "text", text: "Long" }], stop_reason: "max_tokens" });
-      expect((await run({ client: client(), runtime: makeWorld().runtime, price: priceFor("claude-sonnet-5") })).result.outcome).toBe("max_tokens");
-
-      fake.enqueue({ kind: "status", status: 529, errorType: "overloaded_error" }, { kind: "status", status: 500 }, { kind: "status", status: 503 });
-      const { result, events } = await run({ client: client(2), runtime: makeWorld().runtime, price: priceFor("claude-sonnet-5") });
-      expect(result.outcome).toBe("model_error");
-      expect(result.reason).toContain("503");
-      expect(ofType(events, "model.retry").map((e) => e.attempt)).toEqual([1, 2]);
-    });
-
-    test("a hung server hits the call timeout: model_error", async () => {
-      fake.enqueue({ kind: "hang" });
-      const { result } = await run({
-        client: client(0),
-        runtime: makeWorld().runtime,
-        price: priceFor("claude-sonnet-5"),
-        limits: { ...LIMITS, requestTimeoutS: 0.3, minCallTimeoutMs: 100 },
-      });
-      expect(result.outcome).toBe("model_error");
-      expect(result.reason).toMatch(/timed out/);
-    });
+  // The loop over Claude (and over OpenAI) is provider-loop.test.ts; pause_turn is Claude's own.
+  test("the loop sends a pause_turn back as is and continues", async () => {
+    fake.enqueue(
+      { kind: "message", content: [{ type: "text", text: "pausing" }], stop_reason: "pause_turn" },
+      { kind: "message", content: [{ type: "text", text: "I can't help with that." }], stop_reason: "refusal" },
+    );
+    const { result } = await run({ client: client(), runtime: makeWorld().runtime, price: priceFor("claude-sonnet-5") });
+    expect(result.turns).toBe(2);
+    expect(result.outcome).toBe("refusal");
+    expect(((fake.requests[1]?.body.messages ?? []) as { role: string }[]).at(-1)?.role).toBe("assistant");
   });
 });

@@ -189,6 +189,13 @@ describe("secrets are never recorded", () => {
     expect(jsonl).toContain("[redacted]");
   });
 
+  test("an OpenAI-style key the model echoes is redacted too", async () => {
+    const key = "sk-proj-OPENAISECRETOPENAISECRET";
+    const rec = new RecordingClient(new QueueClient([{ content: [text(`the key is ${key}`)], stop_reason: "end_turn" }]), { contractVersion: CONTRACT_VERSION });
+    await run({ client: rec, runtime: makeWorld().runtime });
+    expect(rec.toJsonl()).not.toContain("OPENAISECRET");
+  });
+
   test("a QueueClient run records only request and response bodies", async () => {
     const rec = new RecordingClient(new QueueClient([{ content: [text("done")], stop_reason: "end_turn" }]), { contractVersion: CONTRACT_VERSION });
     await run({ client: rec, runtime: makeWorld().runtime });

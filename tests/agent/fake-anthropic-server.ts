@@ -19,7 +19,7 @@ export interface FakeUsage {
 export type FakeBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown };
 
 export type Behaviour =
-  | { kind: "message"; content: FakeBlock[]; stop_reason: string; usage?: FakeUsage; delayMs?: number; model?: string }
+  | { kind: "message"; content: FakeBlock[]; stop_reason: string; usage?: FakeUsage; delayMs?: number; model?: string; /** OpenAI fake: a server that streams no usage. */ noUsage?: boolean }
   | { kind: "status"; status: number; headers?: Record<string, string>; errorType?: string; message?: string }
   | { kind: "stream_error"; afterText?: string; errorType?: string }
   | { kind: "hang" }

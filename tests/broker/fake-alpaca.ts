@@ -87,6 +87,8 @@ export class FakeAlpaca {
   accountNumber = "PA2TESTACCT9";
   cash = "100000.25";
   open = true;
+  /** The account's trading_blocked flag. */
+  tradingBlocked = false;
   /** The clock's instant while open: Monday 2024-03-04, 10:00 in New York. */
   clockTimestamp = "2024-03-04T10:00:00.000-05:00";
   /** A fixed /v2/positions answer; null: derived from the orders placed here. */
@@ -137,6 +139,7 @@ export class FakeAlpaca {
     this.accountNumber = "PA2TESTACCT9";
     this.cash = "100000.25";
     this.open = true;
+    this.tradingBlocked = false;
     this.clockTimestamp = "2024-03-04T10:00:00.000-05:00";
     this.seq = 0;
     this.t = START;
@@ -236,7 +239,7 @@ export class FakeAlpaca {
         cash: this.cash,
         buying_power: String(Number(this.cash) * 2),
         equity: this.cash,
-        trading_blocked: false,
+        trading_blocked: this.tradingBlocked,
         account_blocked: false,
       });
     }

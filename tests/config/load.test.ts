@@ -157,8 +157,14 @@ describe("loadConfig fails closed", () => {
         'tradewarden.toml: model.max_turns: must be an integer in [1, 1000], got "many"',
       ]),
     );
-    expect(messages('[model]\nprovider = "openai"\n')[0]).toBe(
-      'tradewarden.toml: model.provider: must be one of "auto", "anthropic", "scripted", got "openai"',
+    expect(messages('[model]\nprovider = "gemini"\n')[0]).toBe(
+      'tradewarden.toml: model.provider: must be one of "auto", "anthropic", "openai", "scripted", got "gemini"',
+    );
+    expect(messages('[model]\napi_key_env = "my key"\n')[0]).toBe(
+      'tradewarden.toml: model.api_key_env: must be an upper-case environment variable name (e.g. OPENAI_API_KEY), got "my key"',
+    );
+    expect(messages("[model.price]\ninput_per_mtok = -1\n")).toEqual(
+      expect.arrayContaining(["tradewarden.toml: model.price.input_per_mtok: must be a number >= 0, got -1", "tradewarden.toml: model.price.output_per_mtok: missing required key"]),
     );
   });
   it("a TOML syntax error, with its line", () => {

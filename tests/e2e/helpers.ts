@@ -8,6 +8,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { type Options, type Result, type ResultPromise, execa } from "execa";
 import { RUN_EVENT_TYPES, type RunEvent } from "../../src/core/events.js";
 
@@ -40,13 +41,18 @@ export function cleanupHomes(): void {
 export interface TwOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** Preload the test-only opt-in for a loopback fake broker (tests/fixtures/allow-loopback-broker.mjs). */
+  allowLoopbackBroker?: boolean;
 }
+
+export const ALLOW_LOOPBACK_HOOK = pathToFileURL(join(ROOT, "tests/fixtures/allow-loopback-broker.mjs")).href;
 
 type TwResult = Result<{ reject: false; extendEnv: false }>;
 
 /** Spawns `tradewarden --home <home> ...args` (no terminal, never rejects). */
 export function tw(home: string, args: readonly string[], opts: TwOptions = {}): ResultPromise<Options & { reject: false }> {
-  return execa(process.execPath, [BIN, "--home", home, ...args], {
+  const preload = opts.allowLoopbackBroker ? ["--import", ALLOW_LOOPBACK_HOOK] : [];
+  return execa(process.execPath, [...preload, BIN, "--home", home, ...args], {
     cwd: ROOT,
     reject: false,
     extendEnv: false,

@@ -97,7 +97,7 @@ async function runWith(order: (limit: number) => ProposedOrder, approver: Approv
     closeSession: svc.closeSession,
     sessionClock: svc.sessionClock,
     market: svc.market,
-    model: { client: model, price: priceFor("scripted"), provider: "scripted", id: "scripted:obedient" },
+    model: { client: model, price: priceFor("scripted"), provider: "scripted", keyEnv: null, id: "scripted:obedient" },
     approver,
     sink,
     signal: new AbortController().signal,

@@ -10,6 +10,7 @@ import { CONTRACT_VERSION } from "../../tools/catalogue.js";
 import { packageVersion } from "../../util/paths.js";
 import { type ArtifactPaths, writeJsonAtomic } from "../artifacts.js";
 import { buildResearchCycle, validateResearchCycle } from "../research-cycle.js";
+import { writeTradecatCycle } from "../tradecat-export.js";
 import type { RunContext, RunSummary, Stop } from "./context.js";
 
 const MARKET_DATA =
@@ -54,7 +55,9 @@ export async function closeRun(ctx: RunContext, s: Stop): Promise<RunSummary> {
     return { runId, outcome: "error", exitCode: EXIT.INTERNAL_ERROR, message: `the research-cycle envelope failed validation: ${problems.join("; ")}`, tradingDay, runDir };
   }
   writeJsonAtomic(paths.researchCycle, cycle);
+  const tradecat = writeTradecatCycle(runDir, cycle, sink.events);
   ensureCassette(paths, deps.model.id, now());
+  if (tradecat.length > 0) return { runId, outcome: "error", exitCode: EXIT.INTERNAL_ERROR, message: `the TradeCat record failed its checks: ${tradecat.join("; ")}`, tradingDay, runDir };
   return { runId, outcome: s.outcome, exitCode: s.exitCode, message: s.message, tradingDay, runDir };
 }
 

@@ -1,0 +1,36 @@
+/**
+ * `tradewarden export <run> [--format json|tradecat]`: prints a run's record — tradewarden's own
+ * research-cycle envelope (json), or TradeCat's research-cycle shape (tradecat), derived from the
+ * run's artifacts and checked against TradeCat's schema and audit rules before it is printed.
+ */
+import { EXIT } from "../core/exit-codes.js";
+import { readResearchCycle, tradecatOfRun } from "../run/tradecat-export.js";
+import { TwError } from "../core/errors.js";
+import { homePaths } from "../util/paths.js";
+import { resolveRunDir } from "./audit.js";
+import type { CommandIO } from "./io.js";
+
+export const EXPORT_FORMATS = ["json", "tradecat"] as const;
+
+export function cmdExport(opts: { home: string; target: string; format: string }, io: CommandIO): number {
+  if (!(EXPORT_FORMATS as readonly string[]).includes(opts.format)) {
+    io.stderr(`tradewarden export: unknown format "${opts.format}"; use one of: ${EXPORT_FORMATS.join(", ")}\n`);
+    return EXIT.USAGE_OR_CONFIG;
+  }
+  const dir = resolveRunDir(opts.home, opts.target);
+  if (!dir) {
+    io.stderr(`tradewarden export: no run "${opts.target}" (neither a folder nor a run id under ${homePaths(opts.home).runs})\n`);
+    return EXIT.USAGE_OR_CONFIG;
+  }
+  try {
+    const doc = opts.format === "tradecat" ? tradecatOfRun(dir) : readResearchCycle(dir);
+    io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+    return EXIT.OK;
+  } catch (e) {
+    if (e instanceof TwError) {
+      io.stderr(`tradewarden export: ${e.code}: ${e.message}\n`);
+      return e.exitCode;
+    }
+    throw e;
+  }
+}
