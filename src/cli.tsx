@@ -54,6 +54,12 @@ function homeOf(cmd: Command): string {
   return home;
 }
 
+/** The operator console for `run` and `approve` (loaded only on a terminal). */
+const makeConsole = async () => {
+  prepareInkForTerminal();
+  return (await import("./commands/run-console.js")).createRunConsole(io.env);
+};
+
 let exitCode: number = EXIT.OK;
 const setExit = (code: number) => {
   exitCode = code;
@@ -86,11 +92,18 @@ program
   .addOption(new Option("--mode <mode>", "paper executes on the paper broker; observe places nothing").choices(["paper", "observe"]).default("paper"))
   .action(async (opts: { yes: boolean; json: boolean; mode: RunMode }, cmd: Command) => {
     const { cmdRun, terminalOf } = await load.run();
-    const makeConsole = async () => {
-      prepareInkForTerminal();
-      return (await import("./commands/run-console.js")).createRunConsole(io.env);
-    };
     setExit(await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: opts.mode }, io, terminalOf(io.env), makeConsole));
+  });
+
+program
+  .command("approve")
+  .description("decide a proposal recorded as awaiting approval (a run without a terminal exits 6), within its trading session")
+  .argument("[run]", "the run whose proposal to decide (default: the latest run)")
+  .option("-y, --yes", "unattended: approve exactly the orders the final gate approves (no console)", false)
+  .option("--json", "print one JSON object per event, then the run's research-cycle envelope", false)
+  .action(async (runId: string | undefined, opts: { yes: boolean; json: boolean }, cmd: Command) => {
+    const { cmdRun, terminalOf } = await load.run();
+    setExit(await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: "paper", approve: runId ? { runId } : {} }, io, terminalOf(io.env), makeConsole));
   });
 
 program
@@ -256,11 +269,12 @@ program
 const configCmd = program.command("config").description("the configuration file (<home>/tradewarden.toml)");
 configCmd
   .command("check")
-  .description("load and validate the configuration and its universe; exit 2 naming every problem")
+  .description("load and validate the configuration and its universe, and what `run` checks before it starts; exit 2 naming every problem")
   .action(async (_o: unknown, cmd: Command) => {
     const { config, universe } = await configOf(homeOf(cmd));
     const modelIssues = (await import("./agent/model-config.js")).modelConfigIssues(config);
     if (modelIssues.length > 0) throw (await load.config()).configRefused(modelIssues);
+    (await import("./run/services.js")).checkRunConfig(config, io.env);
     io.stdout(`config ok: ${config.source ?? "built-in defaults (no tradewarden.toml in the home)"}; ${universe.length} instruments in the universe\n`);
   });
 configCmd

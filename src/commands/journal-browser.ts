@@ -6,7 +6,8 @@ import { artifactPaths } from "../run/artifacts.js";
 import type { RunEvent } from "../core/events.js";
 import { homePaths } from "../util/paths.js";
 import { prepareInkForTerminal } from "../util/terminal-env.js";
-import type { JournalBrowserSource, JournalRunDetail, TranscriptEntry } from "../screens/JournalScreen.js";
+import type { JournalBrowserSource, JournalRunDetail, TranscriptEntry } from "../screens/journal-data.js";
+import { EXIT } from "../core/exit-codes.js";
 
 function readEvents(path: string): RunEvent[] {
   if (!existsSync(path)) return [];
@@ -105,14 +106,34 @@ export function journalBrowserSource(journal: Journal, home: string, maxDrawdown
         cost: { total_usd: journal.runCostUsd(id), input_tokens: input, output_tokens: output, cache_read_tokens: cacheRead, cache_write_tokens: cacheWrite, turns },
       };
     },
-    account: () => ({
-      points: journal
-        .runs()
-        .filter((r) => r.first_value_minor !== null && r.peak_after_minor !== null)
-        .map((r) => ({ run_id: r.run_id, trading_day: r.trading_day, value: fromMinor(r.first_value_minor as number, currency), peak: fromMinor(r.peak_after_minor as number, currency) })),
-      max_drawdown_pct: maxDrawdownPct,
-      base_currency: currency,
-    }),
+    account: () => {
+      const trips = new Set(journal.tripHistory().map((t) => t.run_id));
+      const resets = journal.resetHistory().map((r) => r.at);
+      const all = journal.runs();
+      return {
+        points: all
+          .filter((r) => r.first_value_minor !== null && r.peak_after_minor !== null)
+          .map((r) => {
+            // A reset is marked on the first run that started after it.
+            const i = all.indexOf(r);
+            const prevStart = i > 0 ? (all[i - 1]?.started_at ?? "") : "";
+            const reset = resets.some((at) => at > prevStart && at <= r.started_at);
+            const fills = journal.fills(r.run_id).length;
+            return {
+              run_id: r.run_id,
+              trading_day: r.trading_day,
+              value: fromMinor(r.first_value_minor as number, currency),
+              peak: fromMinor(r.peak_after_minor as number, currency),
+              ...(trips.has(r.run_id) ? { trip: true } : {}),
+              ...(reset ? { reset: true } : {}),
+              ...(fills > 0 ? { fills } : {}),
+            };
+          }),
+        max_drawdown_pct: maxDrawdownPct,
+        base_currency: currency,
+        trading_state: journal.tradingState(),
+      };
+    },
   };
 }
 
@@ -127,9 +148,19 @@ export async function cmdJournalBrowse(
   if (opts.interactive) {
     prepareInkForTerminal();
     const { mountJournal } = await import("../screens/run-app.js");
-    const mounted = mountJournal({ source, onExit: () => {} }, { env: opts.env });
+    let interrupted = false;
+    const mounted = mountJournal(
+      {
+        source,
+        onExit: () => {},
+        onInterrupt: () => {
+          interrupted = true;
+        },
+      },
+      { env: opts.env, alternateScreen: true },
+    );
     await mounted.waitUntilExit();
-    return 0;
+    return interrupted ? EXIT.INTERRUPTED : EXIT.OK;
   }
   const runs = await source.listRuns();
   if (runs.length === 0) {

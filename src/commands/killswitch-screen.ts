@@ -4,7 +4,7 @@ import type { AccountServices } from "../run/services.js";
 import type { KillSwitchFacts as ScreenFacts } from "../screens/KillSwitchScreen.js";
 import { mountKillSwitch } from "../screens/run-app.js";
 
-export function screenFacts(f: KillSwitchFacts): ScreenFacts {
+export function screenFacts(f: KillSwitchFacts, svc?: Pick<AccountServices, "journal">): ScreenFacts {
   const l = f.liquidation;
   const sold = l.orders.some((o) => o.filled_quantity > 0);
   const status: ScreenFacts["liquidation"]["status"] = !l.halted ? "none" : l.complete ? "complete" : sold ? "partial" : "pending";
@@ -24,6 +24,8 @@ export function screenFacts(f: KillSwitchFacts): ScreenFacts {
     out.peak = f.trip.peak;
     out.drawdown_pct = f.trip.drawdown_pct;
     out.reason = f.trip.reason;
+    const day = svc?.journal.run(f.trip.run_id)?.trading_day;
+    if (day) out.trading_day = day;
   } else if (f.peak !== null) {
     out.peak = f.peak;
     if (f.drawdown_pct !== null) out.drawdown_pct = f.drawdown_pct;
@@ -31,21 +33,25 @@ export function screenFacts(f: KillSwitchFacts): ScreenFacts {
   return out;
 }
 
-/** Shows the screen; resolves with true when a reset was recorded. */
-export async function runKillSwitchScreen(svc: AccountServices, env: NodeJS.ProcessEnv): Promise<boolean> {
+/** Shows the screen; resolves with whether a reset was recorded and whether Ctrl+C left it. */
+export async function runKillSwitchScreen(svc: AccountServices, env: NodeJS.ProcessEnv): Promise<{ reset: boolean; interrupted: boolean }> {
   const facts = await killSwitchFacts(svc);
   let didReset = false;
+  let interrupted = false;
   const mounted = mountKillSwitch(
     {
-      facts: screenFacts(facts),
+      facts: screenFacts(facts, svc),
       onReset: async ({ reason }) => {
         await resetKillSwitch(svc, { who: operatorName(env), reason });
         didReset = true;
       },
       onExit: () => {},
+      onInterrupt: () => {
+        interrupted = true;
+      },
     },
-    { env },
+    { env, alternateScreen: true },
   );
   await mounted.waitUntilExit();
-  return didReset;
+  return { reset: didReset, interrupted };
 }

@@ -38,9 +38,9 @@ export async function cmdKillSwitchShow(opts: { home: string; json: boolean; int
       const svc = await createAccountServices(opts.home, io.env);
       prepareInkForTerminal();
       const { runKillSwitchScreen } = await import("./killswitch-screen.js");
-      const reset = await runKillSwitchScreen(svc, io.env);
-      io.stdout(reset ? "kill switch reset recorded in the journal\n" : "no change\n");
-      return EXIT.OK;
+      const { reset, interrupted } = await runKillSwitchScreen(svc, io.env);
+      io.stdout(reset ? "kill switch reset recorded in the journal\n" : interrupted ? "interrupted: no change\n" : "no change\n");
+      return interrupted ? EXIT.INTERRUPTED : EXIT.OK;
     } finally {
       await lock.release();
     }

@@ -13,6 +13,7 @@ import { EXIT } from "../core/exit-codes.js";
 import { createHeadlessPrinter } from "../run/headless.js";
 import { runDaily } from "../run/pipeline.js";
 import { createRunServices } from "../run/services.js";
+import { checkSession, findPendingProposal, resumeDeps } from "../run/approve-pending.js";
 import type { RunMode } from "../core/domain.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
@@ -22,6 +23,8 @@ export interface RunCommandOptions {
   yes: boolean;
   json: boolean;
   mode: RunMode;
+  /** `tradewarden approve [RUN]`: decide the proposal awaiting approval instead of asking the model. */
+  approve?: { runId?: string };
 }
 
 export interface Terminal {
@@ -58,14 +61,27 @@ export async function cmdRun(
 
 async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal, makeConsole?: () => Promise<ConsoleFrontEnd>): Promise<number> {
   const lock = await acquireLock(opts.home, "run");
-  const interrupts = installInterruptHandlers(io);
+  const sink = new EventSink();
+  const useConsole = term.interactive && !opts.yes && !opts.json && makeConsole !== undefined;
+  // On the console the interrupt is said in the console (a write to stderr under Ink's live
+  // region would leave its old frame on screen).
+  const interrupts = installInterruptHandlers(io, useConsole ? (message) => sink.emit({ type: "run.note", level: "warn", message }) : undefined);
   const { controller, onSignal } = interrupts;
   let consoleUi: ConsoleFrontEnd | null = null;
   try {
     const services = await createRunServices(opts.home, io.env);
-    const sink = new EventSink();
+    // `approve`: the pending proposal and its session are checked before anything is shown.
+    let resumed: ReturnType<typeof resumeDeps> | null = null;
+    if (opts.approve) {
+      const pending = findPendingProposal(services.journal, opts.approve.runId);
+      const clock = async () => {
+        const c = await services.broker.clock();
+        return { tradingDay: c.tradingDay, isOpen: c.isOpen };
+      };
+      checkSession(pending, await clock());
+      resumed = resumeDeps(opts.home, pending, clock);
+    }
     let approver: Approver;
-    const useConsole = term.interactive && !opts.yes && !opts.json && makeConsole !== undefined;
     if (useConsole && makeConsole) {
       consoleUi = await makeConsole();
       consoleUi.attach(sink, () => onSignal("SIGINT"));
@@ -82,7 +98,7 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
       universe: services.universe,
       journal: services.journal,
       broker: services.broker,
-      openSession: services.openSession,
+      openSession: resumed ? resumed.openSession : services.openSession,
       closeSession: services.closeSession,
       sessionClock: services.sessionClock,
       market: services.market,
@@ -92,6 +108,7 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
       signal: controller.signal,
       secretsRead: services.secretsRead,
       allowLoopbackBroker: loopbackAllowedForTests(),
+      ...(resumed ? { resume: resumed.resume } : {}),
     });
     if (consoleUi) {
       await consoleUi.finish();
@@ -112,17 +129,21 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
   }
 }
 
-/** SIGINT/SIGTERM abort the run's signal (once); a second signal only says the run is closing. */
-export function installInterruptHandlers(io: CommandIO): { controller: AbortController; onSignal: (name: string) => void; dispose: () => void } {
+/**
+ * SIGINT/SIGTERM abort the run's signal (once); a second signal only says the run is closing.
+ * `say` replaces stderr for these messages (the console shows them itself).
+ */
+export function installInterruptHandlers(io: CommandIO, say?: (message: string) => void): { controller: AbortController; onSignal: (name: string) => void; dispose: () => void } {
   const controller = new AbortController();
   let count = 0;
+  const tell = (m: string) => (say ? say(m) : io.stderr(`${count === 1 ? "\n" : ""}${m}\n`));
   const onSignal = (name: string) => {
     count++;
     if (count === 1) {
-      io.stderr(`\n${name}: stopping the run — nothing new is placed; what was sent is booked\n`);
+      tell(`${name}: stopping the run — nothing new is placed; what was sent is booked`);
       controller.abort(new TwError("interrupted", `${name} received`, EXIT.INTERRUPTED));
     } else {
-      io.stderr(`${name}: still closing the run and the journal; please wait\n`);
+      tell(`${name}: still closing the run and the journal; please wait`);
     }
   };
   const sigint = () => onSignal("SIGINT");

@@ -71,3 +71,39 @@ export interface ReferencePrice {
 export interface PriceSource {
   referencePrice(symbol: string): ReferencePrice | undefined;
 }
+
+// ── The account as the operator sees it (built in src/run/portfolio.ts) ──
+
+export interface HoldingView {
+  symbol: string;
+  quantity: number;
+  /** Reference price in the instrument's currency; null when unpriced. */
+  price: number | null;
+  /** In the base currency; null when unpriced. */
+  value: number | null;
+  /** value / portfolio value (0..1); null when unpriced. */
+  weight: number | null;
+  /** Cost basis in the base currency (commission included). */
+  cost_basis: number;
+  unrealised_pnl: number | null;
+  currency: string;
+}
+
+export interface FillView {
+  at: string;
+  run_id: string;
+  trading_day: string;
+  symbol: string;
+  side: Side;
+  quantity: number;
+  price: number;
+}
+
+export interface PortfolioView {
+  currency: string;
+  cash: number;
+  value: number;
+  holdings: HoldingView[];
+  /** The fills of the last run before this one that had any. */
+  last_fills: FillView[];
+}

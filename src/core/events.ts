@@ -3,7 +3,7 @@
  * executor emit, and that every front end (Ink console, headless printer, events.jsonl) consumes.
  * Front ends hold no trading logic: everything they show is in these events.
  */
-import type { ProposedOrder, RunMode, TradingState } from "./domain.js";
+import type { PortfolioView, ProposedOrder, RunMode, TradingState } from "./domain.js";
 import type { GateDecision } from "./gate-types.js";
 
 export interface ToolIssue {
@@ -116,6 +116,8 @@ export type RunEventBody =
       orders_used: number;
       orders_left: number;
       first_of_run: boolean;
+      /** Holdings, cash and the previous run's fills, for the console. */
+      portfolio?: PortfolioView;
     }
   | {
       type: "killswitch.tripped";
@@ -125,6 +127,8 @@ export type RunEventBody =
       limit_pct: number;
       reason: string;
       liquidation: ProposedOrder[];
+      /** Who tripped it: the drawdown reaching the limit, or the operator (at any drawdown). */
+      by?: "drawdown" | "operator";
     }
   | { type: "run.note"; level: "info" | "warn"; message: string }
   | { type: "model.turn_started"; turn: number; max_turns: number; time_left_ms: number; cost_usd: number; budget_usd: number }

@@ -6,7 +6,7 @@
  * that binds the record to them, and the hash of what it hands the executor.
  */
 import { createHash } from "node:crypto";
-import type { ProposedOrder } from "../core/domain.js";
+import type { PortfolioView, ProposedOrder } from "../core/domain.js";
 import type { GateDecision } from "../core/gate-types.js";
 
 export interface ApprovalRequest {
@@ -26,6 +26,14 @@ export interface ApprovalRequest {
   positionValues?: Record<string, number>;
   /** The base currency, for display. */
   baseCurrency?: string;
+  /** The session the proposal belongs to (shown beside times). */
+  tradingDay?: string;
+  /** Holdings, cash and the previous run's fills, for display. */
+  portfolio?: PortfolioView;
+  /** Price tick per symbol (upper case), for display decimals. */
+  ticks?: Record<string, number>;
+  /** The evidence items the orders may cite, by id (what the tools returned). */
+  evidence?: Record<string, unknown>;
 }
 
 export type ApprovalDecision =

@@ -5,7 +5,7 @@
  */
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import type { RunEvent } from "../core/events.js";
-import { money, pct, usd, verdictLine } from "./format.js";
+import { decisionText, joinClauses, money, pct, usd, verdictLine, withoutCodePrefix } from "./format.js";
 
 export interface HeadlessOptions {
   json: boolean;
@@ -66,7 +66,7 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
     case "valuation":
       return `value ${money(e.value)} (cash ${money(e.cash)}), peak ${money(e.peak)}, drawdown ${pct(e.drawdown_pct)} of max ${pct(e.max_drawdown_pct, 0)}, state ${e.trading_state}, orders left this month ${e.orders_left}${e.first_of_run ? "" : " (after trading)"}`;
     case "killswitch.tripped":
-      return c.red(`KILL SWITCH: ${sanitizeLine(e.reason)}; ${e.liquidation.length} liquidation order(s)`);
+      return c.red(`KILL SWITCH${e.by === "operator" ? " (tripped by the operator)" : ""}: ${joinClauses(sanitizeLine(e.reason), `${e.liquidation.length} liquidation order(s)`)}`);
     case "run.note":
       return e.level === "warn" ? c.yellow(`note: ${sanitizeLine(e.message)}`) : `note: ${sanitizeLine(e.message)}`;
     case "model.turn_started":
@@ -80,9 +80,9 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
     case "tool.called":
       return `  tool ${e.tool} ${sanitizeLine(JSON.stringify(e.arguments)).slice(0, 200)}`;
     case "tool.rejected":
-      return c.yellow(`  tool ${e.tool} rejected (${e.error_code}${e.retryable ? ", retryable" : ""}): ${sanitizeLine(e.error)}`);
+      return c.yellow(`  tool ${e.tool} rejected (${e.error_code}${e.retryable ? ", retryable" : ""}): ${sanitizeLine(withoutCodePrefix(e.error, e.error_code))}`);
     case "tool.result":
-      return e.success ? `  tool ${e.tool} ok: ${sanitizeLine(e.summary)}${e.truncated ? " (compacted)" : ""}` : c.yellow(`  tool ${e.tool} failed (${e.error_code}): ${sanitizeLine(e.summary)}`);
+      return e.success ? `  tool ${e.tool} ok: ${sanitizeLine(e.summary)}${e.truncated ? " (compacted)" : ""}` : c.yellow(`  tool ${e.tool} failed (${e.error_code}): ${sanitizeLine(withoutCodePrefix(e.summary, e.error_code))}`);
     case "tool.pending":
       return e.pending.length ? c.yellow(`  pending corrections: ${e.pending.map((p) => `${p.tool} (${p.error_code})`).join(", ")}`) : c.dim("  pending corrections cleared");
     case "gate.dry_run":
@@ -100,7 +100,7 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
     case "approval.requested":
       return `approval requested: ${e.approvable} approvable, ${e.blocked} blocked (orders ${e.orders_hash.slice(0, 12)})`;
     case "approval.decided":
-      return `decision: ${e.decision} by ${e.by}${e.orders.length ? ` (${e.orders.length} order(s))` : ""}${e.reason ? `: ${sanitizeLine(e.reason)}` : ""}`;
+      return `decision: ${decisionText(e.decision, e.by)}${e.orders.length ? ` (${e.orders.length} order(s))` : ""}${e.reason ? `: ${sanitizeLine(e.reason)}` : ""}`;
     case "gate.final":
       return [`final gate:`, ...e.decisions.map((d) => `  ${d.approved ? c.green(verdictLine(d)) : c.red(verdictLine(d))}`)].join("\n");
     case "order.placed":
@@ -118,6 +118,6 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
     case "order.uncertain":
       return c.red(`order uncertain: ${e.side} ${e.quantity} ${e.symbol}: ${sanitizeLine(e.message)}`);
     case "run.finished":
-      return `run finished: ${e.outcome} (exit ${e.exit_code}): ${sanitizeLine(e.message)}; LLM cost ${usd(e.cost_usd)}`;
+      return `run finished: ${e.outcome} (exit ${e.exit_code}): ${joinClauses(sanitizeLine(e.message), `LLM cost ${usd(e.cost_usd)}`)}`;
   }
 }

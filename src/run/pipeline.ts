@@ -27,10 +27,11 @@ import { finalGatePhase } from "./phases/final-gate.js";
 import { killSwitchPhase } from "./phases/killswitch.js";
 import { preflight } from "./phases/preflight.js";
 import { reconcilePhase } from "./phases/reconcile.js";
+import { resumePhase } from "./phases/resume.js";
 import { valuePhase } from "./phases/value.js";
 import { wallClock } from "./session-clock.js";
 
-export type { PipelineDeps, RunSummary, Session } from "./phases/context.js";
+export type { PipelineDeps, ResumedProposal, RunSummary, Session } from "./phases/context.js";
 
 /** The daily run's phases, in order (close always runs after them). */
 export const DAILY_PHASES: readonly Phase[] = [
@@ -44,6 +45,9 @@ export const DAILY_PHASES: readonly Phase[] = [
   finalGatePhase,
   executePhase,
 ];
+
+/** `tradewarden approve`: an earlier run's proposal in place of the budget and agent phases. */
+export const APPROVE_PHASES: readonly Phase[] = [preflight, reconcilePhase, valuePhase, killSwitchPhase, resumePhase, decisionPhase, finalGatePhase, executePhase];
 
 export function newRunId(at: Date): string {
   const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -97,7 +101,7 @@ export async function runPhases(ctx: RunContext, phases: readonly Phase[]): Prom
   }
 }
 
-export async function runDaily(deps: PipelineDeps, phases: readonly Phase[] = DAILY_PHASES): Promise<RunSummary> {
+export async function runDaily(deps: PipelineDeps, phases: readonly Phase[] = deps.resume ? APPROVE_PHASES : DAILY_PHASES): Promise<RunSummary> {
   const ctx = newRunContext(deps);
   return closeRun(ctx, await runPhases(ctx, phases));
 }

@@ -166,6 +166,10 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   const transcript = parseArtifact<Transcript>(paths.transcript, transcriptText);
   const started = events.find((e) => e.type === "run.started");
   if (started?.type !== "run.started") throw new TwError("replay_incomplete", "the run has no run.started event", EXIT.USAGE_OR_CONFIG);
+  const resumedFrom = (transcript as { resumed_from?: unknown }).resumed_from;
+  if (typeof resumedFrom === "string") {
+    throw new TwError("replay_nothing", `run ${started.run_id} decided the proposal of run ${resumedFrom} (tradewarden approve) and never called the model: replay run ${resumedFrom}`, EXIT.USAGE_OR_CONFIG);
+  }
   if (!transcript.system || transcript.messages.length === 0) {
     throw new TwError("replay_nothing", `run ${started.run_id} never called the model: there is nothing to replay`, EXIT.USAGE_OR_CONFIG);
   }

@@ -131,6 +131,20 @@ export async function createAccountServices(
   return { config, universe, market, journal, ...broker };
 }
 
+/**
+ * What `run` checks of the configuration beyond its schema before anything opens (the scripted
+ * policy exists, the model id is priced, the provider's key is set): `config check` refuses
+ * exactly what `run` would. Throws a TwError naming the file and key.
+ */
+export function checkRunConfig(config: Config, env: NodeJS.ProcessEnv): void {
+  try {
+    createModelClient(config.model, { env });
+  } catch (e) {
+    if (e instanceof TwError) throw new TwError(e.code, `${config.source ?? "the built-in defaults"}: ${e.message}`, e.exitCode);
+    throw e;
+  }
+}
+
 export async function createRunServices(home: string, env: NodeJS.ProcessEnv): Promise<RunServices> {
   const { config } = requireConfig(home);
   // The same [model] checks as `config check`: a config it passes is one the run accepts.

@@ -1,50 +1,33 @@
 /**
  * The operator's decision on a proposal: the orders as a table with the gate's verdict for each,
- * and keys to approve (with a second confirmation: `y` then Enter — a stray digit or Enter can
- * never approve), edit quantity/limit (re-gated before it can be approved), drop, reject all, or
- * trip the kill switch (type HALT). Blocked orders are never part of an approval, and the approval
- * carries the hash of exactly the orders it sends.
+ * the portfolio (holdings, cash now and after, the last run's fills), and keys to approve (with a
+ * second confirmation: `y` then Enter — a stray digit or Enter can never approve), edit
+ * quantity/limit (re-gated before it can be approved), drop, reject all, or trip the kill switch
+ * (type HALT). Enter opens an order's full reason and evidence; `?` lists every key. Blocked
+ * orders are never part of an approval, and the approval carries the hash of exactly the orders
+ * it sends. Every key of a burst (keys that arrived in one read) is handled in turn; a burst
+ * never confirms, and a cancelled confirmation always says why.
  */
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import type { ApprovalDecision, ApprovalRequest } from "../run/approval.js";
 import { money } from "../run/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
-import {
-  type ApprovalRow,
-  applyEdit,
-  buildApproval,
-  initialRows,
-  isApprovable,
-  isEdited,
-  referencePrice,
-  restoreRow,
-  shareAfter,
-  toggleDrop,
-} from "./approval-model.js";
-import { KeyHelp, PromptLine } from "./components.js";
-import { APPROVAL_KEYS, CONFIRM_KEYS, EDIT_KEYS, type KeyTable, matchKey, type PromptAction, promptKeys } from "./keys.js";
+import { applyEdit, buildApproval, initialRows, isApprovable, restoreRow, toggleDrop } from "./approval-model.js";
+import { briefLines, cashAfterRows, detailLines, headerRow, orderColumns, orderRow } from "./approval-layout.js";
+import { portfolioLines } from "./portfolio-lines.js";
+import { type ApprovalMode, type ApprovalScreenState, ModeLine, modeKeys, OVERLAY_KEYS, promptTable } from "./approval-modes.js";
+import { HelpOverlay, KeyHelp, keyHelpRows, ScrollLines } from "./components.js";
+import { describeKeys, type Keys, type KeyPress, useKeys } from "./input.js";
+import { APPROVAL_DETAIL_KEYS, APPROVAL_KEYS, CONFIRM_KEYS, EDIT_KEYS, isMove, matchKey } from "./keys.js";
+import { EMPTY_LINE, editLine, lineOf, promptKey } from "./line-editor.js";
+import { moveSelection, rangeLabel, scrollBy, windowStart } from "./scroll.js";
 import { useTerminalSize } from "./terminal.js";
-import { clip, editBuffer, padEnd, padStart, wrapText } from "./text.js";
-import { type Tone, useTheme } from "./theme.js";
+import { fitSegments, wrapText } from "./text.js";
+import { useTheme } from "./theme.js";
 import { useRefState } from "./use-ref-state.js";
 
-export const HALT_WORD = "HALT";
-
-type Mode =
-  | { kind: "browse" }
-  | { kind: "confirm"; armed: boolean; since: number }
-  | { kind: "edit"; field: "quantity" | "limit"; quantity: string; limit: string }
-  | { kind: "reject"; text: string }
-  | { kind: "haltWord"; text: string }
-  | { kind: "haltReason"; text: string }
-  | { kind: "done"; text: string };
-
-interface ScreenState {
-  rows: ApprovalRow[];
-  selected: number;
-  mode: Mode;
-  message: { tone: Tone; text: string } | null;
-}
+export { HALT_WORD } from "./approval-modes.js";
+import { HALT_WORD } from "./approval-modes.js";
 
 export interface ApprovalScreenProps {
   request: ApprovalRequest;
@@ -63,190 +46,206 @@ export interface ApprovalScreenProps {
 
 export const TYPE_AHEAD_GUARD_MS = 300;
 
-const REJECT_KEYS = promptKeys("reject all");
-const HALT_WORD_KEYS = promptKeys("continue");
-const HALT_REASON_KEYS = promptKeys("trip the kill switch");
-
-function keysFor(mode: Mode): KeyTable {
-  switch (mode.kind) {
-    case "browse":
-      return APPROVAL_KEYS;
-    case "confirm":
-      return CONFIRM_KEYS;
-    case "edit":
-      return EDIT_KEYS;
-    case "reject":
-      return REJECT_KEYS;
-    case "haltWord":
-      return HALT_WORD_KEYS;
-    case "haltReason":
-      return HALT_REASON_KEYS;
-    case "done":
-      return [];
-  }
-}
-
 const num = (n: number) => (Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6))));
-const fmtShare = (s: ReturnType<typeof shareAfter>) => (s === null ? "—" : `${s.orderOnly && s.share >= 0 ? "+" : ""}${(s.share * 100).toFixed(1)}%`);
 
 export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows, typeAheadGuardMs = TYPE_AHEAD_GUARD_MS, now = Date.now }: ApprovalScreenProps) {
   const th = useTheme();
   const { columns, rows: termRows } = useTerminalSize();
-  const [get, set] = useRefState<ScreenState>(() => ({ rows: initialRows(request), selected: 0, mode: { kind: "browse" }, message: null }));
+  const [get, set] = useRefState<ApprovalScreenState>(() => ({ rows: initialRows(request), selected: 0, mode: { kind: "browse" }, message: null, help: false, swallowRead: 0, quietUntil: 0 }));
   const st = get();
+  const width = Math.max(40, columns - 1);
+  const budget = maxRows ?? Math.max(8, termRows - 3);
+  const page = Math.max(3, budget - 12);
 
-  const patch = (p: Partial<ScreenState>) => set((prev) => ({ ...prev, ...p }));
+  const patch = (p: Partial<ApprovalScreenState>) => set((prev) => ({ ...prev, ...p }));
   const decide = (d: ApprovalDecision, text: string) => {
     patch({ mode: { kind: "done", text }, message: null });
     onDecide(d);
   };
+  // The rest of the burst, and keys typed ahead within the guard time, are dropped with the cancel.
+  const cancelConfirm = (text: string, readId: number) =>
+    patch({ mode: { kind: "browse" }, message: { tone: "warn", text: `approval cancelled: ${text}; nothing sent` }, swallowRead: readId, quietUntil: now() + typeAheadGuardMs });
 
-  useInput((input, key) => {
+  const onKey = (input: string, key: Keys, press: KeyPress) => {
     const s = get();
+    // The rest of a burst that cancelled a confirmation is dropped with it.
+    if (press.readId === s.swallowRead || (now() < s.quietUntil && !(key.ctrl && input === "c"))) return;
     const mode = s.mode;
+    if (s.help) {
+      if (matchKey(OVERLAY_KEYS, input, key) === "interrupt") return onInterrupt();
+      return patch({ help: false });
+    }
     switch (mode.kind) {
       case "done":
         if (key.ctrl && input === "c") onInterrupt();
         return;
+      case "details":
+      case "portfolio": {
+        const a = matchKey(APPROVAL_DETAIL_KEYS, input, key);
+        if (a === "interrupt") return onInterrupt();
+        if (a === "help") return patch({ help: true });
+        if (a === "back") return patch({ mode: { kind: "browse" } });
+        if (isMove(a)) return patch({ mode: { ...mode, offset: scrollBy(a, mode.offset, viewLines(s, mode).length, budget - 3) } });
+        return;
+      }
       case "browse": {
         const action = matchKey(APPROVAL_KEYS, input, key);
-        const n = s.rows.length;
+        if (isMove(action)) return patch({ selected: moveSelection(action, s.selected, s.rows.length, page), message: null });
         switch (action) {
           case "interrupt":
-            onInterrupt();
-            return;
-          case "up":
-            patch({ selected: n ? (s.selected - 1 + n) % n : 0, message: null });
-            return;
-          case "down":
-            patch({ selected: n ? (s.selected + 1) % n : 0, message: null });
-            return;
+            return onInterrupt();
+          case "help":
+            return patch({ help: true });
+          case "details":
+            return s.rows[s.selected] ? patch({ mode: { kind: "details", offset: 0 }, message: null }) : undefined;
+          case "portfolio":
+            return request.portfolio ? patch({ mode: { kind: "portfolio", offset: 0 }, message: null }) : patch({ message: { tone: "dim", text: "no portfolio facts were passed to this screen" } });
           case "approve": {
             const count = s.rows.filter(isApprovable).length;
-            if (count === 0) patch({ message: { tone: "warn", text: "nothing to approve: every order is blocked or dropped (edit, or reject all with r)" } });
-            else patch({ mode: { kind: "confirm", armed: false, since: now() }, message: null });
-            return;
+            if (count === 0) return patch({ message: { tone: "warn", text: "nothing to approve: every order is blocked or dropped (edit, or reject all with r)" } });
+            if (press.burst > 1) return patch({ message: { tone: "warn", text: `the approval prompt was not opened: ${describeKeys(press.chunk)} arrived together; press a on its own` }, swallowRead: press.readId });
+            return patch({ mode: { kind: "confirm", armed: false, since: now() }, message: null });
           }
           case "edit": {
             const row = s.rows[s.selected];
             if (!row) return;
-            patch({ mode: { kind: "edit", field: "quantity", quantity: num(row.order.quantity), limit: num(row.order.limit_price) }, message: null });
-            return;
+            return patch({ mode: { kind: "edit", field: "quantity", quantity: lineOf(num(row.order.quantity)), limit: lineOf(num(row.order.limit_price)) }, message: null });
           }
           case "drop":
-            patch({ rows: toggleDrop(request, s.rows, s.selected), message: null });
-            return;
+            return patch({ rows: toggleDrop(request, s.rows, s.selected), message: null });
           case "restore":
-            patch({ rows: restoreRow(request, s.rows, s.selected), message: null });
-            return;
+            return patch({ rows: restoreRow(request, s.rows, s.selected), message: null });
           case "reject":
-            patch({ mode: { kind: "reject", text: "" }, message: null });
-            return;
+            return patch({ mode: { kind: "reject", line: EMPTY_LINE }, message: null });
           case "kill":
-            patch({ mode: { kind: "haltWord", text: "" }, message: null });
-            return;
+            return patch({ mode: { kind: "haltWord", line: EMPTY_LINE }, message: null });
           default:
-            return; // digits, Enter and everything else do nothing here
+            return; // digits and everything else do nothing here
         }
       }
       case "confirm": {
         const action = matchKey(CONFIRM_KEYS, input, key);
         if (action === "interrupt") return onInterrupt();
-        if (now() - mode.since < typeAheadGuardMs) {
-          return patch({ mode: { kind: "browse" }, message: { tone: "warn", text: "approval cancelled: keys arrived faster than the prompt could be read; nothing sent (press a again)" } });
-        }
+        if (press.burst > 1) return cancelConfirm(`${describeKeys(press.chunk)} arrived together (typed ahead or pasted); press y, then Enter, one at a time`, press.readId);
+        const waited = now() - mode.since;
+        if (waited < typeAheadGuardMs) return cancelConfirm(`${describeKeys(press.chunk)} came ${waited} ms after the prompt, before it could be read; press a again`, press.readId);
         if (action === "yes" && !mode.armed) return patch({ mode: { kind: "confirm", armed: true, since: now() } });
         if (action === "send" && mode.armed) {
           const built = buildApproval(request, s.rows);
           if (!built.ok) return patch({ mode: { kind: "browse" }, message: { tone: "error", text: built.message }, ...(built.rows ? { rows: built.rows } : {}) });
           return decide(built.decision, `approved ${built.decision.orders.length} order(s); handing them to the final gate…`);
         }
-        return patch({ mode: { kind: "browse" }, message: { tone: "dim", text: "approval cancelled: nothing sent" } });
+        if (action === "send") return cancelConfirm("Enter came before y (the confirmation is y, then Enter)", press.readId);
+        if (action === "yes") return cancelConfirm("y pressed twice (after y, only Enter sends)", press.readId);
+        return cancelConfirm(`${describeKeys(press.chunk)} is not y${mode.armed ? " or Enter" : ""}`, press.readId);
       }
       case "edit": {
         const action = matchKey(EDIT_KEYS, input, key);
         if (action === "interrupt") return onInterrupt();
-        if (action === "cancel") return patch({ mode: { kind: "browse" }, message: { tone: "dim", text: "edit cancelled" } });
+        if (action === "cancel") return patch({ mode: { kind: "browse" }, message: { tone: "dim", text: "edit cancelled: the order is unchanged" } });
         if (action === "switch") return patch({ mode: { ...mode, field: mode.field === "quantity" ? "limit" : "quantity" } });
         if (action === "apply") {
-          const res = applyEdit(request, s.rows, s.selected, { quantity: mode.quantity, limit: mode.limit });
+          const res = applyEdit(request, s.rows, s.selected, { quantity: mode.quantity.text, limit: mode.limit.text });
           if (!res.ok) return patch({ message: { tone: "error", text: res.message } });
           const row = res.rows[s.selected];
           const verdict = row?.decision?.approved ? "the gate approves the edited order" : `the gate BLOCKS the edited order: ${row?.decision?.reasons.map((r) => r.code).join(", ") ?? "no verdict"}`;
           return patch({ rows: res.rows, mode: { kind: "browse" }, message: { tone: row?.decision?.approved ? "ok" : "error", text: `re-gated: ${verdict}` } });
         }
-        const field = mode.field;
-        const next = editBuffer(mode[field], input, key, /[0-9.]/);
-        return patch({ mode: { ...mode, [field]: next } });
+        const r = editLine(mode[mode.field], input, key, { allowed: /[0-9.]/ });
+        return r.handled ? patch({ mode: { ...mode, [mode.field]: r.line } }) : undefined;
       }
       case "reject":
       case "haltWord":
       case "haltReason": {
-        // Pasted text that ends with Enter arrives as one chunk: the text, then Enter.
-        const nl = input.length > 1 ? input.search(/[\r\n]/) : -1;
-        const pm = nl >= 0 ? { ...mode, text: editBuffer(mode.text, input.slice(0, nl), key) } : mode;
-        const action = nl >= 0 ? "submit" : matchKey<PromptAction>(keysFor(mode) as KeyTable<PromptAction>, input, key);
-        if (action === "interrupt") return onInterrupt();
-        if (action === "cancel") return patch({ mode: { kind: "browse" }, message: { tone: "dim", text: "cancelled" } });
-        if (action === "submit") {
-          const text = sanitizeLine(pm.text).trim();
-          if (pm.kind === "reject") return decide({ kind: "reject", by: "operator", ...(text ? { reason: text } : {}) }, "rejected: nothing will be placed");
-          if (pm.kind === "haltWord") {
-            if (pm.text === HALT_WORD) return patch({ mode: { kind: "haltReason", text: "" }, message: null });
-            return patch({ mode: { kind: "haltWord", text: "" }, message: { tone: "error", text: `refused: type ${HALT_WORD} exactly (capitals) to trip the kill switch, or Esc` } });
-          }
-          if (!text) return patch({ mode: pm, message: { tone: "error", text: "a reason is required to trip the kill switch" } });
-          return decide({ kind: "killswitch", reason: text, by: "operator" }, "kill switch: trading halts and holdings are liquidated…");
+        const out = promptKey(promptTable(mode.kind), mode.line, input, key);
+        if (out.kind === "interrupt") return onInterrupt();
+        if (out.kind === "cancel") return patch({ mode: { kind: "browse" }, message: { tone: "dim", text: mode.kind === "reject" ? "reject cancelled: nothing decided yet" : "kill switch not tripped" } });
+        if (out.kind === "edit") return patch({ mode: { ...mode, line: out.line } });
+        if (out.kind !== "submit") return;
+        const text = sanitizeLine(out.line.text).trim();
+        if (mode.kind === "reject") return decide({ kind: "reject", by: "operator", ...(text ? { reason: text } : {}) }, "rejected: nothing will be placed");
+        if (mode.kind === "haltWord") {
+          if (out.line.text === HALT_WORD) return patch({ mode: { kind: "haltReason", line: EMPTY_LINE }, message: null });
+          return patch({ mode: { kind: "haltWord", line: EMPTY_LINE }, message: { tone: "error", text: `refused: "${sanitizeLine(out.line.text)}" is not ${HALT_WORD}; type ${HALT_WORD} exactly (capitals), or Esc` } });
         }
-        return patch({ mode: { ...mode, text: editBuffer(mode.text, input, key) } });
+        if (!text) return patch({ message: { tone: "error", text: "a reason is required to trip the kill switch" } });
+        return decide({ kind: "killswitch", reason: text, by: "operator" }, "kill switch: trading halts and holdings are liquidated…");
       }
     }
-  });
+  };
+  useKeys(onKey);
+
+  function viewLines(s: ApprovalScreenState, mode: ApprovalMode) {
+    const row = s.rows[s.selected];
+    if (mode.kind === "details" && row) return detailLines(request, row, s.selected, width);
+    if (mode.kind === "portfolio" && request.portfolio) return portfolioLines(request.portfolio, cashAfterRows(request, s.rows), width, 10_000);
+    return [];
+  }
 
   // ── layout ──────────────────────────────────────────────────────────────────────────────
-  const width = Math.max(40, columns - 1);
-  const budget = maxRows ?? Math.max(8, termRows - 3);
   const approvable = st.rows.filter(isApprovable);
   const blocked = st.rows.filter((r) => !r.dropped && !isApprovable(r)).length;
   const dropped = st.rows.filter((r) => r.dropped).length;
   const cur = request.baseCurrency ?? "";
-  const summaryLines = wrapText(sanitizeLine(request.summary || "(no summary)"), width - 9);
-  const summary = summaryLines.length > 2 ? [summaryLines[0] ?? "", `${clip(summaryLines[1] ?? "", width - 10)}…`] : summaryLines;
-  const sel = st.rows[st.selected];
+  const title = fitSegments(
+    [
+      { text: `Approve orders? ${st.rows.length} proposed`, priority: 10 },
+      { text: `${approvable.length} approvable`, priority: 9 },
+      { text: `${blocked} blocked`, priority: 8 },
+      { text: dropped ? `${dropped} dropped` : "", priority: 7 },
+      { text: request.tradingDay ? `day ${request.tradingDay}` : "", priority: 4 },
+      { text: request.portfolioValue !== undefined ? `portfolio ${money(request.portfolioValue, cur)}` : "", priority: 6 },
+    ],
+    width,
+  );
+  const keys = modeKeys(st.mode);
+  const helpRows = keyHelpRows(keys, width);
+  const titleLine = (
+    <Text bold color={th.c("accent")} wrap="truncate-end">
+      {title}
+    </Text>
+  );
 
-  const detail: Array<{ tone: Tone; text: string }> = [];
-  if (sel) {
-    const o = sel.order;
-    const d = sel.decision;
-    detail.push({
-      tone: "plain",
-      text: `#${st.selected + 1} ${o.side} ${num(o.quantity)} ${sanitizeLine(o.symbol)} @ ${num(o.limit_price)}${isEdited(sel) ? ` (edited; proposed ${num(sel.proposed.quantity)} @ ${num(sel.proposed.limit_price)})` : ""}${sel.dropped ? " — DROPPED" : ""}`,
-    });
-    if (sel.dropped) detail.push({ tone: "dim", text: "gate: not evaluated (dropped; d keeps it again)" });
-    else if (d?.approved) detail.push({ tone: "ok", text: `gate: approved · notional ${money(d.notional, cur)} · commission ${money(d.commission)}` });
-    else {
-      const reasons = d?.reasons ?? [];
-      detail.push({ tone: "error", text: `gate: BLOCKED${reasons.length ? "" : " (no verdict)"}` });
-      for (const r of reasons.slice(0, 3)) detail.push({ tone: "error", text: `  ${r.code}: ${sanitizeLine(r.message)}` });
-      if (reasons.length > 3) detail.push({ tone: "error", text: `  …and ${reasons.length - 3} more` });
-    }
-    detail.push({ tone: "plain", text: `reason: ${clip(sanitizeLine(o.reason || "(none)"), width - 9)}` });
-    detail.push({ tone: "dim", text: `evidence: ${o.evidence_ids.length ? o.evidence_ids.map(sanitizeLine).join(", ") : "(none)"}` });
+  if (st.help) {
+    return (
+      <Box flexDirection="column" width={width}>
+        {titleLine}
+        <HelpOverlay title={st.mode.kind === "browse" ? "approval" : `approval · ${st.mode.kind}`} table={keys} width={width} />
+      </Box>
+    );
+  }
+  if (st.mode.kind === "details" || st.mode.kind === "portfolio") {
+    const lines = viewLines(st, st.mode);
+    const h = Math.max(3, budget - 2 - helpRows);
+    const offset = Math.min(st.mode.offset, Math.max(0, lines.length - h));
+    return (
+      <Box flexDirection="column" width={width}>
+        {titleLine}
+        <ScrollLines lines={lines} offset={offset} height={h} width={width} />
+        <Text dimColor>
+          {st.mode.kind === "details" ? "order details" : "portfolio"} · {rangeLabel(offset, h, lines.length)}
+        </Text>
+        <KeyHelp table={keys} width={width} />
+      </Box>
+    );
   }
 
-  const fixed = 1 + summary.length + 1 + detail.length + 2 + 2 + (st.message ? 1 : 0);
+  const summaryLines = wrapText(sanitizeLine(request.summary || "(no summary)"), width - 9);
+  const summary = summaryLines.length > 2 ? [summaryLines[0] ?? "", `${(summaryLines[1] ?? "").slice(0, width - 11)}…`] : summaryLines;
+  const sel = st.rows[st.selected];
+  const brief = sel ? briefLines(request, sel, st.selected) : [];
+  const showPortfolio = request.portfolio !== undefined && budget >= 20;
+  const maxHoldings = Math.max(0, Math.min(5, budget - 24));
+  const folio = showPortfolio && request.portfolio ? portfolioLines(request.portfolio, cashAfterRows(request, st.rows), width, maxHoldings) : [];
+  const message = st.message ? wrapText(st.message.text, width) : [];
+  const fixed = 1 + summary.length + folio.length + 1 + 1 + brief.length + message.length + 1 + helpRows;
   const tableRows = Math.max(1, budget - fixed);
-  const start = Math.min(Math.max(0, st.selected - Math.floor(tableRows / 2)), Math.max(0, st.rows.length - tableRows));
-  const visible = st.rows.slice(start, start + tableRows);
-
-  const headerCells = `  ${padEnd("#", 3)}${padEnd("side", 5)}${padEnd("symbol", 9)}${padStart("qty", 8)} ${padStart("limit", 10)} ${padStart("ref", 10)} ${padStart("notional", 13)} ${padStart("after", 7)}  verdict`;
+  const start = windowStart(st.selected, st.rows.length, tableRows);
+  const cols = orderColumns(width);
 
   return (
-    <Box flexDirection="column" width={columns}>
-      <Text bold color={th.c("accent")} wrap="truncate-end">
-        Approve orders? {st.rows.length} proposed · {approvable.length} approvable · {blocked} blocked · {dropped} dropped
-        {request.portfolioValue !== undefined ? ` · portfolio ${money(request.portfolioValue, cur)}` : ""}
-      </Text>
+    <Box flexDirection="column" width={width}>
+      {titleLine}
       {summary.map((l, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: line positions
         <Text key={i} wrap="truncate-end">
@@ -254,84 +253,26 @@ export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows, typeAh
           {l}
         </Text>
       ))}
+      <ScrollLines lines={folio} offset={0} height={folio.length} width={width} />
       <Text dimColor wrap="truncate-end">
-        {headerCells}
+        {headerRow(cols)}
       </Text>
-      {visible.map((r, k) => {
+      {st.rows.slice(start, start + tableRows).map((r, k) => {
         const i = start + k;
-        const selected = i === st.selected;
-        const d = r.decision;
-        const ref = referencePrice(request, r);
-        const notional = d?.notional ?? r.order.quantity * r.order.limit_price;
-        const cells = `${selected ? "›" : " "} ${padEnd(String(i + 1), 3)}${padEnd(r.order.side, 5)}${padEnd(sanitizeLine(r.order.symbol), 9)}${padStart(num(r.order.quantity), 8)} ${padStart(num(r.order.limit_price), 10)} ${padStart(ref === null ? "—" : num(ref), 10)} ${padStart(money(notional), 13)} ${padStart(fmtShare(shareAfter(request, r)), 7)}  `;
-        const verdict = r.dropped ? "dropped" : d?.approved ? `ok${isEdited(r) ? " (edited)" : ""}` : `BLOCKED ${d?.reasons.map((x) => x.code).join(",") ?? ""}`;
-        const tone: Tone = r.dropped ? "dim" : d?.approved ? "ok" : "error";
+        const row = orderRow(request, cols, r, i, i === st.selected);
         return (
-          <Text key={`${i}:${r.proposed.symbol}`} wrap="truncate-end" bold={selected} dimColor={r.dropped}>
-            {cells}
-            <Text color={th.c(tone)}>{verdict}</Text>
+          <Text key={`${i}:${r.proposed.symbol}`} wrap="truncate-end" bold={i === st.selected} dimColor={r.dropped}>
+            {row.cells}
+            <Text color={th.c(row.tone)}>{row.verdict}</Text>
           </Text>
         );
       })}
       <Box flexDirection="column" marginTop={1}>
-        {detail.map((l, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: line positions
-          <Text key={i} wrap="truncate-end" color={th.c(l.tone)} dimColor={th.dim(l.tone)}>
-            {l.text}
-          </Text>
-        ))}
+        <ScrollLines lines={brief} offset={0} height={brief.length} width={width} />
       </Box>
-      {st.message ? (
-        <Text wrap="truncate-end" color={th.c(st.message.tone)} dimColor={th.dim(st.message.tone)}>
-          {st.message.text}
-        </Text>
-      ) : null}
-      <ModeLine mode={st.mode} approvable={approvable.length} excluded={blocked + dropped} />
-      <KeyHelp table={keysFor(st.mode)} width={columns} />
+      {st.message ? <ScrollLines lines={message.map((text) => ({ text, tone: st.message?.tone ?? "plain" }))} offset={0} height={message.length} width={width} /> : null}
+      <ModeLine mode={st.mode} approvable={approvable.length} excluded={blocked + dropped} width={width} />
+      <KeyHelp table={keys} width={width} />
     </Box>
   );
 }
-
-function ModeLine({ mode, approvable, excluded }: { mode: Mode; approvable: number; excluded: number }) {
-  const th = useTheme();
-  switch (mode.kind) {
-    case "browse":
-      return <Text dimColor>Orders reach the broker only after you approve them; blocked orders are never sent.</Text>;
-    case "confirm":
-      return mode.armed ? (
-        <Text bold color={th.c("warn")} wrap="truncate-end">
-          Press Enter to SEND {approvable} order(s) to the broker (any other key cancels).
-        </Text>
-      ) : (
-        <Text bold color={th.c("warn")} wrap="truncate-end">
-          Send {approvable} order(s){excluded ? ` (${excluded} left out)` : ""}? Cannot be undone: y, then Enter; any other key cancels.
-        </Text>
-      );
-    case "edit":
-      return (
-        <Box>
-          <Text bold color={th.c("accent")}>
-            Edit:{" "}
-          </Text>
-          <Text bold={mode.field === "quantity"}>{mode.field === "quantity" ? "▸" : " "}quantity </Text>
-          <Text inverse={mode.field === "quantity"}>[{mode.quantity}]</Text>
-          <Text bold={mode.field === "limit"}> {mode.field === "limit" ? "▸" : " "}limit </Text>
-          <Text inverse={mode.field === "limit"}>[{mode.limit}]</Text>
-          <Text dimColor> (quantity can only shrink; the edit is re-gated)</Text>
-        </Box>
-      );
-    case "reject":
-      return <PromptLine label="Reject all orders. Reason (optional):" value={mode.text} />;
-    case "haltWord":
-      return <PromptLine tone="error" label={`KILL SWITCH halts trading and liquidates holdings. Type ${HALT_WORD}:`} value={mode.text} />;
-    case "haltReason":
-      return <PromptLine tone="error" label="Reason for tripping the kill switch (required):" value={mode.text} />;
-    case "done":
-      return (
-        <Text bold color={th.c("accent")}>
-          {mode.text}
-        </Text>
-      );
-  }
-}
-

@@ -3,14 +3,15 @@
  * and the reset itself only after typing the exact confirmation word and a reason (after the
  * Shopify CLI's dangerous-confirmation prompt). Esc leaves everything as it was.
  */
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import type { TradingState } from "../core/domain.js";
 import { money, pct } from "../run/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
-import { KeyHelp, PromptLine, Spinner } from "./components.js";
-import { KILLSWITCH_DONE_KEYS, KILLSWITCH_PROMPT_KEYS, matchKey } from "./keys.js";
+import { HelpOverlay, KeyHelp, Spinner } from "./components.js";
+import { useKeys } from "./input.js";
+import { KILLSWITCH_DONE_KEYS, matchKey, overlayKeys } from "./keys.js";
+import { EMPTY_LINE, LineField, type LineState, promptKey, promptKeys } from "./line-editor.js";
 import { useTerminalSize } from "./terminal.js";
-import { editBuffer } from "./text.js";
 import { useTheme } from "./theme.js";
 import { useRefState } from "./use-ref-state.js";
 
@@ -22,6 +23,8 @@ export interface KillSwitchFacts {
   /** When the switch tripped (ISO time) and in which run. */
   tripped_at?: string;
   run_id?: string;
+  /** The trading day of the run that tripped it. */
+  trading_day?: string;
   value_at_trip?: number;
   peak?: number;
   drawdown_pct?: number;
@@ -48,7 +51,13 @@ export interface KillSwitchScreenProps {
   onInterrupt?: () => void;
 }
 
-type Mode = { kind: "word"; text: string } | { kind: "reason"; text: string } | { kind: "busy" } | { kind: "done" } | { kind: "idle" };
+type Mode = { kind: "word"; line: LineState } | { kind: "reason"; line: LineState } | { kind: "busy" } | { kind: "done" } | { kind: "idle" };
+
+const LEAVE = "leave without changes";
+const INTERRUPT = "leave without changes (exit 130)";
+export const KILLSWITCH_WORD_KEYS = promptKeys("continue to the reason", LEAVE, INTERRUPT);
+export const KILLSWITCH_REASON_KEYS = promptKeys("reset the kill switch", LEAVE, INTERRUPT);
+const OVERLAY = overlayKeys("leave (exit 130)");
 
 const LIQUIDATION_TEXT: Record<KillSwitchFacts["liquidation"]["status"], string> = {
   none: "nothing to liquidate",
@@ -61,49 +70,62 @@ export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSw
   const th = useTheme();
   const { columns } = useTerminalSize();
   const halted = facts.trading_state === "HALTED";
-  const [get, set] = useRefState<{ mode: Mode; message: { error: boolean; text: string } | null }>(() => ({
-    mode: halted ? { kind: "word", text: "" } : { kind: "idle" },
+  const [get, set] = useRefState<{ mode: Mode; message: { error: boolean; text: string } | null; help: boolean }>(() => ({
+    mode: halted ? { kind: "word", line: EMPTY_LINE } : { kind: "idle" },
     message: null,
+    help: false,
   }));
   const st = get();
   const cur = facts.base_currency ?? "";
+  const interrupt = onInterrupt ?? onExit;
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     const s = get();
     const m = s.mode;
+    if (s.help) {
+      if (matchKey(OVERLAY, input, key) === "interrupt") return interrupt();
+      return set({ ...s, help: false });
+    }
     if (m.kind === "busy") return;
     if (m.kind === "idle" || m.kind === "done") {
       const a = matchKey(KILLSWITCH_DONE_KEYS, input, key);
-      if (a === "interrupt") (onInterrupt ?? onExit)();
+      if (a === "interrupt") interrupt();
       else if (a === "exit") onExit();
+      else if (a === "help") set({ ...s, help: true });
       return;
     }
-    // Pasted text that ends with Enter arrives as one chunk: the text, then Enter.
-    const nl = input.length > 1 ? input.search(/[\r\n]/) : -1;
-    const pm = nl >= 0 ? { ...m, text: editBuffer(m.text, input.slice(0, nl), key) } : m;
-    const a = nl >= 0 ? "submit" : matchKey(KILLSWITCH_PROMPT_KEYS, input, key);
-    if (a === "interrupt") return (onInterrupt ?? onExit)();
-    if (a === "cancel") return onExit();
-    if (a === "submit") {
-      if (pm.kind === "word") {
-        if (pm.text === RESET_WORD) return set({ mode: { kind: "reason", text: "" }, message: null });
-        return set({ mode: { kind: "word", text: "" }, message: { error: true, text: `refused: "${sanitizeLine(pm.text)}" is not ${RESET_WORD}. Type ${RESET_WORD} exactly (capitals), or Esc to leave.` } });
-      }
-      const reason = sanitizeLine(pm.text).trim();
-      if (!reason) return set({ ...s, mode: pm, message: { error: true, text: "a reason is required: it is recorded in the journal" } });
-      set({ mode: { kind: "busy" }, message: null });
-      onReset({ reason }).then(
-        () => set({ mode: { kind: "done" }, message: null }),
-        (e: unknown) => set({ mode: { kind: "word", text: "" }, message: { error: true, text: `reset failed, nothing changed: ${sanitizeLine(e instanceof Error ? e.message : String(e))}` } }),
-      );
-      return;
+    const out = promptKey(m.kind === "word" ? KILLSWITCH_WORD_KEYS : KILLSWITCH_REASON_KEYS, m.line, input, key);
+    if (out.kind === "interrupt") return interrupt();
+    if (out.kind === "cancel") return onExit();
+    if (out.kind === "edit") return set({ ...s, mode: { ...m, line: out.line } });
+    if (out.kind !== "submit") return;
+    if (m.kind === "word") {
+      if (out.line.text === RESET_WORD) return set({ ...s, mode: { kind: "reason", line: EMPTY_LINE }, message: null });
+      return set({ ...s, mode: { kind: "word", line: EMPTY_LINE }, message: { error: true, text: `refused: "${sanitizeLine(out.line.text)}" is not ${RESET_WORD}. Type ${RESET_WORD} exactly (capitals), or Esc to leave.` } });
     }
-    set({ ...s, mode: { ...m, text: editBuffer(m.text, input, key) } });
+    const reason = sanitizeLine(out.line.text).trim();
+    if (!reason) return set({ ...s, message: { error: true, text: "a reason is required: it is recorded in the journal" } });
+    set({ ...s, mode: { kind: "busy" }, message: null });
+    onReset({ reason }).then(
+      () => set((p) => ({ ...p, mode: { kind: "done" }, message: null })),
+      (e: unknown) => set((p) => ({ ...p, mode: { kind: "word", line: EMPTY_LINE }, message: { error: true, text: `reset failed, nothing changed: ${sanitizeLine(e instanceof Error ? e.message : String(e))}` } })),
+    );
   });
+
+  if (st.help) {
+    return (
+      <Box flexDirection="column" width={Math.max(20, columns - 1)}>
+        <Text bold color={th.c(halted ? "error" : "ok")}>
+          Kill switch · trading state {facts.trading_state}
+        </Text>
+        <HelpOverlay title="kill switch" table={st.mode.kind === "word" ? KILLSWITCH_WORD_KEYS : st.mode.kind === "reason" ? KILLSWITCH_REASON_KEYS : KILLSWITCH_DONE_KEYS} width={Math.max(20, columns - 1)} />
+      </Box>
+    );
+  }
 
   const afterState = facts.reducing_runs_after_reset > 0 ? `REDUCING (sells only) for ${facts.reducing_runs_after_reset} run(s), then ACTIVE` : "ACTIVE";
   return (
-    <Box flexDirection="column" width={columns}>
+    <Box flexDirection="column" width={Math.max(20, columns - 1)}>
       <Text bold color={th.c(halted ? "error" : "ok")}>
         Kill switch · trading state {facts.trading_state}
       </Text>
@@ -116,7 +138,8 @@ export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSw
       ) : (
         <Box flexDirection="column" marginTop={1}>
           <Text>
-            Halted {facts.tripped_at ? `at ${sanitizeLine(facts.tripped_at)}` : "(time unknown)"}
+            Halted {facts.trading_day ? `on trading day ${sanitizeLine(facts.trading_day)} ` : ""}
+            {facts.tripped_at ? `at ${sanitizeLine(facts.tripped_at)}` : "(time unknown)"}
             {facts.run_id ? ` in run ${sanitizeLine(facts.run_id)}` : ""}
           </Text>
           <Text color={th.c("error")}>Why: {facts.reason ? sanitizeLine(facts.reason) : "drawdown reached the limit"}</Text>
@@ -146,8 +169,8 @@ export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSw
         </Box>
       )}
       <Box flexDirection="column" marginTop={1}>
-        {st.mode.kind === "word" ? <PromptLine tone="warn" label={`Type ${RESET_WORD} to reset the kill switch:`} value={st.mode.text} /> : null}
-        {st.mode.kind === "reason" ? <PromptLine tone="warn" label="Reason (recorded in the journal):" value={st.mode.text} /> : null}
+        {st.mode.kind === "word" ? <LineField tone="warn" label={`Step 1 of 2 · type ${RESET_WORD} to reset the kill switch:`} line={st.mode.line} width={columns - 1} /> : null}
+        {st.mode.kind === "reason" ? <LineField tone="warn" label="Step 2 of 2 · reason (recorded in the journal):" line={st.mode.line} width={columns - 1} /> : null}
         {st.mode.kind === "busy" ? (
           <Text>
             <Spinner /> recording the reset…
@@ -159,7 +182,7 @@ export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSw
           </Text>
         ) : null}
         {st.message ? <Text color={th.c(st.message.error ? "error" : "plain")}>{st.message.text}</Text> : null}
-        <KeyHelp table={st.mode.kind === "word" || st.mode.kind === "reason" ? KILLSWITCH_PROMPT_KEYS : st.mode.kind === "busy" ? [] : KILLSWITCH_DONE_KEYS} width={columns} />
+        <KeyHelp table={st.mode.kind === "word" ? KILLSWITCH_WORD_KEYS : st.mode.kind === "reason" ? KILLSWITCH_REASON_KEYS : st.mode.kind === "busy" ? [] : KILLSWITCH_DONE_KEYS} width={Math.max(20, columns - 1)} />
       </Box>
     </Box>
   );

@@ -3,16 +3,20 @@
  * that is always shorter than the terminal (the streamed model text is clipped to its last lines),
  * and a status line with a spinner while the model thinks.
  */
-import { Box, Static, Text, useInput } from "ink";
-import { type ReactNode, useMemo } from "react";
-import { money, pct, usd } from "../run/format.js";
+import { Box, Static, Text } from "ink";
+import { type ReactNode, useMemo, useState } from "react";
+import { joinClauses, money, pct, usd } from "../run/format.js";
 import { sanitizeText } from "../util/sanitize.js";
-import { KeyHelp, Spinner, useTicker } from "./components.js";
-import { matchKey, RUN_KEYS } from "./keys.js";
+import { HelpOverlay, KeyHelp, ScrollLines, Spinner, useTicker } from "./components.js";
+import { useKeys } from "./input.js";
+import { matchKey, overlayKeys, RUN_FINISHED_KEYS, RUN_KEYS } from "./keys.js";
+import { portfolioLines } from "./portfolio-lines.js";
 import type { RunHeader, RunItem, RunState, VerdictRow } from "./run-state.js";
 import { useTerminalSize } from "./terminal.js";
-import { tailLines, formatDuration, clip } from "./text.js";
+import { clip, fitSegments, formatDuration, tailLines } from "./text.js";
 import { type Tone, useTheme } from "./theme.js";
+
+const OVERLAY = overlayKeys("stop the run (nothing more is placed)");
 
 export const HEADER_ROWS = 2;
 export const STATUS_ROWS = 2; // status line + key help
@@ -20,29 +24,41 @@ export const STATUS_ROWS = 2; // status line + key help
 export function RunHeaderView({ header, columns }: { header: RunHeader; columns: number }) {
   const th = useTheme();
   const cur = header.base_currency;
-  // Most important first: a narrow terminal truncates the tail (the run id is also in the log).
-  const line1 = [
-    header.mode ? header.mode.toUpperCase() : "starting…",
-    header.trading_day ? `day ${header.trading_day}` : "",
-    header.account || cur ? `account ${header.account || "?"}${cur ? ` (${cur})` : ""}` : "",
-    header.broker ? `broker ${header.broker}` : "",
-    header.model ? `model ${header.model}` : "",
-    header.run_id ? `run ${header.run_id}` : "",
-  ]
-    .filter(Boolean)
-    .join(" · ");
+  const width = Math.max(20, columns - 1);
+  // Segments by priority: a narrow terminal drops the lowest first (mode, day, value, state and
+  // orders left stay; the run id, model and account go first — they are in the log as well).
+  const line1 = fitSegments(
+    [
+      { text: `tradewarden ${header.mode ? header.mode.toUpperCase() : "starting…"}`, priority: 10 },
+      { text: header.trading_day ? `day ${header.trading_day}` : "", priority: 9 },
+      { text: header.account || cur ? `account ${header.account || "?"}${cur ? ` (${cur})` : ""}` : "", priority: 3 },
+      { text: header.broker ? `broker ${header.broker}` : "", priority: 5 },
+      { text: header.model ? `model ${header.model}` : "", priority: 4 },
+      { text: header.run_id ? `run ${header.run_id}` : "", priority: 2 },
+    ],
+    width,
+  );
   const dd = header.drawdown_pct;
   const ddTone: Tone = dd !== null && header.max_drawdown_pct !== null && dd >= header.max_drawdown_pct * 0.75 ? "warn" : "plain";
   const stateTone: Tone = header.trading_state === "HALTED" ? "error" : header.trading_state === "REDUCING" ? "warn" : "ok";
+  const line2 = fitSegments(
+    [
+      { text: `value ${header.value === null ? "—" : money(header.value, cur)}`, priority: 10 },
+      { text: header.cash === null ? "" : `cash ${money(header.cash)}`, priority: 3 },
+      { text: `peak ${header.peak === null ? "—" : money(header.peak)}`, priority: 5 },
+      { text: `drawdown ${dd === null ? "—" : pct(dd)}${header.max_drawdown_pct === null ? "" : ` / max ${pct(header.max_drawdown_pct, 0)}`}`, priority: 7 },
+      { text: header.trading_state ?? "—", priority: 9 },
+      { text: `orders left ${header.orders_left ?? "—"}`, priority: 8 },
+    ],
+    width,
+  );
   return (
     <Box flexDirection="column" width={columns}>
-      <Text bold wrap="truncate-end">
-        <Text color={th.c("accent")}>tradewarden</Text> {line1}
+      <Text bold color={th.c("accent")} wrap="truncate-end">
+        {line1}
       </Text>
-      <Text wrap="truncate-end">
-        value {header.value === null ? "—" : money(header.value, cur)} · peak {header.peak === null ? "—" : money(header.peak)} ·{" "}
-        <Text color={th.c(ddTone)}>drawdown {dd === null ? "—" : pct(dd)}{header.max_drawdown_pct === null ? "" : ` / max ${pct(header.max_drawdown_pct, 0)}`}</Text> ·{" "}
-        <Text color={th.c(stateTone)}>{header.trading_state ?? "—"}</Text> · orders left {header.orders_left ?? "—"}
+      <Text wrap="truncate-end" color={th.c(header.trading_state === "ACTIVE" ? ddTone : stateTone)}>
+        {line2}
       </Text>
     </Box>
   );
@@ -210,7 +226,7 @@ export function StatusLine({ state, columns }: { state: RunState; columns: numbe
     return (
       <Box width={columns}>
         <Text wrap="truncate-end" color={th.c(f.exit_code === 0 ? "ok" : "error")} bold>
-          {f.exit_code === 0 ? "✓" : "✗"} finished: {f.outcome} (exit {f.exit_code}) · {f.message} · LLM {usd(f.cost_usd)}
+          {f.exit_code === 0 ? "✓" : "✗"} finished: {f.outcome} (exit {f.exit_code}): {joinClauses(f.message, `LLM ${usd(f.cost_usd)}`)}
         </Text>
       </Box>
     );
@@ -240,26 +256,39 @@ export interface RunScreenProps {
 
 export function RunScreen({ state, onInterrupt, children }: RunScreenProps) {
   const { columns, rows } = useTerminalSize();
+  const [help, setHelp] = useState(false);
   const hasChild = children !== undefined && children !== null && children !== false;
-  useInput(
+  const finished = state.final !== null;
+  useKeys(
     (input, key) => {
-      if (matchKey(RUN_KEYS, input, key) === "interrupt") onInterrupt();
+      if (help) {
+        if (matchKey(OVERLAY, input, key) === "interrupt") onInterrupt();
+        else setHelp(false);
+        return;
+      }
+      const a = matchKey(RUN_KEYS, input, key);
+      if (a === "interrupt") onInterrupt();
+      else if (a === "help") setHelp(true);
     },
-    { isActive: !hasChild },
+    { isActive: !hasChild && !finished },
   );
   // A fresh array only when finished items were added (Static renders only the new tail).
   const items = useMemo(() => state.items.slice(0, state.itemCount), [state.items, state.itemCount]);
-  const liveRows = Math.max(1, rows - HEADER_ROWS - STATUS_ROWS - 2);
+  const width = Math.max(20, columns - 1);
+  // The portfolio while the model works (the approval screen shows its own).
+  const folio = !hasChild && state.header.portfolio && rows >= 22 ? portfolioLines(state.header.portfolio, null, width, Math.max(0, Math.min(5, rows - 22))) : [];
+  const liveRows = Math.max(1, rows - HEADER_ROWS - STATUS_ROWS - 2 - folio.length);
   return (
     <>
       <Static items={items}>{(item) => <RunItemView key={item.key} item={item} />}</Static>
-      <Box flexDirection="column" width={columns}>
+      <Box flexDirection="column" width={width}>
         <RunHeaderView header={state.header} columns={columns} />
-        {hasChild ? children : <RunLive state={state} columns={columns} maxRows={liveRows} />}
+        {hasChild ? null : <ScrollLines lines={folio} offset={0} height={folio.length} width={width} />}
+        {hasChild ? children : help ? <HelpOverlay title="run" table={RUN_KEYS} width={width} /> : <RunLive state={state} columns={columns} maxRows={liveRows} />}
         {hasChild ? null : (
           <>
             <StatusLine state={state} columns={columns} />
-            <KeyHelp table={RUN_KEYS} width={columns} />
+            <KeyHelp table={finished ? RUN_FINISHED_KEYS : RUN_KEYS} width={width} />
           </>
         )}
       </Box>

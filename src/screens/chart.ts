@@ -9,7 +9,12 @@ export interface ChartPoint {
   label: string;
   value: number;
   peak: number;
+  /** Events of this point's run, drawn on the marker row under the plot. */
+  marks?: { trip?: boolean; reset?: boolean; fills?: number };
 }
+
+/** Marker glyphs (letters, so they read without colour): trip, reset, fills. */
+export const MARKS = { trip: "T", reset: "R", fill: "f" } as const;
 
 export type ChartSeries = "value" | "peak" | "limit" | "axis" | "blank";
 
@@ -23,6 +28,8 @@ export interface Chart {
   rows: ChartCell[][];
   /** The x-axis line under the plot (labels of the first and last point). */
   xAxis: string;
+  /** The marker row (same columns as the plot): T trip, R reset, f fills; "" when no point has a mark. */
+  markers: string;
   min: number;
   max: number;
 }
@@ -130,5 +137,19 @@ export function renderChart(points: readonly ChartPoint[], opts: { width: number
   const last = points[points.length - 1]?.label ?? "";
   const span = plotW;
   const xAxis = `${" ".repeat(gutter)}${first}${last && last !== first ? `${" ".repeat(Math.max(1, span - first.length - last.length))}${last}` : ""}`;
-  return { rows, xAxis, min, max };
+  const markCells = new Array<string>(plotW).fill(" ");
+  let anyMark = false;
+  points.forEach((p, i) => {
+    const m = p.marks;
+    if (!m) return;
+    const ch = m.trip ? MARKS.trip : m.reset ? MARKS.reset : (m.fills ?? 0) > 0 ? MARKS.fill : "";
+    if (!ch) return;
+    const c = Math.min(plotW - 1, Math.floor(px(i) / 2));
+    const prev = markCells[c];
+    // A trip outranks a reset, a reset outranks fills, when runs share a column.
+    if (prev === " " || prev === MARKS.fill || (prev === MARKS.reset && ch === MARKS.trip)) markCells[c] = ch;
+    anyMark = true;
+  });
+  const markers = anyMark ? `${" ".repeat(gutter)}${markCells.join("")}`.trimEnd() : "";
+  return { rows, xAxis, min, max, markers };
 }

@@ -23,7 +23,16 @@ export interface MountOptions {
   stderr?: NodeJS.WriteStream;
   /** Defaults to process.env (NO_COLOR). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Full-screen: draw in the terminal's alternate screen and restore the screen as it was on
+   * unmount (the journal browser, the kill-switch screen). The run console keeps its scrollback.
+   */
+  alternateScreen?: boolean;
 }
+
+const ALT_ON = "\u001b[?1049h\u001b[2J\u001b[H";
+const ALT_OFF = "\u001b[?1049l";
+const CLEAR = "\u001b[2J\u001b[H";
 
 export interface Mounted {
   unmount(): void;
@@ -71,14 +80,45 @@ export function RunApp({ store, queue, onInterrupt }: { store: RunStore; queue: 
 
 function mount(node: ReactElement, opts: MountOptions & { patchConsole?: boolean }): Mounted {
   const theme = createTheme(opts.env ?? process.env);
-  const instance = render(<ThemeContext.Provider value={theme}>{node}</ThemeContext.Provider>, {
+  const stdout = opts.stdout ?? process.stdout;
+  if (opts.alternateScreen) stdout.write(ALT_ON);
+  // A clean redraw on resize: registered before Ink's own listener, so the screen is cleared
+  // before Ink draws the new frame. A narrower terminal re-wraps what is on screen, which Ink's
+  // line-by-line erase cannot account for; the full-screen views clear on every resize.
+  let width = stdout.columns ?? 0;
+  let instance: ReturnType<typeof render> | null = null;
+  const onResize = () => {
+    const now = stdout.columns ?? 0;
+    if (opts.alternateScreen || now < width) {
+      stdout.write(CLEAR);
+      instance?.clear();
+    }
+    width = now;
+  };
+  stdout.on("resize", onResize);
+  instance = render(<ThemeContext.Provider value={theme}>{node}</ThemeContext.Provider>, {
     exitOnCtrlC: false,
     patchConsole: opts.patchConsole ?? false,
     ...(opts.stdout ? { stdout: opts.stdout } : {}),
     ...(opts.stdin ? { stdin: opts.stdin } : {}),
     ...(opts.stderr ? { stderr: opts.stderr } : {}),
   });
-  return { unmount: () => instance.unmount(), waitUntilExit: () => instance.waitUntilExit() };
+  const inst = instance;
+  let done = false;
+  const restore = () => {
+    if (done) return;
+    done = true;
+    stdout.off("resize", onResize);
+    if (opts.alternateScreen) stdout.write(ALT_OFF);
+  };
+  inst.waitUntilExit().then(restore, restore);
+  return {
+    unmount: () => {
+      inst.unmount();
+      restore();
+    },
+    waitUntilExit: () => inst.waitUntilExit(),
+  };
 }
 
 /** The live run console: RunScreen, switching to the ApprovalScreen while a decision is pending. */

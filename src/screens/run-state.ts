@@ -7,145 +7,16 @@
  * successive states, and `itemCount` is the version that tells a consumer the list grew. A state
  * therefore owns `items[0 .. itemCount)`; never read past it from an old state.
  */
-import type { RunMode, TradingState } from "../core/domain.js";
 import type { GateDecision } from "../core/gate-types.js";
-import type { AgentOutcome, PendingError, RunEvent, RunOutcome } from "../core/events.js";
-import { money, pct, usd } from "../run/format.js";
+import type { RunEvent } from "../core/events.js";
+import { decisionText, joinClauses, money, pct, usd, withoutCodePrefix } from "../run/format.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import type { Tone } from "./theme.js";
 import { compactJson } from "./text.js";
+import type { PendingToolCall, RunFinal, RunHeader, RunItem, RunState, ToolCorrectionView, VerdictRow } from "./run-state-types.js";
+import { initialRunState } from "./run-state-types.js";
 
-export interface VerdictRow {
-  head: string;
-  approved: boolean;
-  notional: number;
-  reasons: string[];
-}
-
-export interface ToolCorrectionView {
-  instruction: string;
-  issues: string[];
-  missing: string[];
-  pending: string[];
-}
-
-export type RunItem =
-  | { key: string; kind: "note"; tone: Tone; text: string; detail: string[] }
-  | { key: string; kind: "text"; turn: number; text: string }
-  | {
-      key: string;
-      kind: "tool";
-      turn: number;
-      call_id: string;
-      tool: string;
-      args: string;
-      status: "ok" | "failed" | "rejected";
-      error_code?: string;
-      message: string;
-      retryable?: boolean;
-      truncated?: boolean;
-      duration_ms?: number;
-      correction?: ToolCorrectionView;
-    }
-  | { key: string; kind: "verdicts"; tone: Tone; title: string; rows: VerdictRow[]; footer: string[] }
-  | { key: string; kind: "pending"; pending: PendingError[] }
-  | { key: string; kind: "order"; tone: Tone; text: string };
-
-export interface PendingToolCall {
-  call_id: string;
-  tool: string;
-  args: string;
-  turn: number;
-}
-
-export interface RunHeader {
-  run_id: string;
-  mode: RunMode | "";
-  trading_day: string;
-  model: string;
-  broker: string;
-  account: string;
-  base_currency: string;
-  value: number | null;
-  cash: number | null;
-  peak: number | null;
-  drawdown_pct: number | null;
-  max_drawdown_pct: number | null;
-  trading_state: TradingState | null;
-  orders_left: number | null;
-  orders_used: number | null;
-}
-
-export type RunPhase = "starting" | "preflight" | "reconcile" | "valuation" | "agent" | "proposal" | "approval" | "final_gate" | "executing" | "finished";
-
-export interface RunStatus {
-  phase: RunPhase;
-  turn: number;
-  max_turns: number;
-  /** When the agent's time runs out (epoch ms), from the last turn start. */
-  deadline_ms: number | null;
-  cost_usd: number;
-  budget_usd: number;
-  thinking: boolean;
-  retry: string | null;
-}
-
-export interface RunFinal {
-  outcome: RunOutcome;
-  exit_code: number;
-  message: string;
-  value_after?: number;
-  cost_usd: number;
-}
-
-export interface RunState {
-  header: RunHeader;
-  status: RunStatus;
-  /** Append-only (shared between states); valid entries are `items[0 .. itemCount)`. */
-  items: RunItem[];
-  itemCount: number;
-  /** The model text being streamed for the current turn (raw; sanitise when drawing). */
-  live: { turn: number; text: string } | null;
-  pendingTools: PendingToolCall[];
-  /** Retryable errors the model still has to correct. */
-  pending: PendingError[];
-  agent: { outcome: AgentOutcome; reason: string; turns: number; cost_usd: number } | null;
-  approval: { orders_hash: string; approvable: number; blocked: number } | null;
-  final: RunFinal | null;
-  lastSeq: number;
-}
-
-export function initialRunState(): RunState {
-  return {
-    header: {
-      run_id: "",
-      mode: "",
-      trading_day: "",
-      model: "",
-      broker: "",
-      account: "",
-      base_currency: "",
-      value: null,
-      cash: null,
-      peak: null,
-      drawdown_pct: null,
-      max_drawdown_pct: null,
-      trading_state: null,
-      orders_left: null,
-      orders_used: null,
-    },
-    status: { phase: "starting", turn: 0, max_turns: 0, deadline_ms: null, cost_usd: 0, budget_usd: 0, thinking: false, retry: null },
-    items: [],
-    itemCount: 0,
-    live: null,
-    pendingTools: [],
-    pending: [],
-    agent: null,
-    approval: null,
-    final: null,
-    lastSeq: 0,
-  };
-}
+export * from "./run-state-types.js";
 
 /** The valid finished items of a state (a copy; O(n): for tests and the journal, not per event). */
 export function finishedItems(state: RunState): RunItem[] {
@@ -242,6 +113,7 @@ export function reduceRun(state: RunState, e: RunEvent): RunState {
         trading_state: e.trading_state,
         orders_left: e.orders_left,
         orders_used: e.orders_used,
+        portfolio: e.portfolio ?? s.header.portfolio,
       };
       const cur = s.header.base_currency;
       return append(
@@ -259,7 +131,9 @@ export function reduceRun(state: RunState, e: RunEvent): RunState {
         seq,
         note(
           "error",
-          `KILL SWITCH TRIPPED: ${sanitizeLine(e.reason)} (drawdown ${pct(e.drawdown_pct)} ≥ limit ${pct(e.limit_pct, 0)})`,
+          e.by === "operator"
+            ? `KILL SWITCH TRIPPED by the operator: ${sanitizeLine(e.reason)} (drawdown ${pct(e.drawdown_pct)}, limit ${pct(e.limit_pct, 0)})`
+            : `KILL SWITCH TRIPPED: ${sanitizeLine(e.reason)} (drawdown ${pct(e.drawdown_pct)} ≥ limit ${pct(e.limit_pct, 0)})`,
           e.liquidation.length ? e.liquidation.map((o) => `liquidate: ${o.side} ${o.quantity} ${sanitizeLine(o.symbol)} @ ${o.limit_price}`) : ["nothing to liquidate"],
         ),
       );
@@ -319,7 +193,7 @@ export function reduceRun(state: RunState, e: RunEvent): RunState {
         args: call?.args ?? "",
         status: "rejected",
         error_code: sanitizeLine(e.error_code),
-        message: sanitizeText(e.error),
+        message: sanitizeText(withoutCodePrefix(e.error, e.error_code)),
         retryable: e.retryable,
         ...(correction ? { correction } : {}),
       });
@@ -335,7 +209,7 @@ export function reduceRun(state: RunState, e: RunEvent): RunState {
         args: call?.args ?? "",
         status: e.success ? "ok" : "failed",
         ...(e.error_code ? { error_code: sanitizeLine(e.error_code) } : {}),
-        message: sanitizeText(e.summary),
+        message: sanitizeText(withoutCodePrefix(e.summary, e.error_code)),
         truncated: e.truncated,
         duration_ms: e.duration_ms,
       });
@@ -380,7 +254,7 @@ export function reduceRun(state: RunState, e: RunEvent): RunState {
         seq,
         note(
           e.decision === "approved" ? "ok" : e.decision === "killswitch" ? "error" : "warn",
-          `decision: ${e.decision} by ${e.by}${e.orders.length ? ` (${e.orders.length} order(s))` : ""}${e.reason ? `: ${sanitizeLine(e.reason)}` : ""}`,
+          `decision: ${decisionText(e.decision, e.by)}${e.orders.length ? ` (${e.orders.length} order(s))` : ""}${e.reason ? `: ${sanitizeLine(e.reason)}` : ""}`,
           e.orders.map((o) => `${o.side} ${o.quantity} ${sanitizeLine(o.symbol)} @ ${o.limit_price}`),
         ),
       );
@@ -429,7 +303,7 @@ export function reduceRun(state: RunState, e: RunEvent): RunState {
       return append(
         { ...s, final, pendingTools: [], status: { ...s.status, phase: "finished", thinking: false, cost_usd: Math.max(s.status.cost_usd, e.cost_usd) } },
         seq,
-        note(good ? "ok" : "error", `run finished: ${e.outcome} (exit ${e.exit_code}): ${final.message}; LLM cost ${usd(e.cost_usd)}${e.value_after !== undefined ? `; value ${money(e.value_after, s.header.base_currency)}` : ""}`),
+        note(good ? "ok" : "error", `run finished: ${e.outcome} (exit ${e.exit_code}): ${joinClauses(final.message, `LLM cost ${usd(e.cost_usd)}`, e.value_after !== undefined && `value ${money(e.value_after, s.header.base_currency)}`)}`),
       );
     }
     default: {

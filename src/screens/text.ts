@@ -73,11 +73,45 @@ export function formatDuration(ms: number): string {
   return `${m}m${String(s % 60).padStart(2, "0")}s`;
 }
 
-/** Apply one keystroke to a text buffer: printable input appends, Backspace/Delete removes. */
-export function editBuffer(buf: string, input: string, key: { backspace: boolean; delete: boolean; ctrl: boolean; meta: boolean }, allowed?: RegExp): string {
-  if (key.backspace || key.delete) return buf.slice(0, -1);
-  if (key.ctrl || key.meta || input === "") return buf;
-  // Pasted text arrives as one string: keep the printable characters only.
-  const clean = [...input].filter((ch) => ch >= " " && ch !== "\u007f" && (!allowed || allowed.test(ch))).join("");
-  return buf + clean;
+export interface Segment {
+  text: string;
+  /** Higher stays longer when the line is too narrow. */
+  priority: number;
+}
+
+/**
+ * The segments that fit in `width` joined by `sep`, in their given order: the lowest-priority
+ * segment goes first until the rest fits (the highest one is clipped as a last resort).
+ */
+export function fitSegments(segments: readonly Segment[], width: number, sep = " · "): string {
+  let kept = segments.filter((s) => s.text !== "");
+  const join = (xs: readonly Segment[]) => xs.map((s) => s.text).join(sep);
+  while (kept.length > 1 && join(kept).length > width) {
+    const lowest = kept.reduce((a, b) => (b.priority < a.priority ? b : a));
+    kept = kept.filter((s) => s !== lowest);
+  }
+  return clip(join(kept), width);
+}
+
+/** Text as shown: JSON documents pretty-printed (2 spaces), anything else as it is. */
+export function prettyText(text: string): string {
+  const t = text.trim();
+  if (!(t.startsWith("{") || t.startsWith("["))) return text;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Wrap preserving a line's indentation on its continuation lines (for pretty-printed JSON). */
+export function wrapIndented(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const l of text.split("\n")) {
+    const indent = /^\s*/.exec(l)?.[0] ?? "";
+    const room = Math.max(8, width - indent.length);
+    const body = wrapLine(l.slice(indent.length), room);
+    for (const b of body) out.push(indent + b);
+  }
+  return out;
 }

@@ -24,6 +24,12 @@ afterEach(() => {
   for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 });
 
+function freshHome(): string {
+  const home = mkdtempSync(join(tmpdir(), "tw-pty-"));
+  homes.push(home);
+  return home;
+}
+
 /**
  * A terminal user's environment, with CI=true on purpose: Ink draws only a final frame when it
  * believes it runs in CI, and the product must still show the console to a person at a terminal.
@@ -40,8 +46,8 @@ function terminalEnv(home: string): Record<string, string> {
 // Strip escape sequences so the screen text can be searched.
 const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\u001b[()][0-9A-Za-z]|\u001b[=>]/g, "");
 
-function spawnConsole(home: string) {
-  const term = pty.spawn(process.execPath, [BIN, "--home", home, "run"], {
+function spawnConsole(home: string, args: string[] = ["run"]) {
+  const term = pty.spawn(process.execPath, [BIN, "--home", home, ...args], {
     name: "xterm-256color",
     cols: 120,
     rows: 40,
@@ -67,6 +73,7 @@ function spawnConsole(home: string) {
   return {
     term,
     text: () => plain(out),
+    raw: () => out,
     exitCode: () => exit,
     waitFor,
     waitForText: (needle: string, ms?: number) => waitFor(() => plain(out).includes(needle), JSON.stringify(needle), ms),
@@ -75,22 +82,24 @@ function spawnConsole(home: string) {
 
 function journalJson(home: string) {
   return JSON.parse(execFileSync(process.execPath, [BIN, "--home", home, "journal", "--json"], { encoding: "utf8" })) as {
-    runs: { approvals: { decision: string; by: string }[]; outcome: string }[];
+    runs: { run_id: string; approvals: { decision: string; by: string; reason?: string }[]; outcome: string }[];
     fills: unknown[];
     orders: { status: string }[];
   };
 }
 
 test("approve in a real terminal: stray keys do nothing, a confirmed approval trades and is journalled", async () => {
-  const home = mkdtempSync(join(tmpdir(), "tw-pty-"));
-  homes.push(home);
+  const home = freshHome();
   const c = spawnConsole(home);
   await c.waitForText("Approve orders?");
   // A stray digit and Enter: nothing is sent.
   c.term.write("1");
   c.term.write("\r");
-  await new Promise((r) => setTimeout(r, 500));
+  // Enter only opens the selected order's details (full reason and evidence); Esc goes back.
+  await c.waitForText("order details");
   expect(c.text()).not.toContain("order placed");
+  c.term.write("\u001b");
+  await c.waitFor(() => c.text().lastIndexOf("Orders reach the broker only after") > c.text().lastIndexOf("order details"), "back to the orders");
   // Approve: `a`, then the confirmation `y` + Enter.
   // A person reads the prompt before each key (faster keys are cancelled by the type-ahead guard).
   c.term.write("a");
@@ -112,28 +121,8 @@ test("approve in a real terminal: stray keys do nothing, a confirmed approval tr
   expect(verify).toContain("journal ok");
 }, 90_000);
 
-test("reject with a reason in a real terminal: nothing is placed, the rejection is journalled", async () => {
-  const home = mkdtempSync(join(tmpdir(), "tw-pty-"));
-  homes.push(home);
-  const c = spawnConsole(home);
-  await c.waitForText("Approve orders?");
-  c.term.write("r");
-  await c.waitForText("Reject all orders");
-  c.term.write("not today");
-  await c.waitForText("not today");
-  await new Promise((r) => setTimeout(r, 300));
-  c.term.write("\r");
-  await c.waitFor(() => c.exitCode() !== null, "the process to exit");
-  expect(c.exitCode()).toBe(0);
-  const j = journalJson(home);
-  expect(j.runs[0]?.outcome).toBe("rejected");
-  expect(j.orders).toHaveLength(0);
-  expect(j.runs[0]?.approvals.at(-1)).toMatchObject({ decision: "rejected", by: "operator" });
-}, 90_000);
-
 test("Ctrl+C on the approval screen exits 130 and places nothing", async () => {
-  const home = mkdtempSync(join(tmpdir(), "tw-pty-"));
-  homes.push(home);
+  const home = freshHome();
   const c = spawnConsole(home);
   await c.waitForText("Approve orders?");
   c.term.write("\u0003");
@@ -143,3 +132,111 @@ test("Ctrl+C on the approval screen exits 130 and places nothing", async () => {
   expect(j.orders).toHaveLength(0);
   expect(j.runs[0]?.outcome).toBe("interrupted");
 }, 90_000);
+
+const pause = (ms = 500) => new Promise((r) => setTimeout(r, ms));
+
+test("reject with a reason typed with coalesced backspaces: nothing is placed, the journal records exactly the intended text", async () => {
+  const home = freshHome();
+  const c = spawnConsole(home);
+  await c.waitForText("Approve orders?");
+  c.term.write("r");
+  await c.waitForText("Reject all orders");
+  c.term.write("momentum nameses");
+  await c.waitForText("momentum nameses");
+  // Two backspaces in one write (a held key, or keys over SSH): both count.
+  c.term.write("\x7f\x7f");
+  await c.waitFor(() => /Reason \(optional\): momentum names\s*$/m.test(c.text().split("Reject all orders").at(-1) ?? ""), "two characters deleted");
+  await pause(300);
+  c.term.write("\r");
+  await c.waitFor(() => c.exitCode() !== null, "the process to exit");
+  expect(c.exitCode()).toBe(0);
+  const j = journalJson(home);
+  expect(j.runs[0]?.outcome).toBe("rejected");
+  expect(j.orders).toHaveLength(0);
+  expect(j.runs[0]?.approvals.at(-1)).toMatchObject({ decision: "rejected", by: "operator", reason: "momentum names" });
+}, 90_000);
+
+/** A run without a terminal: the proposal is recorded as awaiting approval, exit 6. */
+function runWithoutTerminal(home: string): number {
+  try {
+    execFileSync(process.execPath, [BIN, "--home", home, "run"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: terminalEnv(home) });
+    return 0;
+  } catch (e) {
+    return (e as { status: number }).status;
+  }
+}
+
+test("approve: a proposal awaiting approval (exit 6) is approved within its session and placed through the final gate", async () => {
+  const home = freshHome();
+  expect(runWithoutTerminal(home)).toBe(6);
+  const before = journalJson(home);
+  expect(before.runs[0]?.outcome).toBe("awaiting_approval");
+  expect(before.orders).toHaveLength(0);
+  const c = spawnConsole(home, ["approve"]);
+  await c.waitForText("Approve orders?");
+  expect(c.text()).toContain(`deciding the proposal of run ${before.runs[0]?.run_id}`);
+  c.term.write("a");
+  await c.waitForText("Cannot be undone");
+  await pause();
+  c.term.write("y");
+  await c.waitForText("Press Enter to SEND");
+  await pause();
+  c.term.write("\r");
+  await c.waitFor(() => c.exitCode() !== null, "the process to exit");
+  expect(c.exitCode()).toBe(0);
+  expect(c.text()).toContain("final gate:");
+  const j = journalJson(home);
+  expect(j.runs).toHaveLength(2);
+  expect(j.runs[1]?.outcome).toBe("executed");
+  expect(j.runs[1]?.approvals.at(-1)).toMatchObject({ decision: "approved", by: "operator" });
+  expect(j.fills.length).toBeGreaterThan(0);
+  // Decided: nothing is pending any more.
+  expect(() => execFileSync(process.execPath, [BIN, "--home", home, "approve"], { encoding: "utf8", stdio: "pipe" })).toThrow(/nothing to approve/);
+}, 120_000);
+
+test("approve outside the proposal's session: expired, says so, nothing placed", () => {
+  const home = freshHome();
+  expect(runWithoutTerminal(home)).toBe(6);
+  const first = journalJson(home).runs[0]?.run_id ?? "";
+  // The next run opens the next session (the simulated broker's next day).
+  execFileSync(process.execPath, [BIN, "--home", home, "run", "--yes"], { encoding: "utf8", stdio: "pipe" });
+  let out = "";
+  let status = 0;
+  try {
+    execFileSync(process.execPath, [BIN, "--home", home, "approve", first], { encoding: "utf8", stdio: "pipe" });
+  } catch (e) {
+    out = String((e as { stderr: string }).stderr);
+    status = (e as { status: number }).status;
+  }
+  expect(status).toBe(2);
+  expect(out).toContain(`the proposal of run ${first}`);
+  expect(out).toContain("has expired");
+  expect(journalJson(home).runs.find((r) => r.run_id === first)?.approvals.at(-1)?.decision).toBe("awaiting");
+}, 90_000);
+
+test("Ctrl+C exits 130 on every screen: journal browser, kill-switch screen, approve; full screens restore the terminal", async () => {
+  const home = freshHome();
+  expect(runWithoutTerminal(home)).toBe(6);
+
+  const approve = spawnConsole(home, ["approve"]);
+  await approve.waitForText("Approve orders?");
+  approve.term.write("\u0003");
+  await approve.waitFor(() => approve.exitCode() !== null, "approve to exit");
+  expect(approve.exitCode()).toBe(130);
+
+  const journal = spawnConsole(home, ["journal"]);
+  await journal.waitForText("Journal ·");
+  journal.term.write("\u0003");
+  await journal.waitFor(() => journal.exitCode() !== null, "the journal browser to exit");
+  expect(journal.exitCode()).toBe(130);
+  // The browser drew in the alternate screen and gave the terminal back.
+  expect(journal.raw()).toContain("\u001b[?1049h");
+  expect(journal.raw().lastIndexOf("\u001b[?1049l")).toBeGreaterThan(journal.raw().lastIndexOf("\u001b[?1049h"));
+
+  const ks = spawnConsole(home, ["killswitch"]);
+  await ks.waitForText("Kill switch · trading state");
+  ks.term.write("\u0003");
+  await ks.waitFor(() => ks.exitCode() !== null, "the kill-switch screen to exit");
+  expect(ks.exitCode()).toBe(130);
+  expect(ks.text()).toContain("interrupted: no change");
+}, 120_000);

@@ -31,8 +31,9 @@ describe("ApprovalScreen", () => {
     for (const k of ["s", "a", "y", "\r"]) inst.stdin.write(k);
     await new Promise((r) => setTimeout(r, 100));
     expect(decisions).toHaveLength(0);
-    expect(inst.lastFrame()).toContain("approval cancelled");
+    expect(inst.lastFrame()).toContain('approval cancelled: "y" came 0 ms after the prompt, before it could be read');
     // Read, then confirm deliberately: the same keys with time between them approve.
+    t += 500;
     await sendInputAndWaitForChange(inst, "a");
     t += 500;
     await sendInputAndWaitForChange(inst, "y");
@@ -47,11 +48,11 @@ describe("ApprovalScreen", () => {
     const f = inst.lastFrame() ?? "";
     expect(f).toContain("Approve orders? 3 proposed · 2 approvable · 1 blocked");
     expect(f).toContain("summary: Rotate into quality");
-    expect(f).toMatch(/› 1\s+BUY\s+AAPL\s+10\s+100\s+100\s+1,000.00\s+5.0%\s+ok/);
+    expect(f).toMatch(/› 1\s+BUY\s+AAPL\s+10\s+100.00\s+100.00\s+1,000.00\s+5.0%\s+ok/);
     expect(f).toMatch(/3\s+BUY\s+TSLA.*BLOCKED price_band/);
     expect(f).toContain("reason: because AAPL");
     expect(f).toContain("evidence: ev-aapl");
-    for (const k of ["↑/↓ select", "a approve", "e edit", "d drop", "r reject all", "k kill switch", "Ctrl+C cancel run"]) expect(f).toContain(k);
+    for (const k of ["↑/↓ j/k select", "Enter full reason & evidence", "a approve", "e edit", "d drop", "r reject all", "K kill switch", "? help", "Ctrl+C stop the run (nothing placed)"]) expect(f).toContain(k);
   });
 
   it("approves with a second confirmation (a, y, Enter): only approvable orders, hash of exactly them", async () => {
@@ -96,13 +97,13 @@ describe("ApprovalScreen", () => {
     const { inst, decisions } = setup(req);
     // Shrink the quantity to 4.
     let f = await sendInputAndWaitForChange(inst, "e");
-    expect(f).toContain("▸quantity [10]");
+    expect(f).toContain("▸quantity 10");
     await sendInputAndWaitForChange(inst, KEY.backspace);
     await sendInputAndWaitForChange(inst, KEY.backspace);
     await typeText(inst, "4");
     f = await sendInputAndWaitForChange(inst, KEY.enter);
     expect(f).toContain("re-gated: the gate approves the edited order");
-    expect(f).toMatch(/AAPL\s+4\s+100/);
+    expect(f).toMatch(/AAPL\s+4\s+100.00/);
     expect(f).toContain("ok (edited)");
     // Move the limit 10% away: the price band blocks it.
     await sendInputAndWaitForChange(inst, "e");
@@ -117,11 +118,14 @@ describe("ApprovalScreen", () => {
     f = await sendInputAndWaitForChange(inst, "a");
     expect(f).toContain("nothing to approve");
     await sendInputAndWaitForChange(inst, "y", { expectChange: false });
-    await sendInputAndWaitForChange(inst, KEY.enter, { expectChange: false });
+    // Enter (no confirmation open) only shows the order's details.
+    f = await sendInputAndWaitForChange(inst, KEY.enter);
+    expect(f).toContain("order details");
     expect(decisions).toHaveLength(0);
+    await sendInputAndWaitForChange(inst, KEY.esc);
     // Undo restores the proposal (approvable again).
     f = await sendInputAndWaitForChange(inst, "u");
-    expect(f).toMatch(/AAPL\s+10\s+100/);
+    expect(f).toMatch(/AAPL\s+10\s+100.00/);
   });
 
   it("refuses to grow an order and refuses non-numbers", async () => {
@@ -144,6 +148,7 @@ describe("ApprovalScreen", () => {
     let f = await sendInputAndWaitForChange(inst, "d");
     expect(f).toMatch(/2\s+BUY\s+MSFT.*dropped/);
     expect(f).toContain("1 approvable · 1 blocked · 1 dropped");
+    expect(f).toContain("order 2 of 3");
     await sendInputAndWaitForChange(inst, "a");
     await sendInputAndWaitForChange(inst, "y");
     f = await sendInputAndWaitForChange(inst, KEY.enter);
@@ -175,11 +180,11 @@ describe("ApprovalScreen", () => {
 
   it("kill switch from the approval screen: type HALT (a wrong word is refused) then a reason", async () => {
     const { inst, decisions } = setup();
-    let f = await sendInputAndWaitForChange(inst, "k");
+    let f = await sendInputAndWaitForChange(inst, "K");
     expect(f).toContain("Type HALT");
     await typeText(inst, "halt");
     f = await sendInputAndWaitForChange(inst, KEY.enter);
-    expect(f).toContain("refused: type HALT exactly");
+    expect(f).toContain('refused: "halt" is not HALT; type HALT exactly');
     expect(decisions).toHaveLength(0);
     await typeText(inst, "HALT");
     f = await sendInputAndWaitForChange(inst, KEY.enter);

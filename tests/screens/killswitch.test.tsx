@@ -47,7 +47,7 @@ describe("KillSwitchScreen", () => {
     expect(f).toContain("liquidation partial");
     expect(f).toContain("the peak becomes the current value (88,500.00 USD)");
     expect(f).toContain("REDUCING (sells only) for 3 run(s), then ACTIVE");
-    expect(f).toContain("Type RESET to reset the kill switch:");
+    expect(f).toContain("Step 1 of 2 · type RESET to reset the kill switch:");
     expect(f).toContain("Esc leave without changes");
   });
 
@@ -59,7 +59,8 @@ describe("KillSwitchScreen", () => {
     expect(onReset).not.toHaveBeenCalled();
     await typeText(inst, "RESET");
     f = await sendInputAndWaitForChange(inst, KEY.enter);
-    expect(f).toContain("Reason (recorded in the journal):");
+    expect(f).toContain("Step 2 of 2 · reason (recorded in the journal):");
+    expect(f).toContain("Enter reset the kill switch");
     f = await sendInputAndWaitForChange(inst, KEY.enter);
     expect(f).toContain("a reason is required");
     expect(onReset).not.toHaveBeenCalled();
@@ -108,7 +109,7 @@ describe("KillSwitchScreen", () => {
     const { inst, onReset, onExit } = setup({ trading_state: "ACTIVE", liquidation: { status: "none" }, reducing_runs_after_reset: 0, current_value: 100_000 });
     const f = inst.lastFrame() ?? "";
     expect(f).toContain("Trading is not halted: there is nothing to reset.");
-    expect(f).not.toContain("Type RESET");
+    expect(f).not.toContain("type RESET");
     for (const ch of "RESET") await sendInputAndWaitForChange(inst, ch, { expectChange: false });
     await sendInputAndWaitForChange(inst, KEY.enter, { expectChange: false });
     expect(onReset).not.toHaveBeenCalled();

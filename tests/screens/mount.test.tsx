@@ -1,46 +1,9 @@
-import { EventEmitter } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import { EventSink } from "../../src/run/event-sink.js";
 import { ApprovalQueue } from "../../src/screens/approval-queue.js";
 import { mountJournal, mountKillSwitch, mountRunConsole } from "../../src/screens/run-app.js";
+import { io } from "./fake-terminal.js";
 import { fakeRequest, KEY, order, waitFor } from "./helpers.js";
-
-class FakeStdout extends EventEmitter {
-  columns = 100;
-  rows = 30;
-  isTTY = true;
-  last = "";
-  all = "";
-  write = (s: string) => {
-    this.last = s;
-    this.all += s;
-    return true;
-  };
-}
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  setRawMode() {}
-  setEncoding() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  send(s: string) {
-    this.data = s;
-    this.emit("readable");
-  }
-}
-const io = () => {
-  const stdout = new FakeStdout();
-  const stdin = new FakeStdin();
-  return { stdout, stdin, opts: { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, env: { NO_COLOR: "1" } } };
-};
 
 describe("mount functions", () => {
   it("mountRunConsole: replays, follows the sink, and Ctrl+C interrupts and settles a waiting approval", async () => {
@@ -79,5 +42,40 @@ describe("mount functions", () => {
     b.stdin.send("q");
     await j.waitUntilExit();
     expect(onExitJ).toHaveBeenCalledTimes(1);
+  });
+
+  it("full screen: the journal draws in the alternate screen, clears and redraws on resize, and restores the screen on exit", async () => {
+    const t = io(120, 30);
+    const j = mountJournal({ source: { listRuns: () => [], runDetail: () => null, account: () => ({ points: [], max_drawdown_pct: 10 }) }, onExit: () => {} }, { ...t.opts, alternateScreen: true });
+    await waitFor(() => t.stdout.all.includes("no runs yet"), 2000, "journal screen");
+    expect(t.stdout.writes[0]).toContain("\u001b[?1049h");
+    const before = t.stdout.writes.length;
+    t.stdout.columns = 70;
+    t.stdout.emit("resize");
+    await waitFor(() => t.stdout.writes.length > before + 1, 2000, "a redraw");
+    const after = t.stdout.writes.slice(before).join("");
+    expect(after).toContain("\u001b[2J\u001b[H");
+    expect(after).toContain("no runs yet");
+    t.stdin.send("q");
+    await j.waitUntilExit();
+    await waitFor(() => t.stdout.all.includes("\u001b[?1049l"), 2000, "the screen restored");
+  });
+
+  it("the run console clears and redraws when the terminal gets narrower (no re-wrapped leftovers)", async () => {
+    const t = io(120, 30);
+    const sink = new EventSink();
+    sink.runId = "run-9";
+    const queue = new ApprovalQueue();
+    const app = mountRunConsole({ subscribe: (l) => sink.subscribe(l), replay: sink.events, queue, onInterrupt: () => {}, ...t.opts });
+    sink.emit({ type: "run.note", level: "info", message: "hello" });
+    await waitFor(() => t.stdout.all.includes("hello"), 2000, "first frame");
+    const before = t.stdout.writes.length;
+    t.stdout.columns = 80;
+    t.stdout.emit("resize");
+    await waitFor(() => t.stdout.writes.length > before, 2000, "a redraw");
+    expect(t.stdout.writes.slice(before).join("")).toContain("\u001b[2J\u001b[H");
+    expect(t.stdout.all).not.toContain("\u001b[?1049h"); // the run keeps its scrollback
+    app.unmount();
+    await app.waitUntilExit();
   });
 });

@@ -25,10 +25,10 @@ describe("RunScreen / RunApp", () => {
     const { inst, store } = setup();
     store.dispatch(ev({ type: "model.turn_started", turn: 2, max_turns: 8, time_left_ms: 90_000, cost_usd: 0.01, budget_usd: 0.5 }, new Date().toISOString()));
     const f = await waitForFrame(inst, "thinking");
-    expect(f).toContain("tradewarden PAPER · day 2026-03-02 · account SIM-1 (USD) · broker sim · model scripted/demo · run");
+    expect(f).toContain("tradewarden PAPER · day 2026-03-02 · account SIM-1 (USD) · broker sim · model scripted/demo");
     expect(f).toContain("value 98,000.00 USD · peak 100,000.00 · drawdown 2.00% / max 10% · ACTIVE · orders left 7");
     expect(f).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] thinking · turn 2\/8 · 1m\d\ds left · cost \$0.0100 of \$0.5000/);
-    expect(f).toContain("Ctrl+C cancel the run");
+    expect(f).toContain("Ctrl+C stop the run (nothing more is placed)");
     store.dispatch(ev({ type: "tool.called", turn: 2, call_id: "c1", tool: "check_orders", arguments: { orders: [{ symbol: "AAPL" }] } }));
     await waitForFrame(inst, 'check_orders {"orders":[{"symbol":"AAPL"}]}');
     store.dispatch(
@@ -84,7 +84,7 @@ describe("RunScreen / RunApp", () => {
     store.dispatch(ev({ type: "approval.requested", orders_hash: "abc", approvable: 1, blocked: 0 }));
     let f = await waitForFrame(inst, "Approve orders? 1 proposed");
     expect(f).toContain("orders left 7"); // the header stays
-    expect(f).not.toContain("Ctrl+C cancel the run"); // the run's key help gives way to the approval's
+    expect(f).not.toContain("Ctrl+C stop the run (nothing more is placed)"); // the run's key help gives way to the approval's
     // A person reads the prompt before confirming (the type-ahead guard cancels faster keys).
     const pause = () => new Promise((r) => setTimeout(r, TYPE_AHEAD_GUARD_MS + 50));
     await sendInputAndWaitForChange(inst, "a");
@@ -93,7 +93,7 @@ describe("RunScreen / RunApp", () => {
     await pause();
     await sendInputAndWaitForChange(inst, KEY.enter);
     await expect(decided).resolves.toMatchObject({ kind: "approve", orders: [{ symbol: "AAPL", quantity: 10 }] });
-    f = await waitForFrame(inst, "Ctrl+C cancel the run");
+    f = await waitForFrame(inst, "Ctrl+C stop the run (nothing more is placed)");
     expect(f).not.toContain("Approve orders?");
   });
 
@@ -101,5 +101,38 @@ describe("RunScreen / RunApp", () => {
     expect(createTheme({ NO_COLOR: "1" }).c("error")).toBeUndefined();
     expect(createTheme({}).c("error")).toBe("red");
     expect(createTheme({ NO_COLOR: "" }).color).toBe(true);
+  });
+
+  it("shows the portfolio while the model works; a finished run offers no key it no longer has", async () => {
+    const { inst, store } = setup();
+    store.dispatch(
+      ev({
+        type: "valuation",
+        value: 98_000,
+        cash: 50_000,
+        peak: 100_000,
+        drawdown_pct: 2,
+        max_drawdown_pct: 10,
+        trading_state: "ACTIVE",
+        orders_used: 3,
+        orders_left: 7,
+        first_of_run: true,
+        portfolio: {
+          currency: "USD",
+          cash: 50_000,
+          value: 98_000,
+          holdings: [{ symbol: "MSFT", quantity: 200, price: 240, value: 48_000, weight: 0.4898, cost_basis: 50_000, unrealised_pnl: -2_000, currency: "USD" }],
+          last_fills: [{ at: "2026-02-27T15:00:00Z", run_id: "r0", trading_day: "2026-02-27", symbol: "MSFT", side: "BUY", quantity: 200, price: 250 }],
+        },
+      }),
+    );
+    let f = await waitForFrame(inst, "MSFT");
+    expect(f).toMatch(/MSFT\s+200\s+48,000.00\s+49.0%\s+−2,000.00/);
+    expect(f).toContain("last fills (day 2026-02-27): BUY 200 MSFT @ 250.00");
+    expect(f).toContain("Ctrl+C stop the run");
+    store.dispatch(ev({ type: "run.finished", outcome: "hold", exit_code: 0, message: "the model proposed to hold.", cost_usd: 0.01 }));
+    f = await waitForFrame(inst, "finished: hold");
+    expect(f).toContain("✓ finished: hold (exit 0): the model proposed to hold; LLM $0.0100");
+    expect(f).not.toContain("Ctrl+C");
   });
 });

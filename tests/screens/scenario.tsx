@@ -5,6 +5,7 @@
  * event, so each dispatch's time is reducer + React commit + Ink layout + frame output).
  */
 import { EventEmitter } from "node:events";
+import { FakeStdin } from "./fake-terminal.js";
 import { render } from "ink";
 import type { RunEvent, RunEventBody } from "../../src/core/events.js";
 import { ApprovalQueue } from "../../src/screens/approval-queue.js";
@@ -25,18 +26,6 @@ class CountingStdout extends EventEmitter {
     this.chars += s.length; // .length of a concatenated string does not flatten it
     return true;
   };
-}
-class QuietStdin extends EventEmitter {
-  isTTY = true;
-  setRawMode() {}
-  setEncoding() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-  read() {
-    return null;
-  }
 }
 
 const decisions = fakeGate({ prices: { AAPL: 100, MSFT: 200 }, cash: 1e6 })([order("AAPL", "BUY", 10, 100), order("MSFT", "SELL", 2, 260)]);
@@ -83,7 +72,7 @@ export async function measureRun(events: readonly RunEvent[], rows = 40): Promis
   const store = createRunStore();
   const inst = render(<RunApp store={store} queue={new ApprovalQueue()} onInterrupt={() => {}} />, {
     stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: new QuietStdin() as unknown as NodeJS.ReadStream,
+    stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
     debug: true,
     exitOnCtrlC: false,
     patchConsole: false,

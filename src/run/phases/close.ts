@@ -20,7 +20,9 @@ export async function closeRun(ctx: RunContext, s: Stop): Promise<RunSummary> {
   const { deps, runId, paths, runDir, tradingDay } = ctx;
   const { sink, journal } = deps;
   const now = ctx.now;
-  if (tradingDay && deps.closeSession) {
+  // A proposal awaiting approval keeps its session open: `tradewarden approve` may decide it
+  // until the session ends (on the simulated broker: until the next run opens the next day).
+  if (tradingDay && deps.closeSession && s.outcome !== "awaiting_approval") {
     try {
       await deps.closeSession();
     } catch (e) {
@@ -36,7 +38,7 @@ export async function closeRun(ctx: RunContext, s: Stop): Promise<RunSummary> {
       sink.emit({ type: "run.note", level: "warn", message: `could not close the run in the journal: ${(e as Error).message}` });
     }
   }
-  if (!ctx.agentResult) writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] });
+  if (!ctx.agentResult && !(deps.resume && existsSync(paths.transcript))) writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] });
   const endpoint = deps.broker.endpoint();
   const cycle = buildResearchCycle(sink.events, {
     runId,

@@ -52,6 +52,20 @@ export interface PipelineDeps {
   sessionClock?: SessionClock;
   /** A preset run id (tests); default: time + random. */
   runId?: string;
+  /**
+   * Decide an earlier run's proposal instead of asking the model (`tradewarden approve`): the
+   * proposal is taken as recorded, re-gated on this run's fresh state, and goes to the operator,
+   * the final gate and the executor like any other (src/run/approve-pending.ts, APPROVE_PHASES).
+   */
+  resume?: ResumedProposal;
+}
+
+export interface ResumedProposal {
+  fromRunId: string;
+  orders: ProposedOrder[];
+  summary: string;
+  /** The original run's transcript (its tool results hold the evidence the orders cite). */
+  transcript: { system: unknown; messages: Array<{ role: string; content: unknown }> };
 }
 
 export interface RunSummary {

@@ -6,6 +6,8 @@
 import { TwError } from "../../core/errors.js";
 import { EXIT } from "../../core/exit-codes.js";
 import { alignDecisions, approvalOutsideProposal, ordersHash } from "../approval.js";
+import { evidenceFromTranscript } from "../evidence.js";
+import { portfolioView } from "../portfolio.js";
 import { type Phase, Stop } from "./context.js";
 import { evaluateOrders, gateInputs } from "./gate.js";
 import { trip } from "./killswitch.js";
@@ -45,6 +47,10 @@ export const decisionPhase: Phase = {
       referencePrices: Object.fromEntries(Object.entries(snapshot.market).map(([s, q]) => [s, q.price])),
       positionValues,
       baseCurrency: config.account.base_currency,
+      tradingDay: ctx.tradingDay,
+      ...(ctx.prices ? { portfolio: portfolioView(journal, ctx.prices, { currency: config.account.base_currency, currentRunId: ctx.runId }) } : {}),
+      ticks: Object.fromEntries(deps.universe.filter((i) => i.tick !== undefined).map((i) => [i.symbol.toUpperCase(), i.tick as number])),
+      evidence: evidenceFromTranscript(ctx.agentResult?.transcript ?? deps.resume?.transcript.messages ?? []),
     });
     if (signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted before execution; nothing placed");
     const at = ctx.now();
@@ -52,7 +58,11 @@ export const decisionPhase: Phase = {
       case "awaiting":
         sink.emit({ type: "approval.decided", decision: "awaiting", by: "none", orders: proposal.orders, orders_hash: hash, reason: decision.reason });
         await journal.recordApproval(ctx.runId, { decision: "awaiting", by: "none", orders_hash: hash, reason: decision.reason, orders: proposal.orders, at });
-        return new Stop("awaiting_approval", EXIT.APPROVAL_REQUIRED, "approval required: the proposal is recorded as awaiting approval; nothing placed");
+        return new Stop(
+          "awaiting_approval",
+          EXIT.APPROVAL_REQUIRED,
+          `approval required: the proposal is recorded as awaiting approval; nothing placed; decide it with \`tradewarden approve\` before the session of ${ctx.tradingDay} ends`,
+        );
       case "reject":
         sink.emit({ type: "approval.decided", decision: "rejected", by: "operator", orders: [], orders_hash: hash, ...(decision.reason ? { reason: decision.reason } : {}) });
         await journal.recordApproval(ctx.runId, { decision: "rejected", by: "operator", orders_hash: hash, ...(decision.reason ? { reason: decision.reason } : {}), at });
@@ -60,7 +70,7 @@ export const decisionPhase: Phase = {
       case "killswitch":
         sink.emit({ type: "approval.decided", decision: "killswitch", by: "operator", orders: [], orders_hash: hash, reason: decision.reason });
         await journal.recordApproval(ctx.runId, { decision: "killswitch", by: "operator", orders_hash: hash, reason: decision.reason, at });
-        await trip(ctx, `operator tripped the kill switch: ${decision.reason}`, true);
+        await trip(ctx, decision.reason, true, "operator");
         return new Stop("tripped", EXIT.HALTED_OR_TRIPPED, "the operator tripped the kill switch");
       case "approve":
         break;

@@ -29,12 +29,13 @@ async function liquidate(ctx: RunContext, note: string, sell: boolean): Promise<
 }
 
 /** Halts trading (journal), announces the liquidation it implies, and places it when the run can trade. */
-export async function trip(ctx: RunContext, reason: string, sell: boolean): Promise<void> {
+export async function trip(ctx: RunContext, reason: string, sell: boolean, by: "drawdown" | "operator" = "drawdown"): Promise<void> {
   const { journal, sink, config } = ctx.deps;
   const { g, orders } = liquidationOrders(ctx);
   const v = portfolioValue(g.state, g.market, g.limits.base_currency);
   const p = g.state.peak;
-  await journal.trip({ run_id: ctx.runId, at: ctx.now(), value: v, peak: p, drawdown_pct: drawdownPct(v, p), reason });
+  // The journal keeps who tripped it in the reason; the event carries `by` and the operator's own words.
+  await journal.trip({ run_id: ctx.runId, at: ctx.now(), value: v, peak: p, drawdown_pct: drawdownPct(v, p), reason: by === "operator" ? `operator tripped the kill switch: ${reason}` : reason });
   sink.emit({
     type: "killswitch.tripped",
     value: v,
@@ -43,6 +44,7 @@ export async function trip(ctx: RunContext, reason: string, sell: boolean): Prom
     limit_pct: config.limits.max_drawdown_pct,
     reason,
     liquidation: orders.map((o) => ({ symbol: o.symbol, side: "SELL", quantity: o.quantity, limit_price: o.limit_price, reason: o.reason, evidence_ids: [] })),
+    by,
   });
   await liquidate(ctx, "kill switch liquidation", sell);
 }

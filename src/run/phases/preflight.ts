@@ -18,6 +18,9 @@ export const TIME_WENT_BACK = "trading_day_not_after_last_run";
 export function timeMovesForward(ctx: RunContext): Stop | undefined {
   const last = ctx.deps.journal.isInitialised() ? ctx.deps.journal.lastCompletedTradingDay() : null;
   if (!last || ctx.tradingDay > last.trading_day) return undefined;
+  // `approve` decides the last run's own proposal within that run's session: the same day, no future facts.
+  const resume = ctx.deps.resume;
+  if (resume && resume.fromRunId === last.run_id && ctx.tradingDay === last.trading_day) return undefined;
   if (ctx.tradingDay === last.trading_day && ctx.deps.broker.endpoint().kind !== "sim") return undefined;
   const message =
     `the broker's trading day ${ctx.tradingDay} is not after ${last.trading_day}, the trading day of the last completed run (${last.run_id}): ` +

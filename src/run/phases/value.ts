@@ -5,6 +5,7 @@
 import { fxToBaseOf } from "../../config/fx.js";
 import { EXIT } from "../../core/exit-codes.js";
 import { drawdownPct } from "../../gate/evaluate.js";
+import { portfolioView } from "../portfolio.js";
 import { accountValue } from "../valuation.js";
 import { type Phase, type RunContext, Stop } from "./context.js";
 
@@ -23,6 +24,7 @@ export function emitValuation(ctx: RunContext, value: number, peak: number, firs
     orders_used: used,
     orders_left: Math.max(0, config.limits.max_orders_per_month - used),
     first_of_run: first,
+    ...(ctx.prices ? { portfolio: portfolioView(journal, ctx.prices, { currency: config.account.base_currency, ...(first ? { currentRunId: ctx.runId } : {}) }) } : {}),
   });
 }
 

@@ -1,0 +1,117 @@
+/**
+ * The journal browser's data: what the source (src/commands/journal-browser.ts) hands the
+ * screen, and the runs filter. Pure.
+ */
+import type { RunEvent } from "../core/events.js";
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface JournalRunSummary {
+  run_id: string;
+  started_at: string;
+  trading_day: string;
+  mode: string;
+  outcome: string | null;
+  orders: number;
+  fills: number;
+  cost_usd: number;
+}
+
+export interface JournalOrderRow {
+  client_order_id: string;
+  symbol: string;
+  side: string;
+  quantity: number;
+  limit_price: number;
+  status: string;
+  filled_quantity?: number;
+  avg_price?: number;
+}
+
+export interface JournalFillRow {
+  at: string;
+  symbol: string;
+  side: string;
+  quantity: number;
+  price: number;
+  commission?: number;
+  client_order_id?: string;
+}
+
+export interface JournalDecision {
+  decision: string;
+  by: string;
+  reason?: string;
+  orders_hash?: string;
+  orders?: number;
+}
+
+export interface JournalCost {
+  total_usd: number;
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  turns?: number;
+}
+
+export interface TranscriptEntry {
+  role: string;
+  text: string;
+}
+
+export interface JournalRunDetail {
+  run_id: string;
+  /** The run's events.jsonl. */
+  events: RunEvent[];
+  orders: JournalOrderRow[];
+  fills: JournalFillRow[];
+  /** The operator's decision; derived from the approval.decided event when null. */
+  decision: JournalDecision | null;
+  transcript: TranscriptEntry[];
+  cost: JournalCost;
+}
+
+export interface JournalAccountPoint {
+  run_id: string;
+  trading_day: string;
+  value: number;
+  peak: number;
+  /** The kill switch tripped in this run. */
+  trip?: boolean;
+  /** The kill switch was reset before this run. */
+  reset?: boolean;
+  /** Fills booked in this run. */
+  fills?: number;
+}
+
+export interface JournalAccount {
+  points: JournalAccountPoint[];
+  max_drawdown_pct: number;
+  base_currency?: string;
+  /** The account's trading state now (a halted account has no headroom to speak of). */
+  trading_state?: "ACTIVE" | "REDUCING" | "HALTED";
+}
+
+export interface JournalBrowserSource {
+  listRuns(): MaybePromise<JournalRunSummary[]>;
+  runDetail(runId: string): MaybePromise<JournalRunDetail | null>;
+  account(): MaybePromise<JournalAccount>;
+}
+
+export interface JournalScreenProps {
+  source: JournalBrowserSource;
+  onExit: () => void;
+  /** Ctrl+C; defaults to onExit. */
+  onInterrupt?: () => void;
+}
+
+export function filterRuns(runs: readonly JournalRunSummary[], query: string): JournalRunSummary[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return [...runs];
+  const terms = q.split(/\s+/);
+  return runs.filter((r) => {
+    const hay = `${r.run_id} ${r.trading_day} ${r.started_at} ${r.mode} ${r.outcome ?? "unfinished"}`.toLowerCase();
+    return terms.every((t) => hay.includes(t));
+  });
+}
