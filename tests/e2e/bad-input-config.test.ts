@@ -60,7 +60,7 @@ describe("config files that used to get through", () => {
   }, 120_000);
 
   it("an unknown model.id and model.script are refused by config check as by run", async () => {
-    await refusedAlike(freshHome('[model]\nid = "gpt-17"\n'), /model\.id: must be a model in the price table.*got "gpt-17"/);
+    await refusedAlike(freshHome('[model]\nid = "gpt-17"\n'), /model\.id: must be a model in the Claude price table.*got "gpt-17"/);
     await refusedAlike(freshHome('[model]\nscript = "yolo"\n'), /model\.script: must be a scripted policy.*got "yolo"/);
   }, 120_000);
 

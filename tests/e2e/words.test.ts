@@ -12,10 +12,10 @@ describe("config check agrees with run", () => {
     const home = freshHome('[model]\nprovider = "scripted"\nscript = "foo"\n');
     const check = await tw(home, ["config", "check"]);
     expect(check.exitCode).toBe(2);
-    expect(text(check)).toMatch(/tradewarden\.toml: model\.script "foo" is not a scripted policy; use one of: /);
+    expect(text(check)).toMatch(/tradewarden\.toml: model\.script: must be a scripted policy: one of momentum, .*; got "foo"/);
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode).toBe(2);
-    expect(text(run)).toContain('model.script "foo" is not a scripted policy');
+    expect(text(run)).toMatch(/tradewarden\.toml: model\.script: must be a scripted policy: one of momentum, .*; got "foo"/);
   });
 });
 
