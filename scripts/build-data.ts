@@ -16,21 +16,12 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { mulberry32 } from "../src/util/prng.js";
 
 export const GENERATOR_VERSION = 1;
 export const MASTER_SEED = 20000103;
 
-/** mulberry32: a tiny, well-mixed 32-bit PRNG. Deterministic on every platform. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /** Standard normal draws (Box–Muller, one value per call, the pair's second half cached). */
 function gaussian(rand: () => number): () => number {

@@ -37,6 +37,7 @@ const load = {
   export: () => import("./commands/export.js"),
   doctor: () => import("./commands/doctor.js"),
   simulate: () => import("./commands/simulate.js"),
+  research: () => import("./commands/research.js"),
 };
 async function configOf(home: string) {
   return (await load.config()).requireConfig(home);
@@ -234,8 +235,9 @@ program
   .description("re-run a run's agent loop from its recorded model traffic; fails closed on any request drift")
   .argument("<run>", "run id (under the home's runs/) or a run folder")
   .option("--json", "the result as JSON", false)
-  .action(async (target: string, opts: { json: boolean }, cmd: Command) => {
-    setExit(await (await load.replay()).cmdReplay({ home: homeOf(cmd), target, json: opts.json }, io));
+  .option("--mask", "require the run to have been masked (a masked run always replays masked: the model sees what it saw)", false)
+  .action(async (target: string, opts: { json: boolean; mask: boolean }, cmd: Command) => {
+    setExit(await (await load.replay()).cmdReplay({ home: homeOf(cmd), target, json: opts.json, mask: opts.mask }, io));
   });
 
 program
@@ -262,8 +264,21 @@ program
   .requiredOption("--from <date>", "first trading day (YYYY-MM-DD)")
   .requiredOption("--to <date>", "last trading day (YYYY-MM-DD)")
   .option("--json", "one JSON object per run, then a summary", false)
-  .action(async (opts: { from: string; to: string; json: boolean }, cmd: Command) => {
-    setExit(await (await load.simulate()).cmdSimulate({ home: homeOf(cmd), from: opts.from, to: opts.to, json: opts.json }, io));
+  .option("--mask", "mask entities: the model sees opaque aliases, neutral names and shifted dates, never the real ones", false)
+  .action(async (opts: { from: string; to: string; json: boolean; mask: boolean }, cmd: Command) => {
+    setExit(await (await load.simulate()).cmdSimulate({ home: homeOf(cmd), from: opts.from, to: opts.to, json: opts.json, mask: opts.mask }, io));
+  });
+
+const research = program.command("research").description("point-in-time news research");
+research
+  .command("search")
+  .description("what search_news would return to a run on a trading day: results, undated ones apart, and what each filter removed")
+  .argument("<query>", "what to search for (not blank; at most 300 characters)")
+  .requiredOption("--as-of <day>", "the trading day (YYYY-MM-DD): only news published before it")
+  .option("--json", "print { as_of, results, undated, removed } (the public contract)", false)
+  .option("--max <n>", "most results (1-10, default 5)")
+  .action(async (query: string, opts: { asOf: string; json: boolean; max?: string }, cmd: Command) => {
+    setExit(await (await load.research()).cmdResearchSearch({ home: homeOf(cmd), query, asOf: opts.asOf, json: opts.json, ...(opts.max !== undefined ? { max: opts.max } : {}) }, io));
   });
 
 const configCmd = program.command("config").description("the configuration file (<home>/tradewarden.toml)");

@@ -109,7 +109,7 @@ export interface AgentResult {
 }
 
 /** Dispatch stages at which the call was refused before its handler ran. */
-const REJECTED_STAGES = new Set(["unknown_tool", "parse", "validation", "grounding", "pending", "limit"]);
+const REJECTED_STAGES = new Set(["unknown_tool", "parse", "validation", "unmask", "grounding", "pending", "limit"]);
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
@@ -451,6 +451,11 @@ export function summarize(out: AgentDispatchOutcome): string {
     case "check_orders": {
       const d = normalizeDecisions(e.decisions);
       return `${d.length} order(s): ${d.filter((x) => x.approved).length} approved, ${d.filter((x) => !x.approved).length} blocked`;
+    }
+    case "search_news": {
+      const removed = (e.removed ?? {}) as Record<string, unknown>;
+      const n = (k: string) => (Array.isArray(e[k]) ? (e[k] as unknown[]).length : 0);
+      return `${e.status ?? "?"} via ${e.provider ?? "?"}: ${n("results")} result(s), ${n("undated")} undated; removed cutoff ${removed.cutoff ?? 0}, undated ${removed.undated ?? 0}, policy ${removed.policy ?? 0}, duplicates ${removed.duplicates ?? 0}`;
     }
     case "submit_orders":
       return e.hold === true ? "hold submitted" : `proposal submitted (${e.accepted_orders ?? "?"} order(s))`;

@@ -16,7 +16,9 @@
  *      so the position is ~80% of the position limit of the account value, and within the cash left
  *      after earlier buys (2% kept back for commissions);
  *   5. orders capped by the orders left this month (sells first); nothing qualifies → hold;
- *   6. check_orders on the candidates, drop what the gate blocks, submit_orders with the rest (or a
+ *   6. search_news for each candidate's symbol (src/agent/scripted-news.ts): a buy with negative news from
+ *      the last 30 days is dropped; the newest dated item naming the instrument is cited next to its history;
+ *   7. check_orders on the candidates, drop what the gate blocks, submit_orders with the rest (or a
  *      hold), citing the portfolio's and each history's evidence_id. A bounce drops the blocked
  *      orders and submits once more; a pending-corrections refusal abandons the listed codes.
  *
@@ -25,6 +27,7 @@
  * `slow` (waits until its call is aborted).
  */
 import type { ProposedOrder } from "../core/domain.js";
+import { applyNews, type NewsStep, newsToSearch } from "./scripted-news.js";
 import {
   type CallHooks,
   type ContentBlock,
@@ -61,12 +64,7 @@ export interface ScriptedOptions {
 }
 
 /** A past tool call and what came back. */
-interface Step {
-  name: string;
-  input: Record<string, unknown>;
-  ok: boolean;
-  result: Record<string, unknown>;
-}
+type Step = NewsStep;
 
 interface Action {
   text: string;
@@ -362,7 +360,17 @@ export class ScriptedClient implements ModelClient {
       };
     }
 
-    const { orders, notes } = momentumOrders(steps, this.opts.limits);
+    const momentum = momentumOrders(steps, this.opts.limits);
+    const toSearch = newsToSearch(momentum.orders, steps);
+    if (toSearch.length > 0) {
+      return {
+        text: `Checking the news before the trading day for ${toSearch.join(", ")}.`,
+        calls: toSearch.map((symbol) => ({ name: "search_news", input: { query: symbol, max_results: 3 } })),
+      };
+    }
+    const news = applyNews(momentum.orders, steps);
+    const orders = news.orders;
+    const notes = [...momentum.notes, ...news.notes];
     if (orders.length === 0) return submit([], `Holding: ${notes.join("; ") || "nothing qualifies"}. Doing nothing is the right call today.`);
     const check = last(steps, "check_orders");
     if (!check) {

@@ -6,15 +6,16 @@ import { TwError } from "../core/errors.js";
 import { resolveRunDir } from "./audit.js";
 import type { CommandIO } from "./io.js";
 
-export async function cmdReplay(opts: { home: string; target: string; json: boolean }, io: CommandIO): Promise<number> {
+export async function cmdReplay(opts: { home: string; target: string; json: boolean; mask?: boolean }, io: CommandIO): Promise<number> {
   const dir = resolveRunDir(opts.home, opts.target);
   if (!dir) {
     io.stderr(`tradewarden replay: no run "${opts.target}"\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
-  const { config } = requireConfig(opts.home);
+  const { config, universe } = requireConfig(opts.home);
   try {
-    const report = await replayRun(dir, config);
+    // A masked run always replays masked (its requests were masked); --mask insists on it.
+    const report = await replayRun(dir, config, undefined, { requireMask: opts.mask === true, universe });
     const same = report.outcome === report.recordedOutcome;
     if (opts.json) io.stdout(`${JSON.stringify({ ok: same, ...report })}\n`);
     else io.stdout(`replay of ${report.runId}: ${report.calls} model call(s) replayed with identical requests; outcome ${report.outcome} (recorded ${report.recordedOutcome ?? "none"})\n`);

@@ -109,6 +109,7 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
       secretsRead: services.secretsRead,
       allowLoopbackBroker: loopbackAllowedForTests(),
       ...(resumed ? { resume: resumed.resume } : {}),
+      research: services.research,
     });
     if (consoleUi) {
       await consoleUi.finish();

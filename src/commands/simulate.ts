@@ -12,6 +12,7 @@ import type { RunEvent } from "../core/events.js";
 import { EXIT } from "../core/exit-codes.js";
 import { money, pct, usd } from "../run/format.js";
 import { runDaily } from "../run/pipeline.js";
+import { maskerFor } from "../run/masking.js";
 import { createRunServices } from "../run/services.js";
 import { isIsoDay } from "../market/calendar.js";
 import { TwError } from "../core/errors.js";
@@ -23,6 +24,8 @@ export interface SimulateOptions {
   from: string;
   to: string;
   json: boolean;
+  /** Entity masking: the model sees aliases, neutral names and shifted dates (see README, Masking). */
+  mask?: boolean;
 }
 
 const STOPPING: ReadonlySet<number> = new Set([EXIT.INTERNAL_ERROR, EXIT.USAGE_OR_CONFIG, EXIT.RECONCILE_FAILED, EXIT.BROKER_OR_DATA_UNAVAILABLE, EXIT.INTERRUPTED]);
@@ -56,6 +59,7 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
       throw new TwError("nothing_to_simulate", `no unplayed trading day between ${opts.from} and ${opts.to} (the simulation's next day is ${first ?? "past the data"}; \`tradewarden sim reset --start ${opts.from}\` starts over)`, EXIT.USAGE_OR_CONFIG);
     }
     if (skipped > 0 && !opts.json) io.stdout(`skipped ${skipped} trading day(s) before ${opts.from}\n`);
+    const mask = opts.mask ? maskerFor(svc.universe) : undefined;
     const approver = new AutoApprover();
     const outcomes = new Map<string, number>();
     let runs = 0;
@@ -97,6 +101,8 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
         sink,
         signal: interrupts.controller.signal,
         secretsRead: svc.secretsRead,
+        research: svc.research,
+        ...(mask ? { mask } : {}),
         allowLoopbackBroker: loopbackAllowedForTests(),
       });
       runs++;

@@ -70,6 +70,7 @@ export function validateConfigDocument(
     model: d.model,
     broker: d.broker,
     executor: d.executor,
+    research: d.research,
     fx: d.fx,
   };
   return { ok: true, config };

@@ -197,6 +197,32 @@ export const CONFIG_SCHEMA = {
       settle_s: numIn(0, DAY_S, 15, "Wait for fills to settle after a cancel, seconds."),
       poll_ms: intIn(1, 60_000, 250, "Poll interval while waiting, milliseconds."),
     }),
+    research: section("Point-in-time news research (the search_news tool).", {
+      provider: {
+        enum: ["embedded", "tavily", "none"],
+        default: "embedded",
+        description: "embedded: the bundled news corpus; tavily: live news (TAVILY_API_KEY); none: search_news is disabled.",
+      },
+      block_domains: {
+        type: "array",
+        items: { type: "string", minLength: 1, pattern: "^[A-Za-z0-9.-]+$" },
+        uniqueItems: true,
+        default: [],
+        description: "Domains whose results are dropped (subdomains included; a leading www. is ignored). Applied before allow_domains.",
+      },
+      allow_domains: {
+        type: "array",
+        items: { type: "string", minLength: 1, pattern: "^[A-Za-z0-9.-]+$" },
+        uniqueItems: true,
+        default: [],
+        description: "When not empty, only results from these domains (subdomains included) are kept.",
+      },
+      undated: {
+        enum: ["exclude", "include_unverified"],
+        default: "exclude",
+        description: "Undated results in live runs: excluded, or admitted apart and marked unverified. Simulations and replays always exclude them.",
+      },
+    }),
     fx: {
       type: "object",
       description:

@@ -79,6 +79,17 @@ export interface ExecutorConfig {
   poll_ms: number;
 }
 
+export interface ResearchConfig {
+  /** "embedded": the bundled news corpus; "tavily": live news (TAVILY_API_KEY); "none": search_news is disabled. */
+  provider: "embedded" | "tavily" | "none";
+  /** Domains whose results are dropped (a domain covers its subdomains; `www.` is ignored). Applied first. */
+  block_domains: string[];
+  /** When non-empty, only results from these domains (and their subdomains) are kept. */
+  allow_domains: string[];
+  /** Undated results in live runs: excluded, or admitted apart and marked unverified. Simulations and replays always exclude. */
+  undated: "exclude" | "include_unverified";
+}
+
 export interface Config {
   /** The file it was loaded from, or null when running on the built-in defaults. */
   source: string | null;
@@ -88,6 +99,7 @@ export interface Config {
   model: ModelConfig;
   broker: BrokerConfig;
   executor: ExecutorConfig;
+  research: ResearchConfig;
   /** Units of base currency per unit of each other currency (e.g. { EUR: 1.08 } with a USD base). */
   fx: Record<string, number>;
 }

@@ -5,6 +5,7 @@
  */
 import type { PortfolioView, ProposedOrder, RunMode, TradingState } from "./domain.js";
 import type { GateDecision } from "./gate-types.js";
+import type { MaskInstrument, SearchLogEntry } from "./research.js";
 
 export interface ToolIssue {
   path: string;
@@ -166,6 +167,9 @@ export type RunEventBody =
       duration_ms: number;
     }
   | { type: "tool.pending"; pending: PendingError[] }
+  | ({ type: "research.search" } & SearchLogEntry)
+  | { type: "mask.enabled"; data_set: string; date_offset_days: number; instruments: MaskInstrument[] }
+  | { type: "mask.leak"; turn: number; kind: "symbol" | "name" | "date" | "term"; found: string; where: string }
   | { type: "gate.dry_run"; turn: number; call_id: string; decisions: GateDecision[] }
   | { type: "submit.bounced"; turn: number; decisions: GateDecision[] }
   | {
@@ -231,6 +235,9 @@ export const RUN_EVENT_TYPES = [
   "tool.rejected",
   "tool.result",
   "tool.pending",
+  "research.search",
+  "mask.enabled",
+  "mask.leak",
   "gate.dry_run",
   "submit.bounced",
   "agent.finished",

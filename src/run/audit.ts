@@ -14,6 +14,7 @@ import { type RunEvent, RUN_EVENT_TYPES } from "../core/events.js";
 import { ordersHash } from "./approval.js";
 import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
 import { type CanonicalRequest, requestKey } from "../agent/cassette.js";
+import { maskerOfRun } from "./masking.js";
 
 export interface AuditFinding {
   check: string;
@@ -70,6 +71,7 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
     if (runIds.size > 1) add("events", `events name several run ids: ${[...runIds].join(", ")}`);
     if (events.length > 0 && events.at(-1)?.type !== "run.finished") add("events", "the last event is not run.finished");
     checkGateAndOperator(events, add);
+    for (const e of events) if (e.type === "mask.leak") add("masking", `the model's ${e.where} on turn ${e.turn} names a real ${e.kind}: ${e.found}`);
   }
 
   // Research cycle.
@@ -98,7 +100,7 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
           secretsRead: (safety?.secrets_read as string[] | undefined) ?? [],
           marketData: String(provenance?.market_data ?? ""),
         });
-        for (const key of ["ok", "outcome", "exit_code", "tool_calls", "proposal", "verdicts", "operator_decision", "executed", "next_action"]) {
+        for (const key of ["ok", "outcome", "exit_code", "tool_calls", "proposal", "verdicts", "operator_decision", "executed", "research", "masking", "next_action"]) {
           if (JSON.stringify(rebuilt[key]) !== JSON.stringify(doc[key])) add("research-cycle", `"${key}" does not match what events.jsonl records`);
         }
         if (started && started.type === "run.started" && started.run_id !== doc.run_id) add("research-cycle", "run_id differs from the events");
@@ -117,6 +119,7 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
         content: { type: string; id?: string; tool_use_id?: string; content?: string; name?: string; input?: unknown }[];
       }[];
       checkTranscript(messages, events, add);
+      checkMaskedTranscript(transcript, events, add);
     } catch {
       add("transcript", "transcript.json is not JSON");
     }
@@ -183,6 +186,7 @@ function checkTranscript(
   events: RunEvent[],
   add: (c: string, m: string) => void,
 ): void {
+  const masker = maskerOfRun(events);
   const returnedText: string[] = [];
   messages.forEach((m, i) => {
     if (m.role !== "assistant") return;
@@ -200,7 +204,21 @@ function checkTranscript(
   const all = returnedText.join("\n");
   for (const e of events) {
     if (e.type !== "proposal") continue;
-    for (const o of e.orders) for (const id of o.evidence_ids ?? []) if (!all.includes(JSON.stringify(id))) add("grounding", `evidence id ${id} of ${o.symbol} was not returned by any tool in the transcript`);
+    // A masked run's transcript shows the ids as the model saw them (masked).
+    for (const o of e.orders) for (const id of o.evidence_ids ?? []) if (!all.includes(JSON.stringify(masker ? masker.maskText(id) : id))) add("grounding", `evidence id ${id} of ${o.symbol} was not returned by any tool in the transcript`);
+  }
+}
+
+/** A masked run: nothing the model saw or wrote (system prompt, messages, tool results) names a real symbol, name or date. */
+function checkMaskedTranscript(transcript: unknown, events: RunEvent[], add: (c: string, m: string) => void): void {
+  const masker = maskerOfRun(events);
+  if (!masker) return;
+  const seen = new Set<string>();
+  for (const leak of masker.leaks(JSON.stringify(transcript))) {
+    const key = `${leak.kind}:${leak.found}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    add("masking", `transcript.json (what the model saw) contains a real ${leak.kind}: ${leak.found}`);
   }
 }
 

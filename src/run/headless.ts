@@ -85,6 +85,14 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
       return e.success ? `  tool ${e.tool} ok: ${sanitizeLine(e.summary)}${e.truncated ? " (compacted)" : ""}` : c.yellow(`  tool ${e.tool} failed (${e.error_code}): ${sanitizeLine(withoutCodePrefix(e.summary, e.error_code))}`);
     case "tool.pending":
       return e.pending.length ? c.yellow(`  pending corrections: ${e.pending.map((p) => `${p.tool} (${p.error_code})`).join(", ")}`) : c.dim("  pending corrections cleared");
+    case "research.search":
+      return c.dim(
+        `  news search (${e.provider}) ${e.status}: ${e.returned} returned of ${e.retrieved}; removed cutoff ${e.removed.cutoff}, undated ${e.removed.undated}, policy ${e.removed.policy}, duplicates ${e.removed.duplicates}${e.message ? ` (${sanitizeLine(e.message)})` : ""}`,
+      );
+    case "mask.enabled":
+      return c.dim(`masking on: ${e.instruments.length} instrument aliases, dates shifted ${e.date_offset_days} days (data set ${e.data_set})`);
+    case "mask.leak":
+      return c.red(`MASK LEAK in the model's ${e.where} (turn ${e.turn}): a real ${e.kind} "${sanitizeLine(e.found)}"`);
     case "gate.dry_run":
       return [`  gate dry run:`, ...e.decisions.map((d) => `    ${d.approved ? c.green(verdictLine(d)) : c.red(verdictLine(d))}`)].join("\n");
     case "submit.bounced":

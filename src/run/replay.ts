@@ -21,6 +21,11 @@ import type { Config } from "../config/types.js";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
 import { artifactPaths } from "./artifacts.js";
+import { maskerOfRun } from "./masking.js";
+import type { Masker } from "../research/masking.js";
+import { mentionsOf } from "../research/mentions.js";
+import { evidenceIdsOf } from "../tools/grounding.js";
+import type { Instrument } from "../core/domain.js";
 
 export interface ReplayReport {
   runId: string;
@@ -54,15 +59,16 @@ function recordedResults(events: RunEvent[], messages: Message[]): Map<string, s
   return byTool;
 }
 
-function handlerFromRecording(tool: string, queue: string[]): ToolHandler {
+function handlerFromRecording(tool: string, queue: string[], masker: Masker | null): ToolHandler {
   return (): HandlerResult => {
     const next = queue.shift();
     if (next === undefined) throw new TwError("cassette_exhausted", `the replay asked ${tool} for more results than the run recorded`, EXIT.INTERNAL_ERROR);
-    const env = JSON.parse(next) as Record<string, unknown>;
+    // A masked run recorded what the model saw: unmask it, so the runtime's masking shows it again unchanged.
+    const parsed = JSON.parse(next) as Record<string, unknown>;
+    const env = masker ? masker.unmask(parsed) : parsed;
     if (env.success === true) {
       const { success: _s, ...data } = env;
-      const ids = typeof data.evidence_id === "string" ? [data.evidence_id] : [];
-      return { ok: true, data, evidenceIds: ids };
+      return { ok: true, data, evidenceIds: evidenceIdsOf(data) };
     }
     const code = String(env.error_code);
     const correction = (env.correction ?? {}) as Record<string, unknown>;
@@ -153,7 +159,7 @@ function parseArtifact<T>(path: string, text: string, line?: number): T {
   }
 }
 
-export async function replayRun(runDir: string, config: Config, onEvent?: (e: unknown) => void): Promise<ReplayReport> {
+export async function replayRun(runDir: string, config: Config, onEvent?: (e: unknown) => void, opts: { requireMask?: boolean; universe?: readonly Instrument[] } = {}): Promise<ReplayReport> {
   const paths = artifactPaths(runDir);
   const eventsText = readArtifact(runDir, paths.events);
   const transcriptText = readArtifact(runDir, paths.transcript);
@@ -175,10 +181,19 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   }
   const recording = ReplayClient.fromFile(paths.cassette, { contractVersion: CONTRACT_VERSION });
   const client = new VerifyingReplayClient(recording, recordedRequests(paths.cassette));
+  const masker = maskerOfRun(events);
+  if (opts.requireMask && !masker) {
+    throw new TwError("replay_not_masked", `run ${started.run_id} was recorded without masking; a masked replay would send different requests (replay it without --mask)`, EXIT.USAGE_OR_CONFIG);
+  }
   const results = recordedResults(events, transcript.messages);
   const handlers: Record<string, ToolHandler> = {};
-  for (const t of CATALOGUE) handlers[t.name] = handlerFromRecording(t.name, results.get(t.name) ?? []);
-  const runtime = buildToolRuntime(handlers, { runId: started.run_id, tradingDay: started.trading_day });
+  for (const t of CATALOGUE) handlers[t.name] = handlerFromRecording(t.name, results.get(t.name) ?? [], masker);
+  const runtime = buildToolRuntime(handlers, {
+    runId: started.run_id,
+    tradingDay: started.trading_day,
+    subjectsOf: mentionsOf(opts.universe ?? []),
+    ...(masker ? { masking: masker.toolMasking() } : {}),
+  });
   const first = transcript.messages[0];
   const task = first?.content.find((b) => b.type === "text");
   if (task?.type !== "text") throw new TwError("replay_incomplete", "the transcript does not begin with the task message", EXIT.USAGE_OR_CONFIG);

@@ -42,6 +42,7 @@ const SOURCE_BY_GROUP: Record<string, string> = {
   portfolio: "journal",
   market: "market_data",
   memory: "memory",
+  research: "news",
 };
 
 function provenanceOf(tool: string, tradingDay: string): { source: string; point_in_time: string } {
@@ -49,6 +50,7 @@ function provenanceOf(tool: string, tradingDay: string): { source: string; point
   if (!c) return { source: "none", point_in_time: "not a catalogue tool" };
   if (tool === "check_orders") return { source: "risk_gate", point_in_time: `dry run on a copy of the account as of ${tradingDay}` };
   if (c.kind === "final") return { source: "proposal", point_in_time: `proposal for ${tradingDay}` };
+  if (c.group === "research") return { source: "news", point_in_time: `published strictly before ${tradingDay}; undated results kept apart` };
   return { source: SOURCE_BY_GROUP[c.group] ?? "none", point_in_time: `data strictly before ${tradingDay}` };
 }
 
@@ -99,6 +101,8 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
   let cost = 0;
   let outcome: RunOutcome = "error";
   let exitCode = 1;
+  const research: Record<string, unknown>[] = [];
+  const masking: { enabled: boolean; date_offset_days?: number; leaks: Record<string, unknown>[] } = { enabled: false, leaks: [] };
 
   for (const e of events) {
     switch (e.type) {
@@ -115,8 +119,22 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
       case "tool.rejected": {
         const c = calls.get(e.call_id) ?? { call_id: e.call_id, turn: e.turn, tool: e.tool, provenance: provenanceOf(e.tool, facts.tradingDay) };
         calls.set(e.call_id, { ...c, ok: false, outcome: e.error_code, retryable: e.retryable });
+        // A search refused by its contract (blank or over-long query) never reached the provider: a `blocked` log entry.
+        if (e.tool === "search_news" && e.error_code === "invalid_tool_arguments") research.push(blockedSearch(e.correction?.received_arguments));
         break;
       }
+      case "research.search": {
+        const { type: _t, seq: _s, at: _a, run_id: _r, ...entry } = e;
+        research.push(entry);
+        break;
+      }
+      case "mask.enabled":
+        masking.enabled = true;
+        masking.date_offset_days = e.date_offset_days;
+        break;
+      case "mask.leak":
+        masking.leaks.push({ turn: e.turn, kind: e.kind, found: e.found, where: e.where });
+        break;
       case "tool.result": {
         const c = calls.get(e.call_id) ?? { call_id: e.call_id, turn: e.turn, tool: e.tool, provenance: provenanceOf(e.tool, facts.tradingDay) };
         const rec: Record<string, unknown> = { ...c, ok: e.success, outcome: e.success ? "ok" : (e.error_code ?? "error"), truncated: e.truncated, duration_ms: Math.max(0, e.duration_ms) };
@@ -204,6 +222,8 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
     verdicts: { dry_runs: dryRuns, proposal: proposalVerdicts, final: finalVerdicts },
     operator_decision: decision,
     executed: [...executed.values()],
+    research,
+    masking,
     next_action: nextActionFor(outcome),
     provenance: {
       source: "tradewarden daily run",
@@ -220,6 +240,20 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
       secrets_read: [...facts.secretsRead].sort(),
     },
     limitations,
+  };
+}
+
+function blockedSearch(received: unknown): Record<string, unknown> {
+  const q = received !== null && typeof received === "object" ? (received as Record<string, unknown>).query : undefined;
+  return {
+    query: typeof q === "string" ? q.slice(0, 300) : "",
+    provider: "none",
+    status: "blocked",
+    duration_ms: 0,
+    retrieved: 0,
+    returned: 0,
+    removed: { cutoff: 0, undated: 0, policy: 0, duplicates: 0 },
+    message: "refused by the tool contract before any provider was asked",
   };
 }
 

@@ -22,6 +22,8 @@ import { homePaths } from "../util/paths.js";
 import { EXIT } from "../core/exit-codes.js";
 import type { Session } from "./pipeline.js";
 import { type SessionClock, simulatedSessionClock, wallClock } from "./session-clock.js";
+import type { ResearchSetup } from "../research/search.js";
+import { createResearchSetup } from "../research/setup.js";
 
 export { type LoadedConfig, requireConfig } from "../config/require.js";
 
@@ -103,6 +105,7 @@ export interface RunServices extends LoadedConfig, BrokerSetup {
   market: MarketData;
   journal: Journal;
   model: ModelSetup & { id: string };
+  research: ResearchSetup;
 }
 
 export interface AccountServices extends LoadedConfig, BrokerSetup {
@@ -155,10 +158,13 @@ export async function createRunServices(home: string, env: NodeJS.ProcessEnv): P
     env,
     limits: { max_position_pct: config.limits.max_position_pct, max_price_deviation_pct: config.limits.max_price_deviation_pct },
   });
+  // Research next: a missing TAVILY_API_KEY for provider = "tavily" refuses before anything opens.
+  const research = createResearchSetup(config.research, { env, historical: config.broker.kind === "sim" });
   const account = await createAccountServices(home, env);
-  const secretsRead = [...account.secretsRead, ...(model.keyEnv ? [model.keyEnv] : [])];
+  const secretsRead = [...account.secretsRead, ...(model.keyEnv ? [model.keyEnv] : []), ...research.secretsRead];
   return {
     ...account,
+    research,
     secretsRead,
     model: { ...model, id: model.provider === "scripted" ? `scripted:${config.model.script}` : config.model.id },
   };

@@ -10,6 +10,7 @@
 import type { GateDecision } from "../core/gate-types.js";
 import type { RunEvent } from "../core/events.js";
 import { decisionText, joinClauses, money, pct, usd, withoutCodePrefix } from "../run/format.js";
+import { describe } from "../run/headless.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import type { Tone } from "./theme.js";
 import { compactJson } from "./text.js";
@@ -305,6 +306,13 @@ export function reduceRun(state: RunState, e: RunEvent): RunState {
         seq,
         note(good ? "ok" : "error", `run finished: ${e.outcome} (exit ${e.exit_code}): ${joinClauses(final.message, `LLM cost ${usd(e.cost_usd)}`, e.value_after !== undefined && `value ${money(e.value_after, s.header.base_currency)}`)}`),
       );
+    }
+    case "research.search":
+    case "mask.enabled":
+    case "mask.leak": {
+      const plain = (x: string) => x;
+      const line = describe(e, { red: plain, green: plain, yellow: plain, dim: plain }) ?? e.type;
+      return append(s, seq, note(e.type === "mask.leak" ? "error" : e.type === "research.search" && e.status === "error" ? "warn" : "dim", line.trim()));
     }
     default: {
       const unknown: { type: string } = e;

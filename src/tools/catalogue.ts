@@ -8,13 +8,14 @@ import { getPriceHistory } from "./defs/get-price-history.js";
 import { listUniverse } from "./defs/list-universe.js";
 import { recall } from "./defs/recall.js";
 import { remember } from "./defs/remember.js";
+import { searchNews } from "./defs/search-news.js";
 import { submitOrders } from "./defs/submit-orders.js";
 import type { ToolContract } from "./types.js";
 
 /** Bump when a description, schema or serialisation changes: cassettes record it. */
 export const CONTRACT_VERSION = "tw-tools/1";
 
-export const CATALOGUE = [getPortfolio, listUniverse, getPriceHistory, remember, recall, checkOrders, submitOrders] as const;
+export const CATALOGUE = [getPortfolio, listUniverse, getPriceHistory, searchNews, remember, recall, checkOrders, submitOrders] as const;
 
 export type ToolName = (typeof CATALOGUE)[number]["name"];
 export const TOOL_NAMES = CATALOGUE.map((t) => t.name) as ToolName[];

@@ -50,6 +50,23 @@ export const TOOL_ERROR_CODES = {
     meaning: "An order cites an evidence id that no tool returned in this run.",
     instruction: "Cite only `evidence_id` values returned by get_portfolio, get_price_history or other tools in this run.",
   },
+  ungrounded_order: {
+    retryable: true,
+    meaning:
+      "An order's evidence includes nothing about its own instrument (its get_price_history result, or a search_news result that names it); undated evidence never grounds an order alone.",
+    instruction:
+      "Cite, for each order, the evidence_id of that instrument's get_price_history result or of a dated search_news result that names it (call the tool first if needed), then call again.",
+  },
+  search_failed: {
+    retryable: false,
+    meaning: "The news provider failed (network, quota, or an error answer); nothing was returned.",
+    instruction: "Do not repeat this search; decide from the other evidence or hold.",
+  },
+  ambiguous_masked_symbol: {
+    retryable: true,
+    meaning: "A partial instrument alias matches several instruments.",
+    instruction: "Call again with one of `retry_argument_choices` (each a complete arguments object), choosing the instrument you meant.",
+  },
   orders_blocked: {
     retryable: true,
     meaning: "The risk gate blocked at least one order of submit_orders; nothing was submitted.",

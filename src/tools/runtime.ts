@@ -1,7 +1,9 @@
 /**
  * The per-run tool runtime: binds handlers to the contracts and dispatches every call in this
- * order: unknown tool → arguments parse → schema validation (all issues) → grounding (evidence
- * ids) → pending check (final tool) → per-run call limit → handler → envelope → compaction.
+ * order: unknown tool → arguments parse → schema validation (all issues) → entity unmasking (when
+ * masking is on; an ambiguous partial alias is refused) → grounding (evidence ids returned in this
+ * run, and about each order's own instrument) → pending check (final tool) → per-run call limit →
+ * handler → envelope → masking (when on) → compaction.
  * Invalid input never reaches a handler; a handler exception becomes `tool_execution_failed`.
  */
 import type { PendingError } from "../core/events.js";
@@ -14,10 +16,11 @@ import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.j
 import { TOOL_ERROR_CODES } from "./error-codes.js";
 import { PendingTracker } from "./pending.js";
 import { type AnthropicToolDef, renderAnthropic, renderOpenAI, type OpenAIToolDef } from "./render.js";
-import type { HandlerResult, ToolCallContext, ToolContract, ToolHandler } from "./types.js";
+import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";
+import type { HandlerResult, ToolCallContext, ToolContract, ToolHandler, ToolMasking } from "./types.js";
 import { validateArguments } from "./validate.js";
 
-export type DispatchStage = "unknown_tool" | "parse" | "validation" | "grounding" | "pending" | "limit" | "handler" | "ok";
+export type DispatchStage = "unknown_tool" | "parse" | "validation" | "unmask" | "grounding" | "pending" | "limit" | "handler" | "ok";
 
 export interface DispatchOutcome {
   tool: string;
@@ -43,7 +46,14 @@ export interface ToolRuntimeOptions {
   tradingDay: string;
   budgetChars?: number;
   now?: () => number;
+  /** The instruments a news text names (grounding); default: none, so only price histories ground. */
+  subjectsOf?: SubjectsOf;
+  /** Entity masking: arguments unmasked after validation, everything the model sees masked. */
+  masking?: ToolMasking;
 }
+
+/** Stages whose envelope carries the model's own (masked) arguments: only the example needs masking. */
+const BEFORE_UNMASK: ReadonlySet<DispatchStage> = new Set(["unknown_tool", "parse", "validation", "unmask"]);
 
 export interface ToolRuntime {
   readonly contracts: readonly ToolContract[];
@@ -68,7 +78,9 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
   const now = opts.now ?? (() => performance.now());
   const budget = opts.budgetChars ?? DEFAULT_BUDGET_CHARS;
   const pending = new PendingTracker();
-  const evidence = new Set<string>();
+  const registry = new EvidenceRegistry(opts.subjectsOf ?? (() => []));
+  const evidence = registry.ids;
+  const masking = opts.masking;
   const successes = new Map<string, number>();
   /** Calls past the limit check whose handler has not settled: they hold a slot of the limit. */
   const inFlight = new Map<string, number>();
@@ -85,7 +97,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     let success = envelope.success === true;
     let compacted: ReturnType<typeof compactResult>;
     try {
-      compacted = compactResult(envelope, budget);
+      compacted = compactResult(shown(envelope, stage), budget);
     } catch (e) {
       // A result JSON cannot carry (BigInt, a cycle) is the tool's fault, not the run's.
       envelope = failureEnvelope({
@@ -98,7 +110,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
       stage = "handler";
       success = false;
       data = undefined;
-      compacted = compactResult(envelope, budget);
+      compacted = compactResult(shown(envelope, stage), budget);
     }
     const outcome: DispatchOutcome = {
       tool,
@@ -121,6 +133,15 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
       pending.record(tool, { success, retryable: outcome.retryable, error_code: outcome.errorCode, error: outcome.error });
     }
     return outcome;
+  }
+
+  /** What the model is shown: masked when masking is on (before unmasking, only the contract's example is real). */
+  function shown(envelope: Record<string, unknown>, stage: DispatchStage): Record<string, unknown> {
+    if (!masking) return envelope;
+    if (!BEFORE_UNMASK.has(stage)) return masking.mask(envelope);
+    const correction = envelope.correction as Record<string, unknown> | undefined;
+    if (!correction) return envelope;
+    return { ...envelope, correction: { ...correction, valid_arguments_example: masking.mask(correction.valid_arguments_example) } };
   }
 
   function fail(spec: FailureSpec, stage: DispatchStage, started: number, args: unknown): DispatchOutcome {
@@ -194,9 +215,9 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
         typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)",
       );
     }
-    const argObj = args as Record<string, unknown>;
+    const modelArgs = args as Record<string, unknown>;
     // 2. Schema validation: every issue at once.
-    const report = validateArguments(name, argObj);
+    const report = validateArguments(name, modelArgs);
     if (!report.valid) {
       const n = report.issues.length;
       return fail(
@@ -208,18 +229,32 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
             .map((i) => `${i.path} ${i.message}`)
             .join("; ")}${n > 5 ? "; …" : ""}`,
           example: contract.example,
-          received: argObj,
+          received: modelArgs,
           issues: report.issues,
           missing: report.missing,
         },
         "validation",
         started,
-        argObj,
+        modelArgs,
       );
     }
-    // 3. Grounding: evidence ids must name results this run returned.
+    // 2b. Unmasking: the model's aliases and shifted dates back to real terms; an ambiguous partial alias is refused.
+    let argObj = modelArgs;
+    if (masking) {
+      const u = masking.unmaskArguments(name, modelArgs);
+      if (!u.ok) {
+        return fail(
+          { code: u.code, tool: name, message: u.message, example: contract.example, received: modelArgs, ...(u.instruction ? { instruction: u.instruction } : {}), ...(u.details ? { details: u.details } : {}) },
+          "unmask",
+          started,
+          modelArgs,
+        );
+      }
+      argObj = u.args;
+    }
+    // 3. Grounding: evidence ids must name results this run returned, and each order must cite evidence about its instrument.
     if (GROUNDED_TOOLS.has(name)) {
-      const issues = groundingIssues(argObj, evidence);
+      const issues = registry.unknownIssues(argObj);
       if (issues.length > 0) {
         return fail(
           {
@@ -233,6 +268,25 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
             received: argObj,
             issues,
             details: { known_evidence_ids: [...evidence].slice(0, 40) },
+          },
+          "grounding",
+          started,
+          argObj,
+        );
+      }
+      const ungrounded = registry.ungroundedIssues(argObj);
+      if (ungrounded.length > 0) {
+        return fail(
+          {
+            code: "ungrounded_order",
+            tool: name,
+            message: `${ungrounded.length} order${ungrounded.length === 1 ? " is" : "s are"} not grounded in evidence about ${ungrounded.length === 1 ? "its" : "their"} own instrument: ${ungrounded
+              .slice(0, 5)
+              .map((i) => i.message)
+              .join("; ")}`,
+            example: contract.example,
+            received: argObj,
+            issues: ungrounded,
           },
           "grounding",
           started,
@@ -332,15 +386,19 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     const outcome = finish(name, argObj, "ok", successEnvelope(result.data ?? {}), started, result.data ?? {});
     if (outcome.success) {
       successes.set(name, (successes.get(name) ?? 0) + 1);
-      if (Array.isArray(result.evidenceIds)) for (const id of result.evidenceIds) if (typeof id === "string") evidence.add(id);
+      if (Array.isArray(result.evidenceIds)) registry.record(result.evidenceIds.filter((id): id is string => typeof id === "string"), result.data ?? {});
     }
     return outcome;
   }
 
+  function shownTools<T>(tools: T[]): T[] {
+    return masking ? masking.mask(tools) : tools;
+  }
+
   return {
     contracts: CATALOGUE as readonly ToolContract[],
-    anthropicTools: (o) => CATALOGUE.map((t) => renderAnthropic(t, o)),
-    openaiTools: () => CATALOGUE.map((t) => renderOpenAI(t)),
+    anthropicTools: (o) => shownTools(CATALOGUE.map((t) => renderAnthropic(t, o))),
+    openaiTools: () => shownTools(CATALOGUE.map((t) => renderOpenAI(t))),
     dispatch,
     pending: () => pending.list(),
     seenEvidence: () => evidence,
@@ -358,16 +416,4 @@ function isHandlerResult(r: unknown): r is HandlerResult {
 function preview(v: unknown): unknown {
   if (typeof v === "string") return v.slice(0, RECEIVED_PREVIEW_CHARS);
   return v;
-}
-
-function groundingIssues(args: Record<string, unknown>, seen: ReadonlySet<string>): { path: string; message: string }[] {
-  const issues: { path: string; message: string }[] = [];
-  const orders = Array.isArray(args.orders) ? (args.orders as Record<string, unknown>[]) : [];
-  orders.forEach((order, i) => {
-    const ids = Array.isArray(order.evidence_ids) ? (order.evidence_ids as string[]) : [];
-    ids.forEach((id, j) => {
-      if (!seen.has(id)) issues.push({ path: `$.orders[${i}].evidence_ids[${j}]`, message: `"${id}" was not returned in this run` });
-    });
-  });
-  return issues;
 }

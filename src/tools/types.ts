@@ -5,7 +5,7 @@
 import type { TSchema } from "@sinclair/typebox";
 
 export type ToolKind = "read" | "dry_run" | "final";
-export type ToolGroup = "portfolio" | "market" | "memory" | "orders";
+export type ToolGroup = "portfolio" | "market" | "research" | "memory" | "orders";
 
 export interface ToolContract<I extends TSchema = TSchema, O extends TSchema = TSchema> {
   name: string;
@@ -59,3 +59,13 @@ export interface ToolCallContext {
 }
 
 export type ToolHandler = (args: Record<string, unknown>, ctx: ToolCallContext) => HandlerResult | Promise<HandlerResult>;
+
+/**
+ * Entity masking as the runtime applies it (src/research/masking.ts implements it): arguments are
+ * unmasked after validation, and everything the model is shown (tool definitions, results,
+ * failure envelopes) is masked.
+ */
+export interface ToolMasking {
+  unmaskArguments(tool: string, args: Record<string, unknown>): { ok: true; args: Record<string, unknown> } | HandlerFailure;
+  mask<T>(value: T): T;
+}

@@ -284,9 +284,9 @@ describe("tool turns", () => {
 
   test("after the revision a still-blocked order is accepted (the final gate drops it)", async () => {
     const w = makeWorld();
-    const bad = { symbol: "ALFA", side: "BUY", quantity: 1, limit_price: 500, reason: "r", evidence_ids: ["portfolio:2024-05-06"] };
+    const bad = { symbol: "ALFA", side: "BUY", quantity: 1, limit_price: 500, reason: "r", evidence_ids: ["portfolio:2024-05-06", "price:ALFA:2024-05-06"] };
     const turns = [
-      { content: [use("p", "get_portfolio", {})], stop_reason: "tool_use" },
+      { content: [use("p", "get_portfolio", {}), use("h", "get_price_history", { symbol: "ALFA" })], stop_reason: "tool_use" },
       { content: [use("s1", "submit_orders", { orders: [bad], summary: "x" })], stop_reason: "tool_use" },
       { content: [use("s2", "submit_orders", { orders: [bad], summary: "x" })], stop_reason: "tool_use" },
     ];

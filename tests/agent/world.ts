@@ -8,6 +8,9 @@ import type { BlockReason, GateDecision } from "../../src/core/gate-types.js";
 import { makeSubmitHandler, flattenDecision, type SubmitHandler } from "../../src/agent/submit.js";
 import { buildToolRuntime, type ToolRuntime } from "../../src/tools/runtime.js";
 import type { ToolHandler } from "../../src/tools/types.js";
+import { type CorpusItem, EmbeddedProvider } from "../../src/research/embedded.js";
+import { mentionsOf } from "../../src/research/mentions.js";
+import { makeSearchNewsHandler } from "../../src/research/tool.js";
 
 export interface WorldOptions {
   cash?: number;
@@ -18,6 +21,8 @@ export interface WorldOptions {
   ordersLeft?: number;
   maxPositionPct?: number;
   maxDeviationPct?: number;
+  /** The news the world's search_news finds (the real handler over an embedded corpus). */
+  news?: CorpusItem[];
 }
 
 /** Deterministic closes: a drift per bar and a small wiggle. */
@@ -75,6 +80,7 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
     ordersLeft: o.ordersLeft ?? 10,
     maxPositionPct: o.maxPositionPct ?? 10,
     maxDeviationPct: o.maxDeviationPct ?? 2,
+    news: o.news ?? [],
   };
   const day = opts.tradingDay;
   const price = (s: string) => {
@@ -148,6 +154,10 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
       const s = summary(symbol, closes, day);
       return { ok: true, data: s, evidenceIds: [String(s.evidence_id)] };
     },
+    search_news: makeSearchNewsHandler({
+      setup: { provider: new EmbeddedProvider(opts.news), providerName: "embedded", policy: { block: [], allow: [] }, undated: "exclude" },
+      tradingDay: day,
+    }),
     remember: () => ({ ok: true, data: { id: "note-1" } }),
     recall: () => ({ ok: true, data: { notes: [] } }),
     check_orders: (args) => {
@@ -164,7 +174,12 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
   };
   const runtime = buildToolRuntime(
     { ...handlers, submit_orders: extra.handlers?.submit_orders ?? submitCounted },
-    { runId: "run-test", tradingDay: day, budgetChars: extra.budgetChars ?? 20_000 },
+    {
+      runId: "run-test",
+      tradingDay: day,
+      budgetChars: extra.budgetChars ?? 20_000,
+      subjectsOf: mentionsOf(Object.keys(opts.series).map((symbol) => ({ symbol }))),
+    },
   );
   return { runtime, submit, evaluate, handlerCalls, opts };
 }

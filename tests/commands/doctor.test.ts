@@ -226,3 +226,19 @@ describe("broker (Alpaca paper, loopback fake)", () => {
     expect(check(down.report, "broker.reachable")).toMatchObject({ ok: false, fix: expect.stringContaining("network") });
   }, 60_000);
 });
+
+describe("research", () => {
+  test("the bundled corpus by default; Tavily needs its key (never printed); none says search_news is disabled", async () => {
+    const embedded = await doctorHere(freshHome());
+    expect(check(embedded.report, "research.provider")).toMatchObject({ ok: true, summary: expect.stringMatching(/^the bundled news corpus: \d+ items, dated \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d$/) });
+    const tavily = freshHome('[research]\nprovider = "tavily"\n');
+    const noKey = await doctorHere(tavily);
+    expect(noKey.exit).toBe(1);
+    expect(check(noKey.report, "research.key")).toMatchObject({ ok: false, fix: expect.stringContaining("TAVILY_API_KEY") });
+    const withKey = await doctorHere(tavily, { TAVILY_API_KEY: "tvly-CANARY-doctor" });
+    expect(check(withKey.report, "research.key")).toMatchObject({ ok: true });
+    expect(JSON.stringify(withKey.report) + withKey.text).not.toContain("tvly-CANARY-doctor");
+    const none = await doctorHere(freshHome('[research]\nprovider = "none"\n'));
+    expect(check(none.report, "research.provider")?.summary).toMatch(/search_news is disabled/);
+  }, 60_000);
+});

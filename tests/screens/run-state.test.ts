@@ -36,6 +36,13 @@ describe("reduceRun", () => {
     expect(bad.status.phase).toBe("finished");
   });
 
+  it("news searches and masking show as lines; a mask leak as an error", () => {
+    const search = reduceAll([ev({ type: "research.search", query: "ALFA", provider: "embedded", status: "success", duration_ms: 1, retrieved: 6, returned: 2, removed: { cutoff: 3, undated: 0, policy: 0, duplicates: 1 }, invalid: 0 })]);
+    expect(lastItem(search)).toMatchObject({ kind: "note", tone: "dim", text: "news search (embedded) success: 2 returned of 6; removed cutoff 3, undated 0, policy 0, duplicates 1" });
+    const leak = reduceAll([ev({ type: "mask.leak", turn: 2, kind: "symbol", found: "ALFA", where: "text" })]);
+    expect(lastItem(leak)).toMatchObject({ kind: "note", tone: "error", text: expect.stringContaining('a real symbol "ALFA"') });
+  });
+
   it("valuation updates value, peak, drawdown, state and orders left", () => {
     const s = reduceAll([started, valuation]);
     expect(s.header).toMatchObject({ value: 98_000, cash: 50_000, peak: 100_000, drawdown_pct: 2, max_drawdown_pct: 10, trading_state: "ACTIVE", orders_left: 7, orders_used: 3 });

@@ -46,7 +46,7 @@ async function ground(rt: ToolRuntime): Promise<void> {
 }
 
 function groundedRuntime(overrides: Partial<Record<string, ToolHandler>> = {}) {
-  return runtime({ get_price_history: () => ({ ok: true, data: { evidence_id: EVIDENCE }, evidenceIds: [EVIDENCE] }), ...overrides });
+  return runtime({ get_price_history: () => ({ ok: true, data: { evidence_id: EVIDENCE, symbol: "ALFA" }, evidenceIds: [EVIDENCE] }), ...overrides });
 }
 
 /** The failure envelope has exactly DESIGN section 3's fields, and the text the model sees says the same. */
@@ -428,7 +428,7 @@ describe("the per-run call limit", () => {
         await new Promise((r) => setTimeout(r, 5));
         return { ok: true, data: {} };
       },
-      get_price_history: () => ({ ok: true, data: {}, evidenceIds: [EVIDENCE] }),
+      get_price_history: () => ({ ok: true, data: { evidence_id: EVIDENCE, symbol: "ALFA" }, evidenceIds: [EVIDENCE] }),
     });
     await ground(rt);
     const limit = (contractOf("check_orders") as ToolContract).callLimit as number;

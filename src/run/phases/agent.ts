@@ -1,6 +1,8 @@
 /**
- * Agent: the model works the day through the contracted tools (journal, market, check_orders,
- * submit_orders) until it submits a proposal or stops. Every tool result is point-in-time: market
+ * Agent: the model works the day through the contracted tools (journal, market, search_news,
+ * check_orders, submit_orders) until it submits a proposal or stops. With masking on, the model
+ * sees aliases, neutral names, shifted dates and rescaled money only, and its own text is scanned
+ * for leaks afterwards. Every tool result is point-in-time: market
  * data strictly before the trading day, journal facts of earlier trading days only.
  */
 import { fileSink, RecordingClient } from "../../agent/cassette.js";
@@ -19,6 +21,10 @@ import { CONTRACT_VERSION } from "../../tools/catalogue.js";
 import { writeJsonAtomic } from "../artifacts.js";
 import { type Phase, Stop } from "./context.js";
 import { evaluateOrders, gateInputs } from "./gate.js";
+import { createResearchSetup } from "../../research/setup.js";
+import { makeSearchNewsHandler } from "../../research/tool.js";
+import { mentionsOf } from "../../research/mentions.js";
+import { maskEnabledEvent, modelTextLeaks } from "../masking.js";
 
 
 export const agentPhase: Phase = {
@@ -38,21 +44,34 @@ export const agentPhase: Phase = {
         tradingDay: ctx.tradingDay,
       }),
       ...makeMarketToolHandlers({ market: deps.market, universe: deps.universe, tradingDay: ctx.tradingDay, baseCurrency: config.account.base_currency, fxToBase: fxToBaseOf(config) }),
+      search_news: makeSearchNewsHandler({
+        setup: deps.research ?? createResearchSetup(config.research, { env: {}, historical: deps.broker.endpoint().kind === "sim" }),
+        tradingDay: ctx.tradingDay,
+        onLog: (entry) => sink.emit({ type: "research.search", ...entry }),
+      }),
       check_orders: makeCheckOrdersHandler(() => gateInputs(ctx)),
       submit_orders: submit,
     };
-    const runtime = buildToolRuntime(handlers, { runId: ctx.runId, tradingDay: ctx.tradingDay });
-    const system = buildSystemPrompt({
-      limits: limitsOf(config),
-      maxTurns: config.model.max_turns,
-      toolCallLimits: Object.fromEntries(runtime.contracts.map((c) => [c.name, c.callLimit])),
-    });
+    const mask = deps.mask;
+    const shown = (text: string) => (mask ? mask.maskText(text) : text);
+    if (mask) sink.emit(maskEnabledEvent(mask, deps.universe));
+    const runtime = buildToolRuntime(handlers, { runId: ctx.runId, tradingDay: ctx.tradingDay, subjectsOf: mentionsOf(deps.universe), ...(mask ? { masking: mask.toolMasking() } : {}) });
+    const promptLimits = limitsOf(config);
+    // Masked money: the one amount the prompt states is rescaled like every price the model sees.
+    if (mask && promptLimits.max_order_notional !== null) promptLimits.max_order_notional *= mask.priceScale;
+    const system = shown(
+      buildSystemPrompt({
+        limits: promptLimits,
+        maxTurns: config.model.max_turns,
+        toolCallLimits: Object.fromEntries(runtime.contracts.map((c) => [c.name, c.callLimit])),
+      }),
+    );
     const client = new RecordingClient(deps.model.client, { sink: fileSink(ctx.paths.cassette), contractVersion: CONTRACT_VERSION });
     const gen = runAgent({
       client,
       runtime,
       system,
-      task: buildTaskMessage({ tradingDay: ctx.tradingDay }),
+      task: shown(buildTaskMessage({ tradingDay: ctx.tradingDay })),
       limits: agentLimitsFrom(config.model, journal.spendThisMonth(ctx.now())),
       price: deps.model.price,
       signal: deps.signal,
@@ -69,6 +88,7 @@ export const agentPhase: Phase = {
       sink.emit(step.value);
     }
     const result = ctx.agentResult;
+    if (mask) for (const leak of modelTextLeaks(mask, result.transcript)) sink.emit(leak);
     writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript });
     if (result.outcome === "interrupted") return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the agent loop; nothing placed");
     if (!result.proposal) return new Stop("no_trades", EXIT.OK, `no proposal: ${result.reason}`);

@@ -19,6 +19,8 @@ import type { Approver } from "../approval.js";
 import type { ArtifactPaths } from "../artifacts.js";
 import type { EventSink } from "../event-sink.js";
 import type { SessionClock } from "../session-clock.js";
+import type { ResearchSetup } from "../../research/search.js";
+import type { Masker } from "../../research/masking.js";
 
 export interface Session {
   tradingDay: string;
@@ -52,6 +54,10 @@ export interface PipelineDeps {
   sessionClock?: SessionClock;
   /** A preset run id (tests); default: time + random. */
   runId?: string;
+  /** News research (search_news); default: the config's [research] with no secrets read. */
+  research?: ResearchSetup;
+  /** Entity masking (simulate/replay --mask): the model sees aliases and shifted dates only. */
+  mask?: Masker;
   /**
    * Decide an earlier run's proposal instead of asking the model (`tradewarden approve`): the
    * proposal is taken as recorded, re-gated on this run's fresh state, and goes to the operator,

@@ -1,0 +1,74 @@
+/**
+ * The live provider: Tavily through its official client (`@tavily/core`), key from TAVILY_API_KEY.
+ * The request asks Tavily for news ending the day before the cutoff and for the configured domain
+ * lists; the tool still applies every filter itself (a provider's filter is never trusted).
+ * Off unless `research.provider = "tavily"`; tests point `apiBaseURL` at a loopback fake.
+ */
+import { tavily } from "@tavily/core";
+import { TwError } from "../core/errors.js";
+import { EXIT } from "../core/exit-codes.js";
+import type { SearchOptions, SearchProvider, SearchResult } from "./types.js";
+
+export const TAVILY_KEY_ENV = "TAVILY_API_KEY";
+/** Tests only: a loopback base URL for the fake Tavily server. */
+export const TAVILY_BASE_URL_ENV = "TRADEWARDEN_TAVILY_BASE_URL";
+
+const TIMEOUT_S = 20;
+
+/** The day before a YYYY-MM-DD day. */
+export function dayBefore(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    const h = new URL(url).hostname;
+    return h === "127.0.0.1" || h === "localhost" || h === "[::1]" || h === "::1";
+  } catch {
+    return false;
+  }
+}
+
+export class TavilyProvider implements SearchProvider {
+  readonly name = "tavily";
+  private readonly client: ReturnType<typeof tavily>;
+
+  constructor(apiKey: string, baseUrl?: string) {
+    this.client = tavily({ apiKey, ...(baseUrl ? { apiBaseURL: baseUrl.replace(/\/+$/, "") } : {}) });
+  }
+
+  /** From the environment: the key is required (never logged); a base URL override must be loopback. */
+  static fromEnv(env: NodeJS.ProcessEnv): TavilyProvider {
+    const key = env[TAVILY_KEY_ENV];
+    if (!key || key.trim() === "") {
+      throw new TwError("research_key_missing", `research.provider = "tavily" needs ${TAVILY_KEY_ENV} in the environment`, EXIT.USAGE_OR_CONFIG);
+    }
+    const base = env[TAVILY_BASE_URL_ENV];
+    if (base && !isLoopback(base)) {
+      throw new TwError("research_base_url", `${TAVILY_BASE_URL_ENV} may only point at a loopback test server (got ${base})`, EXIT.USAGE_OR_CONFIG);
+    }
+    return new TavilyProvider(key.trim(), base || undefined);
+  }
+
+  async search(query: string, opts: SearchOptions): Promise<SearchResult[]> {
+    const res = await this.client.search(query, {
+      topic: "news",
+      searchDepth: "basic",
+      maxResults: Math.min(20, Math.max(opts.maxResults * 2, opts.maxResults)),
+      endDate: dayBefore(opts.cutoff),
+      timeout: TIMEOUT_S,
+      ...(opts.domains && opts.domains.allow.length > 0 ? { includeDomains: [...opts.domains.allow] } : {}),
+      ...(opts.domains && opts.domains.block.length > 0 ? { excludeDomains: [...opts.domains.block] } : {}),
+    });
+    return (res.results ?? []).map((r) => ({
+      title: String(r.title ?? ""),
+      url: String(r.url ?? ""),
+      snippet: String(r.content ?? ""),
+      published: typeof r.publishedDate === "string" && r.publishedDate.trim() !== "" ? r.publishedDate : null,
+      score: typeof r.score === "number" && Number.isFinite(r.score) ? r.score : 0,
+      provider: this.name,
+    }));
+  }
+}

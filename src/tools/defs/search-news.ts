@@ -1,0 +1,61 @@
+import { Type } from "@sinclair/typebox";
+import type { ToolContract } from "../types.js";
+
+const Input = Type.Object(
+  {
+    query: Type.String({
+      minLength: 1,
+      maxLength: 300,
+      pattern: "\\S",
+      description: "What to search for, in a few keywords: an instrument's symbol or name, a company, an event (e.g. \"ALFA guidance\", \"Federal Reserve rate decision\"). Not blank; at most 300 characters.",
+    }),
+    max_results: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10,
+        default: 5,
+        description: "Most results to return after the filters (1–10, default 5). Undated results, when admitted, are capped separately.",
+      }),
+    ),
+  },
+  { additionalProperties: false, description: "A news search as of the run's trading day." },
+);
+
+const Item = Type.Object(
+  {
+    evidence_id: Type.String(),
+    title: Type.String(),
+    url: Type.String(),
+    published: Type.Union([Type.String(), Type.Null()]),
+    outlets: Type.Array(Type.String()),
+    snippet: Type.String(),
+  },
+  { additionalProperties: true },
+);
+
+const Output = Type.Object(
+  {
+    success: Type.Literal(true),
+    as_of: Type.String(),
+    provider: Type.String(),
+    status: Type.Union([Type.Literal("success"), Type.Literal("disabled")]),
+    results: Type.Array(Item),
+    undated: Type.Array(Item),
+    removed: Type.Object({ cutoff: Type.Integer(), undated: Type.Integer(), policy: Type.Integer(), duplicates: Type.Integer() }),
+  },
+  { additionalProperties: true },
+);
+
+export const searchNews: ToolContract<typeof Input, typeof Output> = {
+  name: "search_news",
+  group: "research",
+  kind: "read",
+  description:
+    "Search news as it stood before the run's trading day. Whatever the provider returns, results published on or after the trading day are removed; undated results are kept apart (excluded in simulations and replays; in live runs only when configured, and then marked verified=false — they never ground an order alone); blocked domains are removed; syndicated copies of one story are merged into one result listing every outlet that carried it (several outlets are one story, not several confirmations). Each result has an evidence_id that orders may cite; a news item grounds an order only if it names the order's instrument. `removed` says how many results each filter took out. Limited calls per run.",
+  example: { query: "ALFA guidance", max_results: 5 },
+  successSummary:
+    "success=true with as_of (the trading day), provider, status (success, or disabled when news search is off: no results), results[] ({evidence_id, title, url, published, outlets[], snippet}), undated[] (same fields plus verified=false; empty unless admitted) and removed{cutoff, undated, policy, duplicates}.",
+  input: Input,
+  output: Output,
+  callLimit: 8,
+};
