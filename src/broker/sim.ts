@@ -55,6 +55,12 @@ export interface SimBrokerOptions {
   now?: () => Date;
   /** Expire the unfilled remainder as soon as an order has been worked (many-day simulation). */
   closeAfterWork?: boolean;
+  /**
+   * Keep finished orders and their fills in the book after the day closes (default true). A
+   * many-year simulation turns this off so the saved book stays the size of a day, not of its
+   * history (the journal keeps the record; positions, cash and working orders are unaffected).
+   */
+  keepClosedOrders?: boolean;
   /** The account currency and each instrument's currency and rate (default: all USD). */
   pricing?: SimPricing;
 }
@@ -66,6 +72,7 @@ export class SimBroker implements Broker {
   private readonly path: string | undefined;
   private readonly now: () => Date;
   private readonly closeAfterWork: boolean;
+  private readonly keepClosedOrders: boolean;
   private readonly pricing: SimPricing;
   private readonly byClientId = new Map<string, SimOrder>();
   private readonly byId = new Map<string, SimOrder>();
@@ -85,6 +92,7 @@ export class SimBroker implements Broker {
     this.path = opts.path;
     this.now = opts.now ?? (() => new Date());
     this.closeAfterWork = opts.closeAfterWork ?? false;
+    this.keepClosedOrders = opts.keepClosedOrders ?? true;
     this.pricing = opts.pricing ?? USD_PRICING;
     this.state = opts.state;
     this.reindex();
@@ -156,6 +164,12 @@ export class SimBroker implements Broker {
     this.working.clear();
     if (this.state.current_day) this.state.played_days.push(this.state.current_day);
     this.state.day_open = false;
+    if (!this.keepClosedOrders) {
+      // Every order is terminal at the close: the book keeps cash and positions only.
+      this.state.orders = [];
+      this.state.fills = [];
+      this.reindex();
+    }
   }
 
   // ---- Broker -----------------------------------------------------------------------------

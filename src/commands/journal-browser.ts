@@ -1,18 +1,27 @@
 /** The journal browser's data source: the journal's records and each run's artifacts, read only. */
-import { existsSync, readFileSync } from "node:fs";
 import type { Journal } from "../journal/journal.js";
 import { fromMinor } from "../core/money.js";
-import { artifactPaths } from "../run/artifacts.js";
+import { readArtifact } from "../run/artifacts.js";
 import type { RunEvent } from "../core/events.js";
 import { homePaths } from "../util/paths.js";
 import { prepareInkForTerminal } from "../util/terminal-env.js";
 import type { JournalBrowserSource, JournalRunDetail, TranscriptEntry } from "../screens/journal-data.js";
 import { EXIT } from "../core/exit-codes.js";
 
-function readEvents(path: string): RunEvent[] {
-  if (!existsSync(path)) return [];
+/** An artifact's text (plain or packed), or null when missing or unreadable. */
+function artifactText(runDir: string, key: "events" | "transcript"): string | null {
+  try {
+    return readArtifact(runDir, key);
+  } catch {
+    return null;
+  }
+}
+
+function readEvents(runDir: string): RunEvent[] {
+  const text = artifactText(runDir, "events");
+  if (text === null) return [];
   const out: RunEvent[] = [];
-  for (const line of readFileSync(path, "utf8").split("\n")) {
+  for (const line of text.split("\n")) {
     if (!line) continue;
     try {
       out.push(JSON.parse(line) as RunEvent);
@@ -23,10 +32,11 @@ function readEvents(path: string): RunEvent[] {
   return out;
 }
 
-function readTranscript(path: string): TranscriptEntry[] {
-  if (!existsSync(path)) return [];
+function readTranscript(runDir: string): TranscriptEntry[] {
+  const text = artifactText(runDir, "transcript");
+  if (text === null) return [];
   try {
-    const t = JSON.parse(readFileSync(path, "utf8")) as { system?: string | null; messages?: { role: string; content: Record<string, unknown>[] }[] };
+    const t = JSON.parse(text) as { system?: string | null; messages?: { role: string; content: Record<string, unknown>[] }[] };
     const out: TranscriptEntry[] = [];
     if (t.system) out.push({ role: "system", text: t.system });
     for (const m of t.messages ?? []) {
@@ -63,8 +73,8 @@ export function journalBrowserSource(journal: Journal, home: string, maxDrawdown
     runDetail: (id): JournalRunDetail | null => {
       const run = journal.run(id);
       if (!run) return null;
-      const paths = artifactPaths(homePaths(home).runDir(id));
-      const events = readEvents(paths.events);
+      const runDir = homePaths(home).runDir(id);
+      const events = readEvents(runDir);
       const fills = journal.fills(id);
       const approval = journal.approvals(id).at(-1);
       let input = 0;
@@ -102,7 +112,7 @@ export function journalBrowserSource(journal: Journal, home: string, maxDrawdown
         decision: approval
           ? { decision: approval.decision, by: approval.by, orders_hash: approval.orders_hash, ...(approval.reason ? { reason: approval.reason } : {}), ...(approval.orders ? { orders: approval.orders.length } : {}) }
           : null,
-        transcript: readTranscript(paths.transcript),
+        transcript: readTranscript(runDir),
         cost: { total_usd: journal.runCostUsd(id), input_tokens: input, output_tokens: output, cache_read_tokens: cacheRead, cache_write_tokens: cacheWrite, turns },
       };
     },

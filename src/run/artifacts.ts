@@ -2,15 +2,26 @@
  * A run's artifacts under `runs/<run-id>/`: events.jsonl (streamed by the EventSink),
  * transcript.json, cassette.jsonl (written by the recording model client) and
  * research-cycle.json (validated before it is written). Writes are atomic (temp + rename).
+ * A finished run's files may be packed into one compressed bundle (`artifacts.json.br`, what
+ * simulations keep per day); readers go through `readArtifact`, which reads either form.
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
+import { readRegularFile } from "../util/regular-file.js";
+import { brotliCompressSync, brotliDecompressSync, constants as zlib } from "node:zlib";
 
 export const ARTIFACT_FILES = {
   events: "events.jsonl",
   transcript: "transcript.json",
   cassette: "cassette.jsonl",
   researchCycle: "research-cycle.json",
+} as const;
+
+/** Artifacts a run may lack (runs recorded before they existed): packed and read like the others. */
+export const OPTIONAL_ARTIFACT_FILES = {
+  tradecat: "tradecat-research-cycle.json",
 } as const;
 
 export function artifactPaths(runDir: string) {
@@ -33,4 +44,59 @@ export function writeJsonAtomic(path: string, value: unknown): void {
 export function ensureRunDir(runDir: string): ArtifactPaths {
   mkdirSync(runDir, { recursive: true });
   return artifactPaths(runDir);
+}
+
+/**
+ * The packed form of a finished run's artifacts, brotli-compressed: a JSON header line
+ * `{"format", "files": [[name, bytes], …]}`, then the files' bytes one after another.
+ */
+export const PACKED_FILE = "artifacts.json.br";
+const PACKED_FORMAT = "tradewarden-run-artifacts/1";
+
+type ArtifactKey = keyof typeof ARTIFACT_FILES | keyof typeof OPTIONAL_ARTIFACT_FILES;
+const fileOf = (key: ArtifactKey): string => (key in ARTIFACT_FILES ? ARTIFACT_FILES[key as keyof typeof ARTIFACT_FILES] : OPTIONAL_ARTIFACT_FILES[key as keyof typeof OPTIONAL_ARTIFACT_FILES]);
+
+function readPacked(runDir: string): Map<string, string> | null {
+  const p = join(runDir, PACKED_FILE);
+  if (!existsSync(p)) return null;
+  const raw = brotliDecompressSync(readFileSync(p));
+  const nl = raw.indexOf(10);
+  const head = JSON.parse(raw.subarray(0, nl).toString("utf8")) as { format?: string; files?: [string, number][] };
+  if (head.format !== PACKED_FORMAT || !Array.isArray(head.files)) throw new Error(`${p} is not a packed run (format ${String(head.format)})`);
+  const files = new Map<string, string>();
+  let at = nl + 1;
+  for (const [name, bytes] of head.files) {
+    files.set(name, raw.subarray(at, at + bytes).toString("utf8"));
+    at += bytes;
+  }
+  if (at !== raw.length) throw new Error(`${p} is truncated or has trailing bytes`);
+  return files;
+}
+
+/** One artifact's text, from its file or the run's packed bundle; null when it is in neither. */
+export function readArtifact(runDir: string, key: ArtifactKey): string | null {
+  const file = join(runDir, fileOf(key));
+  const plain = readRegularFile(file);
+  if (plain.kind === "ok") return plain.text;
+  if (plain.kind === "refused") throw new TwError("artifact_unreadable", plain.reason, EXIT.USAGE_OR_CONFIG);
+  return readPacked(runDir)?.get(fileOf(key)) ?? null;
+}
+
+/** Packs a finished run's artifact files into `artifacts.json.br` (written atomically), then removes the files. Returns the bundle's size in bytes. */
+export function packRunDir(runDir: string): number {
+  const names: string[] = [];
+  const parts: Buffer[] = [];
+  for (const name of [...Object.values(ARTIFACT_FILES), ...Object.values(OPTIONAL_ARTIFACT_FILES)]) {
+    const p = join(runDir, name);
+    if (!existsSync(p)) continue;
+    names.push(name);
+    parts.push(readFileSync(p));
+  }
+  const head = Buffer.from(`${JSON.stringify({ format: PACKED_FORMAT, files: names.map((n, i) => [n, parts[i]?.length ?? 0]) })}\n`);
+  const raw = Buffer.concat([head, ...parts]);
+  const packed = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_LGWIN]: 22, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+  // Written in place (no temp file): until the plain files are removed, readers prefer them.
+  writeFileSync(join(runDir, PACKED_FILE), packed);
+  for (const name of names) rmSync(join(runDir, name), { force: true });
+  return packed.length;
 }

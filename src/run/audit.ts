@@ -4,9 +4,7 @@
  * (nothing reached the broker that the final gate and the operator did not approve), transcript
  * protocol, evidence grounding, the cassette's shape, and leaked secrets. Pure over file contents.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { ARTIFACT_FILES, artifactPaths } from "./artifacts.js";
+import { ARTIFACT_FILES, PACKED_FILE, readArtifact } from "./artifacts.js";
 import { buildTradecatCycle } from "./tradecat.js";
 import { TRADECAT_FILE } from "./tradecat-export.js";
 import { tradecatProblems } from "./tradecat-rules.js";
@@ -33,12 +31,16 @@ const SECRET_ENV = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "APCA_API_KEY_ID", "A
 export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env): AuditFinding[] {
   const findings: AuditFinding[] = [];
   const add = (check: string, message: string) => findings.push({ check, message });
-  const paths = artifactPaths(runDir);
   const texts: Record<string, string> = {};
   for (const [key, file] of Object.entries(ARTIFACT_FILES)) {
-    const p = `${runDir}/${file}`;
-    if (!existsSync(p)) add("files", `${file} is missing`);
-    else texts[key] = readFileSync(p, "utf8");
+    let text: string | null = null;
+    try {
+      text = readArtifact(runDir, key as keyof typeof ARTIFACT_FILES);
+    } catch (e) {
+      add("files", `${PACKED_FILE} cannot be read: ${(e as Error).message}`);
+    }
+    if (text === null) add("files", `${file} is missing`);
+    else texts[key] = text;
   }
 
   // Secrets: patterns, and the values of secret variables set in this environment.
@@ -143,7 +145,6 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
     if (lines.length === 0) add("cassette", "cassette.jsonl is empty (no meta line)");
   }
   auditTradecat(runDir, events, add);
-  void paths;
   return findings;
 }
 
@@ -224,18 +225,18 @@ function checkMaskedTranscript(transcript: unknown, events: RunEvent[], add: (c:
 
 /** The TradeCat record, when the run wrote one: TradeCat's checks pass and it is what the run's artifacts give. */
 function auditTradecat(runDir: string, events: RunEvent[], add: (c: string, m: string) => void): void {
-  const path = join(runDir, TRADECAT_FILE);
-  if (!existsSync(path)) return; // runs recorded before the export existed
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(path, "utf8"));
+    const text = readArtifact(runDir, "tradecat");
+    if (text === null) return; // runs recorded before the export existed
+    doc = JSON.parse(text);
   } catch {
     add("tradecat", `${TRADECAT_FILE} is not JSON`);
     return;
   }
   for (const p of tradecatProblems(doc)) add("tradecat", p);
   try {
-    const cycle = JSON.parse(readFileSync(artifactPaths(runDir).researchCycle, "utf8")) as Record<string, unknown>;
+    const cycle = JSON.parse(readArtifact(runDir, "researchCycle") ?? "") as Record<string, unknown>;
     if (JSON.stringify(buildTradecatCycle(cycle, events)) !== JSON.stringify(doc)) add("tradecat", `${TRADECAT_FILE} does not match what research-cycle.json and events.jsonl record`);
   } catch {
     // research-cycle.json missing or not JSON: reported above

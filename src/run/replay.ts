@@ -5,8 +5,7 @@
  * harness would send the model fails closed, naming the first difference; so do recorded calls
  * left over or missing. Nothing touches the journal or the broker.
  */
-import { readFileSync } from "node:fs";
-import { readRegularFile } from "../util/regular-file.js";
+import { join } from "node:path";
 import type { AgentOutcome, RunEvent } from "../core/events.js";
 import { runAgent } from "../agent/loop.js";
 import { CassetteError, ReplayClient, canonicalRequest, firstDifference } from "../agent/cassette.js";
@@ -20,7 +19,7 @@ import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import type { Config } from "../config/types.js";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
-import { artifactPaths } from "./artifacts.js";
+import { ARTIFACT_FILES, readArtifact } from "./artifacts.js";
 import { maskerOfRun } from "./masking.js";
 import type { Masker } from "../research/masking.js";
 import { mentionsOf } from "../research/mentions.js";
@@ -129,8 +128,8 @@ function preview(v: unknown): string {
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }
 
-function recordedRequests(cassettePath: string): unknown[] {
-  return readFileSync(cassettePath, "utf8")
+function recordedRequests(cassette: string): unknown[] {
+  return cassette
     .split("\n")
     .filter((l) => l.trim().length > 0)
     .slice(1)
@@ -143,14 +142,6 @@ function recordedRequests(cassettePath: string): unknown[] {
     });
 }
 
-/** A run artifact's text; a missing or unreadable one refuses naming the folder and the file. */
-function readArtifact(runDir: string, path: string): string {
-  const r = readRegularFile(path);
-  if (r.kind === "ok") return r.text;
-  const why = r.kind === "absent" ? `${path} is missing` : r.reason;
-  throw new TwError("replay_incomplete", `${runDir} is not a complete run folder: ${why}`, EXIT.USAGE_OR_CONFIG);
-}
-
 function parseArtifact<T>(path: string, text: string, line?: number): T {
   try {
     return JSON.parse(text) as T;
@@ -160,16 +151,25 @@ function parseArtifact<T>(path: string, text: string, line?: number): T {
 }
 
 export async function replayRun(runDir: string, config: Config, onEvent?: (e: unknown) => void, opts: { requireMask?: boolean; universe?: readonly Instrument[] } = {}): Promise<ReplayReport> {
-  const paths = artifactPaths(runDir);
-  const eventsText = readArtifact(runDir, paths.events);
-  const transcriptText = readArtifact(runDir, paths.transcript);
-  readArtifact(runDir, paths.cassette);
-  const events = eventsText
+  /** A run artifact's text (plain or packed); a missing or unreadable one refuses naming the folder and the file. */
+  const text = (key: "events" | "transcript" | "cassette"): string => {
+    const path = join(runDir, ARTIFACT_FILES[key]);
+    let t: string | null;
+    try {
+      t = readArtifact(runDir, key);
+    } catch (e) {
+      throw new TwError("replay_incomplete", `${runDir} is not a complete run folder: ${(e as Error).message}`, EXIT.USAGE_OR_CONFIG);
+    }
+    if (t === null) throw new TwError("replay_incomplete", `${runDir} is not a complete run folder: ${path} is missing`, EXIT.USAGE_OR_CONFIG);
+    return t;
+  };
+  const eventsPath = join(runDir, ARTIFACT_FILES.events);
+  const events = text("events")
     .split("\n")
     .map((l, i) => [l, i + 1] as const)
     .filter(([l]) => l.length > 0)
-    .map(([l, n]) => parseArtifact<RunEvent>(paths.events, l, n));
-  const transcript = parseArtifact<Transcript>(paths.transcript, transcriptText);
+    .map(([l, n]) => parseArtifact<RunEvent>(eventsPath, l, n));
+  const transcript = parseArtifact<Transcript>(join(runDir, ARTIFACT_FILES.transcript), text("transcript"));
   const started = events.find((e) => e.type === "run.started");
   if (started?.type !== "run.started") throw new TwError("replay_incomplete", "the run has no run.started event", EXIT.USAGE_OR_CONFIG);
   const resumedFrom = (transcript as { resumed_from?: unknown }).resumed_from;
@@ -179,8 +179,9 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   if (!transcript.system || transcript.messages.length === 0) {
     throw new TwError("replay_nothing", `run ${started.run_id} never called the model: there is nothing to replay`, EXIT.USAGE_OR_CONFIG);
   }
-  const recording = ReplayClient.fromFile(paths.cassette, { contractVersion: CONTRACT_VERSION });
-  const client = new VerifyingReplayClient(recording, recordedRequests(paths.cassette));
+  const cassette = text("cassette");
+  const recording = new ReplayClient(cassette, { contractVersion: CONTRACT_VERSION });
+  const client = new VerifyingReplayClient(recording, recordedRequests(cassette));
   const masker = maskerOfRun(events);
   if (opts.requireMask && !masker) {
     throw new TwError("replay_not_masked", `run ${started.run_id} was recorded without masking; a masked replay would send different requests (replay it without --mask)`, EXIT.USAGE_OR_CONFIG);

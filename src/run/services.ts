@@ -60,7 +60,7 @@ export function createBroker(
   market: MarketData,
   universe: readonly Instrument[],
   env: NodeJS.ProcessEnv = process.env,
-  opts: { persistNew?: boolean } = {},
+  opts: { persistNew?: boolean; keepClosedOrders?: boolean } = {},
 ): BrokerSetup {
   if (config.broker.kind === "sim") {
     const sim = SimBroker.open({
@@ -74,6 +74,7 @@ export function createBroker(
       // so the executor sees a terminal state at once instead of waiting out its timeout.
       closeAfterWork: true,
       ...(opts.persistNew === false ? { persistNew: false } : {}),
+      ...(opts.keepClosedOrders === false ? { keepClosedOrders: false } : {}),
     });
     return {
       broker: sim,
@@ -114,23 +115,35 @@ export interface AccountServices extends LoadedConfig, BrokerSetup {
 }
 
 /** Everything but the model: for the kill-switch screen, the journal browser and simulations. */
-export async function createAccountServices(
-  home: string,
-  env: NodeJS.ProcessEnv,
-  opts: { readOnly?: boolean; requireInitialised?: boolean } = {},
-): Promise<AccountServices> {
+export interface ServiceOptions {
+  readOnly?: boolean;
+  /** Refuse an uninitialised journal before the broker is opened (a fresh simulated broker would write its book). */
+  requireInitialised?: boolean;
+  /** fsync the journal on every commit (default true; a simulation's throwaway journal turns it off). */
+  fsync?: boolean;
+  /** Market data already loaded (a simulation reads its parent home's imported bars). */
+  market?: MarketData;
+  /** The journal writes its head only on flush() (a simulation flushes after each day; see Journal). */
+  headOnFlush?: boolean;
+  /** The simulated broker keeps finished orders after the close (default true; see SimBroker). */
+  keepClosedOrders?: boolean;
+}
+
+export async function createAccountServices(home: string, env: NodeJS.ProcessEnv, opts: ServiceOptions = {}): Promise<AccountServices> {
   const { config, universe } = requireConfig(home);
-  const market = MarketData.load({ home });
+  const market = opts.market ?? MarketData.load({ home });
   const journal = await openJournal(home, {
     timezone: config.account.timezone,
     reducingRunsAfterReset: config.limits.reducing_runs_after_reset,
     ...(opts.readOnly ? { readOnly: true } : {}),
+    ...(opts.fsync === false ? { fsync: false } : {}),
+    ...(opts.headOnFlush ? { headOnFlush: true } : {}),
   });
   // Refused before the broker is opened: a fresh simulated broker would write its book.
   if (opts.requireInitialised && !journal.isInitialised()) {
     throw new TwError("not_initialised", "the journal is not initialised yet: run `tradewarden run` or `tradewarden init` first", EXIT.USAGE_OR_CONFIG);
   }
-  const broker = createBroker(home, config, market, universe, env, { persistNew: !opts.readOnly });
+  const broker = createBroker(home, config, market, universe, env, { persistNew: !opts.readOnly, ...(opts.keepClosedOrders === false ? { keepClosedOrders: false } : {}) });
   return { config, universe, market, journal, ...broker };
 }
 
@@ -148,7 +161,7 @@ export function checkRunConfig(config: Config, env: NodeJS.ProcessEnv): void {
   }
 }
 
-export async function createRunServices(home: string, env: NodeJS.ProcessEnv): Promise<RunServices> {
+export async function createRunServices(home: string, env: NodeJS.ProcessEnv, opts: Omit<ServiceOptions, "readOnly"> = {}): Promise<RunServices> {
   const { config } = requireConfig(home);
   // The same [model] checks as `config check`: a config it passes is one the run accepts.
   const modelIssues = modelConfigIssues(config);
@@ -160,7 +173,7 @@ export async function createRunServices(home: string, env: NodeJS.ProcessEnv): P
   });
   // Research next: a missing TAVILY_API_KEY for provider = "tavily" refuses before anything opens.
   const research = createResearchSetup(config.research, { env, historical: config.broker.kind === "sim" });
-  const account = await createAccountServices(home, env);
+  const account = await createAccountServices(home, env, opts);
   const secretsRead = [...account.secretsRead, ...(model.keyEnv ? [model.keyEnv] : []), ...research.secretsRead];
   return {
     ...account,

@@ -60,13 +60,8 @@ describe("kill switch", () => {
 
   it("a crash drives the account past the drawdown limit: liquidation, HALTED, exit 5; the next run sells what is left and stays halted; a reset leaves it REDUCING", async () => {
     const home = freshHome(CRASH);
-    // Getting there: ten unattended days in one process; the account is invested, nothing tripped.
-    const sim = await tw(home, ["simulate", "--from", "2020-02-12", "--to", "2020-02-26", "--json"]);
-    expectExit(sim, 0);
-    const summary = JSON.parse(String(sim.stdout).trim().split("\n").at(-1) ?? "{}") as { summary: { runs: number; outcomes: Record<string, number> } };
-    expect(summary.summary.runs).toBe(10);
-    expect(summary.summary.outcomes.tripped ?? 0).toBe(0);
-    expect(summary.summary.outcomes.halted ?? 0).toBe(0);
+    // Getting there: ten unattended daily runs (2020-02-12 … 2020-02-26); the account is invested, nothing tripped.
+    for (let i = 0; i < 10; i++) expectExit(await tw(home, ["run", "--yes"]), 0);
     const invested = await journalJson(home);
     expect(invested.state.trading_state).toBe("ACTIVE");
     expect(Object.keys(invested.state.holdings).length).toBeGreaterThan(0);
@@ -117,7 +112,7 @@ describe("kill switch", () => {
     const final = await journalJson(home);
     expect(final.state.resets).toHaveLength(1);
     expect(["REDUCING", "ACTIVE"]).toContain(final.state.trading_state);
-  }, 90_000);
+  }, 180_000);
 });
 
 describe("interruption and the lock", () => {

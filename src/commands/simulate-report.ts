@@ -1,0 +1,94 @@
+/**
+ * `tradewarden simulate report NAME`, `simulate list` and `simulate compare A B …`: a
+ * simulation's report rebuilt from its day records, every simulation of the home in a table, and
+ * several side by side.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { EXIT } from "../core/exit-codes.js";
+import { writeReport } from "../sim/report-files.js";
+import { buildReport, type SimulationReport } from "../sim/report.js";
+import { listSimulationNames, openSimulation } from "../sim/store.js";
+import { TwError } from "../core/errors.js";
+import type { CommandIO } from "./io.js";
+
+const pct = (x: number, d = 1) => `${(x * 100).toFixed(d)}%`;
+
+export function cmdSimulateReport(opts: { home: string; name: string; json: boolean }, io: CommandIO): number {
+  const { paths, meta, days } = openSimulation(opts.home, opts.name);
+  const report = writeReport(paths, meta, days);
+  if (opts.json) io.stdout(`${JSON.stringify(report)}\n`);
+  else io.stdout(`report of ${meta.name} (${report.days} day(s), ${meta.status}) rebuilt:\n  ${paths.reportJson}\n  ${paths.reportHtml}\n`);
+  return EXIT.OK;
+}
+
+/** The saved report, or one built from the day records when it is missing or unreadable. */
+function reportOf(home: string, name: string): SimulationReport {
+  const { paths, meta, days } = openSimulation(home, name);
+  if (existsSync(paths.reportJson)) {
+    try {
+      return JSON.parse(readFileSync(paths.reportJson, "utf8")) as SimulationReport;
+    } catch {
+      // rebuilt below
+    }
+  }
+  return buildReport(meta, days);
+}
+
+function renderTable(head: string[], rows: string[][], rightFrom = 1): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= rightFrom ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return `${[line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n")}\n`;
+}
+
+export function cmdSimulateList(opts: { home: string; json: boolean }, io: CommandIO): number {
+  const reports = listSimulationNames(opts.home).map((n) => reportOf(opts.home, n));
+  if (opts.json) {
+    io.stdout(`${JSON.stringify(reports.map((r) => ({ name: r.name, status: r.status, from: r.from, to: r.to, days: r.days, days_total: r.days_total, model: r.model.id, total_return: r.total_return, index_return: r.index_return, max_drawdown: r.max_drawdown, trips: r.trips.length, orders: r.orders, cost_usd: r.cost_usd })))}\n`);
+    return EXIT.OK;
+  }
+  if (reports.length === 0) {
+    io.stdout("no simulations yet: `tradewarden simulate --from YYYY-MM-DD --to YYYY-MM-DD --name NAME` starts one\n");
+    return EXIT.OK;
+  }
+  const rows = reports.map((r) => [r.name, r.status, `${r.from}→${r.to}`, `${r.days}/${r.days_total}`, r.model.id, pct(r.total_return), pct(r.index_return), pct(r.max_drawdown), String(r.trips.length), String(r.orders), `$${r.cost_usd.toFixed(2)}`]);
+  io.stdout(renderTable(["name", "status", "period", "days", "model", "return", "index", "max dd", "trips", "orders", "cost"], rows, 3));
+  return EXIT.OK;
+}
+
+const COMPARED: [string, string, (r: SimulationReport) => string][] = [
+  ["period", "", (r) => `${r.from}→${r.to}`],
+  ["days", "days", (r) => `${r.days}/${r.days_total}`],
+  ["model", "", (r) => r.model.id],
+  ["total return", "total_return", (r) => pct(r.total_return, 2)],
+  ["annualised", "annualised_return", (r) => pct(r.annualised_return, 2)],
+  ["index return", "index_return", (r) => pct(r.index_return, 2)],
+  ["volatility", "volatility", (r) => pct(r.volatility, 2)],
+  ["Sharpe", "sharpe", (r) => r.sharpe.toFixed(2)],
+  ["Sortino", "sortino", (r) => r.sortino.toFixed(2)],
+  ["max drawdown", "max_drawdown", (r) => pct(r.max_drawdown, 2)],
+  ["days underwater", "max_drawdown_days", (r) => String(r.max_drawdown_days)],
+  ["turnover/yr", "turnover", (r) => r.turnover.toFixed(2)],
+  ["hit rate", "hit_rate", (r) => pct(r.hit_rate)],
+  ["exposure", "exposure", (r) => pct(r.exposure)],
+  ["trips", "trips", (r) => `${r.trips.length}${r.trips[0] ? ` (${r.trips[0].day})` : ""}`],
+  ["orders", "orders", (r) => String(r.orders)],
+  ["blocked", "blocked_by_rule", (r) => String(r.blocked)],
+  ["cost", "cost_usd", (r) => `$${r.cost_usd.toFixed(4)}`],
+];
+
+export function cmdSimulateCompare(opts: { home: string; names: string[]; json: boolean }, io: CommandIO): number {
+  if (opts.names.length < 2) throw new TwError("usage", "simulate compare needs at least two simulation names", EXIT.USAGE_OR_CONFIG);
+  const reports = opts.names.map((n) => reportOf(opts.home, n));
+  if (opts.json) {
+    const keys = COMPARED.map(([, k]) => k).filter((k) => k.length > 0);
+    io.stdout(`${JSON.stringify(reports.map((r) => ({ name: r.name, ...Object.fromEntries(keys.map((k) => [k, (r as unknown as Record<string, unknown>)[k]])) })))}\n`);
+    return EXIT.OK;
+  }
+  const rows = COMPARED.map(([label, , f]) => [label, ...reports.map(f)]);
+  io.stdout(renderTable(["", ...reports.map((r) => r.name)], rows, 1));
+  return EXIT.OK;
+}

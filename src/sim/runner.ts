@@ -1,0 +1,225 @@
+/**
+ * Runs a simulation: the daily-run pipeline (its public entry, `runDaily`) once per trading day
+ * from `--from` to `--to`, in the simulation's own folder — its own journal, simulated broker and
+ * runs, never the home's. Each day's artifacts are packed once the run is closed, its record
+ * appended to `days.jsonl`, and the report rebuilt at the end (also after an interruption or a
+ * failed day, for the days done).
+ */
+import { appendFileSync, existsSync, mkdirSync } from "node:fs";
+import { createModelClient } from "../agent/factory.js";
+import { fxToBaseOf } from "../config/fx.js";
+import { fromMinor } from "../core/money.js";
+import { acquireLock } from "../journal/lock.js";
+import { MarketData } from "../market/data.js";
+import { AutoApprover } from "../run/approval.js";
+import { packRunDir } from "../run/artifacts.js";
+import { EventSink } from "../run/event-sink.js";
+import { EXIT } from "../core/exit-codes.js";
+import { resetKillSwitch } from "../run/killswitch.js";
+import { maskerFor } from "../run/masking.js";
+import { runDaily } from "../run/pipeline.js";
+import type { Masker } from "../research/masking.js";
+import { createRunServices, type RunServices } from "../run/services.js";
+import { accountValue } from "../run/valuation.js";
+import { TwError } from "../core/errors.js";
+import { effectiveConfig, saveEffectiveConfig } from "./config.js";
+import { type DayRecord, dayFacts } from "./day-record.js";
+import { checkSimulationName, generatedName, simulationPaths } from "./paths.js";
+import { planDays } from "./plan.js";
+import { writeReport } from "./report-files.js";
+import { type SimulationMeta, type SimulationStatus, writeMeta } from "./store.js";
+
+export interface SimulationRequest {
+  home: string;
+  name?: string;
+  from: string;
+  to?: string;
+  configFile?: string;
+  model?: string;
+  sets: string[];
+  /** Reset a halt automatically after this many halted trading days (null: stay halted). */
+  resetAfter: number | null;
+  /** Entity masking: the model sees opaque aliases, neutral names and shifted dates. */
+  mask?: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface SimulationProgress {
+  done: number;
+  total: number;
+  costUsd: number;
+  elapsedMs: number;
+}
+
+export interface SimulationHooks {
+  onStart?: (meta: SimulationMeta) => void;
+  onDay?: (day: DayRecord, progress: SimulationProgress) => void;
+  /** Checked before each day: true stops before the next day (the first Ctrl+C). */
+  stopRequested?: () => boolean;
+  /** Aborts the day in progress (a second Ctrl+C): the run closes as interrupted. */
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+export interface SimulationResult {
+  meta: SimulationMeta;
+  days: DayRecord[];
+  exitCode: number;
+}
+
+export const INDEX_SYMBOL = "SPX";
+const noSleep = async () => {};
+
+export async function runSimulation(req: SimulationRequest, hooks: SimulationHooks = {}): Promise<SimulationResult> {
+  const now = hooks.now ?? Date.now;
+  const eff = effectiveConfig({ home: req.home, ...(req.configFile ? { configFile: req.configFile } : {}), ...(req.model ? { model: req.model } : {}), sets: req.sets, from: req.from });
+  // The model is checked before anything is written: an unknown policy or a missing key refuses here.
+  const model = createModelClient(eff.config.model, { env: req.env });
+  const market = MarketData.load({ home: req.home });
+  const days = planDays(market.calendar, req.from, req.to);
+  const name = checkSimulationName(req.name ?? generatedName(days[0] as string, days.at(-1) as string));
+  const paths = simulationPaths(req.home, name);
+  if (existsSync(paths.dir)) {
+    throw new TwError("simulation_exists", `a simulation named "${name}" already exists in ${paths.dir}; pick another --name (\`tradewarden simulate report ${name}\` rebuilds its report)`, EXIT.USAGE_OR_CONFIG);
+  }
+  mkdirSync(paths.dir, { recursive: true });
+  saveEffectiveConfig(paths.config, eff);
+  const lock = await acquireLock(paths.dir, "run");
+  const meta: SimulationMeta = {
+    format: "tradewarden-simulation/1",
+    name,
+    from: days[0] as string,
+    to: days.at(-1) as string,
+    days_total: days.length,
+    days_done: 0,
+    status: "running",
+    created_at: new Date(now()).toISOString(),
+    finished_at: null,
+    elapsed_ms: 0,
+    model: { provider: model.provider, id: model.provider === "scripted" ? `scripted:${eff.config.model.script}` : eff.config.model.id },
+    config: { file: eff.origin.file, model: eff.origin.model, sets: eff.origin.sets },
+    reset_after: req.resetAfter,
+    masked: req.mask === true,
+    max_drawdown_pct: eff.config.limits.max_drawdown_pct,
+    capital: eff.config.account.capital,
+    base_currency: eff.config.account.base_currency,
+    index_symbol: INDEX_SYMBOL,
+    start_index: market.asOf(days[0] as string).referencePrice(INDEX_SYMBOL)?.price ?? 0,
+    failure: null,
+  };
+  writeMeta(paths.meta, meta);
+  const records: DayRecord[] = [];
+  const started = now();
+  let exitCode: number = EXIT.OK;
+  let status: SimulationStatus = "completed";
+  try {
+    const svc = await createRunServices(paths.dir, req.env, { fsync: false, headOnFlush: true, market, keepClosedOrders: false });
+    const mask = req.mask ? maskerFor(svc.universe) : undefined;
+    hooks.onStart?.(meta);
+    const signal = hooks.signal ?? new AbortController().signal;
+    let costUsd = 0;
+    let haltedDays = 0;
+    for (const day of days) {
+      if (hooks.stopRequested?.() || signal.aborted) {
+        status = "interrupted";
+        exitCode = EXIT.INTERRUPTED;
+        break;
+      }
+      if (svc.sim?.nextDay() !== day) throw new TwError("sim_out_of_step", `the simulated broker's next day is ${svc.sim?.nextDay() ?? "none"}, expected ${day}`, EXIT.INTERNAL_ERROR);
+      haltedDays = svc.journal.tradingState() === "HALTED" ? haltedDays + 1 : 0;
+      const reset = req.resetAfter !== null && haltedDays > req.resetAfter ? await autoReset(svc, day, req.resetAfter) : undefined;
+      if (reset) haltedDays = 0;
+      const record = await simulateDay(svc, day, signal, market, mask);
+      if (reset) record.reset = reset;
+      records.push(record);
+      costUsd += record.cost_usd;
+      appendFileSync(paths.days, `${JSON.stringify(record)}\n`);
+      meta.days_done = records.length;
+      hooks.onDay?.(record, { done: records.length, total: days.length, costUsd, elapsedMs: now() - started });
+      if (record.exit_code === EXIT.INTERRUPTED) {
+        status = "interrupted";
+        exitCode = EXIT.INTERRUPTED;
+        break;
+      }
+      if (record.exit_code !== EXIT.OK && record.exit_code !== EXIT.HALTED_OR_TRIPPED) {
+        status = "failed";
+        exitCode = record.exit_code;
+        meta.failure = { day, run_id: record.run_id, outcome: record.outcome, exit_code: record.exit_code, message: record.message };
+        break;
+      }
+    }
+  } catch (e) {
+    status = "failed";
+    exitCode = e instanceof TwError ? e.exitCode : EXIT.INTERNAL_ERROR;
+    meta.failure = { day: null, run_id: null, outcome: "error", exit_code: exitCode, message: (e as Error).message };
+  } finally {
+    meta.status = status;
+    meta.finished_at = new Date(now()).toISOString();
+    meta.elapsed_ms = now() - started;
+    writeMeta(paths.meta, meta);
+    writeReport(paths, meta, records);
+    await lock.release();
+  }
+  return { meta, days: records, exitCode };
+}
+
+async function simulateDay(svc: RunServices, day: string, signal: AbortSignal, market: MarketData, mask: Masker | undefined): Promise<DayRecord> {
+  const sink = new EventSink();
+  const summary = await runDaily({
+    home: svc.journal.home,
+    mode: "paper",
+    config: svc.config,
+    universe: svc.universe,
+    journal: svc.journal,
+    broker: svc.broker,
+    openSession: svc.openSession,
+    closeSession: svc.closeSession,
+    sessionClock: svc.sessionClock,
+    market: svc.market,
+    model: svc.model,
+    approver: new AutoApprover(),
+    sink,
+    signal,
+    secretsRead: svc.secretsRead,
+    research: svc.research,
+    ...(mask ? { mask } : {}),
+    executorSleep: noSleep,
+  });
+  await svc.journal.flush();
+  packRunDir(summary.runDir);
+  const facts = dayFacts(sink.events);
+  // Close-of-day marks: what is known once the day's bar is in (the next day's reference prices).
+  const close = market.asOf(market.calendar.next(day) ?? "9999-12-31", { universe: svc.universe, baseCurrency: svc.config.account.base_currency, fxToBase: fxToBaseOf(svc.config) });
+  const { value } = accountValue(svc.journal, close);
+  const currency = svc.config.account.base_currency;
+  return {
+    day,
+    run_id: summary.runId,
+    outcome: summary.outcome,
+    exit_code: summary.exitCode,
+    value,
+    cash: svc.journal.cash(),
+    index: close.referencePrice(INDEX_SYMBOL)?.price ?? 0,
+    peak: svc.journal.peak() ?? value,
+    gate_drawdown: facts.gateDrawdown,
+    trading_state: svc.journal.tradingState(),
+    orders: facts.orders,
+    fills: svc.journal.fills(summary.runId).map((f) => ({
+      symbol: f.symbol,
+      side: f.side,
+      quantity: f.quantity,
+      price: f.price * f.fx_to_base,
+      commission: fromMinor(f.commission_minor, currency),
+    })),
+    blocked: facts.blocked,
+    cost_usd: svc.journal.runCostUsd(summary.runId),
+    ...(facts.trip ? { trip: facts.trip } : {}),
+    message: summary.message,
+  };
+}
+
+async function autoReset(svc: RunServices, day: string, after: number): Promise<DayRecord["reset"]> {
+  const reason = `automatic reset after ${after} halted trading day(s) (--reset-after)`;
+  const r = await resetKillSwitch(svc, { who: "simulation", reason, at: svc.sessionClock(day)() });
+  return { reason, value: r.value };
+}

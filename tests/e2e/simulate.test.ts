@@ -1,0 +1,129 @@
+/**
+ * `tradewarden simulate` end to end over the 2007–2009 crash on the bundled data: the kill switch
+ * trips and the summary, report.json and report.html say so; the home's own files are
+ * byte-identical before and after; a simulated day passes `audit` and `replay`; the storage stays
+ * under ~40 KB a day; the report renders in headless Chromium with the network off; list, compare
+ * and report rebuild it.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openOffline } from "./browser.js";
+import { cleanupHomes, expectExit, freshHome, jsonLines, tw } from "./helpers.js";
+
+function walk(dir: string, skip: string | null = null): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (skip && p === skip) continue;
+    if (e.isDirectory()) out.push(...walk(p, skip));
+    else out.push(p);
+  }
+  return out;
+}
+
+/** Every file of the home (but its simulations/) with its SHA-256. */
+function fingerprint(home: string): Record<string, string> {
+  return Object.fromEntries(walk(home, join(home, "simulations")).map((p) => [relative(home, p), createHash("sha256").update(readFileSync(p)).digest("hex")]));
+}
+
+const CONTRACT = ["total_return", "annualised_return", "index_return", "volatility", "sharpe", "sortino", "max_drawdown", "max_drawdown_days", "orders", "cost_usd", "days"];
+
+describe("a simulation over 2007–2009", () => {
+  let home = "";
+  let sim = "";
+  let before: Record<string, string> = {};
+  let out = "";
+  let exitCode: number | undefined;
+
+  beforeAll(async () => {
+    home = freshHome();
+    // The home has an account of its own: one daily run.
+    expectExit(await tw(home, ["run", "--yes"]), 0);
+    before = fingerprint(home);
+    const r = await tw(home, ["simulate", "--from", "2007-01-03", "--to", "2009-12-31", "--name", "crash"], { timeoutMs: 280_000 });
+    out = String(r.stdout);
+    exitCode = r.exitCode;
+    sim = join(home, "simulations", "crash");
+  }, 300_000);
+  afterAll(() => cleanupHomes());
+
+  it("trips the kill switch in the crash, exits 0 (a trip is a result) and says so in the summary", () => {
+    expect(exitCode, out.slice(-3000)).toBe(0);
+    expect(out).toMatch(/simulation crash: completed, 756 of 756 trading day\(s\) 2007-01-03 → 2009-12-31/);
+    expect(out).toMatch(/KILL SWITCH TRIPPED on 2008-\d\d-\d\d: drawdown 2\d\.\d\d% from peak/);
+    expect(out).toMatch(/SPX bought and held -2\d\.\d\d%/);
+  });
+
+  it("report.json: the public contract, plain fractions, and the trip", () => {
+    const r = JSON.parse(readFileSync(join(sim, "report.json"), "utf8")) as Record<string, unknown> & { trips: { day: string; drawdown: number }[]; blocked_by_rule: Record<string, number>; kill_switch: { tripped: boolean; limit: number } };
+    for (const k of CONTRACT) expect(typeof r[k], k).toBe("number");
+    expect(r.days).toBe(756);
+    expect(r.kill_switch).toEqual({ tripped: true, limit: 0.25 });
+    expect(r.trips).toHaveLength(1);
+    expect(r.trips[0]?.day).toMatch(/^2008-/);
+    expect(r.trips[0]?.drawdown).toBeGreaterThanOrEqual(0.25);
+    expect(r.trips[0]?.drawdown).toBeLessThan(0.3);
+    expect(r.max_drawdown).toBeGreaterThan(0.2);
+    expect(r.max_drawdown).toBeLessThan(1); // a fraction, not a percentage
+    // The index fell ~21% over the same days (SPX close 2006-12-29 → 2009-12-31); a fraction.
+    expect(r.index_return).toBeCloseTo(1115.1 / 1418.3 - 1, 2);
+    expect(typeof r.blocked_by_rule).toBe("object");
+    expect(r.cost_usd).toBe(0);
+    expect(r.orders).toBeGreaterThan(0);
+  });
+
+  it("leaves the home's own files byte-identical (journal, simulated broker, runs)", () => {
+    expect(Object.keys(before)).toContain("journal.json");
+    expect(fingerprint(home)).toEqual(before);
+  });
+
+  it("keeps a simulated day's artifacts compact (≤ 40 KB a day on disk) and audit and replay work on them", async () => {
+    const bytes = walk(sim).reduce((a, p) => a + statSync(p).blocks * 512, 0);
+    expect(bytes / 756).toBeLessThan(40 * 1024);
+    const days = jsonLines(readFileSync(join(sim, "days.jsonl"), "utf8"));
+    const traded = days.find((d) => d.outcome === "executed");
+    const runId = String(traded?.run_id);
+    expect(readdirSync(join(sim, "runs", runId))).toEqual(["artifacts.json.br"]);
+    const audit = await tw(sim, ["audit", runId]);
+    expectExit(audit, 0);
+    expect(String(audit.stdout)).toMatch(/^audit ok/);
+    const replay = await tw(sim, ["replay", runId]);
+    expectExit(replay, 0);
+    expect(String(replay.stdout)).toMatch(/model call\(s\) replayed with identical requests; outcome submitted/);
+  });
+
+  it("report.html renders in headless Chromium with the network off: no console error, the charts drew, the trip is shown", async () => {
+    const html = readFileSync(join(sim, "report.html"), "utf8");
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+    const shot = join(tmpdir(), "tradewarden-simulation-report.png");
+    const page = await openOffline(join(sim, "report.html"), shot);
+    expect(page.consoleErrors).toEqual([]);
+    expect(page.requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:"))).toEqual([]);
+    expect(page.canvasInk).toHaveLength(4); // value vs index, drawdown, exposure, orders per month
+    for (const ink of page.canvasInk) expect(ink).toBeGreaterThan(2000);
+    expect(page.text).toMatch(/Kill switch tripped 1 time\(s\)/);
+    expect(page.text).toMatch(/Sortino/);
+    expect(statSync(shot).size).toBeGreaterThan(10_000);
+    console.log(`report screenshot: ${shot}`);
+  }, 60_000);
+
+  it("list, compare and report: the simulation in a table, side by side with another, its report rebuilt identically", async () => {
+    expectExit(await tw(home, ["simulate", "--from", "2009-03-02", "--to", "2009-03-13", "--name", "spring", "--set", "limits.max_drawdown_pct=10"]), 0);
+    const list = await tw(home, ["simulate", "list"]);
+    expectExit(list, 0);
+    expect(String(list.stdout)).toMatch(/crash\s+completed\s+2007-01-03→2009-12-31\s+756\/756\s+scripted:momentum/);
+    expect(String(list.stdout)).toMatch(/spring\s+completed/);
+    const compare = await tw(home, ["simulate", "compare", "crash", "spring"]);
+    expectExit(compare, 0);
+    expect(String(compare.stdout)).toMatch(/^\s+crash\s+spring/);
+    expect(String(compare.stdout)).toMatch(/trips\s+1 \(2008-\d\d-\d\d\)\s+0/);
+    const saved = readFileSync(join(sim, "report.json"), "utf8");
+    const rebuilt = await tw(home, ["simulate", "report", "crash"]);
+    expectExit(rebuilt, 0);
+    expect(readFileSync(join(sim, "report.json"), "utf8")).toBe(saved);
+    expect(readFileSync(join(home, "simulations", "spring", "tradewarden.toml"), "utf8")).toMatch(/max_drawdown_pct = 10/);
+  }, 120_000);
+});
