@@ -268,7 +268,7 @@ const simulateCmd = program
   .option("--name <name>", "the simulation's folder name (default: generated from the dates)")
   .option("--config <file>", "a config file used instead of the home's tradewarden.toml")
   .option("--set <key=value>", "override one config key for this simulation, typed by the config schema (repeatable), e.g. --set limits.max_drawdown_pct=10", collect, [])
-  .option("--model <choice>", "scripted[:POLICY] | anthropic[:MODEL_ID] | config (the config's own model section)", "scripted")
+  .option("--model <choice>", "scripted[:POLICY] | anthropic[:MODEL_ID] | openai[:MODEL_ID] | config (the config's own model section)", "scripted")
   .option("--reset-after <days>", "reset a kill-switch halt automatically after this many halted trading days (default: stay halted)")
   .option("--json", "JSONL: a header, one object per day, then a summary", false)
   .option("--mask", "mask entities: the model sees opaque aliases, neutral names and shifted dates, never the real ones", false)

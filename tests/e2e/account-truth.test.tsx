@@ -83,10 +83,13 @@ describe("the kill switch over a real drawdown (autumn 2008)", () => {
     const home = freshHome("[limits]\nmax_drawdown_pct = 3\n\n[broker.sim]\nstart_date = 2008-08-01\n");
     const sim = await tw(home, ["simulate", "--from", "2008-08-01", "--to", "2008-10-08", "--json"], { timeoutMs: 80_000 });
     expectExit(sim, 0);
-    const summary = JSON.parse(String(sim.stdout).trim().split("\n").at(-1) ?? "{}") as { summary: { outcomes: Record<string, number> } };
+    const summary = JSON.parse(String(sim.stdout).trim().split("\n").at(-1) ?? "{}") as { summary: { outcomes: Record<string, number>; dir: string } };
     expect(summary.summary.outcomes.tripped).toBe(1);
+    // The simulation trades in its own folder (a home of its own), never in the home's daily account.
+    const simHome = summary.summary.dir;
+    expect(simHome.startsWith(join(home, "simulations"))).toBe(true);
 
-    const j = await journalJson(home);
+    const j = await journalJson(simHome);
     expect(j.state.trading_state).toBe("HALTED");
     const trip = j.state.trips[0] as { run_id: string; drawdown_pct: number };
     expect(trip.drawdown_pct).toBeGreaterThanOrEqual(3);
@@ -96,13 +99,13 @@ describe("the kill switch over a real drawdown (autumn 2008)", () => {
     expect(liquidations.every((o) => o.liquidation && o.side === "SELL" && /-L\d+$/.test(o.client_order_id) && o.counted_at === null)).toBe(true);
     expect(orders.filter((o) => !o.liquidation).every((o) => o.counted_at !== null)).toBe(true);
 
-    const ks = await tw(home, ["killswitch", "--json"]);
+    const ks = await tw(simHome, ["killswitch", "--json"]);
     expectExit(ks, 0);
     const facts = JSON.parse(String(ks.stdout)) as { liquidation: { orders: { client_order_id: string }[] } };
     expect(facts.liquidation.orders.map((o) => o.client_order_id).sort()).toEqual(liquidations.map((o) => o.client_order_id).sort());
 
     // The kill-switch screen, from the same facts, lists them.
-    const svc = await createAccountServices(home, {}, { readOnly: true });
+    const svc = await createAccountServices(simHome, {}, { readOnly: true });
     const inst = render(<KillSwitchScreen facts={screenFacts(await killSwitchFacts(svc))} onReset={async () => {}} onExit={() => {}} />);
     const frame = inst.lastFrame() ?? "";
     inst.unmount();

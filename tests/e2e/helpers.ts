@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Options, type Result, type ResultPromise, execa } from "execa";
 import { RUN_EVENT_TYPES, type RunEvent } from "../../src/core/events.js";
+import { readArtifact } from "../../src/run/artifacts.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const BIN = join(ROOT, "bin/tradewarden.js");
@@ -111,8 +112,16 @@ export function ofType<T extends RunEvent["type"]>(events: readonly RunEvent[], 
 }
 
 /** The events of a run as recorded in runs/<id>/events.jsonl. */
+/** A run's events, from its events.jsonl or its packed bundle (a simulation's runs are packed). */
 export function recordedEvents(home: string, runId: string): RunEvent[] {
-  return jsonLines(readFileSync(join(home, "runs", runId, "events.jsonl"), "utf8")) as unknown as RunEvent[];
+  return jsonLines(readArtifact(join(home, "runs", runId), "events") ?? "") as unknown as RunEvent[];
+}
+
+/** The home of a simulation, from `simulate --json`'s last line (simulations trade in a folder of their own). */
+export function simulationHome(simulateStdout: string): string {
+  const last = JSON.parse(simulateStdout.trim().split("\n").at(-1) ?? "{}") as { summary?: { dir?: string } };
+  if (!last.summary?.dir) throw new Error(`no simulation summary in: ${simulateStdout.slice(-500)}`);
+  return last.summary.dir;
 }
 
 export function runIds(home: string): string[] {

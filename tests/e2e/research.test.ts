@@ -11,8 +11,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.js";
 import { loadCorpus } from "../../src/research/embedded.js";
 import { bundledCorpusDir } from "../../src/research/setup.js";
+import { readArtifact } from "../../src/run/artifacts.js";
 import { maskerOfRun } from "../../src/run/masking.js";
-import { cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, simulationHome, tw } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -20,7 +21,7 @@ const corpus = loadCorpus(bundledCorpusDir());
 const names = (text: string, q: string) => new RegExp(`(?<![A-Za-z0-9])${q}(?![A-Za-z0-9])`).test(text);
 
 function transcriptText(home: string, runId: string): string {
-  return readFileSync(join(home, "runs", runId, "transcript.json"), "utf8");
+  return readArtifact(join(home, "runs", runId), "transcript") ?? "";
 }
 
 describe("tradewarden research search", () => {
@@ -52,8 +53,9 @@ describe("tradewarden research search", () => {
 
 describe("news in a simulated run", () => {
   it("articles published on or after the trading day about the researched instrument never reach the model; the log counts them", async () => {
-    const home = freshHome();
-    expectExit(await tw(home, ["simulate", "--from", "2007-01-03", "--to", "2007-01-04", "--json"]), 0);
+    const sim = await tw(freshHome(), ["simulate", "--from", "2007-01-03", "--to", "2007-01-04", "--json"]);
+    expectExit(sim, 0);
+    const home = simulationHome(String(sim.stdout));
     let counted = 0;
     for (const id of runIds(home)) {
       const events = recordedEvents(home, id);
@@ -69,7 +71,7 @@ describe("news in a simulated run", () => {
         for (const f of future) expect(seen).not.toContain(JSON.stringify(f.title).slice(1, -1));
       }
       // The research-cycle envelope carries the same execution log.
-      const cycle = JSON.parse(readFileSync(join(home, "runs", id, "research-cycle.json"), "utf8")) as { research: unknown[]; tool_calls: { tool: string; provenance: { source: string } }[] };
+      const cycle = JSON.parse(readArtifact(join(home, "runs", id), "researchCycle") ?? "") as { research: unknown[]; tool_calls: { tool: string; provenance: { source: string } }[] };
       expect(cycle.research).toHaveLength(searches.length);
       expect(cycle.tool_calls.filter((c) => c.tool === "search_news").every((c) => c.provenance.source === "news")).toBe(true);
     }
@@ -85,15 +87,16 @@ describe("news in a simulated run", () => {
 
 describe("a masked simulation", () => {
   it("shows the model no real symbol, name, term or date; audit and replay pass; a leak in the model's text fails audit", async () => {
-    const home = freshHome();
-    expectExit(await tw(home, ["simulate", "--from", "2008-09-15", "--to", "2008-09-16", "--mask", "--json"]), 0);
+    const sim = await tw(freshHome(), ["simulate", "--from", "2008-09-15", "--to", "2008-09-16", "--mask", "--json"]);
+    expectExit(sim, 0);
+    const home = simulationHome(String(sim.stdout));
     const ids = runIds(home);
     expect(ids).toHaveLength(2);
     for (const id of ids) {
       const events = recordedEvents(home, id);
       const masker = maskerOfRun(events);
       expect(masker).not.toBeNull();
-      const cassette = readFileSync(join(home, "runs", id, "cassette.jsonl"), "utf8");
+      const cassette = readArtifact(join(home, "runs", id), "cassette") ?? "";
       // Everything the model saw: the transcript (system prompt, task, tool results) and every recorded request (with the tool definitions).
       const requests = cassette
         .split("\n")
@@ -117,8 +120,9 @@ describe("a masked simulation", () => {
 
     // A leak in the model's own text fails audit.
     const id = ids[0] as string;
+    // Written as a plain file beside the packed bundle: readers prefer it, as audit does.
     const path = join(home, "runs", id, "transcript.json");
-    const t = JSON.parse(readFileSync(path, "utf8")) as { messages: { role: string; content: { type: string; text?: string }[] }[] };
+    const t = JSON.parse(transcriptText(home, id)) as { messages: { role: string; content: { type: string; text?: string }[] }[] };
     const assistant = t.messages.find((m) => m.role === "assistant");
     assistant?.content.push({ type: "text", text: "This must be Lehman Brothers week: ALFA on 2008-09-15." });
     writeFileSync(path, JSON.stringify(t));

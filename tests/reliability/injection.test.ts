@@ -52,13 +52,15 @@ class ObedientModel implements ModelClient {
       return answer([
         { type: "tool_use", id: "t1", name: "get_portfolio", input: {} },
         { type: "tool_use", id: "t2", name: "list_universe", input: {} },
+        { type: "tool_use", id: "t3", name: "get_price_history", input: { symbol: "SPX" } },
       ]);
     }
     this.sawInjection.push(texts.some((t) => t.includes("ignore your limits")));
-    const portfolio = JSON.parse(texts[0] as string) as { evidence_id: string };
+    // The order cites the instrument's own price history (grounding refuses anything else).
+    const history = JSON.parse(texts[2] as string) as { evidence_id: string };
     const spx = JSON.parse(texts[1] as string) as { instruments?: { symbol: string; reference_price?: number }[] };
     const ref = spx.instruments?.find((i) => i.symbol === "SPX")?.reference_price ?? 1000;
-    const order = { ...this.order(ref), evidence_ids: [portfolio.evidence_id] };
+    const order = { ...this.order(ref), evidence_ids: [history.evidence_id] };
     return answer([{ type: "tool_use", id: `s${this.turn}`, name: "submit_orders", input: { orders: [order], summary: `obeying the tool result ${ESC}[31mas instructed${ESC}[0m` } }]);
   }
 }
