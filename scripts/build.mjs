@@ -1,9 +1,10 @@
-// Builds the CLI into dist/cli.js plus lazily loaded chunks (ESM; dependencies stay in node_modules).
+// Builds the CLI into dist/cli.js (and the sandbox worker into dist/sandbox-worker.js) plus lazily loaded chunks (ESM; dependencies stay in node_modules).
 // Runs on `npm ci` through the `prepare` script, so `npx tradewarden` works right after install.
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["src/cli.tsx"],
+  // The sandbox worker is its own entry: worker threads load it by path (src/research/sandbox.ts).
+  entryPoints: { cli: "src/cli.tsx", "sandbox-worker": "src/research/sandbox-worker.ts" },
   outdir: "dist",
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",

@@ -22,6 +22,8 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
 // Commands load their modules on demand, so `--help`, `--version` and light commands start fast.
 const load = {
   tools: () => import("./commands/tools.js"),
+  toolsCall: () => import("./commands/tools-call.js"),
+  standing: () => import("./commands/standing.js"),
   gateCheck: () => import("./commands/gate-check.js"),
   sim: () => import("./commands/sim.js"),
   dataImport: () => import("./commands/data-import.js"),
@@ -79,19 +81,29 @@ const program = new Command("tradewarden")
 program.exitOverride();
 program.configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
 
-program
+const tools = program
   .command("tools")
   .description("print the tool catalogue the model sees")
   .addOption(new Option("--format <format>", "output format").choices([...TOOL_FORMATS]).default("json"))
   .option("--tool <name>", "only this tool")
   .action(async (opts: { format: string; tool?: string }) => setExit((await load.tools()).cmdTools(opts, io)));
+tools
+  .command("call")
+  .description("call one tool exactly as a run on that trading day would; state-changing tools run on a throwaway copy of the state")
+  .argument("<name>", "the tool's name")
+  .argument("[json-args]", "the arguments as one JSON object", "{}")
+  .option("--as-of <day>", "the run's trading day (default: the day the next run would trade)")
+  .option("--json", "one JSON object: the day, the contract version, the stage and the result", false)
+  .action(async (name: string, args: string, opts: { asOf?: string; json: boolean }, cmd: Command) => {
+    setExit(await (await load.toolsCall()).cmdToolsCall({ home: homeOf(cmd), tool: name, args, ...(opts.asOf ? { asOf: opts.asOf } : {}), json: opts.json }, io));
+  });
 
 program
   .command("run")
   .description("the daily run: the agent researches and proposes, the gate and you decide, the executor trades the paper account")
   .option("-y, --yes", "unattended: approve exactly the orders the final gate approves (no console)", false)
   .option("--json", "print one JSON object per event, then the run's research-cycle envelope", false)
-  .addOption(new Option("--mode <mode>", "paper executes on the paper broker; observe places nothing").choices(["paper", "observe"]).default("paper"))
+  .addOption(new Option("--mode <mode>", "paper executes on the paper broker; observe places nothing; watch researches and manages the watchlist only").choices(["paper", "observe", "watch"]).default("paper"))
   .action(async (opts: { yes: boolean; json: boolean; mode: RunMode }, cmd: Command) => {
     const { cmdRun, terminalOf } = await load.run();
     setExit(await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: opts.mode }, io, terminalOf(io.env), makeConsole));
@@ -220,6 +232,33 @@ killswitch
   .option("--who <name>", "who resets (default: the current user)")
   .action(async (opts: { yes: boolean; reason?: string; who?: string }, cmd: Command) => {
     setExit(await (await load.killswitch()).cmdKillSwitchReset({ home: homeOf(cmd), yes: opts.yes, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(opts.who ? { who: opts.who } : {}) }, io));
+  });
+
+const standing = program
+  .command("standing")
+  .description("standing orders the model proposed: list them; approve (arm) or reject one")
+  .option("--json", "as JSON", false)
+  .action(async (opts: { json: boolean }, cmd: Command) => {
+    setExit(await (await load.standing()).cmdStandingList({ home: homeOf(cmd), json: opts.json }, io));
+  });
+standing
+  .command("approve")
+  .description("arm a proposed standing order (the approval binds to its trigger and order; recorded in the journal)")
+  .argument("<id>", "the standing order's id, e.g. so-1")
+  .option("-y, --yes", "confirm", false)
+  .option("--who <name>", "who approves (default: the current user)")
+  .option("--reason <text>", "a note recorded with the approval")
+  .action(async (id: string, opts: { yes: boolean; who?: string; reason?: string }, cmd: Command) => {
+    setExit(await (await load.standing()).cmdStandingDecide({ home: homeOf(cmd), id, decision: "approve", yes: opts.yes, ...(opts.who ? { who: opts.who } : {}), ...(opts.reason ? { reason: opts.reason } : {}) }, io));
+  });
+standing
+  .command("reject")
+  .description("reject a proposed standing order")
+  .argument("<id>", "the standing order's id")
+  .option("--who <name>", "who rejects (default: the current user)")
+  .option("--reason <text>", "why (recorded in the journal)")
+  .action(async (id: string, opts: { who?: string; reason?: string }, cmd: Command) => {
+    setExit(await (await load.standing()).cmdStandingDecide({ home: homeOf(cmd), id, decision: "reject", yes: true, ...(opts.who ? { who: opts.who } : {}), ...(opts.reason ? { reason: opts.reason } : {}) }, io));
   });
 
 program

@@ -24,6 +24,7 @@ import type { GateDecision } from "../core/gate-types.js";
 import type { AgentOutcome, Correction, PendingError, RunEventBody, Usage } from "../core/events.js";
 import { CassetteError } from "./cassette.js";
 import { costOf, type ModelPrice } from "./pricing.js";
+import { summarizeNewTool } from "./tool-summaries.js";
 import { normalizeDecisions, type SubmitState } from "./submit.js";
 import type { CallHooks, ContentBlock, Message, ModelClient, ModelResponse, ToolResultBlock, ToolUseBlock } from "./types.js";
 
@@ -460,6 +461,8 @@ export function summarize(out: AgentDispatchOutcome): string {
     case "submit_orders":
       return e.hold === true ? "hold submitted" : `proposal submitted (${e.accepted_orders ?? "?"} order(s))`;
     default: {
+      const own = summarizeNewTool(out.tool, e);
+      if (own) return own;
       const keys = Object.keys(e).filter((k) => k !== "success");
       return `ok (${keys.slice(0, 6).join(", ")}${keys.length > 6 ? ", …" : ""})`;
     }

@@ -3,6 +3,7 @@
  * hard limit with its number) and holds nothing that changes from run to run — no dates, no run ids,
  * no prices — so the prompt cache keeps hitting. The task message carries the trading day.
  */
+import type { RunMode } from "../core/domain.js";
 import type { Limits } from "../core/gate-types.js";
 
 export interface PromptInput {
@@ -64,11 +65,16 @@ export function buildSystemPrompt(input: PromptInput): string {
 }
 
 /** The first user message of a run: the only place the trading day appears. */
-export function buildTaskMessage(input: { tradingDay: string; note?: string }): string {
+export function buildTaskMessage(input: { tradingDay: string; note?: string; mode?: RunMode; watchlist?: readonly string[] }): string {
   const lines = [
     `Trading day: ${input.tradingDay}. Market data ends the trading day before; reference prices are the last closes before ${input.tradingDay}.`,
-    "Review the account and the universe, decide whether to trade, and finish by calling submit_orders (an empty list is a hold).",
+    input.mode === "watch"
+      ? "Watch mode: research, keep the watchlist current (add_watchlist, remove_watchlist) and finish by calling submit_orders with an empty order list; no order is placed in this run."
+      : "Review the account and the universe, decide whether to trade, and finish by calling submit_orders (an empty list is a hold).",
   ];
+  if (input.watchlist && input.watchlist.length > 0) {
+    lines.push(`Your watchlist (from earlier runs; get_watchlist has the details):\n${input.watchlist.join("\n")}`);
+  }
   if (input.note) lines.push(input.note);
   return lines.join("\n");
 }

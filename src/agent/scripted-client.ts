@@ -38,6 +38,7 @@ import {
   type ModelResponse,
   type ToolUseBlock,
 } from "./types.js";
+import { isWatchTask, watchAction } from "./scripted-watch.js";
 
 export const SCRIPTS = [
   "momentum",
@@ -276,7 +277,7 @@ export class ScriptedClient implements ModelClient {
     if (this.opts.delayMs) await sleep(this.opts.delayMs, req.signal);
     const turn = req.messages.filter((m) => m.role === "assistant").length + 1;
     const steps = stepsOf(req.messages);
-    const action = this.decide(steps, turn);
+    const action = this.decide(steps, turn, isWatchTask(req.messages));
     const content: ContentBlock[] = [{ type: "text", text: action.text }];
     (action.calls ?? []).forEach((c, i) => {
       content.push({ type: "tool_use", id: `toolu_scripted_${String(turn).padStart(2, "0")}_${i}`, name: c.name, input: c.input });
@@ -306,7 +307,7 @@ export class ScriptedClient implements ModelClient {
     });
   }
 
-  private decide(steps: Step[], turn: number): Action {
+  private decide(steps: Step[], turn: number, watch: boolean): Action {
     switch (this.script) {
       case "hold":
         if (!last(steps, "get_portfolio")) return { text: "Reading the account first.", calls: [{ name: "get_portfolio", input: {} }] };
@@ -322,7 +323,7 @@ export class ScriptedClient implements ModelClient {
       case "pending-abandoned":
         return this.pendingAbandoned(steps);
       default:
-        return this.momentum(steps);
+        return this.momentum(steps, watch);
     }
   }
 
@@ -339,7 +340,7 @@ export class ScriptedClient implements ModelClient {
     return undefined;
   }
 
-  private momentum(steps: Step[]): Action {
+  private momentum(steps: Step[], watch = false): Action {
     const open = this.opening(steps);
     if (open) return open;
     const pf = last(steps, "get_portfolio", true)?.result;
@@ -361,6 +362,7 @@ export class ScriptedClient implements ModelClient {
     }
 
     const momentum = momentumOrders(steps, this.opts.limits);
+    if (watch) return watchAction(steps, momentum.orders);
     const toSearch = newsToSearch(momentum.orders, steps);
     if (toSearch.length > 0) {
       return {

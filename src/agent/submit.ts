@@ -34,6 +34,8 @@ export interface SubmitHandlerOptions {
   evaluateOrders: (orders: ProposedOrder[]) => GateDecision[];
   onAccepted?: (proposal: AcceptedProposal) => void;
   onBounced?: (decisions: GateDecision[]) => void;
+  /** When set (watch mode), a non-empty order list is refused with this explanation. */
+  ordersRefused?: string;
 }
 
 export type SubmitHandler = ToolHandler & { readonly state: SubmitState };
@@ -86,6 +88,7 @@ export function makeSubmitHandler(opts: SubmitHandlerOptions): SubmitHandler {
       return { ok: false, code: "already_submitted", message: "submit_orders already succeeded in this run." };
     }
     const orders = (Array.isArray(args.orders) ? args.orders : []) as ProposedOrder[];
+    if (opts.ordersRefused && orders.length > 0) return { ok: false, code: "not_allowed_in_mode", message: opts.ordersRefused };
     const summary = String(args.summary ?? "");
     const abandoned = Array.isArray(args.abandon_error_codes) ? (args.abandon_error_codes as string[]) : [];
     const decisions = orders.length > 0 ? opts.evaluateOrders(orders) : [];

@@ -63,6 +63,8 @@ export async function cmdJournalJson(args: { home: string; run?: string; from?: 
         spend_this_month_usd: j.spendThisMonth(new Date()),
         timezone,
       },
+      watchlist: [...j.watchState().items.values()],
+      standing_orders: [...j.standingState().orders.values()],
     };
     io.stdout(JSON.stringify(out, null, 2) + "\n");
     return EXIT.OK;

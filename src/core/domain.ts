@@ -41,7 +41,8 @@ export interface Bar {
   volume: number;
 }
 
-export type RunMode = "paper" | "observe";
+/** paper trades; observe stops at the proposal; watch researches and manages the watchlist, proposing no order. */
+export type RunMode = "paper" | "observe" | "watch";
 
 /** An order's life, as the journal records it and the executor reports it. */
 export type OrderStatus =

@@ -132,6 +132,21 @@ export type RunEventBody =
       by?: "drawdown" | "operator";
     }
   | { type: "run.note"; level: "info" | "warn"; message: string }
+  | {
+      /** A standing order approved earlier crossed its trigger (or expired) at the start of this run. */
+      type: "standing.fired";
+      id: string;
+      standing_type: string;
+      trigger_price: number;
+      /** null when it expired unfired. */
+      reference_price: number | null;
+      order: ProposedOrder;
+      approved_by: string;
+      binding_hash: string;
+      /** placed: passed the final gate and sent; blocked: the gate refused it; not_placed: this mode places nothing; expired. */
+      result: "placed" | "blocked" | "not_placed" | "expired";
+      reasons: { code: string; message: string }[];
+    }
   | { type: "model.turn_started"; turn: number; max_turns: number; time_left_ms: number; cost_usd: number; budget_usd: number }
   | { type: "model.text"; turn: number; delta: string }
   | {
@@ -227,6 +242,7 @@ export const RUN_EVENT_TYPES = [
   "valuation",
   "killswitch.tripped",
   "run.note",
+  "standing.fired",
   "model.turn_started",
   "model.text",
   "model.response",

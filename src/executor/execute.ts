@@ -28,8 +28,8 @@ const MAX_CLIENT_ID = 128;
  * then trades never reuses an id); a run id too long for the broker's 128 characters is replaced
  * by its hash.
  */
-export function clientOrderId(runId: string, index: number, opts: { liquidation?: boolean } = {}): string {
-  const suffix = `${opts.liquidation ? "L" : ""}${index}`;
+export function clientOrderId(runId: string, index: number, opts: { liquidation?: boolean; standing?: boolean } = {}): string {
+  const suffix = `${opts.liquidation ? "L" : opts.standing ? "S" : ""}${index}`;
   const id = `tw-${runId}-${suffix}`;
   if (id.length <= MAX_CLIENT_ID) return id;
   return `tw-h${createHash("sha256").update(runId).digest("hex").slice(0, 40)}-${suffix}`;
@@ -85,7 +85,7 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
   const pollMs = Math.max(0, config.poll_ms);
 
   const entries: Entry[] = opts.orders.map((placed, index) => {
-    const order = { ...placed, symbol: placed.symbol.toUpperCase(), client_order_id: clientOrderId(opts.runId, index, { liquidation: placed.liquidation }) };
+    const order = { ...placed, symbol: placed.symbol.toUpperCase(), client_order_id: clientOrderId(opts.runId, index, { liquidation: placed.liquidation, standing: opts.standing === true }) };
     return {
     order,
     bookedIds: new Set<string>(),

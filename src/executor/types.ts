@@ -40,6 +40,8 @@ export interface ExecuteOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Milliseconds since the epoch (default Date.now). */
   now?: () => number;
+  /** Orders fired by standing orders: client ids `tw-<runId>-S<index>` (they count toward the quota). */
+  standing?: boolean;
 }
 
 /** `not_sent`: never reached the broker (interrupted, or the journal could not record the intent). */

@@ -39,6 +39,8 @@ import { MAX_LIVE_NOTES, noteEvent, type RecallQuery, recallNotes } from "./note
 import { type FillArgs, fillEvents, type IntentArgs, intentEvent, positive, type UpdateArgs, updateEvents } from "./orders.js";
 
 export { MAX_LIVE_NOTES };
+import type { WatchEvent, WatchState } from "./watchlist.js";
+import type { StandingEvent, StandingState } from "./standing-orders.js";
 
 export { STALE_RUN_MS };
 
@@ -478,6 +480,34 @@ export class Journal {
   note(id: string): Note | undefined {
     const n = this.s.notes.get(id);
     return n ? { ...n } : undefined;
+  }
+
+  // ──────────────── watchlist (the collection and its rules live in watchlist.ts) ────────────────
+
+  watchState(): Readonly<WatchState> {
+    return this.s.watchlist;
+  }
+
+  /** Commits the watch events `build` derives from the current watchlist (atomically, serialised). */
+  commitWatch<T>(build: (s: Readonly<WatchState>) => { events: WatchEvent[]; result: T }): Promise<T> {
+    return this.exclusive(() => {
+      const { events, result } = build(this.s.watchlist);
+      return { events: events.map((record) => ({ t: "watch" as const, record })), result };
+    });
+  }
+
+  // ──────────── standing orders (the collection and its rules live in standing-orders.ts) ────────────
+
+  standingState(): Readonly<StandingState> {
+    return this.s.standing;
+  }
+
+  /** Commits the standing-order events `build` derives from the current collection (atomically, serialised). */
+  commitStanding<T>(build: (s: Readonly<StandingState>) => { events: StandingEvent[]; result: T }): Promise<T> {
+    return this.exclusive(() => {
+      const { events, result } = build(this.s.standing);
+      return { events: events.map((record) => ({ t: "standing" as const, record })), result };
+    });
   }
 
   // ───────────────────────────── verification ─────────────────────────────

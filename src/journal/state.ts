@@ -6,6 +6,8 @@ import type { TradingState } from "../core/domain.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { Dec } from "../core/money.js";
 import { lowerBound, toMs } from "./time.js";
+import { applyWatch, emptyWatchState, type WatchState } from "./watchlist.js";
+import { applyStanding, emptyStandingState, type StandingState } from "./standing-orders.js";
 import type {
   ApprovalRecord,
   Checkpoint,
@@ -57,6 +59,8 @@ export interface State {
   note_seq: number;
   /** Epoch ms of every order counted toward the monthly quota, ascending. */
   countedMs: number[];
+  watchlist: WatchState;
+  standing: StandingState;
 }
 
 export function emptyState(): State {
@@ -87,6 +91,8 @@ export function emptyState(): State {
     liveNotes: 0,
     note_seq: 0,
     countedMs: [],
+    watchlist: emptyWatchState(),
+    standing: emptyStandingState(),
   };
 }
 
@@ -274,6 +280,12 @@ export function apply(s: State, ev: JournalEvent): void {
       if (o) recount(s, o);
       return;
     }
+    case "watch":
+      applyWatch(s.watchlist, ev.record);
+      return;
+    case "standing":
+      applyStanding(s.standing, ev.record);
+      return;
     case "note": {
       const n = { ...ev.note };
       s.notes.set(n.id, n);

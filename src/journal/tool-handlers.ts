@@ -74,6 +74,27 @@ function failure(e: unknown): HandlerResult {
   return { ok: false, code: "tool_execution_failed", message: e instanceof Error ? e.message : String(e) };
 }
 
+/**
+ * A note on a symbol that has live notes of the same kind may contradict them: unless the call
+ * supersedes one or says to keep both, it is refused with the candidates and, for each, the
+ * complete arguments that supersede it (plus the arguments that keep both).
+ */
+function conflictOf(journal: Journal, args: Record<string, unknown>): HandlerResult | null {
+  if (typeof args.symbol !== "string" || typeof args.supersedes === "string" || args.keep_existing === true) return null;
+  const { notes } = journal.recall({ kind: args.kind as NoteKind, symbol: args.symbol, limit: 5 });
+  if (notes.length === 0) return null;
+  const base = { kind: args.kind, text: args.text, symbol: args.symbol };
+  return {
+    ok: false,
+    code: "memory_conflict",
+    message: `${notes.length} live ${String(args.kind)} note(s) on ${args.symbol.toUpperCase()} may contradict this one (${notes.map((n) => n.id).join(", ")}); nothing was saved`,
+    details: {
+      conflict_candidates: notes.map((n) => ({ id: n.id, kind: n.kind, symbol: n.symbol ?? null, text: n.text, created_at: n.created_at })),
+      retry_argument_choices: [...notes.map((n) => ({ ...base, supersedes: n.id })), { ...base, keep_existing: true }],
+    },
+  };
+}
+
 export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio: ToolHandler; remember: ToolHandler; recall: ToolHandler } {
   const { journal } = deps;
   const get_portfolio: ToolHandler = () => {
@@ -89,6 +110,8 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio:
   };
   const remember: ToolHandler = async (args) => {
     try {
+      const conflict = conflictOf(journal, args);
+      if (conflict) return conflict;
       const note = await journal.remember({
         kind: args.kind as NoteKind,
         text: String(args.text),

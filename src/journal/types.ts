@@ -11,7 +11,7 @@ export const SCHEMA_VERSION = 2;
 export const LOG_FILE = "journal.log.jsonl";
 
 export type RunStatus = "running" | "completed" | "failed" | "interrupted" | "aborted";
-export type LockPurpose = "run" | "reset" | "init" | "deposit" | "sim";
+export type LockPurpose = "run" | "reset" | "init" | "deposit" | "sim" | "standing";
 export type NoteKind = "observation" | "lesson" | "plan" | "watch";
 
 export interface Checkpoint {
@@ -194,6 +194,8 @@ export type JournalEventBody =
   | { t: "order_update"; client_order_id: string; entry: OrderStatusEntry }
   | { t: "fill"; fill: FillRecord }
   | { t: "note"; note: Note }
+  | { t: "watch"; record: import("./watchlist.js").WatchEvent }
+  | { t: "standing"; record: import("./standing-orders.js").StandingEvent }
   // migration imports (v1 single-document journals)
   | { t: "import_ledger"; kind: LedgerKind; amount_minor: number; at: string; note?: string; symbol?: string }
   | { t: "import_run"; run: RunRecord }

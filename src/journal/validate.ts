@@ -97,6 +97,69 @@ const Reset = Type.Object({ at: Str, who: Str, reason: Str, value: Num, new_peak
 const Note = Type.Object({ id: Id, kind: Str, text: Str, status: Type.Union([Type.Literal("live"), Type.Literal("superseded")]), run_id: Str, created_at: Str });
 
 /** One schema per event type `t`; `seq` is checked by the reader (it must count up from 1). */
+const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" });
+const Price = Type.Number({ exclusiveMinimum: 0, maximum: 1e15 });
+const Reasons = Type.Array(Type.Object({ code: Str, message: Str }));
+
+const WatchItem = Type.Object({
+  id: Id,
+  symbol: Id,
+  reason: Str,
+  run_id: Id,
+  added_day: Day,
+  added_at: Str,
+  price_at_add: Nullable(Price),
+  ttl_trading_days: Positive,
+  expires_on: Day,
+  alert_above: Type.Optional(Price),
+  alert_below: Type.Optional(Price),
+  status: Type.Union([Type.Literal("live"), Type.Literal("removed")]),
+  removed_at: Type.Optional(Str),
+  removed_by_run: Type.Optional(Str),
+  removed_reason: Type.Optional(Str),
+});
+const WatchEvent = Type.Union([
+  Type.Object({ kind: Type.Literal("add"), item: WatchItem }),
+  Type.Object({ kind: Type.Literal("remove"), id: Id, run_id: Id, at: Str, reason: Str }),
+]);
+
+const StandingType = Type.Union(["stop_loss", "take_profit", "buy_limit_below"].map((k) => Type.Literal(k)));
+const Fired = Type.Object({
+  run_id: Id,
+  trading_day: Day,
+  reference_price: Price,
+  at: Str,
+  client_order_id: Type.Optional(Id),
+  reasons: Type.Optional(Reasons),
+});
+const StandingOrder = Type.Object({
+  id: Id,
+  symbol: Id,
+  type: StandingType,
+  trigger_price: Price,
+  side: Side,
+  quantity: Type.Number({ exclusiveMinimum: 0, maximum: 1e15 }),
+  limit_price: Price,
+  reason: Str,
+  evidence_ids: Type.Array(Str),
+  proposed_run: Id,
+  proposed_day: Day,
+  proposed_at: Str,
+  ttl_trading_days: Positive,
+  expires_on: Day,
+  binding_hash: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+  status: Type.Union(["proposed", "active", "rejected", "cancelled", "expired", "placed", "blocked"].map((k) => Type.Literal(k))),
+  approval: Type.Optional(Type.Object({ by: Str, at: Str, binding_hash: Str, note: Type.Optional(Str) })),
+  end: Type.Optional(Type.Object({ at: Str, by: Str, reason: Str })),
+  fired: Type.Optional(Fired),
+});
+const StandingEvent = Type.Union([
+  Type.Object({ kind: Type.Literal("propose"), order: StandingOrder }),
+  Type.Object({ kind: Type.Literal("approve"), id: Id, by: Str, at: Str, binding_hash: Str, note: Type.Optional(Str) }),
+  Type.Object({ kind: Type.Literal("end"), id: Id, status: Type.Union(["rejected", "cancelled", "expired"].map((k) => Type.Literal(k))), by: Str, at: Str, reason: Str }),
+  Type.Object({ kind: Type.Literal("fire"), id: Id, placed: Type.Boolean(), fired: Fired }),
+]);
+
 const EVENT_BODIES: Record<string, TSchema> = {
   init: Type.Object({ currency: Type.String({ pattern: "^[A-Z]{3}$" }), capital_minor: Positive, at: Str }),
   deposit: Type.Object({ amount_minor: Positive, at: Str, note: Type.Optional(Str) }),
@@ -122,6 +185,8 @@ const EVENT_BODIES: Record<string, TSchema> = {
   order_update: Type.Object({ client_order_id: Id, entry: StatusEntry }),
   fill: Type.Object({ fill: Fill }),
   note: Type.Object({ note: Note }),
+  watch: Type.Object({ record: WatchEvent }),
+  standing: Type.Object({ record: StandingEvent }),
   import_ledger: Type.Object({ kind: LedgerKind, amount_minor: Minor, at: Str, note: Type.Optional(Str), symbol: Type.Optional(Str) }),
   import_run: Type.Object({ run: Run }),
   import_order: Type.Object({ order: Order }),

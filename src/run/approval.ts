@@ -45,6 +45,11 @@ export type ApprovalDecision =
 export interface Approver {
   readonly name: string;
   decide(req: ApprovalRequest): Promise<ApprovalDecision>;
+  /**
+   * Who approves the run's proposed standing orders on the spot, if anyone (the unattended `--yes`
+   * approver). Others leave them proposed for `tradewarden standing approve`.
+   */
+  readonly standingApprover?: string;
 }
 
 /** The fields an approval binds to, in a fixed order (reason and evidence do not change what is sent). */
@@ -74,6 +79,7 @@ export function alignDecisions(orders: readonly ProposedOrder[], decisions: read
 /** `--yes`: approves exactly the orders the gate approves, nothing else. */
 export class AutoApprover implements Approver {
   readonly name = "auto";
+  readonly standingApprover = "auto (--yes)";
   async decide(req: ApprovalRequest): Promise<ApprovalDecision> {
     const approved = req.orders.filter((_, i) => req.decisions[i]?.approved === true);
     return { kind: "approve", orders: approved, by: "auto" };

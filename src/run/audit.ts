@@ -93,7 +93,7 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
         const provenance = doc.provenance as Record<string, unknown> | undefined;
         const rebuilt = buildResearchCycle(events, {
           runId: String(doc.run_id),
-          mode: doc.mode === "observe_only" ? "observe" : "paper",
+          mode: doc.mode === "observe_only" ? "observe" : doc.mode === "watch" ? "watch" : "paper",
           tradingDay: String(doc.trading_day),
           generatedAt: String(doc.generated_at),
           version: String(provenance?.tradewarden_version ?? ""),
@@ -152,6 +152,8 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
 function checkGateAndOperator(events: RunEvent[], add: (c: string, m: string) => void): void {
   const approvedByGate = new Set<string>();
   const liquidation = new Set<string>();
+  /** Orders of standing orders that fired: approved by the operator earlier, bound by their hash. */
+  const standing = new Set<string>();
   let halted = false;
   let operatorHash: string | null = null;
   let operatorOrders: { symbol: string; side: string; quantity: number; limit_price: number }[] = [];
@@ -169,12 +171,17 @@ function checkGateAndOperator(events: RunEvent[], add: (c: string, m: string) =>
       for (const o of e.liquidation) liquidation.add(`${o.side}:${o.symbol}:${o.quantity}:${o.limit_price}`);
     }
     if (e.type === "valuation" && e.first_of_run && e.trading_state === "HALTED") halted = true;
+    if (e.type === "standing.fired" && e.result === "placed") standing.add(`${e.order.side}:${e.order.symbol.toUpperCase()}:${e.order.quantity}:${e.order.limit_price}`);
     if (e.type === "order.placed") {
       const key = `${e.side}:${e.symbol}:${e.quantity}:${e.limit_price}`;
       if (liquidation.has(key)) continue;
       // A halted account's later runs sell what is still held: kill-switch sells (ids end in -L<i>).
       if (halted && e.side === "SELL" && /-L\d+$/.test(e.client_order_id)) continue;
       if (!approvedByGate.has(key)) add("gate", `order ${e.client_order_id} (${key}) was placed without a final-gate approval`);
+      if (/-S\d+$/.test(e.client_order_id)) {
+        if (!standing.has(key)) add("approval", `order ${e.client_order_id} (${key}) was placed as a standing order that did not fire in this run`);
+        continue;
+      }
       if (operatorHash === null || !operatorOrders.some((o) => `${o.side}:${o.symbol}:${o.quantity}:${o.limit_price}` === key)) {
         add("approval", `order ${e.client_order_id} (${key}) was placed without an operator approval`);
       }

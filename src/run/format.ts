@@ -1,5 +1,7 @@
 /** Plain-text formatting of numbers and verdicts, shared by the headless printer and the console. */
+import type { RunEvent } from "../core/events.js";
 import type { GateDecision } from "../core/gate-types.js";
+import { sanitizeLine } from "../util/sanitize.js";
 
 // One formatter per shape, made once: toLocaleString builds a new one on every call (slow on screens).
 const formatters = new Map<string, Intl.NumberFormat>();
@@ -74,4 +76,14 @@ export function decisionText(decision: string, by: string): string {
   if (decision === "awaiting") return "awaiting approval (no operator at a terminal)";
   if (decision === "none") return "no decision (nothing is placed in this mode)";
   return `${decision} by ${by === "auto" ? "--yes (unattended)" : by}`;
+}
+
+/** What a `standing.fired` event says, in one line (the console and the headless printer). */
+export function standingFiredText(e: Extract<RunEvent, { type: "standing.fired" }>): string {
+  const what = `standing order ${sanitizeLine(e.id)} (${sanitizeLine(e.standing_type)} at ${e.trigger_price}: ${e.order.side} ${e.order.quantity} ${sanitizeLine(e.order.symbol)} @ ${e.order.limit_price}, approved by ${sanitizeLine(e.approved_by)})`;
+  if (e.result === "expired") return `${what} expired unfired`;
+  const fired = `${what} fired at reference ${e.reference_price}`;
+  if (e.result === "placed") return `${fired}: passed the final gate, placing it`;
+  if (e.result === "blocked") return `${fired}: blocked by the final gate, not placed (${e.reasons.map((r) => sanitizeLine(r.message)).join("; ")})`;
+  return `${fired}: this mode places nothing; it stays armed`;
 }

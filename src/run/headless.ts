@@ -5,7 +5,7 @@
  */
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import type { RunEvent } from "../core/events.js";
-import { decisionText, joinClauses, money, pct, usd, verdictLine, withoutCodePrefix } from "./format.js";
+import { decisionText, joinClauses, money, pct, standingFiredText, usd, verdictLine, withoutCodePrefix } from "./format.js";
 
 export interface HeadlessOptions {
   json: boolean;
@@ -125,7 +125,12 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
       return c.red(`order rejected: ${e.side} ${e.quantity} ${e.symbol}: ${sanitizeLine(e.message)}`);
     case "order.uncertain":
       return c.red(`order uncertain: ${e.side} ${e.quantity} ${e.symbol}: ${sanitizeLine(e.message)}`);
+    case "standing.fired": {
+      const paint = e.result === "placed" ? c.green : e.result === "blocked" ? c.red : c.yellow;
+      return paint(standingFiredText(e));
+    }
     case "run.finished":
       return `run finished: ${e.outcome} (exit ${e.exit_code}): ${joinClauses(sanitizeLine(e.message), `LLM cost ${usd(e.cost_usd)}`)}`;
   }
 }
+

@@ -28,6 +28,7 @@ import { killSwitchPhase } from "./phases/killswitch.js";
 import { preflight } from "./phases/preflight.js";
 import { reconcilePhase } from "./phases/reconcile.js";
 import { resumePhase } from "./phases/resume.js";
+import { standingPhase } from "./phases/standing.js";
 import { valuePhase } from "./phases/value.js";
 import { wallClock } from "./session-clock.js";
 
@@ -39,6 +40,7 @@ export const DAILY_PHASES: readonly Phase[] = [
   reconcilePhase,
   valuePhase,
   killSwitchPhase,
+  standingPhase,
   budgetPhase,
   agentPhase,
   decisionPhase,

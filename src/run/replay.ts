@@ -13,7 +13,7 @@ import type { CallHooks, Message, ModelClient, ModelRequest, ModelResponse } fro
 import { agentLimitsFrom } from "../agent/factory.js";
 import { loadPriceTable, type PricedProvider, resolvePrice } from "../agent/pricing.js";
 import { buildToolRuntime } from "../tools/runtime.js";
-import { CATALOGUE, CONTRACT_VERSION } from "../tools/catalogue.js";
+import { contractSet, isContractVersion } from "../tools/versions.js";
 import { isToolErrorCode } from "../tools/error-codes.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import type { Config } from "../config/types.js";
@@ -28,6 +28,7 @@ import type { Instrument } from "../core/domain.js";
 
 export interface ReplayReport {
   runId: string;
+  contractVersion: string;
   calls: number;
   outcome: AgentOutcome;
   recordedOutcome: AgentOutcome | null;
@@ -180,7 +181,12 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
     throw new TwError("replay_nothing", `run ${started.run_id} never called the model: there is nothing to replay`, EXIT.USAGE_OR_CONFIG);
   }
   const cassette = text("cassette");
-  const recording = new ReplayClient(cassette, { contractVersion: CONTRACT_VERSION });
+  const recording = new ReplayClient(cassette);
+  // Serve the tool contracts the run was recorded with (descriptions, schemas, serialisation).
+  const version = recording.meta.contract_version;
+  if (!isContractVersion(version)) {
+    throw new TwError("cassette_mismatch", `the cassette was recorded with tool contract ${version}, which this build cannot serve`, EXIT.INTERNAL_ERROR);
+  }
   const client = new VerifyingReplayClient(recording, recordedRequests(cassette));
   const masker = maskerOfRun(events);
   if (opts.requireMask && !masker) {
@@ -188,10 +194,11 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   }
   const results = recordedResults(events, transcript.messages);
   const handlers: Record<string, ToolHandler> = {};
-  for (const t of CATALOGUE) handlers[t.name] = handlerFromRecording(t.name, results.get(t.name) ?? [], masker);
+  for (const t of contractSet(version).contracts) handlers[t.name] = handlerFromRecording(t.name, results.get(t.name) ?? [], masker);
   const runtime = buildToolRuntime(handlers, {
     runId: started.run_id,
     tradingDay: started.trading_day,
+    contractVersion: version,
     subjectsOf: mentionsOf(opts.universe ?? []),
     ...(masker ? { masking: masker.toolMasking() } : {}),
   });
@@ -218,6 +225,7 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
       const recorded = events.find((e) => e.type === "agent.finished");
       return {
         runId: started.run_id,
+        contractVersion: version,
         calls,
         outcome: step.value.outcome,
         recordedOutcome: recorded && recorded.type === "agent.finished" ? recorded.outcome : null,

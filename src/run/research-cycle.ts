@@ -41,6 +41,9 @@ export type NextAction =
 const SOURCE_BY_GROUP: Record<string, string> = {
   portfolio: "journal",
   market: "market_data",
+  screening: "market_data",
+  sandbox: "market_data",
+  watchlist: "journal",
   memory: "memory",
   research: "news",
 };
@@ -212,7 +215,7 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
     ok: OK_OUTCOMES.has(outcome),
     run_id: facts.runId,
     generated_at: facts.generatedAt,
-    mode: facts.mode === "observe" ? "observe_only" : "paper",
+    mode: facts.mode === "observe" ? "observe_only" : facts.mode === "watch" ? "watch" : "paper",
     trading_day: facts.tradingDay,
     outcome,
     exit_code: exitCode,

@@ -9,7 +9,7 @@
  */
 import type { GateDecision } from "../core/gate-types.js";
 import type { RunEvent } from "../core/events.js";
-import { decisionText, joinClauses, money, pct, usd, withoutCodePrefix } from "../run/format.js";
+import { decisionText, joinClauses, money, pct, standingFiredText, usd, withoutCodePrefix } from "../run/format.js";
 import { describe } from "../run/headless.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import type { Tone } from "./theme.js";
@@ -140,6 +140,8 @@ export function reduceRun(state: RunState, e: RunEvent): RunState {
       );
     case "run.note":
       return append(s, seq, note(e.level === "warn" ? "warn" : "dim", `note: ${sanitizeLine(e.message)}`));
+    case "standing.fired":
+      return append(s, seq, note(e.result === "placed" ? "ok" : e.result === "blocked" ? "warn" : "dim", standingFiredText(e)));
     case "model.turn_started": {
       const at = Date.parse(e.at);
       return {
@@ -345,3 +347,4 @@ export function createRunStore(initial: RunState = initialRunState()): RunStore 
     },
   };
 }
+

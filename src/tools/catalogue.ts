@@ -3,19 +3,40 @@
  * validator, the docs and the contract tests know about a tool comes from these objects.
  */
 import { checkOrders } from "./defs/check-orders.js";
+import { executeCode } from "./defs/execute-code.js";
 import { getPortfolio } from "./defs/get-portfolio.js";
 import { getPriceHistory } from "./defs/get-price-history.js";
 import { listUniverse } from "./defs/list-universe.js";
 import { recall } from "./defs/recall.js";
 import { remember } from "./defs/remember.js";
 import { searchNews } from "./defs/search-news.js";
+import { screenUniverse } from "./defs/screen-universe.js";
 import { submitOrders } from "./defs/submit-orders.js";
+import { cancelStandingOrder, listStandingOrders, placeStandingOrder } from "./defs/standing-orders.js";
+import { addWatchlist, getWatchlist, removeWatchlist } from "./defs/watchlist.js";
 import type { ToolContract } from "./types.js";
 
 /** Bump when a description, schema or serialisation changes: cassettes record it. */
-export const CONTRACT_VERSION = "tw-tools/1";
+export const CONTRACT_VERSION = "tw-tools/2";
 
-export const CATALOGUE = [getPortfolio, listUniverse, getPriceHistory, searchNews, remember, recall, checkOrders, submitOrders] as const;
+export const CATALOGUE = [
+  getPortfolio,
+  listUniverse,
+  getPriceHistory,
+  searchNews,
+  screenUniverse,
+  executeCode,
+  getWatchlist,
+  addWatchlist,
+  removeWatchlist,
+  remember,
+  recall,
+  checkOrders,
+  placeStandingOrder,
+  listStandingOrders,
+  cancelStandingOrder,
+  submitOrders,
+] as const;
 
 export type ToolName = (typeof CATALOGUE)[number]["name"];
 export const TOOL_NAMES = CATALOGUE.map((t) => t.name) as ToolName[];
@@ -28,3 +49,13 @@ export function contractOf(name: string): ToolContract | undefined {
 
 /** Tools whose `orders[*].evidence_ids` must name evidence returned earlier in the run. */
 export const GROUNDED_TOOLS: ReadonlySet<string> = new Set(["check_orders", "submit_orders"]);
+
+/** Tools whose handler writes state (the journal) or ends the run; `tools call` runs them on a throwaway copy. */
+export const STATE_CHANGING_TOOLS: ReadonlySet<string> = new Set([
+  "remember",
+  "add_watchlist",
+  "remove_watchlist",
+  "place_standing_order",
+  "cancel_standing_order",
+  "submit_orders",
+]);

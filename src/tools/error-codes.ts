@@ -94,6 +94,57 @@ export const TOOL_ERROR_CODES = {
     meaning: "The memory holds its maximum number of live notes.",
     instruction: "Supersede an existing note (pass `supersedes`) instead of adding a new one.",
   },
+  memory_conflict: {
+    retryable: true,
+    meaning: "Live notes on the same instrument and kind may contradict the new note; it was not saved.",
+    instruction:
+      "Pick one of `retry_argument_choices`: supersede a conflicting note (its `supersedes` is set), or keep both (`keep_existing: true`), and call remember with it.",
+  },
+  watchlist_full: {
+    retryable: false,
+    meaning: "The watchlist holds its maximum number of live entries.",
+    instruction: "Remove an entry (remove_watchlist) before adding another.",
+  },
+  not_on_watchlist: {
+    retryable: true,
+    meaning: "The symbol is not on the live watchlist.",
+    instruction: "Use a symbol listed in `watched` (or returned by get_watchlist).",
+  },
+  not_allowed_in_mode: {
+    retryable: true,
+    meaning: "The run's mode does not allow this (watch mode places no order).",
+    instruction: "In watch mode call submit_orders with an empty order list; keep ideas on the watchlist.",
+  },
+  standing_orders_full: {
+    retryable: false,
+    meaning: "The maximum number of open standing orders is reached.",
+    instruction: "Cancel a standing order (cancel_standing_order) before proposing another.",
+  },
+  standing_order_not_found: {
+    retryable: true,
+    meaning: "The id names no open (proposed or active) standing order.",
+    instruction: "Use an id listed in `open` (or returned by list_standing_orders).",
+  },
+  sandbox_error: {
+    retryable: true,
+    meaning: "The sandboxed code threw; `correction.traceback` holds the error and its frames.",
+    instruction: "Fix the code as the traceback shows and call execute_code again, or abandon the code.",
+  },
+  sandbox_timeout: {
+    retryable: true,
+    meaning: "The sandboxed code ran past its wall-clock deadline and was terminated.",
+    instruction: "Make the code do less (fewer symbols, shorter windows, no unbounded loops) and call execute_code again.",
+  },
+  sandbox_memory_exceeded: {
+    retryable: true,
+    meaning: "The sandboxed code exceeded the sandbox's memory cap.",
+    instruction: "Hold less data at once (use `limit`, aggregate as you go) and call execute_code again.",
+  },
+  sandbox_retry_budget_exhausted: {
+    retryable: false,
+    meaning: "execute_code failed as often as a run allows; the sandbox refuses further code this run.",
+    instruction: "Do not call execute_code again in this run; continue with the other tools.",
+  },
 } as const satisfies Record<string, ErrorCodeSpec>;
 
 export type ToolErrorCode = keyof typeof TOOL_ERROR_CODES;

@@ -10,15 +10,15 @@ import type { PendingError } from "../core/events.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.js";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
-import { CATALOGUE, GROUNDED_TOOLS, type ToolName, contractOf } from "./catalogue.js";
-import { compactResult, DEFAULT_BUDGET_CHARS } from "./compaction.js";
+import { GROUNDED_TOOLS, type ToolName } from "./catalogue.js";
+import { DEFAULT_BUDGET_CHARS } from "./compaction.js";
 import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.js";
 import { TOOL_ERROR_CODES } from "./error-codes.js";
 import { PendingTracker } from "./pending.js";
-import { type AnthropicToolDef, renderAnthropic, renderOpenAI, type OpenAIToolDef } from "./render.js";
+import type { AnthropicToolDef, OpenAIToolDef } from "./render.js";
 import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";
 import type { HandlerResult, ToolCallContext, ToolContract, ToolHandler, ToolMasking } from "./types.js";
-import { validateArguments } from "./validate.js";
+import { type ContractSet, contractSet } from "./versions.js";
 
 export type DispatchStage = "unknown_tool" | "parse" | "validation" | "unmask" | "grounding" | "pending" | "limit" | "handler" | "ok";
 
@@ -50,12 +50,15 @@ export interface ToolRuntimeOptions {
   subjectsOf?: SubjectsOf;
   /** Entity masking: arguments unmasked after validation, everything the model sees masked. */
   masking?: ToolMasking;
+  /** The contract version to serve (a replay serves the recorded run's); default: the current one. */
+  contractVersion?: string;
 }
 
 /** Stages whose envelope carries the model's own (masked) arguments: only the example needs masking. */
 const BEFORE_UNMASK: ReadonlySet<DispatchStage> = new Set(["unknown_tool", "parse", "validation", "unmask"]);
 
 export interface ToolRuntime {
+  readonly contractVersion: string;
   readonly contracts: readonly ToolContract[];
   anthropicTools(opts?: { strict?: boolean }): AnthropicToolDef[];
   openaiTools(): OpenAIToolDef[];
@@ -71,7 +74,10 @@ const RECEIVED_PREVIEW_CHARS = 500;
 
 /** Build a run's runtime. Refuses to build while any catalogue tool has no handler. */
 export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>, opts: ToolRuntimeOptions): ToolRuntime {
-  const missing = CATALOGUE.map((t) => t.name).filter((n) => typeof handlers[n] !== "function");
+  const set: ContractSet = contractSet(opts.contractVersion);
+  const byName = new Map(set.contracts.map((t) => [t.name, t]));
+  const contractOf = (name: string): ToolContract | undefined => byName.get(name);
+  const missing = set.contracts.map((t) => t.name).filter((n) => typeof handlers[n] !== "function");
   if (missing.length > 0) {
     throw new TwError("missing_handler", `tool runtime refused: no handler for ${missing.join(", ")}`, EXIT.INTERNAL_ERROR);
   }
@@ -84,7 +90,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
   const successes = new Map<string, number>();
   /** Calls past the limit check whose handler has not settled: they hold a slot of the limit. */
   const inFlight = new Map<string, number>();
-  const available = CATALOGUE.map((t) => t.name);
+  const available = set.contracts.map((t) => t.name);
 
   function finish(
     tool: string,
@@ -95,9 +101,9 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     data?: Record<string, unknown>,
   ): DispatchOutcome {
     let success = envelope.success === true;
-    let compacted: ReturnType<typeof compactResult>;
+    let compacted: { text: string; truncated: boolean };
     try {
-      compacted = compactResult(shown(envelope, stage), budget);
+      compacted = set.serialize(shown(envelope, stage), budget);
     } catch (e) {
       // A result JSON cannot carry (BigInt, a cycle) is the tool's fault, not the run's.
       envelope = failureEnvelope({
@@ -110,7 +116,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
       stage = "handler";
       success = false;
       data = undefined;
-      compacted = compactResult(shown(envelope, stage), budget);
+      compacted = set.serialize(shown(envelope, stage), budget);
     }
     const outcome: DispatchOutcome = {
       tool,
@@ -217,7 +223,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     }
     const modelArgs = args as Record<string, unknown>;
     // 2. Schema validation: every issue at once.
-    const report = validateArguments(name, modelArgs);
+    const report = set.validate(name, modelArgs);
     if (!report.valid) {
       const n = report.issues.length;
       return fail(
@@ -396,9 +402,10 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
   }
 
   return {
-    contracts: CATALOGUE as readonly ToolContract[],
-    anthropicTools: (o) => shownTools(CATALOGUE.map((t) => renderAnthropic(t, o))),
-    openaiTools: () => shownTools(CATALOGUE.map((t) => renderOpenAI(t))),
+    contractVersion: set.version,
+    contracts: set.contracts,
+    anthropicTools: (o) => shownTools(set.contracts.map((t) => set.anthropic(t, o))),
+    openaiTools: () => shownTools(set.contracts.map((t) => set.openai(t))),
     dispatch,
     pending: () => pending.list(),
     seenEvidence: () => evidence,

@@ -5,7 +5,7 @@
 import type { TSchema } from "@sinclair/typebox";
 
 export type ToolKind = "read" | "dry_run" | "final";
-export type ToolGroup = "portfolio" | "market" | "research" | "memory" | "orders";
+export type ToolGroup = "portfolio" | "market" | "research" | "screening" | "watchlist" | "memory" | "sandbox" | "orders";
 
 export interface ToolContract<I extends TSchema = TSchema, O extends TSchema = TSchema> {
   name: string;

@@ -39,8 +39,6 @@ function toolAjv(): Ajv2020.default {
 }
 
 const ajv = toolAjv();
-const validators = new Map<string, ValidateFunction>();
-for (const tool of CATALOGUE) validators.set(tool.name, ajv.compile(plainSchema(tool.input)));
 
 /** "/orders/0/quantity" → "$.orders[0].quantity". */
 export function toJsonPath(pointer: string, extra?: string): string {
@@ -105,9 +103,21 @@ function collapseLiteralUnions(errors: ErrorObject[]): ErrorObject[] {
   return out;
 }
 
-export function validateArguments(tool: string, args: unknown): ValidationReport {
-  const validate = validators.get(tool);
-  if (!validate) throw new Error(`no validator for tool ${tool}`);
+/** A validator over a set of contracts (each compiled once, here). */
+export function compileValidators(contracts: readonly { name: string; input: unknown }[]): (tool: string, args: unknown) => ValidationReport {
+  const validators = new Map<string, ValidateFunction>();
+  for (const tool of contracts) validators.set(tool.name, ajv.compile(plainSchema(tool.input)));
+  return (tool, args) => {
+    const validate = validators.get(tool);
+    if (!validate) throw new Error(`no validator for tool ${tool}`);
+    return report(validate, args);
+  };
+}
+
+/** Validates against the current catalogue. */
+export const validateArguments = compileValidators(CATALOGUE);
+
+function report(validate: ValidateFunction, args: unknown): ValidationReport {
   if (validate(args)) return { valid: true, issues: [], missing: [] };
   const errors = collapseLiteralUnions(validate.errors ?? []);
   const issues: ValidationIssue[] = [];

@@ -160,6 +160,15 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
     }),
     remember: () => ({ ok: true, data: { id: "note-1" } }),
     recall: () => ({ ok: true, data: { notes: [] } }),
+    // Tools the scripted policies do not use (their behaviour is tested with the real handlers elsewhere).
+    screen_universe: () => ({ ok: true, data: { results: [] } }),
+    execute_code: () => ({ ok: true, data: { result: null } }),
+    get_watchlist: () => ({ ok: true, data: { items: [] } }),
+    add_watchlist: () => ({ ok: true, data: { item: {} } }),
+    remove_watchlist: () => ({ ok: true, data: { item: {} } }),
+    place_standing_order: () => ({ ok: true, data: { standing_order: {} } }),
+    list_standing_orders: () => ({ ok: true, data: { standing_orders: [] } }),
+    cancel_standing_order: () => ({ ok: true, data: { standing_order: {} } }),
     check_orders: (args) => {
       count("check_orders");
       const decisions = evaluate(args.orders as ProposedOrder[]);

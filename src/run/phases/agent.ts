@@ -9,20 +9,18 @@ import { fileSink, RecordingClient } from "../../agent/cassette.js";
 import { agentLimitsFrom } from "../../agent/factory.js";
 import { runAgent } from "../../agent/loop.js";
 import { buildSystemPrompt, buildTaskMessage } from "../../agent/prompt.js";
-import { makeSubmitHandler } from "../../agent/submit.js";
 import { fxToBaseOf } from "../../config/fx.js";
 import { limitsOf } from "../../config/load.js";
 import { EXIT } from "../../core/exit-codes.js";
-import { makeCheckOrdersHandler } from "../../gate/check-orders-handler.js";
-import { makeJournalToolHandlers } from "../../journal/tool-handlers.js";
-import { makeMarketToolHandlers } from "../../market/tools.js";
 import { buildToolRuntime } from "../../tools/runtime.js";
 import { CONTRACT_VERSION } from "../../tools/catalogue.js";
 import { writeJsonAtomic } from "../artifacts.js";
+import { approveProposedStanding } from "../standing-approval.js";
+import { buildRunHandlers } from "../tool-handlers.js";
+import { watchlistLines } from "../watchlist-brief.js";
 import { type Phase, Stop } from "./context.js";
 import { evaluateOrders, gateInputs } from "./gate.js";
 import { createResearchSetup } from "../../research/setup.js";
-import { makeSearchNewsHandler } from "../../research/tool.js";
 import { mentionsOf } from "../../research/mentions.js";
 import { maskEnabledEvent, modelTextLeaks } from "../masking.js";
 
@@ -33,25 +31,23 @@ export const agentPhase: Phase = {
     const { deps } = ctx;
     const { journal, config, sink } = deps;
     if (!ctx.prices) throw new Error("the agent phase runs after the value phase");
-    const submit = makeSubmitHandler({ evaluateOrders: (orders) => evaluateOrders(ctx, orders) });
-    const handlers = {
-      ...makeJournalToolHandlers({
-        journal,
-        prices: ctx.prices,
-        limits: { max_orders_per_month: config.limits.max_orders_per_month, max_drawdown_pct: config.limits.max_drawdown_pct },
-        now: ctx.sessionNow,
-        runId: ctx.runId,
-        tradingDay: ctx.tradingDay,
-      }),
-      ...makeMarketToolHandlers({ market: deps.market, universe: deps.universe, tradingDay: ctx.tradingDay, baseCurrency: config.account.base_currency, fxToBase: fxToBaseOf(config) }),
-      search_news: makeSearchNewsHandler({
-        setup: deps.research ?? createResearchSetup(config.research, { env: {}, historical: deps.broker.endpoint().kind === "sim" }),
-        tradingDay: ctx.tradingDay,
-        onLog: (entry) => sink.emit({ type: "research.search", ...entry }),
-      }),
-      check_orders: makeCheckOrdersHandler(() => gateInputs(ctx)),
-      submit_orders: submit,
-    };
+    const { handlers, submit } = buildRunHandlers({
+      mode: deps.mode,
+      runId: ctx.runId,
+      tradingDay: ctx.tradingDay,
+      journal,
+      market: deps.market,
+      universe: deps.universe,
+      prices: ctx.prices,
+      baseCurrency: config.account.base_currency,
+      fxToBase: fxToBaseOf(config),
+      limits: { max_orders_per_month: config.limits.max_orders_per_month, max_drawdown_pct: config.limits.max_drawdown_pct },
+      now: ctx.sessionNow,
+      gateInputs: () => gateInputs(ctx),
+      evaluateOrders: (orders) => evaluateOrders(ctx, orders),
+      research: deps.research ?? createResearchSetup(config.research, { env: {}, historical: deps.broker.endpoint().kind === "sim" }),
+      onSearchLog: (entry) => sink.emit({ type: "research.search", ...entry }),
+    });
     const mask = deps.mask;
     const shown = (text: string) => (mask ? mask.maskText(text) : text);
     if (mask) sink.emit(maskEnabledEvent(mask, deps.universe));
@@ -71,7 +67,7 @@ export const agentPhase: Phase = {
       client,
       runtime,
       system,
-      task: shown(buildTaskMessage({ tradingDay: ctx.tradingDay })),
+      task: shown(buildTaskMessage({ tradingDay: ctx.tradingDay, mode: deps.mode, watchlist: watchlistLines(journal, deps.market, ctx.prices, ctx.tradingDay) })),
       limits: agentLimitsFrom(config.model, journal.spendThisMonth(ctx.now())),
       price: deps.model.price,
       signal: deps.signal,
@@ -91,6 +87,8 @@ export const agentPhase: Phase = {
     if (mask) for (const leak of modelTextLeaks(mask, result.transcript)) sink.emit(leak);
     writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript });
     if (result.outcome === "interrupted") return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the agent loop; nothing placed");
+    // Standing orders proposed in this run wait for the operator; an unattended run (--yes) approves them.
+    await approveProposedStanding({ journal, runId: ctx.runId, approver: deps.approver, emit: (e) => sink.emit(e), now: ctx.now });
     if (!result.proposal) return new Stop("no_trades", EXIT.OK, `no proposal: ${result.reason}`);
     ctx.proposal = { orders: result.proposal.orders, summary: result.proposal.summary };
     return undefined;

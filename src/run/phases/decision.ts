@@ -22,6 +22,7 @@ export const decisionPhase: Phase = {
     const decisions = proposal.orders.length > 0 ? alignDecisions(proposal.orders, evaluateOrders(ctx, proposal.orders)) : [];
     // The agent loop has emitted the `proposal` event; these verdicts are re-aligned with the orders for the operator.
     await journal.recordProposal(ctx.runId, { orders: proposal.orders, summary: proposal.summary, decisions, at: ctx.now() });
+    if (deps.mode === "watch") return new Stop("observed", EXIT.OK, "watch mode: research and watchlist recorded; nothing placed");
     if (proposal.orders.length === 0) return new Stop("hold", EXIT.OK, "the model proposed to hold");
     if (deps.mode === "observe") {
       sink.emit({ type: "approval.decided", decision: "none", by: "none", orders: [], orders_hash: ordersHash([]), reason: "observe mode places nothing" });

@@ -15,6 +15,11 @@ const Input = Type.Object(
     supersedes: Type.Optional(
       Type.String({ minLength: 1, maxLength: 20, pattern: "^n-[0-9]+$", description: "Id of an older note this one replaces (e.g. \"n-4\")." }),
     ),
+    keep_existing: Type.Optional(
+      Type.Boolean({
+        description: "Save even though live notes on the same symbol and kind exist (they stay live). Without it, such notes are returned as conflict candidates and nothing is saved.",
+      }),
+    ),
   },
   { additionalProperties: false, description: "A short note that persists across runs." },
 );
@@ -29,9 +34,10 @@ export const remember: ToolContract<typeof Input, typeof Output> = {
   group: "memory",
   kind: "read",
   description:
-    "Save a short typed note for future runs (they persist in the journal). Replace an outdated note by passing its id in `supersedes` rather than adding a contradicting one. Notes are capped in number.",
+    "Save a short typed note for future runs (they persist in the journal). Replace an outdated note by passing its id in `supersedes` rather than adding a contradicting one. A note on a symbol that already has live notes of the same kind is not saved at first: the answer (memory_conflict) lists them as conflict candidates with a complete retry argument object to supersede each, or to keep both. Notes are capped in number.",
   example: { kind: "lesson", text: "ALFA gapped below my limit twice; use limits nearer the last close.", symbol: "ALFA" },
-  successSummary: "success=true with note {id, kind, text, symbol, created_at, supersedes}.",
+  successSummary:
+    "success=true with note {id, kind, text, symbol, created_at, supersedes}; a possible contradiction instead fails with memory_conflict and correction.conflict_candidates[] and correction.retry_argument_choices[].",
   input: Input,
   output: Output,
   callLimit: 5,

@@ -1,0 +1,123 @@
+/**
+ * Handlers of the standing-order tools (place_standing_order, list_standing_orders,
+ * cancel_standing_order). Placing only proposes: the order waits for the operator's approval.
+ */
+import type { Instrument, PriceSource } from "../core/domain.js";
+import type { MarketData } from "../market/data.js";
+import type { HandlerResult, ToolHandler } from "../tools/types.js";
+import type { Journal } from "./journal.js";
+import { bindingHash, MAX_OPEN_STANDING_ORDERS, openStandingOrders, SIDE_OF, type StandingOrder, type StandingType } from "./standing-orders.js";
+import { iso } from "./time.js";
+import { addTradingDays } from "./watchlist.js";
+
+export interface StandingToolDeps {
+  journal: Journal;
+  market: MarketData;
+  prices: PriceSource;
+  universe: readonly Instrument[];
+  runId: string;
+  tradingDay: string;
+  now: () => Date;
+}
+
+const DEFAULT_TTL = 20;
+
+/** A standing order as the model and the operator see it: the record plus the reference price now. */
+export function standingView(o: StandingOrder, prices: PriceSource) {
+  const ref = prices.referencePrice(o.symbol);
+  return { ...o, reference_price: ref?.price ?? null, price_as_of: ref?.as_of ?? null };
+}
+
+export function makeStandingOrderHandlers(deps: StandingToolDeps): { place_standing_order: ToolHandler; list_standing_orders: ToolHandler; cancel_standing_order: ToolHandler } {
+  const allowed = new Set(deps.universe.map((i) => i.symbol.toUpperCase()));
+
+  const place_standing_order: ToolHandler = async (args, ctx) => {
+    const symbol = String(args.symbol).toUpperCase();
+    if (!allowed.has(symbol)) return { ok: false, code: "unknown_symbol", message: `${symbol} is not in the allowlisted universe` };
+    const evidence = (args.evidence_ids as string[]).filter((id) => !ctx.seenEvidence.has(id));
+    if (evidence.length > 0) {
+      return {
+        ok: false,
+        code: "unknown_evidence_id",
+        message: `evidence not returned by any tool in this run: ${evidence.join(", ")}`,
+        issues: evidence.map((id) => ({ path: `$.evidence_ids[${(args.evidence_ids as string[]).indexOf(id)}]`, message: `"${id}" was not returned in this run` })),
+      };
+    }
+    const type = args.type as StandingType;
+    const trigger = Number(args.trigger_price);
+    const ref = deps.prices.referencePrice(symbol)?.price;
+    if (ref === undefined) return { ok: false, code: "data_unavailable", message: `no reference price for ${symbol} before ${deps.tradingDay}` };
+    // A trigger already crossed would fire at once: that is an order, not a standing order.
+    const crossed = type === "take_profit" ? ref >= trigger : ref <= trigger;
+    if (crossed) {
+      const want = type === "take_profit" ? "above" : "below";
+      return {
+        ok: false,
+        code: "invalid_tool_arguments",
+        message: `${type} trigger ${trigger} is already crossed by the reference price ${ref}; put it ${want} ${ref}`,
+        issues: [{ path: "$.trigger_price", message: `must be ${want} the reference price ${ref}` }],
+      };
+    }
+    const ttl = typeof args.ttl_trading_days === "number" ? args.ttl_trading_days : DEFAULT_TTL;
+    const at = iso(deps.now());
+    return deps.journal.commitStanding((s) => {
+      if (openStandingOrders(s).length >= MAX_OPEN_STANDING_ORDERS) {
+        return { events: [], result: { ok: false, code: "standing_orders_full", message: `${MAX_OPEN_STANDING_ORDERS} standing orders are open; cancel one first` } as HandlerResult };
+      }
+      const base = {
+        symbol,
+        type,
+        trigger_price: trigger,
+        side: SIDE_OF[type],
+        quantity: Number(args.quantity),
+        limit_price: Number(args.limit_price),
+        expires_on: addTradingDays(deps.market.calendar.days, deps.tradingDay, ttl - 1),
+      };
+      const order: StandingOrder = {
+        id: `so-${s.seq + 1}`,
+        ...base,
+        reason: String(args.reason).trim(),
+        evidence_ids: [...(args.evidence_ids as string[])],
+        proposed_run: deps.runId,
+        proposed_day: deps.tradingDay,
+        proposed_at: at,
+        ttl_trading_days: ttl,
+        binding_hash: bindingHash(base),
+        status: "proposed",
+      };
+      return {
+        events: [{ kind: "propose", order }],
+        result: { ok: true, data: { standing_order: standingView(order, deps.prices), note: "Proposed: it is armed only after the operator approves it." } } as HandlerResult,
+      };
+    });
+  };
+
+  const list_standing_orders: ToolHandler = (args) => {
+    const all = [...deps.journal.standingState().orders.values()];
+    const open = all.filter((o) => o.status === "proposed" || o.status === "active");
+    const closed = args.include_closed === true ? all.filter((o) => !open.includes(o)).slice(-20) : [];
+    const rows = [...open, ...closed].map((o) => standingView(o, deps.prices));
+    return { ok: true, data: { as_of: deps.tradingDay, total: rows.length, standing_orders: rows } };
+  };
+
+  const cancel_standing_order: ToolHandler = async (args) => {
+    const id = String(args.id);
+    const at = iso(deps.now());
+    return deps.journal.commitStanding((s) => {
+      const o = s.orders.get(id);
+      if (!o || (o.status !== "proposed" && o.status !== "active")) {
+        const open = openStandingOrders(s).map((x) => x.id);
+        return {
+          events: [],
+          result: { ok: false, code: "standing_order_not_found", message: `${id} is not an open standing order (open: ${open.join(", ") || "none"})`, details: { open } } as HandlerResult,
+        };
+      }
+      return {
+        events: [{ kind: "end", id, status: "cancelled", by: `agent (run ${deps.runId})`, at, reason: String(args.reason) }],
+        result: { ok: true, data: { standing_order: { ...standingView(o, deps.prices), status: "cancelled" } } } as HandlerResult,
+      };
+    });
+  };
+
+  return { place_standing_order, list_standing_orders, cancel_standing_order };
+}

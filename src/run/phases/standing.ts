@@ -1,0 +1,34 @@
+/**
+ * Standing orders: before the quota check and the model, every approved standing order is checked
+ * against the reference price (src/run/standing-orders.ts). What fires goes through the final gate
+ * on fresh state and is placed through the one placement path with client ids `tw-<run>-S<i>`; the
+ * fired orders count toward the monthly quota the budget phase then checks.
+ */
+import { fireStandingOrders } from "../standing-orders.js";
+import type { Phase } from "./context.js";
+import { evaluateOrders, readOpenOrders } from "./gate.js";
+import { placeOrders } from "./place.js";
+
+export const standingPhase: Phase = {
+  name: "standing orders",
+  async run(ctx) {
+    const { deps } = ctx;
+    const prices = ctx.prices;
+    if (!prices) throw new Error("the standing-orders phase runs after the value phase");
+    await fireStandingOrders({
+      runId: ctx.runId,
+      tradingDay: ctx.tradingDay,
+      mode: deps.mode,
+      journal: deps.journal,
+      referencePrice: (symbol) => prices.referencePrice(symbol)?.price,
+      finalGate: (orders) => evaluateOrders(ctx, orders),
+      place: async (orders) => {
+        await placeOrders(ctx, orders, { standing: true });
+        ctx.openOrders = await readOpenOrders(deps.broker);
+      },
+      emit: (e) => deps.sink.emit(e),
+      now: ctx.now,
+    });
+    return undefined;
+  },
+};

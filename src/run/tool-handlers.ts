@@ -1,0 +1,59 @@
+/**
+ * Every tool handler of a run, bound to the run's services. The daily run and `tradewarden tools
+ * call` build them here, so a tool called by hand behaves exactly as in a run on that day.
+ */
+import type { Instrument, PriceSource, ProposedOrder, RunMode } from "../core/domain.js";
+import type { Journal } from "../journal/journal.js";
+import { makeJournalToolHandlers } from "../journal/tool-handlers.js";
+import { makeWatchlistHandlers } from "../journal/watchlist-tools.js";
+import { makeStandingOrderHandlers } from "../journal/standing-order-tools.js";
+import type { MarketData } from "../market/data.js";
+import { makeMarketToolHandlers } from "../market/tools.js";
+import { makeScreenHandler } from "../market/screen-tool.js";
+import { makeCheckOrdersHandler } from "../gate/check-orders-handler.js";
+import type { GateDecision } from "../core/gate-types.js";
+import { makeSubmitHandler, type SubmitHandler } from "../agent/submit.js";
+import { makeExecuteCodeHandler } from "../research/execute-code-tool.js";
+import { SCREEN_DEFAULT_LIMIT } from "../tools/defs/screen-universe.js";
+import type { SearchLogEntry } from "../core/research.js";
+import type { ResearchSetup } from "../research/search.js";
+import { makeSearchNewsHandler } from "../research/tool.js";
+import type { ToolHandler } from "../tools/types.js";
+import type { GateInputSnapshot } from "./gate-inputs.js";
+
+export interface RunHandlerDeps {
+  mode: RunMode;
+  runId: string;
+  tradingDay: string;
+  journal: Journal;
+  market: MarketData;
+  universe: Instrument[];
+  prices: PriceSource;
+  baseCurrency: string;
+  fxToBase: (currency: string) => number | undefined;
+  limits: { max_orders_per_month: number; max_drawdown_pct: number };
+  now: () => Date;
+  gateInputs: () => GateInputSnapshot;
+  evaluateOrders: (orders: ProposedOrder[]) => GateDecision[];
+  /** News research for search_news (the config's [research]). */
+  research: ResearchSetup;
+  /** Each search_news call's execution log entry. */
+  onSearchLog?: (entry: SearchLogEntry) => void;
+}
+
+export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<string, ToolHandler>; submit: SubmitHandler } {
+  const view = deps.market.asOf(deps.tradingDay, { universe: deps.universe, baseCurrency: deps.baseCurrency, fxToBase: deps.fxToBase });
+  const submit = makeSubmitHandler({ evaluateOrders: deps.evaluateOrders, ...(deps.mode === "watch" ? { ordersRefused: "watch mode places nothing: submit an empty list; use add_watchlist for ideas" } : {}) });
+  const handlers: Record<string, ToolHandler> = {
+    ...makeJournalToolHandlers({ journal: deps.journal, prices: deps.prices, limits: deps.limits, now: deps.now, runId: deps.runId, tradingDay: deps.tradingDay }),
+    ...makeMarketToolHandlers({ market: deps.market, universe: deps.universe, tradingDay: deps.tradingDay, baseCurrency: deps.baseCurrency, fxToBase: deps.fxToBase }),
+    ...makeWatchlistHandlers({ journal: deps.journal, market: deps.market, prices: view, universe: deps.universe, runId: deps.runId, tradingDay: deps.tradingDay, now: deps.now }),
+    ...makeStandingOrderHandlers({ journal: deps.journal, market: deps.market, prices: view, universe: deps.universe, runId: deps.runId, tradingDay: deps.tradingDay, now: deps.now }),
+    search_news: makeSearchNewsHandler({ setup: deps.research, tradingDay: deps.tradingDay, ...(deps.onSearchLog ? { onLog: deps.onSearchLog } : {}) }),
+    screen_universe: makeScreenHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, defaultLimit: SCREEN_DEFAULT_LIMIT }),
+    execute_code: makeExecuteCodeHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay }),
+    check_orders: makeCheckOrdersHandler(deps.gateInputs),
+    submit_orders: submit,
+  };
+  return { handlers, submit };
+}

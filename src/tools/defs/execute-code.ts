@@ -1,0 +1,42 @@
+import { Type } from "@sinclair/typebox";
+import type { ToolContract } from "../types.js";
+
+export const EXECUTE_CODE_MAX_CHARS = 8000;
+/** Failed executions (errors, timeouts, memory) allowed per run before the tool refuses. */
+export const EXECUTE_CODE_RETRY_BUDGET = 4;
+
+const Input = Type.Object(
+  {
+    code: Type.String({
+      minLength: 1,
+      maxLength: EXECUTE_CODE_MAX_CHARS,
+      description:
+        "JavaScript (ES2023) to evaluate; the value of the last expression is the result. Available: console.log, and the read-only data API tw.tradingDay, tw.symbols(), tw.bars(symbol, {from?, to?, limit?}) → [{date, open, high, low, close, volume}] and tw.closes(symbol, limit?). Data ends the day before the run's trading day.",
+    }),
+  },
+  { additionalProperties: false, description: "The code to run in the sandbox." },
+);
+
+const Output = Type.Object(
+  {
+    success: Type.Literal(true),
+    evidence_id: Type.String(),
+    result: Type.Unknown(),
+    output: Type.String(),
+    output_truncated: Type.Boolean(),
+    elapsed_ms: Type.Integer(),
+  },
+  { additionalProperties: true },
+);
+
+export const executeCode: ToolContract<typeof Input, typeof Output> = {
+  name: "execute_code",
+  group: "sandbox",
+  kind: "read",
+  description: `Run a short JavaScript analysis in an isolated WebAssembly QuickJS sandbox: no Node APIs, no network, no file system, a 2-second wall-clock deadline, a 32 MB memory cap and at most 4,000 characters of console output. The tw data API reads the allowlisted instruments' daily bars strictly before the run's trading day. A failure returns the traceback; after ${EXECUTE_CODE_RETRY_BUDGET} failed executions in a run the tool refuses.`,
+  example: { code: "const c = tw.closes('ALFA', 21); (c[c.length - 1] / c[0] - 1) * 100" },
+  successSummary: "success=true with evidence_id, result (the last expression's value as JSON), output (console.log lines), output_truncated and elapsed_ms.",
+  input: Input,
+  output: Output,
+  callLimit: 8,
+};

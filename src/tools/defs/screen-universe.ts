@@ -1,0 +1,81 @@
+import { Type } from "@sinclair/typebox";
+import type { ToolContract } from "../types.js";
+import { SymbolField } from "./order.js";
+
+/** The features a screen can filter and sort on, with the bars each needs. */
+export const SCREEN_FEATURES = {
+  return_5d_pct: "percent change of the close over the last 5 trading days",
+  return_21d_pct: "percent change of the close over the last 21 trading days (~1 month)",
+  return_63d_pct: "percent change of the close over the last 63 trading days (~3 months)",
+  return_126d_pct: "percent change of the close over the last 126 trading days (~6 months)",
+  volatility_63d_pct: "annualised volatility of daily log returns over the last 63 trading days, percent (population standard deviation × √252)",
+  rsi_14: "14-day RSI (Wilder smoothing), 0–100",
+  dist_sma20_pct: "percent distance of the last close from its 20-day simple moving average",
+  dist_sma50_pct: "percent distance of the last close from its 50-day simple moving average",
+  dist_sma200_pct: "percent distance of the last close from its 200-day simple moving average",
+  dist_high_252d_pct: "percent distance of the last close from the highest close of the last 252 trading days (≤ 0)",
+  volume_change_pct: "percent change of the 5-day average volume against the 20-day average volume before it",
+} as const;
+
+export type ScreenFeature = keyof typeof SCREEN_FEATURES;
+export const SCREEN_FEATURE_NAMES = Object.keys(SCREEN_FEATURES) as ScreenFeature[];
+
+export const SCREEN_DEFAULT_LIMIT = 10;
+export const SCREEN_MAX_LIMIT = 25;
+const BOUND = 100_000;
+
+const Feature = Type.Union(
+  SCREEN_FEATURE_NAMES.map((f) => Type.Literal(f)),
+  { description: `A point-in-time feature: ${SCREEN_FEATURE_NAMES.map((f) => `${f} = ${SCREEN_FEATURES[f]}`).join("; ")}.` },
+);
+
+const Bound = (what: string) =>
+  Type.Number({ minimum: -BOUND, maximum: BOUND, description: `Keep instruments whose feature is ${what} this value (same unit as the feature).` });
+
+const Filter = Type.Object(
+  { feature: Feature, min: Type.Optional(Bound("at least")), max: Type.Optional(Bound("at most")) },
+  { additionalProperties: false, description: "One range filter; give min, max or both (min ≤ max)." },
+);
+
+const Input = Type.Object(
+  {
+    filters: Type.Optional(Type.Array(Filter, { minItems: 1, maxItems: 8, description: "Range filters; an instrument must pass all of them." })),
+    sort_by: Type.Optional(Type.Union(SCREEN_FEATURE_NAMES.map((f) => Type.Literal(f)), { default: "return_63d_pct", description: "Feature to rank by (default return_63d_pct)." })),
+    order: Type.Optional(
+      Type.Union([Type.Literal("desc"), Type.Literal("asc")], { default: "desc", description: "desc = highest first (default), asc = lowest first; ties by symbol." }),
+    ),
+    sector: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "Only instruments of this sector (case-insensitive)." })),
+    symbols: Type.Optional(Type.Array(SymbolField, { minItems: 1, maxItems: 50, uniqueItems: true, description: "Only these symbols." })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: SCREEN_MAX_LIMIT, default: SCREEN_DEFAULT_LIMIT, description: `Most instruments to return (default ${SCREEN_DEFAULT_LIMIT}).` }),
+    ),
+  },
+  { additionalProperties: false, description: "Optional filters, sort and limit; {} is the default screen (top 10 by 3-month return)." },
+);
+
+const Output = Type.Object(
+  {
+    success: Type.Literal(true),
+    evidence_id: Type.String(),
+    as_of: Type.String(),
+    sort: Type.Object({}, { additionalProperties: true }),
+    matched: Type.Integer(),
+    returned: Type.Integer(),
+    results: Type.Array(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: true },
+);
+
+export const screenUniverse: ToolContract<typeof Input, typeof Output> = {
+  name: "screen_universe",
+  group: "screening",
+  kind: "read",
+  description:
+    "Rank and filter the allowlisted instruments on point-in-time features computed from daily bars strictly before the run's trading day (returns over 5/21/63/126 days, 63-day volatility, 14-day RSI, distance from the 20/50/200-day averages and from the 252-day high, volume change). Instruments whose history is too short for a feature the screen needs are listed under insufficient_history, not ranked. Called with {} it returns the top 10 by 3-month return.",
+  example: { filters: [{ feature: "rsi_14", max: 70 }, { feature: "dist_sma50_pct", min: 0 }], sort_by: "return_63d_pct", order: "desc", limit: 5 },
+  successSummary:
+    "success=true with evidence_id, as_of, sort {by, order}, matched, returned and results[] ({rank, symbol, name, sector, last_close, every feature}), plus insufficient_history[] ({symbol, missing}).",
+  input: Input,
+  output: Output,
+  callLimit: 10,
+};

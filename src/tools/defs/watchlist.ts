@@ -1,0 +1,78 @@
+import { Type } from "@sinclair/typebox";
+import type { ToolContract } from "../types.js";
+import { SymbolField } from "./order.js";
+
+const Price = (what: string) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: `Alert when a daily close is ${what} this price (instrument currency).` });
+
+const AddInput = Type.Object(
+  {
+    symbol: SymbolField,
+    reason: Type.String({ minLength: 1, maxLength: 300, description: "Why it is worth watching, in a sentence." }),
+    ttl_trading_days: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 60, default: 10, description: "Trading days it stays on the list, counting from this run's trading day (default 10)." }),
+    ),
+    alert_above: Type.Optional(Price("at or above")),
+    alert_below: Type.Optional(Price("at or below")),
+  },
+  { additionalProperties: false, description: "An instrument to watch. Adding a symbol already watched replaces its entry." },
+);
+
+const ItemOutput = Type.Object({ success: Type.Literal(true), item: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true });
+
+export const addWatchlist: ToolContract<typeof AddInput, typeof ItemOutput> = {
+  name: "add_watchlist",
+  group: "watchlist",
+  kind: "read",
+  description:
+    "Put an allowlisted instrument on the watchlist with a reason, a time to live in trading days and optional price alerts. It is kept in the journal and shown to later runs (get_watchlist) with what changed since it was added, until it expires or is removed. Places nothing.",
+  example: { symbol: "ALFA", reason: "Pulled back to its 50-day average; buy if it holds.", ttl_trading_days: 10, alert_below: 95 },
+  successSummary: "success=true with item {id, symbol, reason, added_day, price_at_add, ttl_trading_days, expires_on, alert_above, alert_below} and replaced (the id it replaced, or null).",
+  input: AddInput,
+  output: ItemOutput,
+  callLimit: 10,
+};
+
+const RemoveInput = Type.Object(
+  {
+    symbol: SymbolField,
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: "Why it comes off the list." })),
+  },
+  { additionalProperties: false, description: "The instrument to take off the watchlist." },
+);
+
+export const removeWatchlist: ToolContract<typeof RemoveInput, typeof ItemOutput> = {
+  name: "remove_watchlist",
+  group: "watchlist",
+  kind: "read",
+  description: "Take an instrument off the watchlist (the journal keeps the record, marked removed).",
+  example: { symbol: "ALFA", reason: "Broke below its 200-day average; no longer a candidate." },
+  successSummary: "success=true with item (the removed entry).",
+  input: RemoveInput,
+  output: ItemOutput,
+  callLimit: 10,
+};
+
+const GetInput = Type.Object(
+  { symbol: Type.Optional(SymbolField) },
+  { additionalProperties: false, description: "Optionally one symbol; otherwise the whole list." },
+);
+
+const GetOutput = Type.Object(
+  { success: Type.Literal(true), evidence_id: Type.String(), items: Type.Array(Type.Object({}, { additionalProperties: true })), total: Type.Integer() },
+  { additionalProperties: true },
+);
+
+export const getWatchlist: ToolContract<typeof GetInput, typeof GetOutput> = {
+  name: "get_watchlist",
+  group: "watchlist",
+  kind: "read",
+  description:
+    "Read the live watchlist as of the run's trading day: each entry with its reason, when it was added and at what price, the reference price now and the change since, the trading days left, and which price alerts have triggered (on closes since it was added, before today).",
+  example: {},
+  successSummary:
+    "success=true with evidence_id, total and items[] ({id, symbol, reason, added_day, price_at_add, reference_price, change_since_added_pct, trading_days_on_list, trading_days_left, expires_on, alerts{above, below}, alerts_triggered[{alert, date, close}]}).",
+  input: GetInput,
+  output: GetOutput,
+  callLimit: 5,
+};

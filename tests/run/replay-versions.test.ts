@@ -1,0 +1,65 @@
+/**
+ * Contract versions in replay: a cassette recorded under tw-tools/1 (by main's code before the
+ * catalogue became tw-tools/2; tests/fixtures/cassette-tw-tools-1) still replays request-identically,
+ * because the runtime serves the frozen v1 descriptions, schemas and serialisation.
+ */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/config/load.js";
+import { replayRun } from "../../src/run/replay.js";
+import { CONTRACT_VERSION } from "../../src/tools/catalogue.js";
+import { contractSet } from "../../src/tools/versions.js";
+
+const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "cassette-tw-tools-1");
+
+function copyFixture(): string {
+  const dir = mkdtempSync(join(tmpdir(), "tw-replay-v1-"));
+  cpSync(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+describe("replay of a tw-tools/1 cassette", () => {
+  it("the catalogue has moved on to tw-tools/2", () => {
+    expect(CONTRACT_VERSION).toBe("tw-tools/2");
+    expect(JSON.parse(readFileSync(join(FIXTURE, "cassette.jsonl"), "utf8").split("\n")[0] as string).contract_version).toBe("tw-tools/1");
+  });
+
+  it("replays request-identically with the frozen v1 contracts", async () => {
+    const report = await replayRun(copyFixture(), defaultConfig());
+    expect(report.contractVersion).toBe("tw-tools/1");
+    expect(report.calls).toBe(5);
+    expect(report.outcome).toBe("submitted");
+    expect(report.recordedOutcome).toBe("submitted");
+  });
+
+  it("fails closed when the recorded tools differ from what v1 serves (the check can fail)", async () => {
+    const dir = copyFixture();
+    const path = join(dir, "cassette.jsonl");
+    const lines = readFileSync(path, "utf8").split("\n");
+    const meta = JSON.parse(lines[0] as string);
+    meta.contract_version = CONTRACT_VERSION; // pretend it was recorded with v2: the v2 tools differ
+    lines[0] = JSON.stringify(meta);
+    writeFileSync(path, lines.join("\n"));
+    await expect(replayRun(dir, defaultConfig())).rejects.toThrow(/request 1 differs from the record\w* (request )?at \$\.tools/);
+  });
+
+  it("refuses a cassette of an unknown contract version", async () => {
+    const dir = copyFixture();
+    const path = join(dir, "cassette.jsonl");
+    const lines = readFileSync(path, "utf8").split("\n");
+    lines[0] = JSON.stringify({ ...JSON.parse(lines[0] as string), contract_version: "tw-tools/99" });
+    writeFileSync(path, lines.join("\n"));
+    await expect(replayRun(dir, defaultConfig())).rejects.toThrow(/tw-tools\/99/);
+  });
+
+  it("serves v1's seven tools with their recorded descriptions, and v2 is a superset of names", () => {
+    const v1 = contractSet("tw-tools/1");
+    const recorded = JSON.parse(readFileSync(join(FIXTURE, "cassette.jsonl"), "utf8").split("\n")[1] as string).request.tools;
+    expect(v1.contracts.map((t) => v1.anthropic(t))).toEqual(recorded);
+    const v2 = contractSet().contracts.map((t) => t.name);
+    for (const t of v1.contracts) expect(v2).toContain(t.name);
+  });
+});
