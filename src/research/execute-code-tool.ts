@@ -9,6 +9,7 @@ import type { Instrument } from "../core/domain.js";
 import type { MarketView } from "../market/data.js";
 import { EXECUTE_CODE_RETRY_BUDGET } from "../tools/defs/execute-code.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
+import type { Masker } from "./masking.js";
 import type { SandboxSeries } from "./sandbox-protocol.js";
 import { DEFAULT_SANDBOX_LIMITS, runSandbox, type SandboxLimits } from "./sandbox.js";
 
@@ -17,6 +18,8 @@ export interface ExecuteCodeDeps {
   universe: readonly Instrument[];
   tradingDay: string;
   limits?: SandboxLimits;
+  /** A masked run: the code sees aliases, shifted dates and rescaled prices only, and its evidence id is shown masked. */
+  mask?: Pick<Masker, "maskedSeries" | "maskText">;
 }
 
 /** Every allowlisted instrument's bars strictly before the trading day, column by column. */
@@ -48,15 +51,17 @@ export function makeExecuteCodeHandler(deps: ExecuteCodeDeps): ToolHandler {
         message: `execute_code failed ${failures} times in this run; the sandbox accepts no more code this run`,
       };
     }
-    series ??= sandboxSeries(deps.view, deps.universe);
+    series ??= deps.mask ? deps.mask.maskedSeries(sandboxSeries(deps.view, deps.universe)) : sandboxSeries(deps.view, deps.universe);
     const code = String(args.code);
-    const run = await runSandbox({ code, cutoff: deps.tradingDay, series }, limits);
+    const cutoff = deps.mask ? deps.mask.maskText(deps.tradingDay) : deps.tradingDay;
+    const run = await runSandbox({ code, cutoff, series }, limits);
     const r = run.reply;
     if (r.ok) {
       const evidence_id = `code:${deps.tradingDay}:${createHash("sha256").update(code).digest("hex").slice(0, 8)}`;
       return {
         ok: true,
-        data: { evidence_id, result: r.result, output: r.output, output_truncated: r.output_truncated, elapsed_ms: r.eval_ms },
+        // Registered as real; shown as the model's (masked) terms: it cites what it saw, unmasked on the way back.
+        data: { evidence_id: deps.mask ? deps.mask.maskText(evidence_id) : evidence_id, result: r.result, output: r.output, output_truncated: r.output_truncated, elapsed_ms: r.eval_ms },
         evidenceIds: [evidence_id],
       };
     }

@@ -146,6 +146,23 @@ export class Masker {
     return mapValue(value, { text: this.toReal, scale: back, money: (t) => scaleAmounts(t, back) }) as T;
   }
 
+  /** Bars as a masked run's sandbox sees them: aliases for symbols, shifted dates, prices rescaled (volume as is). */
+  maskedSeries<S extends { dates: string[]; open: number[]; high: number[]; low: number[]; close: number[]; volume: number[] }>(series: Record<string, S>): Record<string, S> {
+    const out: Record<string, S> = {};
+    const scale = (xs: number[]) => xs.map((x) => x * this.priceScale);
+    for (const [symbol, s] of Object.entries(series)) {
+      out[this.aliases.get(symbol.toUpperCase()) ?? this.maskText(symbol)] = {
+        ...s,
+        dates: s.dates.map((d) => this.maskText(d)),
+        open: scale(s.open),
+        high: scale(s.high),
+        low: scale(s.low),
+        close: scale(s.close),
+      };
+    }
+    return out;
+  }
+
   /** The aliases a partial alias could mean (the number alone, or the alias without its dash, any case). */
   candidates(partial: string): string[] {
     const p = partial.trim().toUpperCase();
@@ -169,6 +186,8 @@ export class Masker {
     return {
       mask: <T>(v: T) => this.mask(v),
       unmaskArguments: (tool, args) => this.unmaskArguments(tool, args),
+      // The sandbox runs the model's code on masked data (maskedSeries), so neither side is rewritten.
+      selfMasked: new Set(["execute_code"]),
     };
   }
 

@@ -16,6 +16,7 @@ import { makeSubmitHandler, type SubmitHandler } from "../agent/submit.js";
 import { makeExecuteCodeHandler } from "../research/execute-code-tool.js";
 import { SCREEN_DEFAULT_LIMIT } from "../tools/defs/screen-universe.js";
 import type { SearchLogEntry } from "../core/research.js";
+import type { Masker } from "../research/masking.js";
 import type { ResearchSetup } from "../research/search.js";
 import { makeSearchNewsHandler } from "../research/tool.js";
 import type { ToolHandler } from "../tools/types.js";
@@ -37,6 +38,8 @@ export interface RunHandlerDeps {
   evaluateOrders: (orders: ProposedOrder[]) => GateDecision[];
   /** News research for search_news (the config's [research]). */
   research: ResearchSetup;
+  /** Entity masking (masked simulations): the sandbox's data is masked too. */
+  mask?: Masker;
   /** Each search_news call's execution log entry. */
   onSearchLog?: (entry: SearchLogEntry) => void;
 }
@@ -51,7 +54,7 @@ export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<strin
     ...makeStandingOrderHandlers({ journal: deps.journal, market: deps.market, prices: view, universe: deps.universe, runId: deps.runId, tradingDay: deps.tradingDay, now: deps.now }),
     search_news: makeSearchNewsHandler({ setup: deps.research, tradingDay: deps.tradingDay, ...(deps.onSearchLog ? { onLog: deps.onSearchLog } : {}) }),
     screen_universe: makeScreenHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, defaultLimit: SCREEN_DEFAULT_LIMIT }),
-    execute_code: makeExecuteCodeHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay }),
+    execute_code: makeExecuteCodeHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, ...(deps.mask ? { mask: deps.mask } : {}) }),
     check_orders: makeCheckOrdersHandler(deps.gateInputs),
     submit_orders: submit,
   };

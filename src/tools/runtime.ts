@@ -103,7 +103,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     let success = envelope.success === true;
     let compacted: { text: string; truncated: boolean };
     try {
-      compacted = set.serialize(shown(envelope, stage), budget);
+      compacted = set.serialize(shown(envelope, stage, tool), budget);
     } catch (e) {
       // A result JSON cannot carry (BigInt, a cycle) is the tool's fault, not the run's.
       envelope = failureEnvelope({
@@ -116,7 +116,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
       stage = "handler";
       success = false;
       data = undefined;
-      compacted = set.serialize(shown(envelope, stage), budget);
+      compacted = set.serialize(shown(envelope, stage, tool), budget);
     }
     const outcome: DispatchOutcome = {
       tool,
@@ -142,9 +142,9 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
   }
 
   /** What the model is shown: masked when masking is on (before unmasking, only the contract's example is real). */
-  function shown(envelope: Record<string, unknown>, stage: DispatchStage): Record<string, unknown> {
+  function shown(envelope: Record<string, unknown>, stage: DispatchStage, tool: string): Record<string, unknown> {
     if (!masking) return envelope;
-    if (!BEFORE_UNMASK.has(stage)) return masking.mask(envelope);
+    if (!BEFORE_UNMASK.has(stage) && !masking.selfMasked?.has(tool)) return masking.mask(envelope);
     const correction = envelope.correction as Record<string, unknown> | undefined;
     if (!correction) return envelope;
     return { ...envelope, correction: { ...correction, valid_arguments_example: masking.mask(correction.valid_arguments_example) } };
@@ -246,7 +246,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     }
     // 2b. Unmasking: the model's aliases and shifted dates back to real terms; an ambiguous partial alias is refused.
     let argObj = modelArgs;
-    if (masking) {
+    if (masking && !masking.selfMasked?.has(name)) {
       const u = masking.unmaskArguments(name, modelArgs);
       if (!u.ok) {
         return fail(

@@ -68,4 +68,9 @@ export type ToolHandler = (args: Record<string, unknown>, ctx: ToolCallContext) 
 export interface ToolMasking {
   unmaskArguments(tool: string, args: Record<string, unknown>): { ok: true; args: Record<string, unknown> } | HandlerFailure;
   mask<T>(value: T): T;
+  /**
+   * Tools whose handlers work in masked terms themselves (execute_code: the model's code runs on
+   * masked data): their arguments are not unmasked and their results are shown as the handler made them.
+   */
+  selfMasked?: ReadonlySet<string>;
 }

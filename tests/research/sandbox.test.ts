@@ -7,7 +7,10 @@ import { describe, expect, it } from "vitest";
 import type { Instrument } from "../../src/core/domain.js";
 import { MarketData } from "../../src/market/data.js";
 import { makeExecuteCodeHandler } from "../../src/research/execute-code-tool.js";
+import { Masker } from "../../src/research/masking.js";
 import { DEFAULT_SANDBOX_LIMITS, runSandbox } from "../../src/research/sandbox.js";
+import { CATALOGUE } from "../../src/tools/catalogue.js";
+import { buildToolRuntime } from "../../src/tools/runtime.js";
 import type { HandlerResult, ToolCallContext } from "../../src/tools/types.js";
 
 const DAY = "2008-03-17";
@@ -106,5 +109,28 @@ describe("execute_code", () => {
     const h = handler();
     for (let i = 0; i < 4; i++) expect(await call(h, "throw new Error('no')")).toMatchObject({ ok: false, code: "sandbox_error" });
     expect(await call(h, "1 + 1")).toMatchObject({ ok: false, code: "sandbox_retry_budget_exhausted" });
+  });
+});
+
+describe("execute_code in a masked run", () => {
+  it("the code sees aliases, shifted dates and rescaled prices only; the shown evidence id is masked and cites back to the real one", async () => {
+    const masker = new Masker({ dataSet: "sandbox-test", instruments: universe.map((i) => ({ symbol: i.symbol, name: `${i.symbol} Holdings` })) });
+    const h = makeExecuteCodeHandler({ view: market.asOf(DAY, { universe }), universe, tradingDay: DAY, mask: masker });
+    // Every other tool is irrelevant here; the runtime insists each has a handler.
+    const others = Object.fromEntries(CATALOGUE.map((t) => [t.name, async () => ({ ok: true as const, data: {} })]));
+    const runtime = buildToolRuntime({ ...others, execute_code: h }, { runId: "r", tradingDay: DAY, masking: masker.toolMasking() });
+    const alfa = masker.aliases.get("ALFA") as string;
+    const code = `const b = tw.bars(${JSON.stringify(alfa)}); ({ symbols: tw.symbols(), day: tw.tradingDay, last: b[b.length - 1], real: tw.bars("ALFA").length })`;
+    const out = await runtime.dispatch("execute_code", JSON.stringify({ code }));
+    expect(out.success).toBe(true);
+    const seen = out.text;
+    const shown = JSON.parse(seen) as Record<string, unknown>;
+    const data = (shown.data ?? shown) as { result: { symbols: string[]; day: string; last: { date: string; close: number }; real: number }; evidence_id: string };
+    expect(data.result.symbols).toEqual([...masker.aliases.values()].sort());
+    expect(data.result.real).toBe(0); // a real symbol finds nothing
+    expect(data.result.day).toBe(masker.maskText(DAY));
+    expect(data.result.last).toMatchObject({ date: masker.maskText("2008-03-16"), close: 175 * masker.priceScale });
+    expect(masker.leaks(seen)).toEqual([]);
+    expect(masker.unmaskText(data.evidence_id)).toMatch(/^code:2008-03-17:/);
   });
 });

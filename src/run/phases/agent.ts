@@ -47,6 +47,7 @@ export const agentPhase: Phase = {
       evaluateOrders: (orders) => evaluateOrders(ctx, orders),
       research: deps.research ?? createResearchSetup(config.research, { env: {}, historical: deps.broker.endpoint().kind === "sim" }),
       onSearchLog: (entry) => sink.emit({ type: "research.search", ...entry }),
+      ...(deps.mask ? { mask: deps.mask } : {}),
     });
     const mask = deps.mask;
     const shown = (text: string) => (mask ? mask.maskText(text) : text);
