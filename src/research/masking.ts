@@ -272,6 +272,13 @@ export const MONEY_KEYS: ReadonlySet<string> = new Set([
   "avg_fill_price",
   "unrealized_pnl",
   "cost_basis",
+  // watchlist and standing orders (tw-tools/2)
+  "price_at_add",
+  "alert_above",
+  "alert_below",
+  "above",
+  "below",
+  "trigger_price",
 ]);
 
 /** Keys whose text carries amounts (the gate's sentences): decimal amounts in them are rescaled. */

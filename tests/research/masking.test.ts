@@ -187,3 +187,15 @@ describe("leak scan", () => {
     ]);
   });
 });
+
+describe("amounts of the watchlist and standing-order tools", () => {
+  it("trigger, limit, alert and add-time prices are rescaled on the way out and back", () => {
+    const m = masker;
+    const real = { standing_order: { trigger_price: 100, limit_price: 99, reference_price: 101 }, item: { price_at_add: 50, alerts: { above: 60, below: 40 } }, args: { alert_above: 60, alert_below: 40 } };
+    const shown = m.mask(real);
+    expect(shown.standing_order.trigger_price).toBeCloseTo(100 * m.priceScale, 9);
+    expect(shown.item.alerts).toEqual({ above: 60 * m.priceScale, below: 40 * m.priceScale });
+    expect(shown.item.price_at_add).toBeCloseTo(50 * m.priceScale, 9);
+    expect(m.unmask(shown)).toEqual(real);
+  });
+});
