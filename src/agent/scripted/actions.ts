@@ -1,0 +1,35 @@
+/** The scripted model's turn: text plus tool calls; the submission and the opening calls every script shares. */
+import type { ProposedOrder } from "../../core/domain.js";
+import { last, type Step } from "./conversation.js";
+
+export interface Action {
+  text: string;
+  calls?: { name: string; input: Record<string, unknown> }[];
+}
+
+/** submit_orders with these orders (none = a hold), abandoning the given pending codes. */
+export function submit(orders: ProposedOrder[], summary: string, abandon: string[] = [], explanation?: string): Action {
+  const input: Record<string, unknown> = { orders, summary };
+  if (abandon.length > 0) {
+    input.abandon_error_codes = abandon;
+    input.abandon_explanation = explanation ?? "These retryable errors concern calls this proposal does not depend on.";
+  }
+  return {
+    text: orders.length === 0 ? "Submitting a hold." : `Submitting ${orders.length} order(s).`,
+    calls: [{ name: "submit_orders", input }],
+  };
+}
+
+/** get_portfolio and list_universe in one turn, until both have been called. */
+export function opening(steps: Step[]): Action | undefined {
+  if (!last(steps, "get_portfolio") || !last(steps, "list_universe")) {
+    return {
+      text: "Reading the account and the tradable universe first.",
+      calls: [
+        { name: "get_portfolio", input: {} },
+        { name: "list_universe", input: { limit: 50 } },
+      ],
+    };
+  }
+  return undefined;
+}
