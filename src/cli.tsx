@@ -4,6 +4,7 @@
  */
 import { statSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
+import { installProcessInterrupts, interruptReceived } from "./commands/interrupts.js";
 import { processIO } from "./commands/io.js";
 import type { RunMode } from "./core/domain.js";
 import { TOOL_FORMATS } from "./tools/formats.js";
@@ -11,13 +12,13 @@ import { prepareInkForTerminal } from "./util/terminal-env.js";
 import { EXIT, EXIT_TABLE } from "./core/exit-codes.js";
 import { TwError } from "./core/errors.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
+import { registerSecretEnv } from "./core/redact.js";
 
 const io = processIO();
-// A closed pipe (`tradewarden journal | head`) ends the output quietly rather than with a stack trace.
-process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw e;
-});
+// Every secret in the environment is known to the redactor before anything is printed or written.
+registerSecretEnv(io.env);
+// SIGINT/SIGTERM/SIGHUP: a run claims them and stops safely; otherwise the process ends at once. Exit 130 either way.
+installProcessInterrupts(io);
 
 // Commands load their modules on demand, so `--help`, `--version` and light commands start fast.
 const load = {
@@ -39,6 +40,7 @@ const load = {
   simulate: () => import("./commands/simulate.js"),
   research: () => import("./commands/research.js"),
   simulateReport: () => import("./commands/simulate-report.js"),
+  reconcile: () => import("./commands/reconcile.js"),
 };
 async function configOf(home: string) {
   return (await load.config()).requireConfig(home);
@@ -223,6 +225,24 @@ killswitch
   });
 
 program
+  .command("reconcile")
+  .description("recover orders by client order id, show every journal/broker difference and what it proves; adopt the broker's side only by an operator")
+  .option("--adopt-broker", "adopt the broker's side of the adoptable differences (append-only adjustments; needs --yes and --reason)", false)
+  .option("-y, --yes", "confirm the adoption", false)
+  .option("--reason <text>", "why the broker's side is adopted (recorded with each adjustment)")
+  .option("--who <name>", "who adopts (default: the current user)")
+  .option("--json", "the recovery, the differences and any adjustments as JSON", false)
+  .action(async (opts: { adoptBroker: boolean; yes: boolean; reason?: string; who?: string; json: boolean }, cmd: Command) => {
+    const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    setExit(
+      await (await load.reconcile()).cmdReconcile(
+        { home: homeOf(cmd), adoptBroker: opts.adoptBroker, yes: opts.yes, json: opts.json, interactive, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(opts.who ? { who: opts.who } : {}) },
+        io,
+      ),
+    );
+  });
+
+program
   .command("audit")
   .description("verify a run's artifacts against every contract; exit 1 on any finding")
   .argument("<run>", "run id (under the home's runs/) or a run folder")
@@ -401,4 +421,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const code = await main(process.argv);
-process.exitCode = code;
+// Every interrupted command exits 130, whenever the signal came.
+process.exitCode = interruptReceived() ? EXIT.INTERRUPTED : code;
+// No process lingers after its command ended: whatever still holds the event loop (a socket kept
+// alive, a timer of a failed write) gets a moment, then the process exits with its code.
+setTimeout(() => process.exit(interruptReceived() ? EXIT.INTERRUPTED : code), 1_500).unref();

@@ -7,6 +7,7 @@ import type { GateDecision } from "../core/gate-types.js";
 import { Dec } from "../core/money.js";
 import { lowerBound, toMs } from "./time.js";
 import type {
+  AdjustmentRecord,
   ApprovalRecord,
   Checkpoint,
   FillRecord,
@@ -57,6 +58,7 @@ export interface State {
   note_seq: number;
   /** Epoch ms of every order counted toward the monthly quota, ascending. */
   countedMs: number[];
+  adjustments: AdjustmentRecord[];
 }
 
 export function emptyState(): State {
@@ -87,6 +89,7 @@ export function emptyState(): State {
     liveNotes: 0,
     note_seq: 0,
     countedMs: [],
+    adjustments: [],
   };
 }
 
@@ -274,6 +277,9 @@ export function apply(s: State, ev: JournalEvent): void {
       if (o) recount(s, o);
       return;
     }
+    case "adjustment":
+      applyAdjustment(s, ev.adjustment);
+      return;
     case "note": {
       const n = { ...ev.note };
       s.notes.set(n.id, n);
@@ -290,6 +296,23 @@ export function apply(s: State, ev: JournalEvent): void {
       }
       return;
     }
+  }
+}
+
+function applyAdjustment(s: State, a: AdjustmentRecord): void {
+  s.adjustments.push(a);
+  if (a.kind === "cash" && a.amount_minor !== undefined) {
+    pushLedger(s, { kind: "adjustment", amount_minor: a.amount_minor, at: a.at, note: `${a.id}: ${a.reason}` });
+  }
+  if (a.kind === "position" && a.symbol && a.quantity_delta) {
+    const currency = s.account?.currency ?? "USD";
+    const h = s.holdings.get(a.symbol) ?? { qty: new Dec(0), basis: new Dec(0), currency };
+    const before = h.qty;
+    h.qty = h.qty.add(a.quantity_delta);
+    if (a.quantity_delta > 0) h.basis = h.basis.add(a.basis_minor ?? 0);
+    else h.basis = before.gt(0) && h.qty.gt(0) ? h.basis.mul(h.qty).div(before) : new Dec(0);
+    if (h.qty.isZero()) s.holdings.delete(a.symbol);
+    else s.holdings.set(a.symbol, h);
   }
 }
 
