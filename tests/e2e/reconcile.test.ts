@@ -4,7 +4,7 @@
  * at the broker by hand) — refused headless without --adopt-broker, refused without --yes or a
  * reason, recorded as append-only adjustments with the reason when adopted; afterwards the journal
  * verifies and the next run reconciles. The command runs in this process (cmdReconcile) where the
- * CLI adds nothing; the refusal and the adoption go through the real CLI once each.
+ * CLI adds nothing; the refusal and the adoption (its flags parsed) go through the real CLI.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -70,7 +70,9 @@ describe("tradewarden reconcile", () => {
     // Adoption needs --yes and a reason; without them nothing is written.
     const logBefore = readFileSync(join(home, "journal.log.jsonl"), "utf8");
     expect((await reconcileIn(home, { adoptBroker: true })).exitCode).toBe(2);
-    expectExit(await tw(home, ["reconcile", "--adopt-broker", "--yes"]), 2);
+    const noReason = await reconcileIn(home, { adoptBroker: true, yes: true });
+    expect(noReason.exitCode).toBe(2);
+    expect(noReason.stderr).toMatch(/a reason is required/);
     expect(readFileSync(join(home, "journal.log.jsonl"), "utf8")).toBe(logBefore);
 
     const adopted = await tw(home, ["reconcile", "--adopt-broker", "--yes", "--reason", "bought by hand at the broker", "--who", "ops"]);

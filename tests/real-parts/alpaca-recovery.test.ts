@@ -3,7 +3,7 @@
  * through the test-only loopback preload): a run SIGKILLed right after the broker acknowledged its
  * order; the next CLI run recovers it by client order id (exit 0), `journal verify` passes, the
  * journal's holdings are the broker's positions, and no client order id was posted twice. The
- * other cut points run in-process through the same adapter (tests/recovery/alpaca-recovery.test.ts).
+ * other cut points run in-process through the same adapter (tests/recovery/recovery.test.ts).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";

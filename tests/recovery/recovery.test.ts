@@ -1,16 +1,23 @@
 /**
- * A daily run on the simulated broker cut short at each point of execution — through the real
- * pipeline, journal and broker, in this process (tests/recovery/harness.ts) — and after each the
- * next plain run exits 0, `journal verify` finds nothing and the journal's holdings are the
- * broker's positions. Crashes after the intent, after the send and after the first fill; a stop
- * (SIGTERM/SIGHUP) after the first fill; a stop after the last phase (while the run closes); a
- * disk-full error on a fill and on an intent. The real CLI's signals, kill and closed pipe are in
- * tests/e2e/interruptions.test.ts.
+ * A daily run cut short at each point of execution — in this process, through the real pipeline,
+ * journal and brokers (tests/recovery/harness.ts) — and after each the next plain run exits 0,
+ * `journal verify` finds nothing and the journal's holdings are the broker's positions.
+ *
+ * On the simulated broker: crashes after the intent, after the send and after the first fill; a
+ * stop (SIGTERM/SIGHUP) after the first fill; a stop after the last phase (while the run closes); a
+ * disk-full error on a fill and on an intent. On the loopback Alpaca fake (tests/broker/fake-alpaca.ts):
+ * a crash after the send, after the intent (the send may still be in flight: uncertain until the
+ * executor's wait has passed), a disk-full error on a fill — and no client order id is ever posted
+ * twice. The real CLI's signals, kill and closed pipe: tests/e2e/interruptions.test.ts and
+ * tests/real-parts/alpaca-recovery.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";
 import { setTestFaults } from "../../src/util/test-fault.js";
+import { FakeAlpaca } from "../broker/fake-alpaca.js";
+import { ALPACA_ENV, KEY, SECRET, SYMBOLS, WAIT_S, alpacaHome, postedOnce } from "./alpaca-home.js";
 import { type CrashPoint, cleanupTempHomes, crashAt, expectAgreement, ofType, runIn, tempHome } from "./harness.js";
 
 afterAll(cleanupTempHomes);
@@ -84,5 +91,69 @@ describe("a run on the simulated broker cut short, then the next run", () => {
     expect(ofType(cut.events, "order.placed")).toEqual([]);
     expect((JSON.parse(readFileSync(join(home, "sim-broker.json"), "utf8")) as { orders: unknown[] }).orders).toEqual([]);
     await nextRunRecovers(home);
+  });
+});
+
+const fake = new FakeAlpaca({ key: KEY, secret: SECRET });
+beforeAll(async () => {
+  (globalThis as Record<symbol, unknown>)[LOOPBACK_BROKER_FOR_TESTS] = true;
+  await fake.start();
+});
+afterAll(async () => {
+  (globalThis as Record<symbol, unknown>)[LOOPBACK_BROKER_FOR_TESTS] = undefined;
+  await fake.stop();
+});
+const fresh = () => {
+  fake.reset();
+  for (const s of SYMBOLS) fake.fillAtLimit.add(s);
+  return alpacaHome(fake);
+};
+
+async function nextAlpacaRunRecovers(home: string, now?: () => Date) {
+  const next = await runIn(home, { env: ALPACA_ENV, ...(now ? { now } : {}) });
+  expect(next.summary, next.summary.message).toMatchObject({ exitCode: 0 });
+  expect(ofType(next.events, "reconcile.ok")).toHaveLength(1);
+  await expectAgreement(home, ALPACA_ENV);
+  expect(postedOnce(fake)).toBe(true);
+  return next;
+}
+
+describe("a run against the loopback Alpaca fake, cut short", () => {
+  it("crash after the broker acknowledged the order: the next run books its fills by client order id", async () => {
+    const home = fresh();
+    await crashAt(home, "after_send", ALPACA_ENV);
+    expect(fake.posts()).toHaveLength(1);
+    const next = await nextAlpacaRunRecovers(home);
+    const recovered = ofType(next.events, "order.recovered");
+    expect(recovered[0]).toMatchObject({ status_before: "intent", status: "filled", settled: true });
+    // The journal's own order is never called one "the journal did not place".
+    expect(JSON.stringify(next.events)).not.toMatch(/did not place/);
+  });
+
+  it("crash after the intent, before the send: uncertain while the send may be in flight, then settled as never received", async () => {
+    const home = fresh();
+    await crashAt(home, "after_intent", ALPACA_ENV);
+    expect(fake.posts()).toHaveLength(0);
+    // Within the executor's wait the order stays uncertain: the run stops (exit 3), nothing is placed.
+    const early = await runIn(home, { env: ALPACA_ENV });
+    expect(early.summary).toMatchObject({ outcome: "reconcile_failed", exitCode: 3 });
+    expect(ofType(early.events, "order.recovered")[0]).toMatchObject({ status: "uncertain", settled: false });
+    expect(ofType(early.events, "reconcile.failed")[0]?.differences[0]).toMatchObject({ kind: "unsettled_order", adoptable: false });
+    expect(fake.posts()).toHaveLength(0);
+    // After the wait (the run's clock moved on) it is settled as never received, and never re-sent.
+    const later = () => new Date(Date.now() + (WAIT_S + 1) * 1000);
+    const next = await nextAlpacaRunRecovers(home, later);
+    expect(ofType(next.events, "order.recovered")[0]).toMatchObject({ status: "rejected", settled: true });
+    expect(ofType(next.events, "order.recovered")[0]?.message).toMatch(/never reached the broker/);
+  });
+
+  it("a disk-full error when a fill is booked: exit 1 with the reason; the next run agrees", async () => {
+    const home = fresh();
+    setTestFaults("journal.append:fill=enospc");
+    const cut = await runIn(home, { env: ALPACA_ENV });
+    setTestFaults("");
+    expect(cut.summary).toMatchObject({ exitCode: 1 });
+    expect(cut.summary.message).toMatch(/ENOSPC/);
+    await nextAlpacaRunRecovers(home);
   });
 });
