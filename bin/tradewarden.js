@@ -1,6 +1,14 @@
 #!/usr/bin/env node
 // tradewarden entry. Ink and chalk ignore NO_COLOR by themselves: translate it before any import.
 if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") process.env.FORCE_COLOR = "0";
+// A signal while the CLI is still loading (nothing has started yet) ends it with 130, not 143/129;
+// the CLI replaces these handlers with its own as soon as it runs.
+const early = (sig) => () => process.exit(130);
+globalThis.__tradewardenEarlySignals = ["SIGINT", "SIGTERM", "SIGHUP"].map((sig) => {
+  const h = early(sig);
+  process.on(sig, h);
+  return [sig, h];
+});
 try {
   await import("../dist/cli.js");
 } catch (err) {

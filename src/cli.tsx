@@ -4,20 +4,22 @@
  */
 import { statSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
+import { installProcessInterrupts, interruptReceived } from "./commands/interrupts.js";
 import { processIO } from "./commands/io.js";
+import { registerSimulate } from "./commands/simulate-cli.js";
 import type { RunMode } from "./core/domain.js";
 import { TOOL_FORMATS } from "./tools/formats.js";
 import { prepareInkForTerminal } from "./util/terminal-env.js";
 import { EXIT, EXIT_TABLE } from "./core/exit-codes.js";
 import { TwError } from "./core/errors.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
+import { registerSecretEnv } from "./core/redact.js";
 
 const io = processIO();
-// A closed pipe (`tradewarden journal | head`) ends the output quietly rather than with a stack trace.
-process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw e;
-});
+// Every secret in the environment is known to the redactor before anything is printed or written.
+registerSecretEnv(io.env);
+// SIGINT/SIGTERM/SIGHUP: a run claims them and stops safely; otherwise the process ends at once. Exit 130 either way.
+installProcessInterrupts(io);
 
 // Commands load their modules on demand, so `--help`, `--version` and light commands start fast.
 const load = {
@@ -38,9 +40,8 @@ const load = {
   replay: () => import("./commands/replay.js"),
   export: () => import("./commands/export.js"),
   doctor: () => import("./commands/doctor.js"),
-  simulate: () => import("./commands/simulate.js"),
   research: () => import("./commands/research.js"),
-  simulateReport: () => import("./commands/simulate-report.js"),
+  reconcile: () => import("./commands/reconcile.js"),
 };
 async function configOf(home: string) {
   return (await load.config()).requireConfig(home);
@@ -262,6 +263,24 @@ standing
   });
 
 program
+  .command("reconcile")
+  .description("recover orders by client order id, show every journal/broker difference and what it proves; adopt the broker's side only by an operator")
+  .option("--adopt-broker", "adopt the broker's side of the adoptable differences (append-only adjustments; needs --yes and --reason)", false)
+  .option("-y, --yes", "confirm the adoption", false)
+  .option("--reason <text>", "why the broker's side is adopted (recorded with each adjustment)")
+  .option("--who <name>", "who adopts (default: the current user)")
+  .option("--json", "the recovery, the differences and any adjustments as JSON", false)
+  .action(async (opts: { adoptBroker: boolean; yes: boolean; reason?: string; who?: string; json: boolean }, cmd: Command) => {
+    const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    setExit(
+      await (await load.reconcile()).cmdReconcile(
+        { home: homeOf(cmd), adoptBroker: opts.adoptBroker, yes: opts.yes, json: opts.json, interactive, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(opts.who ? { who: opts.who } : {}) },
+        io,
+      ),
+    );
+  });
+
+program
   .command("audit")
   .description("verify a run's artifacts against every contract; exit 1 on any finding")
   .argument("<run>", "run id (under the home's runs/) or a run folder")
@@ -298,77 +317,7 @@ program
     setExit(await (await load.doctor()).cmdDoctor({ home: homeOf(cmd), json: opts.json, ping: opts.ping }, io));
   });
 
-const collect = (v: string, prev: string[]) => [...prev, v];
-const simulateCmd = program
-  .command("simulate")
-  .description("the daily run over historical days in a simulation of its own (<home>/simulations/<name>/), ending with report.json and report.html")
-  .option("--from <date>", "first trading day, exactly (YYYY-MM-DD; needs 20 trading days of data before it)")
-  .option("--to <date>", "last day (YYYY-MM-DD; default: the market data's last day)")
-  .option("--name <name>", "the simulation's folder name (default: generated from the dates)")
-  .option("--config <file>", "a config file used instead of the home's tradewarden.toml")
-  .option("--set <key=value>", "override one config key for this simulation, typed by the config schema (repeatable), e.g. --set limits.max_drawdown_pct=10", collect, [])
-  .option("--model <choice>", "scripted[:POLICY] | anthropic[:MODEL_ID] | openai[:MODEL_ID] | config (the config's own model section)", "scripted")
-  .option("--reset-after <days>", "reset a kill-switch halt automatically after this many halted trading days (default: stay halted)")
-  .option("--json", "JSONL: a header, one object per day, then a summary", false)
-  .option("--mask", "mask entities: the model sees opaque aliases, neutral names and shifted dates, never the real ones", false)
-  .addHelpText(
-    "after",
-    `
-Also: simulate report NAME | simulate list | simulate compare A B ...
-
-Exit codes: 0 every day ran (kill-switch trips are results, shown in the summary and the report);
-1, 3 or 4 a day failed (internal error, reconciliation, data or broker); 2 bad input (a --from that
-is not a trading day with enough history, an invalid --set, an existing --name); 130 interrupted
-(Ctrl+C stops after the day in progress; the report covers the days done).`,
-  )
-  .action(async (opts: { from?: string; to?: string; name?: string; config?: string; set: string[]; model: string; resetAfter?: string; json: boolean; mask: boolean }, cmd: Command) => {
-    if (!opts.from) throw new TwError("usage", "simulate needs --from YYYY-MM-DD (or a subcommand: report, list, compare)", EXIT.USAGE_OR_CONFIG);
-    const resetAfter = opts.resetAfter === undefined ? null : Number(opts.resetAfter);
-    if (resetAfter !== null && (!Number.isInteger(resetAfter) || resetAfter < 0)) throw new TwError("usage", `--reset-after ${opts.resetAfter}: a whole number of trading days`, EXIT.USAGE_OR_CONFIG);
-    const live = process.stdout.isTTY === true && !opts.json;
-    setExit(
-      await (await load.simulate()).cmdSimulate(
-        {
-          home: homeOf(cmd),
-          from: opts.from,
-          ...(opts.to ? { to: opts.to } : {}),
-          ...(opts.name ? { name: opts.name } : {}),
-          ...(opts.config ? { configFile: opts.config } : {}),
-          model: opts.model,
-          sets: opts.set,
-          resetAfter,
-          json: opts.json,
-          mask: opts.mask,
-          live,
-          ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
-        },
-        io,
-      ),
-    );
-  });
-simulateCmd
-  .command("report")
-  .description("rebuild a simulation's report.json and report.html from its day records")
-  .argument("<name>", "the simulation's name")
-  .option("--json", "print the report as JSON", false)
-  .action(async (name: string, opts: { json: boolean }, cmd: Command) => {
-    setExit((await load.simulateReport()).cmdSimulateReport({ home: homeOf(cmd), name, json: opts.json }, io));
-  });
-simulateCmd
-  .command("list")
-  .description("every simulation of the home in a table")
-  .option("--json", "as JSON", false)
-  .action(async (opts: { json: boolean }, cmd: Command) => {
-    setExit((await load.simulateReport()).cmdSimulateList({ home: homeOf(cmd), json: opts.json }, io));
-  });
-simulateCmd
-  .command("compare")
-  .description("simulations' figures side by side")
-  .argument("<names...>", "two or more simulation names")
-  .option("--json", "as JSON", false)
-  .action(async (names: string[], opts: { json: boolean }, cmd: Command) => {
-    setExit((await load.simulateReport()).cmdSimulateCompare({ home: homeOf(cmd), names, json: opts.json }, io));
-  });
+registerSimulate(program, { io, homeOf, setExit });
 
 const research = program.command("research").description("point-in-time news research");
 research
@@ -440,4 +389,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const code = await main(process.argv);
-process.exitCode = code;
+// Every interrupted command exits 130, whenever the signal came.
+process.exitCode = interruptReceived() ? EXIT.INTERRUPTED : code;
+// No process lingers after its command ended: whatever still holds the event loop (a socket kept
+// alive, a timer of a failed write) gets a moment, then the process exits with its code.
+setTimeout(() => process.exit(interruptReceived() ? EXIT.INTERRUPTED : code), 1_500).unref();

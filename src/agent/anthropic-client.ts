@@ -18,6 +18,7 @@ import Anthropic, {
 } from "@anthropic-ai/sdk";
 import type { MessageStreamParams } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { Usage } from "../core/events.js";
+import { redactor } from "../core/redact.js";
 import {
   type CallHooks,
   type ContentBlock,
@@ -140,6 +141,7 @@ export class AnthropicClient implements ModelClient {
   constructor(opts: AnthropicClientOptions) {
     this.model = opts.model;
     this.maxRetries = opts.maxRetries;
+    redactor.register("ANTHROPIC_API_KEY", opts.apiKey);
     this.retries = new RetryObserver(opts.fetch ?? globalThis.fetch);
     const options: ClientOptions = {
       apiKey: opts.apiKey,

@@ -11,6 +11,7 @@
  * names the first differing path), on running out of recorded calls, on a contract-version change,
  * and on leftovers (`assertConsumed()`).
  */
+import { redact as redactSecrets } from "../core/redact.js";
 import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { EXIT } from "../core/exit-codes.js";
@@ -183,7 +184,7 @@ export class RecordingClient implements ModelClient {
 /** A sink that appends each line to a file (created empty first). */
 export function fileSink(path: string): (line: string) => void {
   writeFileSync(path, "");
-  return (line) => appendFileSync(path, `${line}\n`);
+  return (line) => appendFileSync(path, `${redactSecrets(line)}\n`);
 }
 
 export interface ReplayOptions {

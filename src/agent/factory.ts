@@ -9,6 +9,7 @@ import type { ModelConfig } from "../config/types.js";
 import type { Limits } from "../core/gate-types.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
+import { redactor } from "../core/redact.js";
 import type { AnthropicClientOptions } from "./anthropic-client.js";
 import type { AgentLimits } from "./loop.js";
 import type { OpenAIClientOptions } from "./openai-client.js";
@@ -77,6 +78,8 @@ export function createModelClient(
   }
   const price = resolvePrice(provider, model.id, model.price, opts.priceTable);
   const key = keyEnv ? env[keyEnv] : undefined;
+  // The key is known to the redactor before any client can echo it (any api_key_env name).
+  if (keyEnv) redactor.register(keyEnv, key);
   const keyless = provider === "openai" && isLoopbackUrl(model.base_url);
   if (!key && !keyless) {
     throw new TwError("missing_api_key", `model.provider is "${provider}" but ${keyEnv} is not set (set it in the environment, or name another variable in model.api_key_env)`, EXIT.USAGE_OR_CONFIG);

@@ -22,6 +22,7 @@
 import type { ProposedOrder } from "../core/domain.js";
 import type { GateDecision } from "../core/gate-types.js";
 import type { AgentOutcome, Correction, PendingError, RunEventBody, Usage } from "../core/events.js";
+import { createHash } from "node:crypto";
 import { CassetteError } from "./cassette.js";
 import { costOf, type ModelPrice } from "./pricing.js";
 import { summarizeNewTool } from "./tool-summaries.js";
@@ -336,6 +337,7 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
           error_code: out.errorCode ?? String(env.error_code ?? "unknown"),
           error: String(env.error ?? ""),
           retryable: out.retryable ?? env.retryable === true,
+          result_sha256: sha256(out.text),
         };
         if (typeof env.correction === "object" && env.correction !== null) rejected.correction = env.correction as Correction;
         yield rejected;
@@ -349,6 +351,7 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
           summary: summarize(out),
           truncated: out.truncated,
           duration_ms: Math.round(out.durationMs * 1000) / 1000,
+          result_sha256: sha256(out.text),
         };
         if (out.errorCode) ev.error_code = out.errorCode;
         yield ev;
@@ -467,4 +470,9 @@ export function summarize(out: AgentDispatchOutcome): string {
       return `ok (${keys.slice(0, 6).join(", ")}${keys.length > 6 ? ", …" : ""})`;
     }
   }
+}
+
+/** The hex SHA-256 of a tool result's text, as the events record it. */
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }

@@ -3,6 +3,7 @@
  * hand it to their SDK: the SDKs retry internally (408/409/429/5xx, connection errors), and this is
  * where a retry becomes visible (a `model.retry` run event), with the reason of the failed attempt.
  */
+import { redact } from "../core/redact.js";
 import type { CallHooks } from "./types.js";
 
 interface CallState {
@@ -28,7 +29,7 @@ export class RetryObserver {
       if (call) call.last = `HTTP ${res.status}${res.status === 429 && res.headers.get("retry-after") ? ` (retry-after ${res.headers.get("retry-after")}s)` : ""}`;
       return res;
     } catch (e) {
-      if (call) call.last = `connection error (${(e as Error).message})`;
+      if (call) call.last = `connection error (${redact((e as Error).message)})`;
       throw e;
     }
   };

@@ -16,6 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, type ClientOptions } from "openai";
+import { redactor } from "../core/redact.js";
 import { RetryObserver } from "./observed-fetch.js";
 import {
   estimatedUsage,
@@ -100,6 +101,7 @@ export class OpenAIClient implements ModelClient {
     this.model = opts.model;
     this.maxRetries = opts.maxRetries;
     this.official = isOfficialOpenAI(opts.baseURL);
+    redactor.register("OPENAI_API_KEY", opts.apiKey);
     this.retries = new RetryObserver(opts.fetch ?? globalThis.fetch);
     const options: ClientOptions = { apiKey: opts.apiKey, maxRetries: opts.maxRetries, timeout: opts.timeoutMs ?? 60_000, fetch: this.retries.fetch };
     if (opts.baseURL) options.baseURL = opts.baseURL;

@@ -4,6 +4,7 @@
  * from this shape at their edge; the loop, the transcript and the cassettes only know this one.
  */
 import type { Usage } from "../core/events.js";
+import { redact } from "../core/redact.js";
 
 export interface TextBlock {
   type: "text";
@@ -91,7 +92,8 @@ export class ModelCallError extends Error {
   readonly kind: "timeout" | "api" | "connection" | "aborted" | "protocol";
   readonly status?: number;
   constructor(kind: ModelCallError["kind"], message: string, status?: number) {
-    super(message);
+    // An API's error body may echo the key: the message is redacted where it is made.
+    super(redact(message));
     this.name = "ModelCallError";
     this.kind = kind;
     if (status !== undefined) this.status = status;

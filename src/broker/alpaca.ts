@@ -19,6 +19,7 @@
 import type { Side } from "../core/domain.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
+import { redact, redactor } from "../core/redact.js";
 import { BrokerError, type BrokerErrorCode } from "./errors.js";
 import { ALPACA_PAPER_HOST, assertPaperAccount, assertPaperEndpoint } from "./guard.js";
 import type {
@@ -169,6 +170,8 @@ export class AlpacaBroker implements Broker {
     }
     this.keyId = keyId;
     this.secret = secret;
+    redactor.register("APCA_API_KEY_ID", keyId);
+    redactor.register("APCA_API_SECRET_KEY", secret);
     this.doFetch = opts.fetch ?? globalThis.fetch;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.rateLimitRetries = opts.rateLimitRetries ?? 3;
@@ -444,8 +447,7 @@ export class AlpacaBroker implements Broker {
   /** Redacts the keys (belt and braces) and bounds the length of a broker-provided message. */
   private clean(message: string | undefined): string {
     if (!message) return "";
-    let m = message;
-    for (const k of [this.keyId, this.secret]) if (k) m = m.split(k).join("[redacted]");
+    const m = redact(message);
     return m.length > 300 ? `${m.slice(0, 300)}…` : m;
   }
 

@@ -1,12 +1,48 @@
-/** What a command writes to. Commands return their exit code; they never call process.exit. */
+/**
+ * What a command writes to. Commands return their exit code; they never call process.exit.
+ *
+ * Output can fail, a command cannot: a closed stdout or stderr (`| head`, a closed terminal: EPIPE,
+ * EIO) detaches that stream — later writes are dropped — and the command carries on to its normal
+ * end (a run still books, writes its events and artifacts and closes). Every text passes the
+ * redactor on its way out.
+ */
+import { redact } from "../core/redact.js";
+
 export interface CommandIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
 }
 
-export const processIO = (): CommandIO => ({
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  env: process.env,
-});
+/** A writer for a stream that detaches itself on the first failed write. */
+export function detachableWriter(stream: NodeJS.WriteStream): { write: (text: string) => void; detached: () => boolean } {
+  let open = true;
+  stream.on("error", () => {
+    open = false;
+  });
+  return {
+    write(text: string) {
+      if (!open || stream.destroyed || !stream.writable) return;
+      try {
+        stream.write(text);
+      } catch {
+        open = false;
+      }
+    },
+    detached: () => !open,
+  };
+}
+
+let shared: CommandIO | null = null;
+
+export const processIO = (): CommandIO => {
+  if (shared) return shared;
+  const out = detachableWriter(process.stdout);
+  const err = detachableWriter(process.stderr);
+  shared = {
+    stdout: (t) => out.write(redact(t)),
+    stderr: (t) => err.write(redact(t)),
+    env: process.env,
+  };
+  return shared;
+};

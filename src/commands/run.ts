@@ -1,7 +1,7 @@
 /**
  * `tradewarden run`: the daily run. Takes the home's lock, builds the services, picks the front end
  * (the Ink console when stdin and stdout are terminals and neither --yes nor --json is given; the
- * headless printer otherwise), wires SIGINT/SIGTERM to the run's AbortSignal, and returns the
+ * headless printer otherwise), wires SIGINT/SIGTERM/SIGHUP to the run's AbortSignal, and returns the
  * run's exit code.
  */
 import { loopbackAllowedForTests } from "../broker/loopback.js";
@@ -17,6 +17,7 @@ import { checkSession, findPendingProposal, resumeDeps } from "../run/approve-pe
 import type { RunMode } from "../core/domain.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
+import { installInterruptHandlers } from "./interrupts.js";
 
 export interface RunCommandOptions {
   home: string;
@@ -60,15 +61,17 @@ export async function cmdRun(
 }
 
 async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal, makeConsole?: () => Promise<ConsoleFrontEnd>): Promise<number> {
-  const lock = await acquireLock(opts.home, "run");
   const sink = new EventSink();
   const useConsole = term.interactive && !opts.yes && !opts.json && makeConsole !== undefined;
-  // On the console the interrupt is said in the console (a write to stderr under Ink's live
-  // region would leave its old frame on screen).
+  // Claimed before the lock is taken: a signal during start-up stops the run safely too. On the
+  // console the interrupt is said in the console (a write to stderr under Ink's live region would
+  // leave its old frame on screen).
   const interrupts = installInterruptHandlers(io, useConsole ? (message) => sink.emit({ type: "run.note", level: "warn", message }) : undefined);
   const { controller, onSignal } = interrupts;
   let consoleUi: ConsoleFrontEnd | null = null;
+  let lock: Awaited<ReturnType<typeof acquireLock>> | null = null;
   try {
+    lock = await acquireLock(opts.home, "run");
     const services = await createRunServices(opts.home, io.env);
     // `approve`: the pending proposal and its session are checked before anything is shown.
     let resumed: ReturnType<typeof resumeDeps> | null = null;
@@ -125,38 +128,9 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
     return summary.exitCode;
   } finally {
     if (consoleUi) await consoleUi.finish();
+    await lock?.release();
     interrupts.dispose();
-    await lock.release();
   }
 }
 
-/**
- * SIGINT/SIGTERM abort the run's signal (once); a second signal only says the run is closing.
- * `say` replaces stderr for these messages (the console shows them itself).
- */
-export function installInterruptHandlers(io: CommandIO, say?: (message: string) => void): { controller: AbortController; onSignal: (name: string) => void; dispose: () => void } {
-  const controller = new AbortController();
-  let count = 0;
-  const tell = (m: string) => (say ? say(m) : io.stderr(`${count === 1 ? "\n" : ""}${m}\n`));
-  const onSignal = (name: string) => {
-    count++;
-    if (count === 1) {
-      tell(`${name}: stopping the run — nothing new is placed; what was sent is booked`);
-      controller.abort(new TwError("interrupted", `${name} received`, EXIT.INTERRUPTED));
-    } else {
-      tell(`${name}: still closing the run and the journal; please wait`);
-    }
-  };
-  const sigint = () => onSignal("SIGINT");
-  const sigterm = () => onSignal("SIGTERM");
-  process.on("SIGINT", sigint);
-  process.on("SIGTERM", sigterm);
-  return {
-    controller,
-    onSignal,
-    dispose: () => {
-      process.off("SIGINT", sigint);
-      process.off("SIGTERM", sigterm);
-    },
-  };
-}
+export { installInterruptHandlers } from "./interrupts.js";

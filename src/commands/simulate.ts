@@ -15,6 +15,7 @@ import { dayJson, liveLine, plainLine, summaryJson, summaryText, Tally } from ".
 import { buildReport } from "../sim/report.js";
 import { runSimulation, type SimulationRequest } from "../sim/runner.js";
 import { TwError } from "../core/errors.js";
+import { claimInterrupts } from "./interrupts.js";
 import type { CommandIO } from "./io.js";
 
 export interface SimulateOptions extends Omit<SimulationRequest, "env"> {
@@ -24,7 +25,7 @@ export interface SimulateOptions extends Omit<SimulationRequest, "env"> {
   columns?: number;
 }
 
-/** SIGINT/SIGTERM: the first stops after the day in progress, the second interrupts it. */
+/** SIGINT/SIGTERM/SIGHUP: the first stops after the day in progress, the second interrupts it. */
 function stopHandlers(io: CommandIO) {
   const controller = new AbortController();
   let count = 0;
@@ -33,17 +34,11 @@ function stopHandlers(io: CommandIO) {
     if (count === 1) io.stderr(`\n${name}: stopping after the day in progress; the report covers the days done (again to interrupt the day)\n`);
     else controller.abort(new TwError("interrupted", `${name} received twice`, EXIT.INTERRUPTED));
   };
-  const sigint = () => onSignal("SIGINT");
-  const sigterm = () => onSignal("SIGTERM");
-  process.on("SIGINT", sigint);
-  process.on("SIGTERM", sigterm);
+  const release = claimInterrupts(onSignal);
   return {
     signal: controller.signal,
     stopRequested: () => count > 0,
-    dispose: () => {
-      process.off("SIGINT", sigint);
-      process.off("SIGTERM", sigterm);
-    },
+    dispose: release,
   };
 }
 

@@ -3,13 +3,14 @@
  * process exit code it maps to; the CLI prints the message and exits with the code.
  */
 import { EXIT, type ExitCode } from "./exit-codes.js";
+import { redact } from "./redact.js";
 
 export class TwError extends Error {
   readonly code: string;
   readonly exitCode: ExitCode;
   readonly details?: unknown;
   constructor(code: string, message: string, exitCode: ExitCode = EXIT.INTERNAL_ERROR, details?: unknown) {
-    super(message);
+    super(redact(message));
     this.name = "TwError";
     this.code = code;
     this.exitCode = exitCode;

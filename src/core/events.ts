@@ -67,11 +67,12 @@ export type RunOutcome =
   | "tripped"
   | "quota_exhausted"
   | "spend_cap_reached"
+  | "model_unavailable"
   | "interrupted"
   | "error";
 
 export interface ReconcileDifference {
-  kind: "position_mismatch" | "unknown_open_order" | "unbooked_position" | "missing_position" | "cash_mismatch";
+  kind: "position_mismatch" | "unknown_open_order" | "unbooked_position" | "missing_position" | "cash_mismatch" | "unsettled_order";
   /** The instrument (for cash_mismatch: the base currency). */
   symbol: string;
   journal_quantity?: number;
@@ -79,6 +80,12 @@ export interface ReconcileDifference {
   /** cash_mismatch: the cash moved by trading since the account opened, per side (base currency). */
   journal_cash_flow?: number;
   broker_cash_flow?: number;
+  /** The broker's average cost per share of the position, when it reports one. */
+  broker_avg_cost?: number;
+  /** What the difference proves, and what resolves it. */
+  proves?: string;
+  /** Whether an operator may resolve it by adopting the broker's side (append-only adjustment). */
+  adoptable?: boolean;
   broker_order_id?: string;
   client_order_id?: string;
   message: string;
@@ -105,6 +112,23 @@ export type RunEventBody =
     }
   | { type: "preflight.failed"; code: string; message: string }
   | { type: "reconcile.ok"; positions: number }
+  | {
+      /** An order of an earlier run whose outcome was not final, looked up at the broker by its client order id. */
+      type: "order.recovered";
+      client_order_id: string;
+      broker_order_id?: string;
+      from_run: string;
+      symbol: string;
+      side: "BUY" | "SELL";
+      quantity: number;
+      limit_price: number;
+      status_before: string;
+      status: string;
+      filled_quantity: number;
+      fills_booked: number;
+      settled: boolean;
+      message: string;
+    }
   | { type: "reconcile.failed"; differences: ReconcileDifference[] }
   | {
       type: "valuation";
@@ -169,6 +193,8 @@ export type RunEventBody =
       error: string;
       retryable: boolean;
       correction?: Correction;
+      /** SHA-256 of the exact tool result text the model was given. */
+      result_sha256?: string;
     }
   | {
       type: "tool.result";
@@ -180,6 +206,8 @@ export type RunEventBody =
       summary: string;
       truncated: boolean;
       duration_ms: number;
+      /** SHA-256 of the exact tool result text the model was given (audit ties events, transcript and cassette together). */
+      result_sha256?: string;
     }
   | { type: "tool.pending"; pending: PendingError[] }
   | ({ type: "research.search" } & SearchLogEntry)
@@ -239,6 +267,7 @@ export const RUN_EVENT_TYPES = [
   "preflight.failed",
   "reconcile.ok",
   "reconcile.failed",
+  "order.recovered",
   "valuation",
   "killswitch.tripped",
   "run.note",

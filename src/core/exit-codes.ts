@@ -14,11 +14,11 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const EXIT_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }> = [
   { code: 0, meaning: "done (a hold included)" },
-  { code: 1, meaning: "internal error" },
+  { code: 1, meaning: "internal error (also: a journal write failed)" },
   { code: 2, meaning: "usage or configuration error" },
   { code: 3, meaning: "reconciliation failed (journal and broker disagree); nothing placed" },
-  { code: 4, meaning: "broker or market data unavailable" },
+  { code: 4, meaning: "broker, market data or model unavailable" },
   { code: 5, meaning: "trading halted, or the kill switch tripped in this run" },
   { code: 6, meaning: "approval required (no terminal and no --yes); nothing placed" },
-  { code: 130, meaning: "interrupted (SIGINT/SIGTERM); the journal is left consistent" },
+  { code: 130, meaning: "interrupted (SIGINT/SIGTERM/SIGHUP, whenever it came); the journal is left consistent" },
 ];

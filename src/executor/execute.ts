@@ -19,6 +19,7 @@ import type { OrderStatus } from "../core/domain.js";
 import type { OrderEventBase } from "../core/events.js";
 import { TwError } from "../core/errors.js";
 import type { Order } from "../core/order.js";
+import { faultPoint } from "../util/test-fault.js";
 import type { ExecuteOptions, ExecuteResult, ExecutorJournal, OrderExecution } from "./types.js";
 
 const MAX_CLIENT_ID = 128;
@@ -80,6 +81,7 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
   const sleep = opts.sleep ?? defaultSleep;
   const now = opts.now ?? Date.now;
   const iso = () => new Date(now()).toISOString();
+  const journalErrors: string[] = [];
   const waitMs = Math.max(0, config.wait_s * 1000);
   const settleMs = Math.max(0, config.settle_s * 1000);
   const pollMs = Math.max(0, config.poll_ms);
@@ -138,6 +140,7 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
       });
       e.recorded = { status, filled };
     } catch (err) {
+      journalErrors.push(`${e.res.client_order_id}: ${(err as Error).message}`);
       note(`journal could not record ${status} for ${e.res.client_order_id}: ${(err as Error).message}`);
     }
   };
@@ -169,21 +172,29 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
     if (how) e.res.message = how;
   };
 
-  /** Resolves an order whose send outcome is unknown by looking its client id up. Never re-sends. */
+  /**
+   * Resolves an order whose send outcome is unknown by looking its client id up. Never re-sends.
+   * "Not found" is not final while the send may still be on its way: only after the executor's
+   * wait does a broker that keeps answering "no such order" prove it was never received.
+   */
   const resolveByLookup = async (e: Entry, why: string) => {
     const deadline = now() + Math.max(waitMs, pollMs);
-    let notFound = 0;
     let lastError = "";
     for (;;) {
+      let notFound = false;
       try {
         const o = await broker.orderByClientId(e.res.client_order_id);
         if (o) return adopt(e, o, `${why}; found at the broker by client order id`);
-        notFound++;
-        if (notFound >= 2) return rejected(e, `${why}; the broker has no order ${e.res.client_order_id}: it was not received (not re-sent)`);
+        notFound = true;
+        lastError = "";
       } catch (err) {
         lastError = (err as Error).message;
       }
-      if (now() >= deadline || signal?.aborted) break;
+      if (now() >= deadline) {
+        if (notFound) return rejected(e, `${why}; the broker has no order ${e.res.client_order_id} after the executor's wait: it was not received (not re-sent)`);
+        break;
+      }
+      if (signal?.aborted) break;
       await sleep(pollMs, signal);
     }
     const message = `${why}; the order's state is unknown (lookup failed: ${lastError || "no answer"}); the next run's reconciliation must resolve it`;
@@ -201,6 +212,7 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
       continue;
     }
     if (journalBroken) {
+      e.res.error_code = "journal_write_failed";
       e.res.message = `not sent: the journal could not record the intent (${journalBroken})`;
       e.done = true;
       continue;
@@ -208,8 +220,10 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
     try {
       await journal.recordOrderIntent({ ...e.order, run_id: opts.runId, index: e.res.index, at: iso() });
       e.res.status = "intent";
+      faultPoint("executor.after_intent");
     } catch (err) {
       journalBroken = (err as Error).message;
+      e.res.error_code = "journal_write_failed";
       e.res.message = `not sent: the journal could not record the intent (${journalBroken})`;
       e.done = true;
       note(`${e.res.client_order_id} not sent: the journal could not record the intent (${journalBroken})`);
@@ -223,6 +237,7 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
         quantity: e.res.quantity,
         limit_price: e.res.limit_price,
       });
+      faultPoint("executor.after_send");
       await adopt(e, o);
     } catch (err) {
       if (isBrokerError(err, "duplicate_client_order_id")) {
@@ -233,6 +248,7 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
         emit({ type: "order.uncertain", ...base(e), message: `${why}; looking it up by client order id` });
         await resolveByLookup(e, why);
       } else {
+        if (err instanceof TwError) e.res.error_code = err.code;
         await rejected(e, (err as Error).message);
       }
     }
@@ -310,7 +326,9 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
         });
         e.bookedIds.add(f.fill_id);
         e.res.fills.push({ fill_id: f.fill_id, quantity: f.quantity, price: f.price, commission: f.commission, commission_currency: f.commission_currency, at: f.at });
+        faultPoint("executor.after_fill");
       } catch (err) {
+        journalErrors.push(`fill ${f.fill_id} of ${e.res.client_order_id}: ${(err as Error).message}`);
         note(`journal could not book fill ${f.fill_id} of ${e.res.client_order_id}: ${(err as Error).message}`);
       }
     }
@@ -371,7 +389,7 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
     }
   }
 
-  return { results: entries.map((e) => e.res), problems };
+  return { results: entries.map((e) => e.res), problems, journal_errors: journalErrors };
 }
 
 export type { ExecutorJournal };

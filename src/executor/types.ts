@@ -75,6 +75,8 @@ export interface OrderExecution {
   commission: number;
   fills: BookedFill[];
   message?: string;
+  /** The stable code of the error that kept the order from the broker (a refused or failed send). */
+  error_code?: string;
   /** Set when the broker's filled quantity and the booked fills disagree after settling. */
   discrepancy?: string;
 }
@@ -83,4 +85,6 @@ export interface ExecuteResult {
   results: OrderExecution[];
   /** Differences and failures a person should see (also emitted as run.note warnings). */
   problems: string[];
+  /** Journal writes that failed after the broker had the order (the next run recovers them by client order id). */
+  journal_errors?: string[];
 }

@@ -13,6 +13,7 @@ import { appendLog, makeHeadDb, } from "./store.js";
 import { assertZone, iso, lowerBound, monthWindow, } from "./time.js";
 import {
   type ActivityItem,
+  type AdjustmentRecord,
   type ApprovalRecord,
   type FillRecord,
   type Finding,
@@ -37,6 +38,11 @@ import { holdingsView, lastCompletedTradingDay, spendInMonth, tradingCashFlowMin
 import { type ActivityOptions, recentActivity } from "./activity.js";
 import { MAX_LIVE_NOTES, noteEvent, type RecallQuery, recallNotes } from "./notes.js";
 import { type FillArgs, fillEvents, type IntentArgs, intentEvent, positive, type UpdateArgs, updateEvents } from "./orders.js";
+import { redactValue } from "../core/redact.js";
+import { faultPoint } from "../util/test-fault.js";
+import type { ReconcileDifference } from "../core/events.js";
+import { adoptionEvents } from "./adjust.js";
+import { bookedQuantity, unsettledOrders } from "./settled.js";
 
 export { MAX_LIVE_NOTES };
 import type { WatchEvent, WatchState } from "./watchlist.js";
@@ -119,8 +125,10 @@ export class Journal {
 
   private async commit(bodies: JournalEventBody[]): Promise<void> {
     const head = this.db.data;
-    const events = bodies.map((b, i) => ({ ...b, seq: head.log.last_seq + i + 1 }) as JournalEvent);
+    // Every text that reaches the append-only log passes the redactor first (an error message may carry an echoed key).
+    const events = bodies.map((b, i) => ({ ...redactValue(b), seq: head.log.last_seq + i + 1 }) as JournalEvent);
     const text = events.map((e) => JSON.stringify(e)).join("\n") + "\n";
+    for (const b of bodies) faultPoint(`journal.append:${b.t}`);
     const committed = await appendLog(this.logPath, head.log.committed_bytes, text, this.durable);
     try {
       for (const e of events) apply(this.s, e);
@@ -446,9 +454,19 @@ export class Journal {
     return new Set(this.s.orders.keys());
   }
 
-  /** Cash moved by fills and commissions since the account opened (base minor units): reconciled with a broker that keeps the account's own book. */
+  /** Cash moved by fills, commissions and operator adjustments since the account opened (base minor units): reconciled with a broker that keeps the account's own book. */
   tradingCashFlowMinor(): number {
     return tradingCashFlowMinor(this.s);
+  }
+
+  /** Orders whose outcome is not final (recovery looks each up at the broker by its client order id). */
+  unsettledOrders(): OrderRecord[] {
+    return unsettledOrders(this.s);
+  }
+
+  /** Fill quantity booked for an order. */
+  bookedQuantity(client_order_id: string): number {
+    return bookedQuantity(this.s, client_order_id);
   }
 
   /** The latest trading day of a completed run that valued the account (null: none yet). */
@@ -461,6 +479,22 @@ export class Journal {
   /** The last `n` orders of paper-mode runs (newest run first) and what became of each; `before`: runs of earlier trading days only. */
   recentActivity(n = 10, opts: ActivityOptions = {}): ActivityItem[] {
     return recentActivity(this.s, n, opts);
+  }
+
+  // ───────────────────────────── operator adjustments (adjust.ts) ─────────────────────────────
+
+  /** Adopts the broker's side of the adoptable differences, as append-only adjustments (one commit). */
+  recordAdjustments(args: { differences: readonly ReconcileDifference[]; reason: string; by: string; at: Date | string }): Promise<AdjustmentRecord[]> {
+    return this.exclusive(() => {
+      const { currency } = this.account();
+      if (!args.reason.trim()) throw usage("reason_required", "adopting the broker's side needs a reason");
+      const events = adoptionEvents({ differences: args.differences, reason: args.reason, by: args.by, at: iso(args.at), currency, existing: this.s.adjustments.length });
+      return { events, result: events.flatMap((e) => (e.t === "adjustment" ? [e.adjustment] : [])) };
+    });
+  }
+
+  adjustments(): AdjustmentRecord[] {
+    return this.s.adjustments.map((a) => ({ ...a }));
   }
 
   // ───────────────────────────── memory notes (notes.ts) ─────────────────────────────

@@ -8,6 +8,7 @@
  * never both proceed.
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdir, readFile, rename, rm, rmdir, stat, unlink, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -43,14 +44,32 @@ export interface LockOptions {
 }
 
 const HOLDER = "holder.json";
+/** A lock folder without a holder description older than this was left by a process that died while taking it. */
+export const HOLDERLESS_GRACE_MS = 1_500;
 
+/**
+ * Whether a process is running: it exists and is not a zombie (a process that has exited but whose
+ * parent has not reaped it yet still answers kill(pid, 0); /proc/<pid>/stat says `Z`).
+ */
 export function isPidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  return !isZombie(pid);
+}
+
+/** True when /proc says the process has exited (zombie `Z` or dead `X`); false where /proc is unavailable. */
+export function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The state is the first field after the command name, which is in parentheses and may contain spaces.
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state === "Z" || state === "X";
+  } catch {
+    return false;
   }
 }
 
@@ -83,6 +102,9 @@ async function staleReason(lockDir: string, staleMs: number): Promise<string | n
     if (!isPidAlive(holder.pid)) return `holder pid ${holder.pid} (${holder.purpose}, since ${holder.started_at}) is no longer running`;
     return null;
   }
+  // A live holder describes itself within milliseconds of taking the lock; a folder without a
+  // description after the grace was left by a process that died while taking it.
+  if (!holder && mtime < Date.now() - HOLDERLESS_GRACE_MS) return `the lock has no holder description ${Math.round((Date.now() - mtime) / 1000)} s after it was taken`;
   if (mtime < Date.now() - staleMs) return `lock not refreshed for ${Math.round((Date.now() - mtime) / 1000)} s`;
   return null;
 }

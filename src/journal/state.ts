@@ -9,6 +9,7 @@ import { lowerBound, toMs } from "./time.js";
 import { applyWatch, emptyWatchState, type WatchState } from "./watchlist.js";
 import { applyStanding, emptyStandingState, type StandingState } from "./standing-orders.js";
 import type {
+  AdjustmentRecord,
   ApprovalRecord,
   Checkpoint,
   FillRecord,
@@ -61,6 +62,7 @@ export interface State {
   countedMs: number[];
   watchlist: WatchState;
   standing: StandingState;
+  adjustments: AdjustmentRecord[];
 }
 
 export function emptyState(): State {
@@ -93,6 +95,7 @@ export function emptyState(): State {
     countedMs: [],
     watchlist: emptyWatchState(),
     standing: emptyStandingState(),
+    adjustments: [],
   };
 }
 
@@ -286,6 +289,9 @@ export function apply(s: State, ev: JournalEvent): void {
     case "standing":
       applyStanding(s.standing, ev.record);
       return;
+    case "adjustment":
+      applyAdjustment(s, ev.adjustment);
+      return;
     case "note": {
       const n = { ...ev.note };
       s.notes.set(n.id, n);
@@ -302,6 +308,23 @@ export function apply(s: State, ev: JournalEvent): void {
       }
       return;
     }
+  }
+}
+
+function applyAdjustment(s: State, a: AdjustmentRecord): void {
+  s.adjustments.push(a);
+  if (a.kind === "cash" && a.amount_minor !== undefined) {
+    pushLedger(s, { kind: "adjustment", amount_minor: a.amount_minor, at: a.at, note: `${a.id}: ${a.reason}` });
+  }
+  if (a.kind === "position" && a.symbol && a.quantity_delta) {
+    const currency = s.account?.currency ?? "USD";
+    const h = s.holdings.get(a.symbol) ?? { qty: new Dec(0), basis: new Dec(0), currency };
+    const before = h.qty;
+    h.qty = h.qty.add(a.quantity_delta);
+    if (a.quantity_delta > 0) h.basis = h.basis.add(a.basis_minor ?? 0);
+    else h.basis = before.gt(0) && h.qty.gt(0) ? h.basis.mul(h.qty).div(before) : new Dec(0);
+    if (h.qty.isZero()) s.holdings.delete(a.symbol);
+    else s.holdings.set(a.symbol, h);
   }
 }
 

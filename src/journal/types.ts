@@ -11,7 +11,7 @@ export const SCHEMA_VERSION = 2;
 export const LOG_FILE = "journal.log.jsonl";
 
 export type RunStatus = "running" | "completed" | "failed" | "interrupted" | "aborted";
-export type LockPurpose = "run" | "reset" | "init" | "deposit" | "sim" | "standing";
+export type LockPurpose = "run" | "reset" | "init" | "deposit" | "sim" | "standing" | "reconcile";
 export type NoteKind = "observation" | "lesson" | "plan" | "watch";
 
 export interface Checkpoint {
@@ -35,7 +35,7 @@ export interface HeadDoc {
   checkpoint: Checkpoint;
 }
 
-export type LedgerKind = "deposit" | "buy" | "sell" | "commission";
+export type LedgerKind = "deposit" | "buy" | "sell" | "commission" | "adjustment";
 export interface LedgerEntry {
   seq: number;
   kind: LedgerKind;
@@ -175,6 +175,28 @@ export interface Note {
   created_at: string;
 }
 
+/**
+ * An operator's adoption of the broker's side of a difference reconciliation could not explain:
+ * appended, never an edit. `position`: the holding moves by `quantity_delta` (cost basis
+ * `basis_minor` for an increase, proportional for a decrease; no cash moves); `cash`: a ledger
+ * entry of `amount_minor`; `order`: the order is settled as the broker knows it (an order_update
+ * in the same commit).
+ */
+export interface AdjustmentRecord {
+  id: string;
+  kind: "position" | "cash" | "order";
+  symbol?: string;
+  quantity_delta?: number;
+  basis_minor?: number;
+  amount_minor?: number;
+  client_order_id?: string;
+  /** The difference as reconciliation saw it. */
+  difference: string;
+  reason: string;
+  by: string;
+  at: string;
+}
+
 /** The log's records. Money is already in minor units: the fold never rounds. */
 export type JournalEventBody =
   | { t: "init"; currency: string; capital_minor: number; at: string }
@@ -196,6 +218,7 @@ export type JournalEventBody =
   | { t: "note"; note: Note }
   | { t: "watch"; record: import("./watchlist.js").WatchEvent }
   | { t: "standing"; record: import("./standing-orders.js").StandingEvent }
+  | { t: "adjustment"; adjustment: AdjustmentRecord }
   // migration imports (v1 single-document journals)
   | { t: "import_ledger"; kind: LedgerKind; amount_minor: number; at: string; note?: string; symbol?: string }
   | { t: "import_run"; run: RunRecord }

@@ -94,6 +94,19 @@ const ProposedOrder = Type.Object({ symbol: Str, side: Str, quantity: Num, limit
 const Decision = Type.Object({ approved: Type.Boolean(), reasons: Type.Array(Type.Object({ code: Str })) });
 const Trip = Type.Object({ run_id: Str, at: Str, value: Num, peak: Num, drawdown_pct: Num, reason: Str });
 const Reset = Type.Object({ at: Str, who: Str, reason: Str, value: Num, new_peak: Num, reducing_runs: NonNegInt });
+const Adjustment = Type.Object({
+  id: Id,
+  kind: Type.Union(["position", "cash", "order"].map((k) => Type.Literal(k))),
+  symbol: Type.Optional(Id),
+  quantity_delta: Type.Optional(Num),
+  basis_minor: Type.Optional(Minor),
+  amount_minor: Type.Optional(Minor),
+  client_order_id: Type.Optional(Id),
+  difference: Str,
+  reason: Type.String({ minLength: 1 }),
+  by: Str,
+  at: Str,
+});
 const Note = Type.Object({ id: Id, kind: Str, text: Str, status: Type.Union([Type.Literal("live"), Type.Literal("superseded")]), run_id: Str, created_at: Str });
 
 /** One schema per event type `t`; `seq` is checked by the reader (it must count up from 1). */
@@ -187,6 +200,7 @@ const EVENT_BODIES: Record<string, TSchema> = {
   note: Type.Object({ note: Note }),
   watch: Type.Object({ record: WatchEvent }),
   standing: Type.Object({ record: StandingEvent }),
+  adjustment: Type.Object({ adjustment: Adjustment }),
   import_ledger: Type.Object({ kind: LedgerKind, amount_minor: Minor, at: Str, note: Type.Optional(Str), symbol: Type.Optional(Str) }),
   import_run: Type.Object({ run: Run }),
   import_order: Type.Object({ order: Order }),

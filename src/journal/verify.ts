@@ -2,7 +2,10 @@
  * `journal verify`: recomputes cash from the ledger and holdings from the fills, independently of
  * the incremental fold, compares both with the committed checkpoint, and checks every reference.
  */
+import { hostname } from "node:os";
 import { Dec } from "../core/money.js";
+import { isPidAlive } from "./lock.js";
+import { FINAL_STATUSES } from "./settled.js";
 import type { State } from "./state.js";
 import type { Checkpoint, Finding } from "./types.js";
 
@@ -45,6 +48,11 @@ export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: numb
     else if (o.symbol !== f.symbol || o.side !== f.side) add("fill_order_mismatch", `fill ${f.fill_id} is ${f.side} ${f.symbol}, its order is ${o.side} ${o.symbol}`);
   }
   for (const id of byFill.keys()) if (!s.fills.has(id)) add("ledger_without_fill", `ledger entries name fill ${id}, which is not booked`);
+  // operator adjustments (append-only adoptions of the broker's side) move holdings too
+  for (const a of s.adjustments) {
+    if (!a.reason.trim()) add("adjustment_without_reason", `adjustment ${a.id} has no reason`);
+    if (a.kind === "position" && a.symbol && a.quantity_delta) qtyBySymbol.set(a.symbol, (qtyBySymbol.get(a.symbol) ?? new Dec(0)).add(a.quantity_delta));
+  }
 
   // holdings = sum of fills
   const symbols = new Set([...qtyBySymbol.keys(), ...s.holdings.keys(), ...Object.keys(checkpoint.holdings)]);
@@ -67,6 +75,16 @@ export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: numb
     if (["filled", "cancelled", "expired"].includes(o.status) && o.filled_quantity > 0 && !booked.sub(o.filled_quantity).abs().lte(EPS)) {
       add("unbooked_fills", `order ${o.client_order_id} is ${o.status} with ${o.filled_quantity} filled at the broker, ${booked.toString()} booked`);
     }
+  }
+  // orders whose outcome is not final: the next run (or `tradewarden reconcile`) must settle them
+  for (const o of s.orders.values()) {
+    const booked = qtyByOrder.get(o.client_order_id) ?? new Dec(0);
+    const final = FINAL_STATUSES.has(o.status);
+    const expected = o.status === "filled" ? Math.max(o.quantity, o.filled_quantity) : o.filled_quantity;
+    const run = s.runs.get(o.run_id);
+    if (run?.status === "running" && run.host === hostname() && isPidAlive(run.pid)) continue; // in flight in a run that is still going
+    if (!final) add("unsettled_order", `order ${o.client_order_id} (${o.side} ${o.quantity} ${o.symbol}) is ${o.status}: its outcome is not final; \`tradewarden reconcile\` looks it up at the broker`);
+    else if (o.status === "filled" && o.filled_quantity === 0 && booked.lt(expected)) add("unsettled_order", `order ${o.client_order_id} (${o.side} ${o.quantity} ${o.symbol}) is filled but ${booked.toString()} of ${expected} are booked; \`tradewarden reconcile\` books its fills`);
   }
   for (const [runId] of s.proposals) if (!s.runs.has(runId)) add("proposal_without_run", `a proposal names run ${runId}, which is not in the journal`);
   for (const u of s.usage) if (!s.runs.has(u.run_id)) add("usage_without_run", `LLM usage names run ${u.run_id}, which is not in the journal`);

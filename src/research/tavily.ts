@@ -7,6 +7,7 @@
 import { tavily } from "@tavily/core";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
+import { redactor } from "../core/redact.js";
 import type { SearchOptions, SearchProvider, SearchResult } from "./types.js";
 
 export const TAVILY_KEY_ENV = "TAVILY_API_KEY";
@@ -45,6 +46,8 @@ export class TavilyProvider implements SearchProvider {
     if (!key || key.trim() === "") {
       throw new TwError("research_key_missing", `research.provider = "tavily" needs ${TAVILY_KEY_ENV} in the environment`, EXIT.USAGE_OR_CONFIG);
     }
+    // Known to the redactor before any request can echo it.
+    redactor.register(TAVILY_KEY_ENV, key);
     const base = env[TAVILY_BASE_URL_ENV];
     if (base && !isLoopback(base)) {
       throw new TwError("research_base_url", `${TAVILY_BASE_URL_ENV} may only point at a loopback test server (got ${base})`, EXIT.USAGE_OR_CONFIG);

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
+import { redactValue } from "../core/redact.js";
 import { readRegularFile } from "../util/regular-file.js";
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from "node:zlib";
 
@@ -37,7 +38,7 @@ export type ArtifactPaths = ReturnType<typeof artifactPaths>;
 
 export function writeJsonAtomic(path: string, value: unknown): void {
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileSync(tmp, `${JSON.stringify(redactValue(value), null, 2)}\n`);
   renameSync(tmp, path);
 }
 

@@ -4,6 +4,10 @@
  * (nothing reached the broker that the final gate and the operator did not approve), transcript
  * protocol, evidence grounding, the cassette's shape, and leaked secrets. Pure over file contents.
  */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { LOG_FILE } from "../journal/types.js";
+import { checkAgreement, checkSecrets } from "./audit-agreement.js";
 import { ARTIFACT_FILES, PACKED_FILE, readArtifact } from "./artifacts.js";
 import { buildTradecatCycle } from "./tradecat.js";
 import { TRADECAT_FILE } from "./tradecat-export.js";
@@ -26,7 +30,20 @@ const SECRET_PATTERNS: { name: string; re: RegExp }[] = [
   { name: "Alpaca key header", re: /APCA-API-(KEY-ID|SECRET-KEY)"\s*:\s*"[^"]+"/ },
 ];
 
-const SECRET_ENV = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "APCA_API_KEY_ID", "APCA_API_SECRET_KEY", "ALPACA_API_KEY_ID", "ALPACA_API_SECRET_KEY"];
+/** Every other file of the run folder (anything written there besides the artifacts; the packed file is read through readArtifact). */
+function otherRunFiles(runDir: string): { name: string; text: string }[] {
+  const artifacts = new Set<string>([...Object.values(ARTIFACT_FILES), PACKED_FILE]);
+  return readdirSync(runDir, { withFileTypes: true })
+    .filter((d) => d.isFile() && !artifacts.has(d.name))
+    .map((d) => ({ name: d.name, text: readFileSync(join(runDir, d.name), "utf8") }));
+}
+
+/** The home's journal (head and append-only log), when the run folder is in a home's runs/. */
+function journalFiles(runDir: string): { name: string; text: string }[] {
+  const home = dirname(dirname(resolve(runDir)));
+  if (basename(dirname(resolve(runDir))) !== "runs") return [];
+  return ["journal.json", LOG_FILE].map((f) => join(home, f)).filter((p) => existsSync(p)).map((p) => ({ name: p, text: readFileSync(p, "utf8") }));
+}
 
 export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env): AuditFinding[] {
   const findings: AuditFinding[] = [];
@@ -43,15 +60,12 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
     else texts[key] = text;
   }
 
-  // Secrets: patterns, and the values of secret variables set in this environment.
-  for (const [key, text] of Object.entries(texts)) {
-    const file = ARTIFACT_FILES[key as keyof typeof ARTIFACT_FILES];
-    for (const p of SECRET_PATTERNS) if (p.re.test(text)) add("secrets", `${file} contains what looks like a ${p.name}`);
-    for (const name of SECRET_ENV) {
-      const v = env[name];
-      if (v && v.length >= 8 && text.includes(v)) add("secrets", `${file} contains the value of ${name}`);
-    }
-  }
+  // Secrets: every file of the run and the home's journal, for key patterns and for the values of
+  // this environment's secrets in every form a server may echo them.
+  const artifactTexts = Object.entries(texts).map(([key, text]) => ({ name: ARTIFACT_FILES[key as keyof typeof ARTIFACT_FILES], text }));
+  const scanned = [...artifactTexts, ...otherRunFiles(runDir), ...journalFiles(runDir)];
+  for (const f of scanned) for (const p of SECRET_PATTERNS) if (p.re.test(f.text)) add("secrets", `${f.name} contains what looks like a ${p.name}`);
+  checkSecrets(scanned, env, add);
 
   // Events.
   const events: RunEvent[] = [];
@@ -113,19 +127,23 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
   }
 
   // Transcript protocol and grounding.
+  let messages: Parameters<typeof checkAgreement>[0] = null;
   if (texts.transcript !== undefined) {
     try {
       const transcript = JSON.parse(texts.transcript) as { messages?: unknown[] } | unknown[];
-      const messages = (Array.isArray(transcript) ? transcript : (transcript.messages ?? [])) as {
+      const list = (Array.isArray(transcript) ? transcript : (transcript.messages ?? [])) as {
         role: string;
         content: { type: string; id?: string; tool_use_id?: string; content?: string; name?: string; input?: unknown }[];
       }[];
-      checkTranscript(messages, events, add);
+      checkTranscript(list, events, add);
       checkMaskedTranscript(transcript, events, add);
+      messages = list;
     } catch {
       add("transcript", "transcript.json is not JSON");
     }
   }
+  // The transcript, the cassette and the events agree on every tool result the model saw.
+  checkAgreement(messages, texts.cassette === undefined ? null : texts.cassette.split("\n").filter((l) => l.length > 0), events, add);
 
   // Cassette.
   if (texts.cassette !== undefined) {

@@ -8,6 +8,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { RunEvent, RunEventBody } from "../core/events.js";
+import { redactValue } from "../core/redact.js";
 
 export type EventListener = (event: RunEvent) => void;
 
@@ -43,7 +44,8 @@ export class EventSink {
   }
 
   emit(body: RunEventBody): RunEvent {
-    const event = { ...body, seq: ++this.seq, at: this.now().toISOString(), run_id: this.runId } as RunEvent;
+    // Every text of an event passes the redactor before it is kept, written or shown.
+    const event = { ...redactValue(body), seq: ++this.seq, at: this.now().toISOString(), run_id: this.runId } as RunEvent;
     this.events.push(event);
     const failed: string[] = [];
     if (this.file) {

@@ -62,7 +62,15 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
     case "reconcile.ok":
       return `reconciled: journal and broker agree (${e.positions} positions)`;
     case "reconcile.failed":
-      return [c.red(`reconciliation failed: ${e.differences.length} difference(s); nothing will be placed`), ...e.differences.map((d) => `  - ${d.kind} ${d.symbol}: ${sanitizeLine(d.message)}`)].join("\n");
+      return [
+        c.red(`reconciliation failed: ${e.differences.length} difference(s); nothing will be placed`),
+        ...e.differences.map((d) => `  - ${d.kind} ${d.symbol}: ${sanitizeLine(d.message)}${d.proves ? ` (${sanitizeLine(d.proves)})` : ""}`),
+        "  `tradewarden reconcile` shows each difference and resolves what can be resolved",
+      ].join("\n");
+    case "order.recovered":
+      return (e.settled ? c.yellow : c.red)(
+        `order recovered (run ${e.from_run}): ${e.side} ${e.quantity} ${e.symbol} ${e.client_order_id}: ${e.status_before} → ${e.status}, ${e.filled_quantity} filled, ${e.fills_booked} fill(s) booked: ${sanitizeLine(e.message)}`,
+      );
     case "valuation":
       return `value ${money(e.value)} (cash ${money(e.cash)}), peak ${money(e.peak)}, drawdown ${pct(e.drawdown_pct)} of max ${pct(e.max_drawdown_pct, 0)}, state ${e.trading_state}, orders left this month ${e.orders_left}${e.first_of_run ? "" : " (after trading)"}`;
     case "killswitch.tripped":

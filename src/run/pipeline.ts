@@ -1,7 +1,7 @@
 /**
  * The daily run: one pipeline, many front ends. Named phases over one run context:
  *
- *   preflight ─► reconcile ─► value ─► kill switch ─► budget ─► agent ─► decision [Approver]
+ *   preflight ─► recover & reconcile ─► value ─► kill switch ─► budget ─► agent ─► decision [Approver]
  *     ─► final gate ─► execute ─► close
  *
  * Each phase is a small module under ./phases; it returns a `Stop` to end the run or nothing to go
@@ -9,7 +9,8 @@
  * reason and maps to one exit code. Nothing reaches the broker except orders approved by the final
  * gate (on fresh state) and the operator, or kill-switch liquidations, through one placement path.
  *
- * To add a phase, insert it into `DAILY_PHASES` (e.g. an order-recovery phase before reconcile).
+ * To add a phase, insert it into `DAILY_PHASES`. The reconcile phase first recovers every order of
+ * an earlier run whose outcome is not final, by its client order id (phases/recover-reconcile.ts).
  */
 import { randomBytes } from "node:crypto";
 import type { RunOutcome } from "../core/events.js";

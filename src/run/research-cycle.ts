@@ -75,6 +75,8 @@ function nextActionFor(outcome: RunOutcome): { action: NextAction; reason: strin
     case "broker_unavailable":
     case "data_unavailable":
       return { action: "retry_later", reason: "the broker or market data was unavailable" };
+    case "model_unavailable":
+      return { action: "retry_later", reason: "the model could not be reached or refused the key; nothing was proposed" };
     case "halted":
     case "tripped":
       return { action: "reset_kill_switch", reason: "trading is halted by the kill switch until a person resets it (tradewarden killswitch)" };

@@ -11,6 +11,7 @@ import type { RunEvent } from "../core/events.js";
 import type { ApprovalQueue } from "./approval-queue.js";
 import { ApprovalScreen } from "./ApprovalScreen.js";
 import { JournalScreen, type JournalScreenProps } from "./JournalScreen.js";
+import { ReconcileScreen, type ReconcileScreenProps } from "./ReconcileScreen.js";
 import { KillSwitchScreen, type KillSwitchScreenProps } from "./KillSwitchScreen.js";
 import { createRunStore, type RunStore } from "./run-state.js";
 import { HEADER_ROWS, RunScreen } from "./RunScreen.js";
@@ -157,6 +158,17 @@ export function mountKillSwitch(props: KillSwitchScreenProps, opts: MountOptions
     mounted?.unmount();
   };
   mounted = mount(<KillSwitchScreen {...props} onExit={leave(props.onExit)} {...(props.onInterrupt ? { onInterrupt: leave(props.onInterrupt) } : {})} />, opts);
+  return mounted;
+}
+
+/** `tradewarden reconcile` on a terminal: resolves `waitUntilExit` when the operator leaves. */
+export function mountReconcile(props: ReconcileScreenProps, opts: MountOptions = {}): Mounted {
+  let mounted: Mounted | null = null;
+  const leave = (fn: () => void) => () => {
+    fn();
+    mounted?.unmount();
+  };
+  mounted = mount(<ReconcileScreen {...props} onExit={leave(props.onExit)} {...(props.onInterrupt ? { onInterrupt: leave(props.onInterrupt) } : {})} />, opts);
   return mounted;
 }
 

@@ -67,6 +67,7 @@ const ORDER_TONE: Record<string, Tone> = {
   "order.expired": "warn",
   "order.rejected": "error",
   "order.uncertain": "error",
+  "order.recovered": "warn",
 };
 
 export function reduceRun(state: RunState, e: RunEvent): RunState {
@@ -93,6 +94,15 @@ export function reduceRun(state: RunState, e: RunEvent): RunState {
       return append({ ...s, status: { ...s.status, phase: "finished" } }, seq, note("error", `preflight failed (${sanitizeLine(e.code)}): ${sanitizeLine(e.message)}`));
     case "reconcile.ok":
       return append({ ...s, status: { ...s.status, phase: "valuation" } }, seq, note("dim", `reconciled: journal and broker agree (${e.positions} positions)`));
+    case "order.recovered":
+      return append(
+        s,
+        seq,
+        note(
+          e.settled ? "warn" : "error",
+          `order recovered (run ${sanitizeLine(e.from_run)}): ${e.side} ${e.quantity} ${sanitizeLine(e.symbol)}: ${e.status_before} → ${e.status}, ${e.fills_booked} fill(s) booked: ${sanitizeLine(e.message)}`,
+        ),
+      );
     case "reconcile.failed":
       return append(
         { ...s, status: { ...s.status, phase: "finished" } },

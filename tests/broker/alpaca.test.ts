@@ -228,7 +228,7 @@ describe("alpaca paper adapter: orders", () => {
   it("never puts the keys in an error message (even when the broker echoes them)", async () => {
     const b = broker();
     const echo = await caught(b.placeLimitDayOrder(req("ECHO", "tw-k-0")));
-    expect(echo.message).toContain("[redacted]");
+    expect(echo.message).toContain("[redacted APCA_API_SECRET_KEY]");
     const bad = createAlpacaBroker({ baseUrl: fake.url, env: { APCA_API_KEY_ID: "PKWRONG", APCA_API_SECRET_KEY: "wrong-secret-value" }, allowLoopback: true });
     const auth = await caught(bad.account());
     expect(auth.message).toMatch(/refused the credentials \(401\)/);

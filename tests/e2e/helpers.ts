@@ -16,7 +16,7 @@ import { readArtifact } from "../../src/run/artifacts.js";
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const BIN = join(ROOT, "bin/tradewarden.js");
 
-const SCRUBBED = ["ANTHROPIC_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR", "TRADEWARDEN_DEBUG", "TRADEWARDEN_ALLOW_LOOPBACK_BROKER"];
+const SCRUBBED = ["ANTHROPIC_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR", "TRADEWARDEN_DEBUG", "TRADEWARDEN_ALLOW_LOOPBACK_BROKER", "TRADEWARDEN_TEST_FAULT"];
 
 /** The environment every child gets: this process's, minus what would change what runs. */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -44,20 +44,23 @@ export interface TwOptions {
   timeoutMs?: number;
   /** Preload the test-only opt-in for a loopback fake broker (tests/fixtures/allow-loopback-broker.mjs). */
   allowLoopbackBroker?: boolean;
+  /** Arm the test-only fault hooks (src/util/test-fault.ts) with this spec, e.g. "executor.after_send=kill". */
+  faults?: string;
 }
 
 export const ALLOW_LOOPBACK_HOOK = pathToFileURL(join(ROOT, "tests/fixtures/allow-loopback-broker.mjs")).href;
+export const TEST_FAULT_HOOK = pathToFileURL(join(ROOT, "tests/fixtures/test-fault.mjs")).href;
 
 type TwResult = Result<{ reject: false; extendEnv: false }>;
 
 /** Spawns `tradewarden --home <home> ...args` (no terminal, never rejects). */
 export function tw(home: string, args: readonly string[], opts: TwOptions = {}): ResultPromise<Options & { reject: false }> {
-  const preload = opts.allowLoopbackBroker ? ["--import", ALLOW_LOOPBACK_HOOK] : [];
+  const preload = [...(opts.allowLoopbackBroker ? ["--import", ALLOW_LOOPBACK_HOOK] : []), ...(opts.faults ? ["--import", TEST_FAULT_HOOK] : [])];
   return execa(process.execPath, [...preload, BIN, "--home", home, ...args], {
     cwd: ROOT,
     reject: false,
     extendEnv: false,
-    env: childEnv(opts.env),
+    env: childEnv({ ...opts.env, ...(opts.faults ? { TRADEWARDEN_TEST_FAULT: opts.faults } : {}) }),
     stdin: "pipe",
     timeout: opts.timeoutMs ?? 45_000,
     killSignal: "SIGKILL",

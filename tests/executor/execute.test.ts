@@ -156,6 +156,31 @@ describe("executor", () => {
     expect(await s.sim.openOrders()).toEqual([]);
   });
 
+  it("an unknown send outcome stays uncertain until the executor's wait has passed: a send that arrives late is adopted, never declared rejected early", async () => {
+    const s = await setup();
+    s.sim.inject({ kind: "timeout_before_accept" });
+    let lookups = 0;
+    // The lost request reaches the broker only by the third lookup (a slow proxy, a retrying load balancer).
+    const late = new Proxy(s.broker, {
+      get(target, prop) {
+        if (prop === "orderByClientId") {
+          return async (id: string) => {
+            lookups++;
+            if (lookups === 3) await s.sim.placeLimitDayOrder({ client_order_id: id, symbol: "AAA", side: "BUY", quantity: 10, limit_price: 10 });
+            return lookups >= 3 ? s.sim.orderByClientId(id) : undefined;
+          };
+        }
+        const v = Reflect.get(target, prop);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const res = await run(s, [buy(10)], late);
+    expect(lookups).toBeGreaterThanOrEqual(3);
+    expect(res.results[0]?.status).toBe("filled");
+    expect(s.journal.updates.map((u) => u.status)).not.toContain("rejected");
+    expect(await reconcile(s)).toEqual({ journal: { AAA: 10 }, broker: { AAA: 10 } });
+  });
+
   it("fault: a dropped connection after acceptance is resolved by lookup", async () => {
     const s = await setup();
     s.sim.inject({ kind: "timeout_after_accept", code: "broker_unreachable" });

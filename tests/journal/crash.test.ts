@@ -19,7 +19,9 @@ describe("crash safety", () => {
       const res = await child;
       expect(res.signal).toBe("SIGKILL");
       const j = await openJournal(home, { timezone: "Australia/Sydney", readOnly: true });
-      expect(j.verify()).toEqual([]);
+      // The books are consistent; an order the killed writer left mid-flight is reported as unsettled (recovery's job), nothing else.
+      expect(j.verify().filter((f) => f.code !== "unsettled_order")).toEqual([]);
+      for (const f of j.verify()) expect(f.message).toMatch(/is (intent|accepted|uncertain|partially_filled): its outcome is not final/);
       const sum = j.ledger().reduce((a, e) => a + e.amount_minor, 0);
       expect(j.cashMinor()).toBe(sum);
       expect(j.runs().length).toBeGreaterThanOrEqual(lastRuns);

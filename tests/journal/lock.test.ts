@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { acquireLock, lockHolder } from "../../src/journal/lock.js";
+import { acquireLock, isPidAlive, lockHolder } from "../../src/journal/lock.js";
+import { homePaths } from "../../src/util/paths.js";
 import { openJournal } from "../../src/journal/journal.js";
 import { freshJournal, tmpHome } from "./helpers.js";
 
@@ -69,5 +70,46 @@ describe("home lock", () => {
     await new Promise((r) => setTimeout(r, 2100));
     const l2 = await acquireLock(home, "run", { staleMs: 2000 });
     await l2.release();
+  });
+
+  it("a holder that is a zombie (exited, not yet reaped by its parent) is stale: the lock is taken over at once", async () => {
+    const home = tmpHome();
+    // `sleep 0.1` is a child of `sleep 5` (the shell exec'd into it), which never reaps it: a zombie.
+    const parent = execa("sh", ["-c", "sleep 0.1 & echo $!; exec sleep 5"], { reject: false, buffer: false });
+    const pid = await new Promise<number>((resolve) => parent.stdout!.once("data", (d: Buffer) => resolve(Number(String(d).trim()))));
+    try {
+      await new Promise((r) => setTimeout(r, 400));
+      let alive = true;
+      try {
+        process.kill(pid, 0);
+      } catch {
+        alive = false;
+      }
+      expect(alive).toBe(true); // the pid still answers kill(0)…
+      expect(isPidAlive(pid)).toBe(false); // …but /proc says Z
+      const lockDir = homePaths(home).lock;
+      mkdirSync(lockDir, { recursive: true });
+      writeFileSync(join(lockDir, "holder.json"), JSON.stringify({ pid, host: hostname(), purpose: "run", started_at: new Date().toISOString(), command: "tradewarden run" }));
+      const lock = await acquireLock(home, "run");
+      expect(lock.holder.pid).toBe(process.pid);
+      await lock.release();
+    } finally {
+      parent.kill("SIGKILL");
+      await parent;
+    }
+  });
+
+  it("a lock folder without a holder description is taken over safely once it is older than the grace, never while fresh", async () => {
+    const home = tmpHome();
+    const lockDir = homePaths(home).lock;
+    mkdirSync(lockDir, { recursive: true });
+    // Fresh: a live process may be about to describe itself.
+    await expect(acquireLock(home, "run")).rejects.toMatchObject({ code: "locked" });
+    // Left by a process that died while taking the lock (a SIGTERM during lock setup).
+    const old = new Date(Date.now() - 5_000);
+    utimesSync(lockDir, old, old);
+    const lock = await acquireLock(home, "run");
+    expect(await lockHolder(home)).toMatchObject({ pid: process.pid });
+    await lock.release();
   });
 });

@@ -18,13 +18,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.js";
 import { FakeAlpaca } from "../broker/fake-alpaca.js";
 import { BIN, childEnv, ofType, ROOT, runOutput } from "../e2e/helpers.js";
+import { LAST_BAR, risingBarsCsv } from "./alpaca-bars.js";
 
 const KEY = "PKRUNTESTKEY0123456789";
 const SECRET = "runSeCrEt-9876543210-zyxwvutsrqponmlkji";
 const SYMBOLS = ["AAA", "BBB"] as const;
-/** The fake's clock says Monday 2024-03-04 (open); the bars end the trading day before. */
+/** The fake's clock says Monday 2024-03-04 (open); the bars end the trading day before (LAST_BAR). */
 const TRADING_DAY = "2024-03-04";
-const LAST_BAR = "2024-03-01";
 
 const fake = new FakeAlpaca({ key: KEY, secret: SECRET });
 const temps: string[] = [];
@@ -39,22 +39,6 @@ function tempDir(prefix: string): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
   temps.push(d);
   return d;
-}
-
-/** `n` weekdays of daily bars ending on `LAST_BAR`, rising ~0.4% a day with a small wiggle (close > SMA20 > SMA50, 3-month return > 0). */
-function risingBarsCsv(start: number, n = 130): string {
-  const days: string[] = [];
-  for (let t = Date.parse(`${LAST_BAR}T00:00:00Z`); days.length < n; t -= 86_400_000) {
-    const wd = new Date(t).getUTCDay();
-    if (wd !== 0 && wd !== 6) days.unshift(new Date(t).toISOString().slice(0, 10));
-  }
-  const rows = days.map((d, i) => {
-    const close = start * 1.004 ** i * (1 + 0.003 * Math.sin(i));
-    const open = close * 0.998;
-    const r = (x: number) => x.toFixed(2);
-    return `${d},${r(open)},${r(close * 1.006)},${r(open * 0.994)},${r(close)},${1_000_000 + i * 1000}`;
-  });
-  return `Date,Open,High,Low,Close,Volume\n${rows.join("\n")}\n`;
 }
 
 interface Cli {

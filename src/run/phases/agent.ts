@@ -88,6 +88,8 @@ export const agentPhase: Phase = {
     if (mask) for (const leak of modelTextLeaks(mask, result.transcript)) sink.emit(leak);
     writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript });
     if (result.outcome === "interrupted") return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the agent loop; nothing placed");
+    // A model that cannot be reached or refuses the key is an outage, not a hold: cron must see it.
+    if (result.outcome === "model_error") return new Stop("model_unavailable", EXIT.BROKER_OR_DATA_UNAVAILABLE, `the model was unavailable: ${result.reason}; nothing proposed`);
     // Standing orders proposed in this run wait for the operator; an unattended run (--yes) approves them.
     await approveProposedStanding({ journal, runId: ctx.runId, approver: deps.approver, emit: (e) => sink.emit(e), now: ctx.now });
     if (!result.proposal) return new Stop("no_trades", EXIT.OK, `no proposal: ${result.reason}`);

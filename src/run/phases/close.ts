@@ -11,12 +11,16 @@ import { packageVersion } from "../../util/paths.js";
 import { type ArtifactPaths, writeJsonAtomic } from "../artifacts.js";
 import { buildResearchCycle, validateResearchCycle } from "../research-cycle.js";
 import { writeTradecatCycle } from "../tradecat-export.js";
-import type { RunContext, RunSummary, Stop } from "./context.js";
+import { faultPoint } from "../../util/test-fault.js";
+import { type RunContext, type RunSummary, Stop } from "./context.js";
 
 const MARKET_DATA =
   "daily bars: the bundled data (the S&P 500 index and synthetic instruments derived from it) and bars imported into the home (CSV or Alpaca's market data API)";
 
-export async function closeRun(ctx: RunContext, s: Stop): Promise<RunSummary> {
+export async function closeRun(ctx: RunContext, stopped: Stop): Promise<RunSummary> {
+  faultPoint("run.before_close");
+  // A signal that came after the last phase still makes this an interrupted run (exit 130).
+  const s = ctx.deps.signal.aborted && stopped.outcome !== "interrupted" ? new Stop("interrupted", EXIT.INTERRUPTED, `interrupted; ${stopped.message}`) : stopped;
   const { deps, runId, paths, runDir, tradingDay } = ctx;
   const { sink, journal } = deps;
   const now = ctx.now;

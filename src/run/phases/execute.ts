@@ -1,14 +1,19 @@
-/** Execute: the final gate's orders go to the paper broker through the one placement path. */
+/**
+ * Execute: the final gate's orders go to the paper broker through the one placement path. The
+ * run's words and exit code are the execution's facts (src/executor/summary.ts): "sent" counts only
+ * what the broker acknowledged.
+ */
 import { EXIT } from "../../core/exit-codes.js";
+import { describeExecution } from "../../executor/summary.js";
 import { type Phase, Stop } from "./context.js";
 import { placeOrders } from "./place.js";
 
 export const executePhase: Phase = {
   name: "execute",
   async run(ctx) {
-    const orders = ctx.toPlace ?? [];
-    await placeOrders(ctx, orders);
-    if (ctx.deps.signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during execution; what was sent was booked");
-    return new Stop("executed", EXIT.OK, `${orders.length} order(s) sent to the paper broker`);
+    const executed = await placeOrders(ctx, ctx.toPlace ?? []);
+    const told = describeExecution(executed.results, executed.journal_errors);
+    if (ctx.deps.signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, `interrupted during execution: ${told.message}`);
+    return new Stop(told.outcome, told.exitCode, told.message);
   },
 };

@@ -36,6 +36,7 @@ export const preflight: Phase = {
   async run(ctx) {
     const { deps } = ctx;
     const { broker, sink, journal, config } = deps;
+    if (deps.signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted before the run started; nothing placed");
     const endpoint = broker.endpoint();
     try {
       assertPaperEndpoint(endpoint, { allowLoopback: deps.allowLoopbackBroker === true });

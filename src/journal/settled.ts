@@ -1,0 +1,27 @@
+/** When an order's outcome is final: one rule for recovery, `journal verify` and the journal's queries. */
+import type { OrderStatus } from "../core/domain.js";
+import type { OrderRecord } from "./types.js";
+import type { State } from "./state.js";
+
+export const FINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(["filled", "cancelled", "expired", "rejected"]);
+
+/** Not in a final state, or final with fewer fills booked than the broker reported (a filled order without its fills). */
+export function isUnsettled(o: { status: OrderStatus; quantity: number; filled_quantity: number }, booked: number): boolean {
+  if (!FINAL_STATUSES.has(o.status)) return true;
+  const expected = o.status === "filled" ? Math.max(o.quantity, o.filled_quantity) : o.filled_quantity;
+  return booked + 1e-9 < expected;
+}
+
+/** Fill quantity booked for an order. */
+export function bookedQuantity(s: State, client_order_id: string): number {
+  return s.booked.get(client_order_id)?.toNumber() ?? 0;
+}
+
+/** Orders whose outcome is not final, as copies (recovery looks each up at the broker by its client order id). */
+export function unsettledOrders(s: State): OrderRecord[] {
+  const out: OrderRecord[] = [];
+  for (const o of s.orders.values()) {
+    if (isUnsettled(o, bookedQuantity(s, o.client_order_id))) out.push({ ...o, history: [...o.history] });
+  }
+  return out;
+}

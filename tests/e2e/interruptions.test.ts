@@ -1,0 +1,67 @@
+/**
+ * The real CLI (dist/cli.js) on the simulated broker, cut short once per kind of interruption — a
+ * SIGKILL after the broker acknowledged an order, a SIGHUP (a closed terminal) at the same point, a
+ * closed stdout pipe (`run --yes | sed '/order placed/q'`) — and after each the next plain run exits
+ * 0, `journal verify` passes and the journal's holdings are the simulated broker's positions. The
+ * cut points come from the test-only fault hook (src/util/test-fault.ts, armed by a preload). Every
+ * other point of execution is cut in-process through the same pipeline, journal and broker
+ * (tests/recovery/recovery.test.ts). Waits are on the child's own lines and exit, never a sleep.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createAccountServices } from "../../src/run/services.js";
+import { expectAgreement, ofType, runIn } from "../recovery/harness.js";
+import { cleanupHomes, expectExit, freshHome, recordedEvents, runIds, tw, waitForLine } from "./helpers.js";
+
+afterAll(cleanupHomes);
+
+describe.concurrent("a real CLI run cut short on the simulated broker", () => {
+  it("SIGKILL after the send: `journal verify` names the unsettled order; the next CLI run recovers it (exit 0) and journal == broker", async () => {
+    const home = freshHome();
+    const cut = await tw(home, ["run", "--yes"], { faults: "executor.after_send=kill" });
+    expect(cut.signal).toBe("SIGKILL");
+    // Before recovery `journal verify` names what the journal does not know (the killed run's pid is gone).
+    const before = await createAccountServices(home, {}, { readOnly: true });
+    expect(before.journal.verify().map((f) => f.code)).toContain("unsettled_order");
+    // The killed process holds the lock no longer: the rerun is not refused.
+    const next = await tw(home, ["run", "--yes"]);
+    expectExit(next, 0);
+    expect(String(next.stdout)).toMatch(/order recovered \(run .*\): BUY \d+ \w+ tw-.*: intent → filled/);
+    expect(String(next.stdout)).toMatch(/reconciled: journal and broker agree/);
+    await expectAgreement(home);
+  }, 60_000);
+
+  it("SIGHUP after the send: stops safely, books what was sent, exits 130; the next run exits 0", async () => {
+    const home = freshHome();
+    const cut = await tw(home, ["run", "--yes"], { faults: "executor.after_send=hup" });
+    expectExit(cut, 130);
+    expect(String(cut.stderr)).toMatch(/SIGHUP: stopping the run/);
+    const [runId] = runIds(home);
+    expect(recordedEvents(home, runId as string).at(-1)).toMatchObject({ type: "run.finished", outcome: "interrupted", exit_code: 130 });
+    await expectAgreement(home);
+    const next = await runIn(home);
+    expect(next.summary.exitCode).toBe(0);
+    expect(ofType(next.events, "reconcile.ok")).toHaveLength(1);
+    await expectAgreement(home);
+  }, 60_000);
+
+  it("a closed stdout pipe: the printer detaches, the run finishes and closes normally (exit 0, events and artifacts written)", async () => {
+    const home = freshHome();
+    const child = tw(home, ["run", "--yes"]);
+    await waitForLine(child, (l) => l.startsWith("order placed"));
+    child.stdout?.destroy();
+    const r = await child;
+    expectExit(r, 0);
+    const [runId] = runIds(home);
+    const events = recordedEvents(home, runId as string);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", outcome: "executed", exit_code: 0 });
+    expect(events.some((e) => e.type === "order.filled")).toBe(true);
+    const cycle = join(home, "runs", runId as string, "research-cycle.json");
+    expect(existsSync(cycle)).toBe(true);
+    expect(JSON.parse(readFileSync(cycle, "utf8")).outcome).toBe("executed");
+    await expectAgreement(home);
+    const next = await runIn(home);
+    expect(next.summary.exitCode).toBe(0);
+  }, 60_000);
+});
