@@ -6,6 +6,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Two workers even on two cores (vitest's default would be one): most suites wait on child
+    // processes (the real CLI, a pseudo-terminal, loopback servers), so a second worker keeps both
+    // cores busy. Timing-sensitive tests wait for events, not for fixed sleeps.
+    maxWorkers: 2,
     globalSetup: ["tests/global-setup.ts"],
     // The console tests draw Ink into fake terminals as a person would see it. Ink reads CI at
     // import time and would draw only a final frame on CI machines; the product itself drops these

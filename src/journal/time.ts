@@ -10,9 +10,17 @@ export function assertZone(zone: string): void {
 }
 
 /** The calendar month containing `at` in `zone`: its key (YYYY-MM) and [start, end) in epoch ms. */
+/** The last window computed per zone: the quota and spend checks ask for the same month many times a run. */
+const lastWindow = new Map<string, { key: string; start: number; end: number }>();
+
 export function monthWindow(at: Date, zone: string): { key: string; start: number; end: number } {
+  const ms = at.getTime();
+  const hit = lastWindow.get(zone);
+  if (hit && ms >= hit.start && ms < hit.end) return { ...hit };
   const local = DateTime.fromJSDate(at, { zone }).startOf("month");
-  return { key: local.toFormat("yyyy-MM"), start: local.toMillis(), end: local.plus({ months: 1 }).toMillis() };
+  const w = { key: local.toFormat("yyyy-MM"), start: local.toMillis(), end: local.plus({ months: 1 }).toMillis() };
+  if (Number.isFinite(w.start) && Number.isFinite(w.end)) lastWindow.set(zone, w);
+  return { ...w };
 }
 
 export function toMs(at: string | Date): number {

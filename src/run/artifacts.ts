@@ -95,7 +95,7 @@ export function packRunDir(runDir: string): number {
   }
   const head = Buffer.from(`${JSON.stringify({ format: PACKED_FORMAT, files: names.map((n, i) => [n, parts[i]?.length ?? 0]) })}\n`);
   const raw = Buffer.concat([head, ...parts]);
-  const packed = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_LGWIN]: 22, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+  const packed = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 2, [zlib.BROTLI_PARAM_LGWIN]: 22, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } });
   // Written in place (no temp file): until the plain files are removed, readers prefer them.
   writeFileSync(join(runDir, PACKED_FILE), packed);
   for (const name of names) rmSync(join(runDir, name), { force: true });

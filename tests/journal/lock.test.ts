@@ -8,16 +8,28 @@ import { homePaths } from "../../src/util/paths.js";
 import { openJournal } from "../../src/journal/journal.js";
 import { freshJournal, tmpHome } from "./helpers.js";
 
-const child = (home: string, startAt: number, holdMs: number, name: string) =>
-  execa(process.execPath, ["--import", "tsx", "tests/journal/fixtures/lock-child.ts", home, String(startAt), String(holdMs), name], { reject: false });
+const child = (home: string, holdMs: number, name: string) =>
+  execa(process.execPath, ["--import", "tsx", "tests/journal/fixtures/lock-child.ts", home, String(holdMs), name], { reject: false, stdin: "pipe" });
+
+/** Resolves once the child has loaded and said READY (a barrier: a loaded machine starts children slowly). */
+const ready = (p: ReturnType<typeof child>) =>
+  new Promise<void>((resolve) => {
+    let seen = "";
+    p.stdout?.on("data", (d: Buffer) => {
+      seen += String(d);
+      if (seen.includes("READY")) resolve();
+    });
+  });
 
 describe("home lock", () => {
   it("two processes starting a run at the same instant: exactly one proceeds", async () => {
     const j = await freshJournal();
     for (let round = 0; round < 3; round++) {
-      const at = Date.now() + 1500;
-      const [a, b] = await Promise.all([child(j.home, at, 700, `a${round}`), child(j.home, at, 700, `b${round}`)]);
-      const outs = [a.stdout, b.stdout];
+      const ps = [child(j.home, 1500, `a${round}`), child(j.home, 1500, `b${round}`)];
+      await Promise.all(ps.map(ready));
+      for (const p of ps) p.stdin?.write("go\n");
+      const [a, b] = await Promise.all(ps);
+      const outs = [a, b].map((r) => String(r?.stdout).replace(/^READY\n/, ""));
       expect(outs.filter((o) => o.startsWith("ACQUIRED"))).toHaveLength(1);
       const refused = outs.find((o) => o.startsWith("LOCKED")) as string;
       expect(refused).toMatch(/another tradewarden process \(pid \d+, run, since .*\) holds the lock/);
@@ -25,7 +37,7 @@ describe("home lock", () => {
     const after = await openJournal(j.home, { timezone: "UTC" });
     expect(after.runs()).toHaveLength(3);
     expect(after.runs().every((r) => r.status === "completed")).toBe(true);
-  });
+  }, 90_000);
 
   it("refuses in-process too, naming the holder, and frees on release", async () => {
     const home = tmpHome();
