@@ -3,6 +3,8 @@
  * (one record per simulated day), and the list of simulations in a home.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { Type } from "@sinclair/typebox";
+import { schemaChecker } from "../config/ajv.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import type { DayRecord } from "./day-record.js";
@@ -41,12 +43,48 @@ export function writeMeta(path: string, meta: SimulationMeta): void {
   renameSync(tmp, path);
 }
 
+const Str = Type.String();
+const Num = Type.Number({ minimum: -1e15, maximum: 1e15 });
+const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" });
+/** What `simulate list/report/compare` read of simulation.json: checked whole before any figure is shown. */
+const checkMeta = schemaChecker(
+  Type.Object({
+    format: Type.Literal("tradewarden-simulation/1"),
+    name: Type.String({ minLength: 1 }),
+    from: Day,
+    to: Day,
+    days_total: Type.Integer({ minimum: 0 }),
+    days_done: Type.Integer({ minimum: 0 }),
+    status: Type.Union(["running", "completed", "interrupted", "failed"].map((k) => Type.Literal(k))),
+    created_at: Str,
+    finished_at: Type.Union([Str, Type.Null()]),
+    elapsed_ms: Type.Number({ minimum: 0 }),
+    model: Type.Object({ provider: Str, id: Str }),
+    config: Type.Object({ file: Type.Union([Str, Type.Null()]), model: Str, sets: Type.Array(Str) }),
+    reset_after: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    masked: Type.Optional(Type.Boolean()),
+    max_drawdown_pct: Num,
+    capital: Num,
+    base_currency: Type.String({ pattern: "^[A-Z]{3}$" }),
+    index_symbol: Str,
+    start_index: Num,
+    failure: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  }),
+);
+
 export function readMeta(path: string): SimulationMeta {
+  let meta: unknown;
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as SimulationMeta;
+    meta = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
     throw new TwError("simulation_unreadable", `${path} cannot be read: ${(e as Error).message}`, EXIT.INTERNAL_ERROR);
   }
+  const issues = checkMeta(meta);
+  if (issues.length > 0) {
+    const first = issues.slice(0, 3).map((i) => `${i.path || "(root)"}: ${i.rule}`);
+    throw new TwError("simulation_unreadable", `${path} is not a valid simulation record: ${first.join("; ")}`, EXIT.BROKER_OR_DATA_UNAVAILABLE);
+  }
+  return meta as SimulationMeta;
 }
 
 /** The day records (a torn last line, from a process killed mid-write, is left out). */
