@@ -5,6 +5,7 @@
  * An approval names the orders it approves; the pipeline (never the approver) computes the hash
  * that binds the record to them, and the hash of what it hands the executor.
  */
+import type { StandingOrder } from "../journal/standing-orders.js";
 import { createHash } from "node:crypto";
 import type { PortfolioView, ProposedOrder } from "../core/domain.js";
 import type { GateDecision } from "../core/gate-types.js";
@@ -50,6 +51,24 @@ export interface Approver {
    * approver). Others leave them proposed for `tradewarden standing approve`.
    */
   readonly standingApprover?: string;
+  /**
+   * The operator's decision on the standing orders the run's model proposed (the console asks it on
+   * screen). An id in neither list stays proposed, for `tradewarden standing approve` later.
+   */
+  decideStanding?(req: StandingApprovalRequest): Promise<StandingDecision>;
+}
+
+/** Standing orders proposed in this run, for the operator to approve or reject. */
+export interface StandingApprovalRequest {
+  runId: string;
+  orders: readonly StandingOrder[];
+  signal?: AbortSignal;
+}
+
+export interface StandingDecision {
+  by: string;
+  approved: string[];
+  rejected: { id: string; reason: string }[];
 }
 
 /** The fields an approval binds to, in a fixed order (reason and evidence do not change what is sent). */

@@ -9,7 +9,7 @@ import type { RunEventBody } from "../core/events.js";
 import { EXIT } from "../core/exit-codes.js";
 import type { Journal } from "../journal/journal.js";
 import type { StandingOrder } from "../journal/standing-orders.js";
-import type { Approver } from "./approval.js";
+import type { Approver, StandingDecision } from "./approval.js";
 
 export function describeStanding(o: StandingOrder): string {
   return `${o.id}: ${o.type} ${o.symbol} at ${o.trigger_price} → ${o.side} ${o.quantity} @ ${o.limit_price}, armed through ${o.expires_on}`;
@@ -21,22 +21,41 @@ export async function approveProposedStanding(args: {
   approver: Approver;
   emit: (e: RunEventBody) => void;
   now: () => Date;
+  signal?: AbortSignal;
 }): Promise<void> {
   const proposed = [...args.journal.standingState().orders.values()].filter((o) => o.status === "proposed" && o.proposed_run === args.runId);
   if (proposed.length === 0) return;
-  const by = args.approver.standingApprover;
-  if (!by) {
+  const auto = args.approver.standingApprover;
+  if (!auto && !args.approver.decideStanding) {
     for (const o of proposed) {
       args.emit({ type: "run.note", level: "info", message: `standing order ${describeStanding(o)}: awaiting approval (tradewarden standing approve ${o.id})` });
     }
     return;
   }
+  const decision: StandingDecision = auto
+    ? { by: auto, approved: proposed.map((o) => o.id), rejected: [] }
+    : await (args.approver.decideStanding as NonNullable<Approver["decideStanding"]>)({ runId: args.runId, orders: proposed, ...(args.signal ? { signal: args.signal } : {}) });
+  const byId = new Map(proposed.map((o) => [o.id, o]));
+  const approved = decision.approved.flatMap((id) => byId.get(id) ?? []);
+  const rejected = decision.rejected.filter((r) => byId.has(r.id) && !decision.approved.includes(r.id));
   const at = args.now().toISOString();
-  await args.journal.commitStanding(() => ({
-    events: proposed.map((o) => ({ kind: "approve" as const, id: o.id, by, at, binding_hash: o.binding_hash })),
-    result: null,
-  }));
-  for (const o of proposed) args.emit({ type: "run.note", level: "info", message: `standing order ${describeStanding(o)}: approved by ${by}` });
+  if (approved.length + rejected.length > 0) {
+    await args.journal.commitStanding(() => ({
+      events: [
+        // The approval binds to the trigger and the order it would place, as shown.
+        ...approved.map((o) => ({ kind: "approve" as const, id: o.id, by: decision.by, at, binding_hash: o.binding_hash })),
+        ...rejected.map((r) => ({ kind: "end" as const, id: r.id, status: "rejected" as const, by: decision.by, at, reason: r.reason })),
+      ],
+      result: null,
+    }));
+  }
+  for (const o of approved) args.emit({ type: "run.note", level: "info", message: `standing order ${describeStanding(o)}: approved by ${decision.by}` });
+  for (const r of rejected) args.emit({ type: "run.note", level: "info", message: `standing order ${r.id}: rejected by ${decision.by}${r.reason ? `: ${r.reason}` : ""}` });
+  for (const o of proposed) {
+    if (!approved.includes(o) && !rejected.some((r) => r.id === o.id)) {
+      args.emit({ type: "run.note", level: "info", message: `standing order ${describeStanding(o)}: awaiting approval (tradewarden standing approve ${o.id})` });
+    }
+  }
 }
 
 /** The operator's approval or rejection of one proposed standing order (the `standing` command). */

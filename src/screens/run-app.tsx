@@ -10,6 +10,7 @@ import { type ReactElement, useSyncExternalStore } from "react";
 import type { RunEvent } from "../core/events.js";
 import type { ApprovalQueue } from "./approval-queue.js";
 import { ApprovalScreen } from "./ApprovalScreen.js";
+import { StandingApprovalScreen } from "./StandingApprovalScreen.js";
 import { JournalScreen, type JournalScreenProps } from "./JournalScreen.js";
 import { ReconcileScreen, type ReconcileScreenProps } from "./ReconcileScreen.js";
 import { KillSwitchScreen, type KillSwitchScreenProps } from "./KillSwitchScreen.js";
@@ -63,6 +64,7 @@ function requestKey(req: object): string {
 export function RunApp({ store, queue, onInterrupt }: { store: RunStore; queue: ApprovalQueue; onInterrupt: () => void }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const request = useSyncExternalStore(queue.subscribe, queue.current);
+  const standing = useSyncExternalStore(queue.subscribe, queue.currentStanding);
   const { rows } = useTerminalSize();
   return (
     <RunScreen state={state} onInterrupt={onInterrupt}>
@@ -74,6 +76,8 @@ export function RunApp({ store, queue, onInterrupt }: { store: RunStore; queue: 
           onInterrupt={onInterrupt}
           maxRows={Math.max(8, rows - HEADER_ROWS - 1)}
         />
+      ) : standing ? (
+        <StandingApprovalScreen key={requestKey(standing)} request={standing} onDecide={(d) => queue.resolveStanding(standing, d)} onInterrupt={onInterrupt} />
       ) : null}
     </RunScreen>
   );

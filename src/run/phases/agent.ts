@@ -91,7 +91,7 @@ export const agentPhase: Phase = {
     // A model that cannot be reached or refuses the key is an outage, not a hold: cron must see it.
     if (result.outcome === "model_error") return new Stop("model_unavailable", EXIT.BROKER_OR_DATA_UNAVAILABLE, `the model was unavailable: ${result.reason}; nothing proposed`);
     // Standing orders proposed in this run wait for the operator; an unattended run (--yes) approves them.
-    await approveProposedStanding({ journal, runId: ctx.runId, approver: deps.approver, emit: (e) => sink.emit(e), now: ctx.now });
+    await approveProposedStanding({ journal, runId: ctx.runId, approver: deps.approver, emit: (e) => sink.emit(e), now: ctx.now, signal: deps.signal });
     if (!result.proposal) return new Stop("no_trades", EXIT.OK, `no proposal: ${result.reason}`);
     ctx.proposal = { orders: result.proposal.orders, summary: result.proposal.summary };
     return undefined;
