@@ -9,15 +9,15 @@ import { Box, Text } from "ink";
 import type { StandingOrder } from "../journal/standing-orders.js";
 import type { StandingApprovalRequest, StandingDecision } from "../run/approval.js";
 import { sanitizeLine } from "../util/sanitize.js";
-import { KeyHelp } from "./components.js";
+import { HelpOverlay, KeyHelp } from "./components.js";
 import { describeKeys, useKeys } from "./input.js";
-import { type Binding, char, isCtrlC, type KeyTable, matchKey, moveKeys } from "./keys.js";
+import { type Binding, char, helpKey, isCtrlC, type KeyTable, matchKey, moveKeys } from "./keys.js";
 import { useTerminalSize } from "./terminal.js";
 import { useTheme } from "./theme.js";
 import { useRefState } from "./use-ref-state.js";
 
 export type StandingMark = "approve" | "reject" | "leave";
-type ListAction = "up" | "down" | "approve" | "reject" | "leave" | "review" | "escape" | "interrupt";
+type ListAction = "up" | "down" | "approve" | "reject" | "leave" | "review" | "escape" | "help" | "interrupt";
 
 const bind = <A extends string>(action: A, label: string, help: string, match: Binding["match"], hidden = false): Binding<A> => ({ action, label, help, match, ...(hidden ? { hidden } : {}) });
 
@@ -30,6 +30,7 @@ export const STANDING_LIST_KEYS: KeyTable<ListAction> = [
   bind("leave", "l", "leave for later", char("l")),
   bind("review", "Enter", "review and record", (_i, k) => k.return),
   bind("escape", "Esc", "leave them all for later", (_i, k) => k.escape),
+  helpKey<ListAction>(),
   bind("interrupt", "Ctrl+C", "stop the run", isCtrlC),
 ];
 
@@ -56,6 +57,7 @@ interface State {
   cursor: number;
   marks: StandingMark[];
   confirming: boolean;
+  help: boolean;
   message: string | null;
 }
 
@@ -70,7 +72,7 @@ export function StandingApprovalScreen({ request, onDecide, onInterrupt }: Stand
   const { columns } = useTerminalSize();
   const width = Math.max(20, columns - 1);
   const orders = request.orders;
-  const [get, set] = useRefState<State>(() => ({ cursor: 0, marks: orders.map(() => "leave"), confirming: false, message: null }));
+  const [get, set] = useRefState<State>(() => ({ cursor: 0, marks: orders.map(() => "leave"), confirming: false, help: false, message: null }));
   const st = get();
 
   useKeys((input, key, press) => {
@@ -84,6 +86,8 @@ export function StandingApprovalScreen({ request, onDecide, onInterrupt }: Stand
     }
     const a = matchKey(STANDING_LIST_KEYS, input, key);
     if (a === "interrupt") return onInterrupt();
+    if (s.help) return set({ ...s, help: false });
+    if (a === "help") return set({ ...s, help: true });
     if (a === "escape") return onDecide({ by: "operator", approved: [], rejected: [] });
     if (a === "up" || a === "down") {
       const cursor = Math.max(0, Math.min(orders.length - 1, s.cursor + (a === "up" ? -1 : 1)));
@@ -100,6 +104,7 @@ export function StandingApprovalScreen({ request, onDecide, onInterrupt }: Stand
   const count = (m: StandingMark) => st.marks.filter((x) => x === m).length;
   const tone = (m: StandingMark) => th.c(m === "approve" ? "ok" : m === "reject" ? "error" : "dim");
   const selected = orders[st.cursor];
+  if (st.help) return <HelpOverlay title="standing orders" table={STANDING_LIST_KEYS} width={width} />;
   return (
     <Box flexDirection="column" width={width} marginTop={1}>
       <Text bold color={th.c("warn")}>

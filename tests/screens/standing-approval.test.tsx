@@ -103,3 +103,12 @@ describe("the run console", () => {
     expect(inst.lastFrame()).not.toContain("Standing orders proposed");
   });
 });
+
+describe("help", () => {
+  it("? lists every key of the screen; any key closes it", async () => {
+    const inst = render(<StandingApprovalScreen request={{ runId: "r1", orders }} onDecide={() => {}} onInterrupt={() => {}} />);
+    const f = await sendInputAndWaitForChange(inst, "?");
+    for (const k of ["approve", "reject", "leave for later", "review and record", "leave them all for later", "stop the run"]) expect(f).toContain(k);
+    expect(await sendInputAndWaitForChange(inst, "x")).toContain("Standing orders proposed in this run (3)");
+  });
+});
