@@ -19,7 +19,7 @@ import { AutoApprover } from "../src/run/approval.js";
 import { auditRunDir } from "../src/run/audit.js";
 import { EventSink } from "../src/run/event-sink.js";
 import { runDaily } from "../src/run/pipeline.js";
-import { createAccountServices } from "../src/run/services.js";
+import { createAccountServices, accountDeps } from "../src/run/services.js";
 import { loadEvents } from "../tests/reliability/load.js";
 import { runMutations, TARGETS } from "../tests/reliability/mutation.js";
 import { recordedCount } from "../tests/reliability/record.js";
@@ -79,14 +79,7 @@ const model = createModelClient({ ...svc.config.model, provider: "scripted", scr
 const summary = await runDaily({
   home,
   mode: "paper",
-  config: svc.config,
-  universe: svc.universe,
-  journal: svc.journal,
-  broker: svc.broker,
-  openSession: svc.openSession,
-  closeSession: svc.closeSession,
-  sessionClock: svc.sessionClock,
-  market: svc.market,
+  ...accountDeps(svc),
   model: { ...model, id: "scripted:hold" },
   approver: new AutoApprover(),
   sink: new EventSink(),

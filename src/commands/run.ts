@@ -12,7 +12,7 @@ import { EventSink } from "../run/event-sink.js";
 import { EXIT } from "../core/exit-codes.js";
 import { createHeadlessPrinter } from "../run/headless.js";
 import { runDaily } from "../run/pipeline.js";
-import { createRunServices } from "../run/services.js";
+import { createRunServices, accountDeps } from "../run/services.js";
 import { checkSession, findPendingProposal, resumeDeps } from "../run/approve-pending.js";
 import type { RunMode } from "../core/domain.js";
 import { TwError } from "../core/errors.js";
@@ -97,14 +97,8 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
     const summary = await runDaily({
       home: opts.home,
       mode: opts.mode,
-      config: services.config,
-      universe: services.universe,
-      journal: services.journal,
-      broker: services.broker,
+      ...accountDeps(services),
       openSession: resumed ? resumed.openSession : services.openSession,
-      closeSession: services.closeSession,
-      sessionClock: services.sessionClock,
-      market: services.market,
       model: services.model,
       approver,
       sink,

@@ -3,6 +3,7 @@
  * universe, market data, journal, broker (with the paper guard), model client. The I/O edge of the
  * run; the pipeline itself only sees these objects.
  */
+import type { PipelineDeps } from "./phases/context.js";
 import type { Config } from "../config/types.js";
 import { configRefused, type LoadedConfig, requireConfig } from "../config/require.js";
 import { modelConfigIssues } from "../agent/model-config.js";
@@ -112,6 +113,20 @@ export interface RunServices extends LoadedConfig, BrokerSetup {
 export interface AccountServices extends LoadedConfig, BrokerSetup {
   market: MarketData;
   journal: Journal;
+}
+
+/** The pipeline's account-side dependencies as the services provide them (one place; callers add the rest). */
+export function accountDeps(svc: AccountServices): Pick<PipelineDeps, "config" | "universe" | "journal" | "broker" | "openSession" | "closeSession" | "sessionClock" | "market"> {
+  return {
+    config: svc.config,
+    universe: svc.universe,
+    journal: svc.journal,
+    broker: svc.broker,
+    openSession: svc.openSession,
+    closeSession: svc.closeSession,
+    sessionClock: svc.sessionClock,
+    market: svc.market,
+  };
 }
 
 /** Everything but the model: for the kill-switch screen, the journal browser and simulations. */

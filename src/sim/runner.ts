@@ -19,7 +19,7 @@ import { resetKillSwitch } from "../run/killswitch.js";
 import { maskerFor } from "../run/masking.js";
 import { runDaily } from "../run/pipeline.js";
 import type { Masker } from "../research/masking.js";
-import { createRunServices, type RunServices } from "../run/services.js";
+import { createRunServices, type RunServices, accountDeps } from "../run/services.js";
 import { accountValue } from "../run/valuation.js";
 import { TwError } from "../core/errors.js";
 import { effectiveConfig, saveEffectiveConfig } from "./config.js";
@@ -168,14 +168,7 @@ async function simulateDay(svc: RunServices, day: string, signal: AbortSignal, m
   const summary = await runDaily({
     home: svc.journal.home,
     mode: "paper",
-    config: svc.config,
-    universe: svc.universe,
-    journal: svc.journal,
-    broker: svc.broker,
-    openSession: svc.openSession,
-    closeSession: svc.closeSession,
-    sessionClock: svc.sessionClock,
-    market: svc.market,
+    ...accountDeps(svc),
     model: svc.model,
     approver: new AutoApprover(),
     sink,

@@ -15,7 +15,7 @@ import type { RunEvent } from "../../src/core/events.js";
 import { AutoApprover } from "../../src/run/approval.js";
 import { EventSink } from "../../src/run/event-sink.js";
 import { runDaily } from "../../src/run/pipeline.js";
-import { createAccountServices, createRunServices, type RunServices } from "../../src/run/services.js";
+import { createAccountServices, createRunServices, type RunServices, accountDeps } from "../../src/run/services.js";
 
 const homes: string[] = [];
 
@@ -50,14 +50,7 @@ export async function runIn(home: string, opts: RunOptions = {}) {
   const summary = await runDaily({
     home,
     mode: "paper",
-    config: svc.config,
-    universe: svc.universe,
-    journal: svc.journal,
-    broker: svc.broker,
-    openSession: svc.openSession,
-    closeSession: svc.closeSession,
-    sessionClock: svc.sessionClock,
-    market: svc.market,
+    ...accountDeps(svc),
     model: svc.model,
     approver: new AutoApprover(),
     sink,

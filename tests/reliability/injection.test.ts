@@ -21,7 +21,7 @@ import { type ApprovalDecision, type ApprovalRequest, AutoApprover, type Approve
 import { EventSink } from "../../src/run/event-sink.js";
 import { createHeadlessPrinter } from "../../src/run/headless.js";
 import { runDaily } from "../../src/run/pipeline.js";
-import { createAccountServices } from "../../src/run/services.js";
+import { createAccountServices, accountDeps } from "../../src/run/services.js";
 import { ApprovalScreen } from "../../src/screens/ApprovalScreen.js";
 import { bundledDataDir } from "../../src/util/paths.js";
 import { recordedCount } from "./record.js";
@@ -91,14 +91,7 @@ async function runWith(order: (limit: number) => ProposedOrder, approver: Approv
   const summary = await runDaily({
     home,
     mode: "paper",
-    config: svc.config,
-    universe: svc.universe,
-    journal: svc.journal,
-    broker: svc.broker,
-    openSession: svc.openSession,
-    closeSession: svc.closeSession,
-    sessionClock: svc.sessionClock,
-    market: svc.market,
+    ...accountDeps(svc),
     model: { client: model, price: priceFor("scripted"), provider: "scripted", keyEnv: null, id: "scripted:obedient" },
     approver,
     sink,

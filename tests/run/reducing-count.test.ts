@@ -12,7 +12,7 @@ import { openJournal } from "../../src/journal/journal.js";
 import { AutoApprover } from "../../src/run/approval.js";
 import { EventSink } from "../../src/run/event-sink.js";
 import { runDaily } from "../../src/run/pipeline.js";
-import { createAccountServices } from "../../src/run/services.js";
+import { createAccountServices, accountDeps } from "../../src/run/services.js";
 
 const homes: string[] = [];
 afterAll(() => {
@@ -25,14 +25,8 @@ async function oneRun(home: string, open: boolean) {
   return runDaily({
     home,
     mode: "paper",
-    config: svc.config,
-    universe: svc.universe,
-    journal: svc.journal,
-    broker: svc.broker,
+    ...accountDeps(svc),
     openSession: async () => ({ ...(await svc.openSession()), isOpen: open }),
-    closeSession: svc.closeSession,
-    sessionClock: svc.sessionClock,
-    market: svc.market,
     model: { ...model, id: "scripted:hold" },
     approver: new AutoApprover(),
     sink: new EventSink(),

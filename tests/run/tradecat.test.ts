@@ -16,7 +16,7 @@ import { AutoApprover } from "../../src/run/approval.js";
 import { EventSink } from "../../src/run/event-sink.js";
 import type { RunEvent } from "../../src/core/events.js";
 import { runDaily } from "../../src/run/pipeline.js";
-import { createRunServices } from "../../src/run/services.js";
+import { createRunServices, accountDeps } from "../../src/run/services.js";
 import { buildTradecatCycle } from "../../src/run/tradecat.js";
 import { TRADECAT_FILE } from "../../src/run/tradecat-export.js";
 import { tradecatProblems, tradecatSchema } from "../../src/run/tradecat-rules.js";
@@ -100,14 +100,7 @@ async function runOf(kind: Kind): Promise<{ dir: string; events: RunEvent[]; out
   const summary = await runDaily({
     home,
     mode: kind === "observe" ? "observe" : "paper",
-    config: s.config,
-    universe: s.universe,
-    journal: s.journal,
-    broker: s.broker,
-    openSession: s.openSession,
-    closeSession: s.closeSession,
-    sessionClock: s.sessionClock,
-    market: s.market,
+    ...accountDeps(s),
     model: s.model,
     approver,
     sink,
