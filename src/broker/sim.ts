@@ -17,16 +17,16 @@
  * per order so partial fills pay the schedule once.
  *
  * Fault injection (tests): see `SimFault` (sim-faults.ts). The matching engine and the money are in
- * sim-engine.ts, persistence in sim-store.ts.
+ * sim-engine.ts, order checks and records in sim-orders.ts, persistence in sim-store.ts.
  */
 import { appendFileSync } from "node:fs";
 import type { SimBrokerConfig } from "../config/types.js";
 import type { MarketData } from "../market/data.js";
 import { BrokerError } from "./errors.js";
 import type { OrderFault, SimFault } from "./sim-faults.js";
-import { applyFill, buyCostMinor, fillPrice, publicOrder, type SimPricing, USD_PRICING } from "./sim-engine.js";
-import { type LogRecord, logPath, newSimState, readSimState, type SimFill, type SimOrder, type SimState, writeSimState } from "./sim-store.js";
-import { fromMinor, toMinor } from "../core/money.js";
+import { applyFill, fillPrice, publicOrder, type SimPricing, USD_PRICING } from "./sim-engine.js";
+import { newSimOrder, orderLogRecord, validateOrder } from "./sim-orders.js";
+import { logPath, newSimState, readSimState, type SimFill, type SimOrder, type SimState, writeSimState } from "./sim-store.js";
 import {
   type Broker,
   type BrokerAccount,
@@ -225,32 +225,10 @@ export class SimBroker implements Broker {
     const rejectFault = faults.find((f) => f.kind === "reject_next");
     if (rejectFault) throw new BrokerError("order_rejected", rejectFault.message ?? "rejected by the simulated broker (injected)");
     if (!this.state.day_open || !this.state.current_day) throw new BrokerError("market_closed", "the simulated market is closed (no trading day open)");
-    this.validate(req);
+    validateOrder(req, { config: this.config, pricing: this.pricing, market: this.market, state: this.state, working: this.working });
 
-    const at = this.now().toISOString();
-    const order: SimOrder = {
-      broker_order_id: `${this.state.account_id}-O${this.state.next_order_seq++}`,
-      client_order_id: id,
-      symbol: req.symbol.toUpperCase(),
-      side: req.side,
-      quantity: req.quantity,
-      limit_price: req.limit_price,
-      status: "accepted",
-      filled_quantity: 0,
-      avg_fill_price: null,
-      submitted_at: at,
-      updated_at: at,
-      trading_day: this.state.current_day,
-      commission: 0,
-    };
-    for (const f of faults) {
-      if (f.kind === "fill_during_cancel") {
-        order.held = true;
-        this.settleLag.set(order.broker_order_id, f.settle_polls ?? 0);
-      }
-      if (f.kind === "partial_next") order.forced_max = f.quantity ?? Math.floor(req.quantity / 2);
-      if (f.kind === "stuck_after_cancel") order.stuck = true;
-    }
+    const { order, settlePolls } = newSimOrder(this.state, req, this.now().toISOString(), faults);
+    if (settlePolls !== undefined) this.settleLag.set(order.broker_order_id, settlePolls);
     this.state.orders.push(order);
     this.byClientId.set(id, order);
     this.byId.set(order.broker_order_id, order);
@@ -314,34 +292,6 @@ export class SimBroker implements Broker {
     }
   }
 
-  private validate(req: PlaceOrderRequest): void {
-    const reject = (m: string) => new BrokerError("order_rejected", m);
-    if (req.side !== "BUY" && req.side !== "SELL") throw reject(`side must be BUY or SELL`);
-    if (!Number.isInteger(req.quantity) || req.quantity <= 0) throw reject(`quantity ${req.quantity} must be a whole number of shares > 0`);
-    if (!Number.isFinite(req.limit_price) || req.limit_price <= 0) throw reject(`limit price ${req.limit_price} must be > 0`);
-    if (Math.abs(req.limit_price * 100 - Math.round(req.limit_price * 100)) > 1e-6) throw reject(`limit price ${req.limit_price} is not a multiple of 0.01`);
-    const symbol = req.symbol.toUpperCase();
-    if (!this.market.barOn(symbol, this.state.current_day!)) throw reject(`${symbol} does not trade on ${this.state.current_day} (no market data)`);
-    if (!this.pricing.instrument(symbol)) throw reject(`${symbol} has no currency or rate to ${this.pricing.base} at the simulated broker`);
-    let reservedQty = 0;
-    let reservedMinor = 0;
-    for (const o of this.working) {
-      if (o.side === "BUY") reservedMinor += buyCostMinor(this.config, this.pricing, o.symbol, o.quantity - o.filled_quantity, o.limit_price);
-      if (o.symbol === symbol && o.side === req.side) reservedQty += o.quantity - o.filled_quantity;
-    }
-    if (req.side === "BUY") {
-      const base = this.pricing.base;
-      const need = buyCostMinor(this.config, this.pricing, symbol, req.quantity, req.limit_price);
-      const available = toMinor(this.state.cash, base) - reservedMinor;
-      if (need > available) {
-        throw reject(`insufficient buying power: order needs ${fromMinor(need, base).toFixed(2)} ${base}, available ${fromMinor(available, base).toFixed(2)} ${base}`);
-      }
-    } else {
-      const held = this.state.positions[symbol]?.quantity ?? 0;
-      if (req.quantity > held - reservedQty) throw reject(`insufficient shares of ${symbol}: selling ${req.quantity}, available ${held - reservedQty}`);
-    }
-  }
-
   /** Works an order against its day's bar. */
   private work(o: SimOrder): void {
     const bar = this.market.barOn(o.symbol, o.trading_day);
@@ -400,19 +350,7 @@ export class SimBroker implements Broker {
   /** Appends what an order operation changed to the log (durable before the call returns). */
   private commit(o: SimOrder, fillsBefore: number): void {
     if (!this.path) return;
-    const fills = this.state.fills.slice(fillsBefore);
-    const rec: LogRecord = {
-      gen: this.state.gen ?? 0,
-      orders: [o],
-      ...(fills.length > 0
-        ? {
-            fills,
-            cash: this.state.cash,
-            positions: [[o.symbol, this.state.positions[o.symbol] ?? null]],
-          }
-        : {}),
-      seqs: [this.state.next_order_seq, this.state.next_fill_seq],
-    };
+    const rec = orderLogRecord(this.state, o, fillsBefore);
     appendFileSync(logPath(this.path), `${JSON.stringify(rec)}\n`);
   }
 }

@@ -1,53 +1,45 @@
-
-import type { TradingState } from "../core/domain.js";
+/**
+ * The journal: an append-only event log and its head (commit mark), folded into state. Reads live
+ * in journal-reads.ts; the events each write commits are built by the modules named per section.
+ */
 import type { GateDecision } from "../core/gate-types.js";
-import type { RunOutcome, Usage } from "../core/events.js";
-import { EXIT } from "../core/exit-codes.js";
+import type { ReconcileDifference, RunOutcome, Usage } from "../core/events.js";
 import { TwError } from "../core/errors.js";
+import { usdToMicros } from "../core/money.js";
+import { redactValue } from "../core/redact.js";
 import { homePaths } from "../util/paths.js";
+import { faultPoint } from "../util/test-fault.js";
+import { depositEvents, initEvents, type Money, usage } from "./account.js";
+import { adoptionEvents } from "./adjust.js";
+import { JournalReads } from "./journal-reads.js";
 import { fold, loadJournalFiles } from "./load.js";
-import { firstValuationEvents, liquidationStatus, resetEvents, STALE_RUN_MS, type StartRunArgs, startRunEvents } from "./runs.js";
-import { exactMinor, fromMinor, microsToUsd, usdToMicros } from "../core/money.js";
+import { MAX_LIVE_NOTES, noteEvent } from "./notes.js";
+import { type FillArgs, fillEvents, type IntentArgs, intentEvent, positive, type UpdateArgs, updateEvents } from "./orders.js";
+import { firstValuationEvents, resetEvents, STALE_RUN_MS, type StartRunArgs, startRunEvents } from "./runs.js";
+import type { StandingEvent, StandingState } from "./standing-orders.js";
 import { apply, checkpointOf, type State } from "./state.js";
-import { appendLog, makeHeadDb, } from "./store.js";
-import { assertZone, iso, lowerBound, monthWindow, } from "./time.js";
+import { appendLog, makeHeadDb } from "./store.js";
+import { assertZone, iso } from "./time.js";
 import {
-  type ActivityItem,
   type AdjustmentRecord,
   type ApprovalRecord,
-  type FillRecord,
   type Finding,
-  type Holding,
   type HeadDoc,
   type JournalEvent,
   type JournalEventBody,
   LOG_FILE,
   type LedgerEntry,
-  type LiquidationStatus,
   type Note,
   type NoteKind,
-  type OrderRecord,
   type ProposalRecord,
   type ResetRecord,
-  type RunRecord,
   type RunStatus,
   type TripRecord,
 } from "./types.js";
 import { verifyState } from "./verify.js";
-import { holdingsView, lastCompletedTradingDay, spendInMonth, tradingCashFlowMinor } from "./views.js";
-import { type ActivityOptions, recentActivity } from "./activity.js";
-import { MAX_LIVE_NOTES, noteEvent, type RecallQuery, recallNotes } from "./notes.js";
-import { type FillArgs, fillEvents, type IntentArgs, intentEvent, positive, type UpdateArgs, updateEvents } from "./orders.js";
-import { redactValue } from "../core/redact.js";
-import { faultPoint } from "../util/test-fault.js";
-import type { ReconcileDifference } from "../core/events.js";
-import { adoptionEvents } from "./adjust.js";
-import { bookedQuantity, unsettledOrders } from "./settled.js";
+import type { WatchEvent, WatchState } from "./watchlist.js";
 
 export { MAX_LIVE_NOTES };
-import type { WatchEvent, WatchState } from "./watchlist.js";
-import type { StandingEvent, StandingState } from "./standing-orders.js";
-
 export { STALE_RUN_MS };
 
 export interface OpenJournalOptions {
@@ -68,21 +60,14 @@ export interface OpenJournalOptions {
   headOnFlush?: boolean;
 }
 
-type Money = number | string;
-
-function usage(code: string, message: string): TwError {
-  return new TwError(code, message, EXIT.USAGE_OR_CONFIG);
-}
-
 export async function openJournal(home: string, opts: OpenJournalOptions): Promise<Journal> {
   assertZone(opts.timezone);
   const { head, events, exists, state } = await loadJournalFiles(home, opts);
   return new Journal(home, opts, head, events, exists, state);
 }
 
-export class Journal {
-  readonly home: string;
-  readonly timezone: string;
+/** The journal: the reads (journal-reads.ts) plus serialised, atomic writes of the events the modules build. */
+export class Journal extends JournalReads {
   private readonly readOnly: boolean;
   private readonly durable: boolean;
   private readonly reducingRuns: number;
@@ -90,22 +75,17 @@ export class Journal {
   private headDirty = false;
   private readonly logPath: string;
   private readonly db;
-  private s: State;
-  private exists: boolean;
   private queue: Promise<unknown> = Promise.resolve();
   private broken: Error | null = null;
 
   constructor(home: string, opts: OpenJournalOptions, head: HeadDoc, events: JournalEvent[], exists: boolean, state?: State) {
-    this.home = home;
-    this.timezone = opts.timezone;
+    super(home, opts.timezone, state ?? fold(events), exists);
     this.readOnly = opts.readOnly ?? false;
     this.durable = opts.fsync ?? true;
     this.reducingRuns = opts.reducingRunsAfterReset ?? 0;
     this.headOnFlush = opts.headOnFlush ?? false;
     this.logPath = `${home}/${LOG_FILE}`;
     this.db = makeHeadDb(homePaths(home).journal, head, this.durable);
-    this.s = state ?? fold(events);
-    this.exists = exists;
   }
 
   // ───────────────────────────── writing ─────────────────────────────
@@ -164,69 +144,15 @@ export class Journal {
     return run;
   }
 
-  // ───────────────────────────── account and ledger ─────────────────────────────
-
-  isInitialised(): boolean {
-    return this.s.account !== null;
-  }
-
-  /** Whether the journal file exists on disk. */
-  existsOnDisk(): boolean {
-    return this.exists;
-  }
-
-  baseCurrency(): string {
-    return this.account().currency;
-  }
-
-  private account() {
-    const a = this.s.account;
-    if (!a) throw usage("not_initialised", `the journal in ${this.home} is not initialised; run \`tradewarden init --capital N --currency C\``);
-    return a;
-  }
+  // ───────────────────────────── account and ledger (account.ts) ─────────────────────────────
 
   init(args: { capital: Money; currency: string; at: Date | string }): Promise<void> {
-    return this.exclusive(() => {
-      if (this.s.account) {
-        throw usage(
-          "already_initialised",
-          `the journal is already initialised (${fromMinor(this.s.account.capital_minor, this.s.account.currency)} ${this.s.account.currency} on ${this.s.account.at}); add money with \`tradewarden deposit N\``,
-        );
-      }
-      const currency = args.currency.toUpperCase();
-      const capital_minor = exactMinor(args.capital, currency, "the capital");
-      if (capital_minor <= 0) throw usage("invalid_amount", `capital must be positive (got ${String(args.capital)})`);
-      return { events: [{ t: "init", currency, capital_minor, at: iso(args.at) }], result: undefined };
-    });
+    return this.exclusive(() => initEvents(this.s, args));
   }
 
   /** Adds money (append-only; there are no withdrawals). Returns the ledger entry. */
   deposit(args: { amount: Money; at: Date | string; note?: string }): Promise<LedgerEntry> {
-    return this.exclusive(() => {
-      const { currency } = this.account();
-      const amount_minor = exactMinor(args.amount, currency, "a deposit");
-      if (amount_minor <= 0) throw usage("invalid_amount", `a deposit must be positive (got ${String(args.amount)})`);
-      const ev: JournalEventBody = { t: "deposit", amount_minor, at: iso(args.at), ...(args.note ? { note: args.note } : {}) };
-      return { events: [ev], result: { seq: this.s.ledger.length + 1, kind: "deposit" as const, amount_minor, at: ev.at, ...(args.note ? { note: args.note } : {}) } };
-    });
-  }
-
-  /** Cash: the sum of the ledger, in base-currency major units. */
-  cash(): number {
-    if (!this.s.account) return 0;
-    return fromMinor(this.s.cash_minor, this.s.account.currency);
-  }
-
-  cashMinor(): number {
-    return this.s.cash_minor;
-  }
-
-  ledger(): LedgerEntry[] {
-    return this.s.ledger.map((e) => ({ ...e }));
-  }
-
-  holdings(): Record<string, Holding> {
-    return holdingsView(this.s);
+    return this.exclusive(() => depositEvents(this.s, this.account().currency, args));
   }
 
   // ───────────────────────────── runs ─────────────────────────────
@@ -255,25 +181,6 @@ export class Journal {
     });
   }
 
-  runs(): RunRecord[] {
-    return this.s.runIds.map((id) => this.view(this.s.runs.get(id) as RunRecord));
-  }
-
-  run(id: string): RunRecord | undefined {
-    const r = this.s.runs.get(id);
-    return r ? this.view(r) : undefined;
-  }
-
-  private view(r: RunRecord): RunRecord {
-    return { ...r, notes: [...r.notes] };
-  }
-
-  private requireRun(id: string): RunRecord {
-    const r = this.s.runs.get(id);
-    if (!r) throw new TwError("unknown_run", `run ${id} is not in the journal`);
-    return r;
-  }
-
   // ───────────────────────────── peak and trading state ─────────────────────────────
 
   /**
@@ -286,23 +193,6 @@ export class Journal {
       const r = this.requireRun(run_id);
       return firstValuationEvents(this.s, r, currency, value, iso(at));
     });
-  }
-
-  peak(): number | null {
-    return this.s.peak_minor === null || !this.s.account ? null : fromMinor(this.s.peak_minor, this.s.account.currency);
-  }
-
-  /** The previous run's first valuation (the other half of the two-run rule). */
-  lastFirstValuation(): number | null {
-    return this.s.last_first_minor === null || !this.s.account ? null : fromMinor(this.s.last_first_minor, this.s.account.currency);
-  }
-
-  tradingState(): TradingState {
-    return this.s.trading_state;
-  }
-
-  reducingRunsLeft(): number {
-    return this.s.reducing_runs_left;
   }
 
   /** Halts trading. Tripping while already halted changes nothing and returns the standing trip. */
@@ -323,26 +213,7 @@ export class Journal {
     });
   }
 
-  tripHistory(): TripRecord[] {
-    return this.s.trips.map((t) => ({ ...t }));
-  }
-
-  resetHistory(): ResetRecord[] {
-    return this.s.resets.map((r) => ({ ...r }));
-  }
-
-  /** What the kill switch still has to sell: holdings left since the standing trip, and its orders. */
-  liquidationStatus(): LiquidationStatus {
-    return liquidationStatus(this.s);
-  }
-
   // ───────────────────────────── quota and spend ─────────────────────────────
-
-  /** Orders counted toward the quota in the calendar month (journal time zone) containing `at`. */
-  ordersThisMonth(at: Date): number {
-    const w = monthWindow(at, this.timezone);
-    return lowerBound(this.s.countedMs, w.end) - lowerBound(this.s.countedMs, w.start);
-  }
 
   recordUsage(run_id: string, args: { model: string; usage: Usage; cost_usd: number; at: Date | string }): Promise<void> {
     return this.exclusive(() => {
@@ -350,15 +221,6 @@ export class Journal {
       positive(args.cost_usd, "cost_usd", true);
       return { events: [{ t: "usage", record: { run_id, model: args.model, usage: args.usage, cost_micros: usdToMicros(args.cost_usd), at: iso(args.at) } }], result: undefined };
     });
-  }
-
-  /** LLM spend (USD) in the calendar month containing `at`. */
-  spendThisMonth(at: Date): number {
-    return spendInMonth(this.s, monthWindow(at, this.timezone));
-  }
-
-  runCostUsd(run_id: string): number {
-    return microsToUsd(this.s.runs.get(run_id)?.cost_micros ?? 0);
   }
 
   // ───────────────────────────── proposals ─────────────────────────────
@@ -391,18 +253,6 @@ export class Journal {
     });
   }
 
-  proposals(run_id: string): ProposalRecord[] {
-    return [...(this.s.proposals.get(run_id) ?? [])];
-  }
-
-  approvals(run_id: string): ApprovalRecord[] {
-    return [...(this.s.approvals.get(run_id) ?? [])];
-  }
-
-  finalGate(run_id: string): GateDecision[] | undefined {
-    return this.s.finalGates.get(run_id);
-  }
-
   // ───────────────────────────── executor port (orders.ts) ─────────────────────────────
 
   /** Written BEFORE the order is sent. `liquidation` orders (kill switch) are outside the quota. */
@@ -431,56 +281,6 @@ export class Journal {
     });
   }
 
-  order(client_order_id: string): OrderRecord | undefined {
-    const o = this.s.orders.get(client_order_id);
-    return o ? { ...o, history: [...o.history] } : undefined;
-  }
-
-  orders(run_id?: string): OrderRecord[] {
-    const ids = run_id ? (this.s.ordersByRun.get(run_id) ?? []) : [...this.s.orders.keys()];
-    return ids.map((id) => this.order(id) as OrderRecord);
-  }
-
-  fills(run_id?: string): FillRecord[] {
-    return this.s.fillList.filter((f) => run_id === undefined || f.run_id === run_id).map((f) => ({ ...f }));
-  }
-
-  /** Orders not yet in a terminal state (the executor resolves them; reconciliation uses their ids). */
-  openOrders(): OrderRecord[] {
-    return [...this.s.orders.values()].filter((o) => !["filled", "cancelled", "expired", "rejected"].includes(o.status)).map((o) => ({ ...o }));
-  }
-
-  knownClientOrderIds(): Set<string> {
-    return new Set(this.s.orders.keys());
-  }
-
-  /** Cash moved by fills, commissions and operator adjustments since the account opened (base minor units): reconciled with a broker that keeps the account's own book. */
-  tradingCashFlowMinor(): number {
-    return tradingCashFlowMinor(this.s);
-  }
-
-  /** Orders whose outcome is not final (recovery looks each up at the broker by its client order id). */
-  unsettledOrders(): OrderRecord[] {
-    return unsettledOrders(this.s);
-  }
-
-  /** Fill quantity booked for an order. */
-  bookedQuantity(client_order_id: string): number {
-    return bookedQuantity(this.s, client_order_id);
-  }
-
-  /** The latest trading day of a completed run that valued the account (null: none yet). */
-  lastCompletedTradingDay(): { run_id: string; trading_day: string } | null {
-    return lastCompletedTradingDay(this.s);
-  }
-
-  // ───────────────────────────── recent activity (activity.ts) ─────────────────────────────
-
-  /** The last `n` orders of paper-mode runs (newest run first) and what became of each; `before`: runs of earlier trading days only. */
-  recentActivity(n = 10, opts: ActivityOptions = {}): ActivityItem[] {
-    return recentActivity(this.s, n, opts);
-  }
-
   // ───────────────────────────── operator adjustments (adjust.ts) ─────────────────────────────
 
   /** Adopts the broker's side of the adoptable differences, as append-only adjustments (one commit). */
@@ -493,10 +293,6 @@ export class Journal {
     });
   }
 
-  adjustments(): AdjustmentRecord[] {
-    return this.s.adjustments.map((a) => ({ ...a }));
-  }
-
   // ───────────────────────────── memory notes (notes.ts) ─────────────────────────────
 
   remember(args: { kind: NoteKind; text: string; symbol?: string; supersedes?: string; run_id: string; at: Date | string }): Promise<Note> {
@@ -506,21 +302,7 @@ export class Journal {
     });
   }
 
-  /** Live notes, newest first, filtered by kind, symbol and words of `query`; `asOf` hides notes from later trading days. */
-  recall(args: RecallQuery = {}): { notes: Note[]; total: number } {
-    return recallNotes(this.s, args);
-  }
-
-  note(id: string): Note | undefined {
-    const n = this.s.notes.get(id);
-    return n ? { ...n } : undefined;
-  }
-
   // ──────────────── watchlist (the collection and its rules live in watchlist.ts) ────────────────
-
-  watchState(): Readonly<WatchState> {
-    return this.s.watchlist;
-  }
 
   /** Commits the watch events `build` derives from the current watchlist (atomically, serialised). */
   commitWatch<T>(build: (s: Readonly<WatchState>) => { events: WatchEvent[]; result: T }): Promise<T> {
@@ -531,10 +313,6 @@ export class Journal {
   }
 
   // ──────────── standing orders (the collection and its rules live in standing-orders.ts) ────────────
-
-  standingState(): Readonly<StandingState> {
-    return this.s.standing;
-  }
 
   /** Commits the standing-order events `build` derives from the current collection (atomically, serialised). */
   commitStanding<T>(build: (s: Readonly<StandingState>) => { events: StandingEvent[]; result: T }): Promise<T> {
