@@ -19,99 +19,23 @@
  * tool_use blocks, with `is_error` on failures. The loop never trusts the model's words about order
  * state: the proposal comes from the validated arguments of a successful submit_orders.
  */
-import type { ProposedOrder } from "../core/domain.js";
-import type { GateDecision } from "../core/gate-types.js";
-import type { AgentOutcome, Correction, PendingError, RunEventBody, Usage } from "../core/events.js";
-import { createHash } from "node:crypto";
+import type { AgentOutcome, RunEventBody } from "../core/events.js";
 import { CassetteError } from "./cassette.js";
-import { costOf, type ModelPrice } from "./pricing.js";
-import { summarizeNewTool } from "./tool-summaries.js";
-import { normalizeDecisions, type SubmitState } from "./submit.js";
-import type { CallHooks, ContentBlock, Message, ModelClient, ModelResponse, ToolResultBlock, ToolUseBlock } from "./types.js";
+import type { AgentProposal, AgentResult, RunAgentOptions, UsageRecord } from "./loop-types.js";
+import { costOf } from "./pricing.js";
+import { dispatchTurn, proposalFrom } from "./turn-tools.js";
+import type { CallHooks, Message, ModelResponse, ToolUseBlock } from "./types.js";
 
-/** What the loop needs of the tool runtime (`src/tools/runtime.ts` provides it). */
-export interface AgentToolRuntime {
-  readonly contracts: ReadonlyArray<{ name: string; kind: string; callLimit: number | null }>;
-  anthropicTools(): { name: string; description: string; input_schema: object }[];
-  dispatch(name: string, rawArgs: unknown, opts?: { signal?: AbortSignal }): Promise<AgentDispatchOutcome>;
-  pending(): PendingError[];
-}
-
-export interface AgentDispatchOutcome {
-  tool: string;
-  arguments: unknown;
-  stage: string;
-  success: boolean;
-  envelope: Record<string, unknown>;
-  text: string;
-  errorCode?: string;
-  retryable?: boolean;
-  truncated: boolean;
-  durationMs: number;
-}
-
-export interface AgentLimits {
-  maxTurns: number;
-  maxSeconds: number;
-  runBudgetUsd: number;
-  /** What is left of this month's LLM spend cap (cap minus spent), USD. */
-  monthlyBudgetLeftUsd: number;
-  maxTokens: number;
-  /** Per-call timeout cap, seconds. */
-  requestTimeoutS: number;
-  /** Floor of a call's timeout, ms (default 5000). */
-  minCallTimeoutMs?: number;
-}
-
-export interface RunAgentOptions {
-  client: ModelClient;
-  runtime: AgentToolRuntime;
-  system: string;
-  /** The first user message (carries the trading day). */
-  task: string;
-  limits: AgentLimits;
-  price: ModelPrice;
-  signal?: AbortSignal;
-  /** Clock for the wall-clock limit (ms); defaults to performance.now(). */
-  now?: () => number;
-  /** The submit handler's state (`makeSubmitHandler(...).state`), for exact verdicts in events. */
-  submitState?: SubmitState;
-  /**
-   * Called after every model call, before anything else happens: the run journals the call's spend
-   * here, so an interrupt or crash later in the loop never loses what was already spent.
-   */
-  onUsage?: (record: UsageRecord) => Promise<void>;
-}
-
-export interface UsageRecord {
-  turn: number;
-  model: string;
-  stop_reason: string;
-  usage: Usage;
-  cost_usd: number;
-  duration_ms: number;
-}
-
-export interface AgentProposal {
-  orders: ProposedOrder[];
-  summary: string;
-  abandoned: string[];
-  abandon_explanation?: string;
-  decisions: GateDecision[];
-}
-
-export interface AgentResult {
-  outcome: AgentOutcome;
-  reason: string;
-  proposal?: AgentProposal;
-  transcript: Message[];
-  usage: UsageRecord[];
-  cost_usd: number;
-  turns: number;
-}
-
-/** Dispatch stages at which the call was refused before its handler ran. */
-const REJECTED_STAGES = new Set(["unknown_tool", "parse", "validation", "unmask", "grounding", "pending", "limit"]);
+export type {
+  AgentDispatchOutcome,
+  AgentLimits,
+  AgentProposal,
+  AgentResult,
+  AgentToolRuntime,
+  RunAgentOptions,
+  UsageRecord,
+} from "./loop-types.js";
+export { sha256, summarize } from "./turn-tools.js";
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
@@ -311,61 +235,16 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       return f.result;
     }
 
-    // Reads and dry runs first, then the final tool; results keep the order of the tool_use blocks.
-    const ordered = [...uses.filter((u) => !finalTools.has(u.name)), ...uses.filter((u) => finalTools.has(u.name))];
-    const results = new Map<string, ToolResultBlock>();
-    let submitted: AgentDispatchOutcome | undefined;
-    for (const use of ordered) {
-      yield { type: "tool.called", turn, call_id: use.id, tool: use.name, arguments: use.input };
-      let out: AgentDispatchOutcome;
-      try {
-        out = await runtime.dispatch(use.name, use.input, opts.signal ? { signal: opts.signal } : {});
-      } catch (e) {
-        out = failedOutcome(use, e);
-      }
-      const block: ToolResultBlock = { type: "tool_result", tool_use_id: use.id, content: out.text };
-      if (!out.success) block.is_error = true;
-      results.set(use.id, block);
-
-      const env = out.envelope;
-      if (!out.success && REJECTED_STAGES.has(out.stage)) {
-        const rejected: RunEventBody = {
-          type: "tool.rejected",
-          turn,
-          call_id: use.id,
-          tool: use.name,
-          error_code: out.errorCode ?? String(env.error_code ?? "unknown"),
-          error: String(env.error ?? ""),
-          retryable: out.retryable ?? env.retryable === true,
-          result_sha256: sha256(out.text),
-        };
-        if (typeof env.correction === "object" && env.correction !== null) rejected.correction = env.correction as Correction;
-        yield rejected;
-      } else {
-        const ev: RunEventBody = {
-          type: "tool.result",
-          turn,
-          call_id: use.id,
-          tool: use.name,
-          success: out.success,
-          summary: summarize(out),
-          truncated: out.truncated,
-          duration_ms: Math.round(out.durationMs * 1000) / 1000,
-          result_sha256: sha256(out.text),
-        };
-        if (out.errorCode) ev.error_code = out.errorCode;
-        yield ev;
-      }
-      if (out.success && dryRunTools.has(use.name)) {
-        yield { type: "gate.dry_run", turn, call_id: use.id, decisions: normalizeDecisions(env.decisions) };
-      }
-      if (out.errorCode === "orders_blocked") {
-        const correction = env.correction as Record<string, unknown> | undefined;
-        const decisions = opts.submitState?.lastDecisions ?? normalizeDecisions(correction?.decisions ?? env.decisions);
-        yield { type: "submit.bounced", turn, decisions };
-      }
-      if (out.success && finalTools.has(use.name) && !submitted) submitted = out;
-    }
+    // Reads and dry runs first, then the final tool (./turn-tools.ts); results keep the order of the tool_use blocks.
+    const { content, submitted } = yield* dispatchTurn({
+      runtime,
+      turn,
+      uses,
+      finalTools,
+      dryRunTools,
+      signal: opts.signal,
+      submitState: opts.submitState,
+    });
 
     const pending = runtime.pending();
     const pendingKey = JSON.stringify(pending);
@@ -373,7 +252,6 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       lastPending = pendingKey;
       yield { type: "tool.pending", pending };
     }
-    const content: ContentBlock[] = uses.map((u) => results.get(u.id) as ToolResultBlock);
     transcript.push({ role: "user", content });
 
     if (submitted) {
@@ -392,87 +270,4 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       return f.result;
     }
   }
-}
-
-function proposalFrom(out: AgentDispatchOutcome, state: SubmitState | undefined): AgentProposal {
-  if (state?.accepted) {
-    const a = state.accepted;
-    const p: AgentProposal = { orders: a.orders, summary: a.summary, abandoned: a.abandoned, decisions: a.decisions };
-    if (a.abandon_explanation !== undefined) p.abandon_explanation = a.abandon_explanation;
-    return p;
-  }
-  const args = (typeof out.arguments === "object" && out.arguments !== null ? out.arguments : {}) as Record<string, unknown>;
-  const p: AgentProposal = {
-    orders: Array.isArray(args.orders) ? (args.orders as ProposedOrder[]) : [],
-    summary: String(args.summary ?? ""),
-    abandoned: Array.isArray(args.abandon_error_codes) ? (args.abandon_error_codes as string[]) : [],
-    decisions: normalizeDecisions(out.envelope.decisions),
-  };
-  if (typeof args.abandon_explanation === "string") p.abandon_explanation = args.abandon_explanation;
-  return p;
-}
-
-function failedOutcome(use: ToolUseBlock, e: unknown): AgentDispatchOutcome {
-  const envelope = {
-    success: false,
-    error: `the tool failed while running: ${(e as Error)?.message ?? String(e)}`,
-    error_code: "tool_execution_failed",
-    retryable: false,
-    correction: {
-      tool: use.name,
-      instruction: "Do not repeat this call; continue without its result.",
-      valid_arguments_example: {},
-      received_arguments: use.input,
-    },
-  };
-  return {
-    tool: use.name,
-    arguments: use.input,
-    stage: "handler",
-    success: false,
-    envelope,
-    text: JSON.stringify(envelope),
-    errorCode: "tool_execution_failed",
-    retryable: false,
-    truncated: false,
-    durationMs: 0,
-  };
-}
-
-/** One line for the screen about a tool result. */
-export function summarize(out: AgentDispatchOutcome): string {
-  const e = out.envelope;
-  if (!out.success) return `${out.errorCode ?? e.error_code ?? "error"}: ${String(e.error ?? "").slice(0, 200)}`;
-  switch (out.tool) {
-    case "get_portfolio":
-      return `value ${e.value} ${e.base_currency ?? ""}, cash ${e.cash}, ${Array.isArray(e.holdings) ? e.holdings.length : 0} holding(s), ${e.trading_state ?? "?"}, ${e.orders_left_this_month ?? "?"} orders left`;
-    case "list_universe":
-      return `${e.returned ?? (Array.isArray(e.instruments) ? e.instruments.length : "?")} of ${e.total ?? "?"} instruments`;
-    case "get_price_history": {
-      const r = (e.returns_pct ?? e.returns ?? {}) as Record<string, unknown>;
-      return `${e.symbol} last close ${e.last_close} (${e.as_of}), 3m ${r["3m"] ?? "?"}%, SMA50 ${e.sma50 ?? "?"}`;
-    }
-    case "check_orders": {
-      const d = normalizeDecisions(e.decisions);
-      return `${d.length} order(s): ${d.filter((x) => x.approved).length} approved, ${d.filter((x) => !x.approved).length} blocked`;
-    }
-    case "search_news": {
-      const removed = (e.removed ?? {}) as Record<string, unknown>;
-      const n = (k: string) => (Array.isArray(e[k]) ? (e[k] as unknown[]).length : 0);
-      return `${e.status ?? "?"} via ${e.provider ?? "?"}: ${n("results")} result(s), ${n("undated")} undated; removed cutoff ${removed.cutoff ?? 0}, undated ${removed.undated ?? 0}, policy ${removed.policy ?? 0}, duplicates ${removed.duplicates ?? 0}`;
-    }
-    case "submit_orders":
-      return e.hold === true ? "hold submitted" : `proposal submitted (${e.accepted_orders ?? "?"} order(s))`;
-    default: {
-      const own = summarizeNewTool(out.tool, e);
-      if (own) return own;
-      const keys = Object.keys(e).filter((k) => k !== "success");
-      return `ok (${keys.slice(0, 6).join(", ")}${keys.length > 6 ? ", …" : ""})`;
-    }
-  }
-}
-
-/** The hex SHA-256 of a tool result's text, as the events record it. */
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }

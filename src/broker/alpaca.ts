@@ -16,23 +16,16 @@
  * Commission: Alpaca charges none, so fills carry a commission of 0 (what the broker's cash
  * reflects; a modelled fee would make the journal disagree with the broker's cash).
  */
-import type { Side } from "../core/domain.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
-import { redact, redactor } from "../core/redact.js";
-import { BrokerError, type BrokerErrorCode } from "./errors.js";
+import { redactor } from "../core/redact.js";
+import { AlpacaHttp, alpacaError, authError, cleanMessage, errorSuffix, parseJson } from "./alpaca-http.js";
+import { type AlpacaFillActivity, type AlpacaOrder, badShape, decimalString, newYorkDay, toOrder, toSide } from "./alpaca-wire.js";
+import { BrokerError } from "./errors.js";
 import { ALPACA_PAPER_HOST, assertPaperAccount, assertPaperEndpoint } from "./guard.js";
-import type {
-  Broker,
-  BrokerAccount,
-  BrokerClock,
-  BrokerEndpoint,
-  BrokerFill,
-  BrokerOrder,
-  BrokerOrderStatus,
-  BrokerPosition,
-  PlaceOrderRequest,
-} from "./types.js";
+import type { Broker, BrokerAccount, BrokerClock, BrokerEndpoint, BrokerFill, BrokerOrder, BrokerPosition, PlaceOrderRequest } from "./types.js";
+
+export { mapAlpacaStatus } from "./alpaca-wire.js";
 
 export const ALPACA_PAPER_URL = `https://${ALPACA_PAPER_HOST}`;
 /** The environment variables the adapter reads (and nothing else). */
@@ -59,67 +52,6 @@ export interface AlpacaBrokerOptions {
   now?: () => number;
 }
 
-// ---- Alpaca's shapes (numbers are strings) ---------------------------------------------------
-
-interface AlpacaOrder {
-  id: string;
-  client_order_id: string;
-  symbol: string;
-  side: string;
-  qty: string | null;
-  filled_qty: string | null;
-  filled_avg_price: string | null;
-  limit_price: string | null;
-  status: string;
-  created_at?: string;
-  submitted_at?: string | null;
-  updated_at?: string | null;
-}
-
-interface AlpacaFillActivity {
-  id: string;
-  activity_type?: string;
-  transaction_time: string;
-  price: string;
-  qty: string;
-  side: string;
-  symbol: string;
-  order_id: string;
-}
-
-/** Alpaca's order status as a `BrokerOrderStatus`. Unknown statuses count as still working (the executor then cancels and reads back: conservative). */
-export function mapAlpacaStatus(status: string, filledQty = 0, qty = Number.POSITIVE_INFINITY): BrokerOrderStatus {
-  switch (status) {
-    case "new":
-    case "accepted":
-    case "pending_new":
-    case "accepted_for_bidding":
-    case "held":
-      return "accepted";
-    case "partially_filled":
-      return "partially_filled";
-    case "pending_cancel":
-    case "pending_replace":
-      return "pending_cancel";
-    case "filled":
-      return "filled";
-    case "canceled":
-    case "replaced":
-      return "cancelled";
-    case "expired":
-    case "done_for_day":
-      return "expired";
-    case "calculated":
-      return filledQty >= qty ? "filled" : "expired";
-    case "rejected":
-    case "suspended":
-    case "stopped":
-      return "rejected";
-    default:
-      return filledQty > 0 ? "partially_filled" : "accepted";
-  }
-}
-
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
 function normalizeBaseUrl(raw: string): string {
@@ -143,15 +75,8 @@ export function createAlpacaBroker(opts: AlpacaBrokerOptions): AlpacaBroker {
 export class AlpacaBroker implements Broker {
   private readonly ep: BrokerEndpoint;
   private readonly base: string;
-  private readonly keyId: string;
-  private readonly secret: string;
-  private readonly doFetch: typeof fetch;
-  private readonly timeoutMs: number;
-  private readonly rateLimitRetries: number;
-  private readonly maxRateLimitWaitMs: number;
+  private readonly http: AlpacaHttp;
   private readonly refuseWhenClosed: boolean;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly now: () => number;
   /** submitted_at of orders seen, to bound the fill activity query. */
   private readonly submittedAt = new Map<string, string>();
 
@@ -168,17 +93,20 @@ export class AlpacaBroker implements Broker {
     if (!keyId || !secret) {
       throw new TwError("missing_api_key", 'broker.kind is "alpaca" but APCA_API_KEY_ID and APCA_API_SECRET_KEY are not both set in the environment', EXIT.USAGE_OR_CONFIG);
     }
-    this.keyId = keyId;
-    this.secret = secret;
     redactor.register("APCA_API_KEY_ID", keyId);
     redactor.register("APCA_API_SECRET_KEY", secret);
-    this.doFetch = opts.fetch ?? globalThis.fetch;
-    this.timeoutMs = opts.timeoutMs ?? 10_000;
-    this.rateLimitRetries = opts.rateLimitRetries ?? 3;
-    this.maxRateLimitWaitMs = opts.maxRateLimitWaitMs ?? 10_000;
+    this.http = new AlpacaHttp({
+      base: this.base,
+      keyId,
+      secret,
+      fetch: opts.fetch ?? globalThis.fetch,
+      timeoutMs: opts.timeoutMs ?? 10_000,
+      rateLimitRetries: opts.rateLimitRetries ?? 3,
+      maxRateLimitWaitMs: opts.maxRateLimitWaitMs ?? 10_000,
+      sleep: opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+      now: opts.now ?? Date.now,
+    });
     this.refuseWhenClosed = opts.refuseWhenClosed ?? true;
-    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.now = opts.now ?? Date.now;
   }
 
   endpoint(): BrokerEndpoint {
@@ -186,8 +114,8 @@ export class AlpacaBroker implements Broker {
   }
 
   async clock(): Promise<BrokerClock> {
-    const c = await this.getJson<{ timestamp: string; is_open: boolean; next_open?: string; next_close?: string }>("/v2/clock");
-    if (typeof c.timestamp !== "string" || typeof c.is_open !== "boolean") throw this.badShape("/v2/clock");
+    const c = await this.http.getJson<{ timestamp: string; is_open: boolean; next_open?: string; next_close?: string }>("/v2/clock");
+    if (typeof c.timestamp !== "string" || typeof c.is_open !== "boolean") throw badShape("/v2/clock");
     const session = c.is_open ? c.timestamp : (c.next_open ?? c.timestamp);
     return {
       tradingDay: newYorkDay(session),
@@ -199,7 +127,7 @@ export class AlpacaBroker implements Broker {
   }
 
   async account(): Promise<BrokerAccount> {
-    const a = await this.getJson<{
+    const a = await this.http.getJson<{
       account_number?: string;
       status?: string;
       currency?: string;
@@ -208,7 +136,7 @@ export class AlpacaBroker implements Broker {
       account_blocked?: boolean;
     }>("/v2/account");
     const cash = Number(a.cash);
-    if (typeof a.account_number !== "string" || !Number.isFinite(cash)) throw this.badShape("/v2/account");
+    if (typeof a.account_number !== "string" || !Number.isFinite(cash)) throw badShape("/v2/account");
     const account: BrokerAccount = {
       account_id: a.account_number,
       paper: this.ep.paper,
@@ -222,12 +150,12 @@ export class AlpacaBroker implements Broker {
   }
 
   async positions(): Promise<BrokerPosition[]> {
-    const list = await this.getJson<{ symbol: string; qty: string; side?: string; avg_entry_price?: string }[]>("/v2/positions");
-    if (!Array.isArray(list)) throw this.badShape("/v2/positions");
+    const list = await this.http.getJson<{ symbol: string; qty: string; side?: string; avg_entry_price?: string }[]>("/v2/positions");
+    if (!Array.isArray(list)) throw badShape("/v2/positions");
     return list
       .map((p) => {
         let quantity = Number(p.qty);
-        if (typeof p.symbol !== "string" || !Number.isFinite(quantity)) throw this.badShape("/v2/positions");
+        if (typeof p.symbol !== "string" || !Number.isFinite(quantity)) throw badShape("/v2/positions");
         if (p.side === "short" && quantity > 0) quantity = -quantity;
         const avg = Number(p.avg_entry_price);
         return { symbol: p.symbol.toUpperCase(), quantity, ...(Number.isFinite(avg) ? { avg_cost: avg } : {}) };
@@ -237,9 +165,9 @@ export class AlpacaBroker implements Broker {
   }
 
   async openOrders(): Promise<BrokerOrder[]> {
-    const list = await this.getJson<AlpacaOrder[]>("/v2/orders", { status: "open", limit: "500", direction: "asc" });
-    if (!Array.isArray(list)) throw this.badShape("/v2/orders");
-    return list.map((o) => this.toOrder(o, "/v2/orders"));
+    const list = await this.http.getJson<AlpacaOrder[]>("/v2/orders", { status: "open", limit: "500", direction: "asc" });
+    if (!Array.isArray(list)) throw badShape("/v2/orders");
+    return list.map((o) => this.order(o, "/v2/orders"));
   }
 
   async placeLimitDayOrder(req: PlaceOrderRequest): Promise<BrokerOrder> {
@@ -265,50 +193,50 @@ export class AlpacaBroker implements Broker {
       client_order_id: id,
     };
     // Exactly one attempt. From here on any failure to learn the outcome is uncertain.
-    const res = await this.send("POST", "/v2/orders", undefined, JSON.stringify(body));
+    const res = await this.http.send("POST", "/v2/orders", undefined, JSON.stringify(body));
     if (res.status === 200 || res.status === 201) {
       let parsed: AlpacaOrder;
       try {
         parsed = JSON.parse(res.text) as AlpacaOrder;
-        return this.toOrder(parsed, "POST /v2/orders");
+        return this.order(parsed, "POST /v2/orders");
       } catch {
         throw new BrokerError("broker_unreachable", `POST /v2/orders answered ${res.status} with an unreadable body: the order may exist (look it up by client order id)`);
       }
     }
     const err = alpacaError(res.text);
     if (res.status === 422 && err.code === 40010001) {
-      throw new BrokerError("duplicate_client_order_id", `client_order_id ${id} was already used at the broker${err.message ? ` (${this.clean(err.message)})` : ""}`);
+      throw new BrokerError("duplicate_client_order_id", `client_order_id ${id} was already used at the broker${err.message ? ` (${cleanMessage(err.message)})` : ""}`);
     }
-    if (res.status === 403) throw new BrokerError("order_rejected", `the broker refused the order (403): ${this.clean(err.message) || "insufficient buying power or shares"}`);
-    if (res.status === 422 || res.status === 400) throw new BrokerError("order_rejected", `the broker refused the order (${res.status}): ${this.clean(err.message) || "invalid order"}`);
+    if (res.status === 403) throw new BrokerError("order_rejected", `the broker refused the order (403): ${cleanMessage(err.message) || "insufficient buying power or shares"}`);
+    if (res.status === 422 || res.status === 400) throw new BrokerError("order_rejected", `the broker refused the order (${res.status}): ${cleanMessage(err.message) || "invalid order"}`);
     if (res.status === 401) {
       // Certain: an unauthenticated request creates nothing.
-      throw new BrokerError("order_rejected", `${this.authError(401).message}; the order was not accepted`, EXIT.USAGE_OR_CONFIG);
+      throw new BrokerError("order_rejected", `${authError(401).message}; the order was not accepted`, EXIT.USAGE_OR_CONFIG);
     }
     // 429, 5xx and anything unexpected: the broker may or may not have taken it. Never re-sent.
-    throw new BrokerError("broker_unreachable", `POST /v2/orders answered ${res.status}${err.message ? ` (${this.clean(err.message)})` : ""}: the order may exist (look it up by client order id)`);
+    throw new BrokerError("broker_unreachable", `POST /v2/orders answered ${res.status}${err.message ? ` (${cleanMessage(err.message)})` : ""}: the order may exist (look it up by client order id)`);
   }
 
   async orderByClientId(clientOrderId: string): Promise<BrokerOrder | undefined> {
     const path = "/v2/orders:by_client_order_id";
-    const res = await this.get(path, { client_order_id: clientOrderId }, [404]);
+    const res = await this.http.get(path, { client_order_id: clientOrderId }, [404]);
     if (res.status === 404) return undefined;
-    return this.toOrder(this.parse<AlpacaOrder>(res.text, path), path);
+    return this.order(parseJson<AlpacaOrder>(res.text, path), path);
   }
 
   async cancel(brokerOrderId: string): Promise<BrokerOrder> {
     const path = `/v2/orders/${encodeURIComponent(brokerOrderId)}`;
-    const res = await this.send("DELETE", path);
+    const res = await this.http.send("DELETE", path);
     // 204/200: cancel accepted; 422: not cancelable (already filled, cancelled, expired…). Either way the state is read back.
     if (res.status === 404) throw new BrokerError("order_not_found", `no order ${brokerOrderId} at the broker`);
-    if (res.status === 401 || res.status === 403) throw this.authError(res.status);
+    if (res.status === 401 || res.status === 403) throw authError(res.status);
     if (res.status >= 500 || res.status === 429) throw new BrokerError("broker_unreachable", `DELETE /v2/orders/{id} answered ${res.status}`);
     if (res.status !== 200 && res.status !== 204 && res.status !== 422) {
-      throw new BrokerError("broker_unreachable", `DELETE /v2/orders/{id} answered ${res.status}${this.errorSuffix(res.text)}`);
+      throw new BrokerError("broker_unreachable", `DELETE /v2/orders/{id} answered ${res.status}${errorSuffix(res.text)}`);
     }
-    const after = await this.get(path, undefined, [404]);
+    const after = await this.http.get(path, undefined, [404]);
     if (after.status === 404) throw new BrokerError("order_not_found", `no order ${brokerOrderId} at the broker`);
-    return this.toOrder(this.parse<AlpacaOrder>(after.text, "/v2/orders/{id}"), "/v2/orders/{id}");
+    return this.order(parseJson<AlpacaOrder>(after.text, "/v2/orders/{id}"), "/v2/orders/{id}");
   }
 
   async fills(brokerOrderId: string): Promise<BrokerFill[]> {
@@ -324,15 +252,15 @@ export class AlpacaBroker implements Broker {
     const out: BrokerFill[] = [];
     const seen = new Set<string>();
     for (let page = 0; page < 50; page++) {
-      const list = this.parse<AlpacaFillActivity[]>((await this.get(path, query)).text, path);
-      if (!Array.isArray(list)) throw this.badShape(path);
+      const list = parseJson<AlpacaFillActivity[]>((await this.http.get(path, query)).text, path);
+      if (!Array.isArray(list)) throw badShape(path);
       for (const a of list) {
         if (typeof a?.id !== "string" || seen.has(a.id)) continue;
         seen.add(a.id);
         if (a.order_id !== brokerOrderId || (a.activity_type !== undefined && a.activity_type !== "FILL")) continue;
         const quantity = Number(a.qty);
         const price = Number(a.price);
-        if (!Number.isFinite(quantity) || !Number.isFinite(price)) throw this.badShape(path);
+        if (!Number.isFinite(quantity) || !Number.isFinite(price)) throw badShape(path);
         out.push({
           fill_id: a.id,
           broker_order_id: a.order_id,
@@ -352,162 +280,8 @@ export class AlpacaBroker implements Broker {
     return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.fill_id < b.fill_id ? -1 : 1));
   }
 
-  // ---- HTTP ---------------------------------------------------------------------------------
-
-  private url(path: string, query?: Record<string, string>): string {
-    const qs = query ? `?${new URLSearchParams(query).toString()}` : "";
-    return `${this.base}${path}${qs}`;
+  /** An Alpaca order as a `BrokerOrder`, remembering its submitted_at (to bound the fill query). */
+  private order(o: AlpacaOrder, what: string): BrokerOrder {
+    return toOrder(o, what, (id, submitted) => this.submittedAt.set(id, submitted));
   }
-
-  /** One request, one attempt, with a timeout. Network failures become `timeout` / `broker_unreachable`. */
-  private async send(method: "GET" | "POST" | "DELETE", path: string, query?: Record<string, string>, body?: string): Promise<{ status: number; text: string; headers: Headers }> {
-    const what = `${method} ${path.replace(/\/v2\/orders\/[^/?]+$/, "/v2/orders/{id}")}`;
-    const headers: Record<string, string> = {
-      "APCA-API-KEY-ID": this.keyId,
-      "APCA-API-SECRET-KEY": this.secret,
-      Accept: "application/json",
-    };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    try {
-      const res = await this.doFetch(this.url(path, query), { method, headers, ...(body !== undefined ? { body } : {}), redirect: "error", signal: AbortSignal.timeout(this.timeoutMs) });
-      const text = await res.text();
-      return { status: res.status, text, headers: res.headers };
-    } catch (e) {
-      const name = (e as { name?: string } | undefined)?.name;
-      if (name === "TimeoutError" || name === "AbortError") {
-        throw new BrokerError("timeout", `${what} timed out after ${this.timeoutMs} ms`);
-      }
-      const cause = (e as { cause?: { code?: string } } | undefined)?.cause?.code;
-      throw new BrokerError("broker_unreachable", `${what} failed: ${this.clean((e as Error)?.message ?? String(e))}${cause ? ` (${cause})` : ""}`);
-    }
-  }
-
-  /** A GET with a bounded retry on 429 (GETs only). Non-2xx statuses other than `accept` throw. */
-  private async get(path: string, query?: Record<string, string>, accept: readonly number[] = []): Promise<{ status: number; text: string }> {
-    for (let attempt = 0; ; attempt++) {
-      const res = await this.send("GET", path, query);
-      if (res.status === 429 && attempt < this.rateLimitRetries) {
-        await this.sleep(this.rateLimitWait(res.headers));
-        continue;
-      }
-      if ((res.status >= 200 && res.status < 300) || accept.includes(res.status)) return res;
-      throw this.statusError(`GET ${path}`, res.status, res.text);
-    }
-  }
-
-  private async getJson<T>(path: string, query?: Record<string, string>): Promise<T> {
-    return this.parse<T>((await this.get(path, query)).text, path);
-  }
-
-  private rateLimitWait(headers: Headers): number {
-    const cap = (ms: number) => Math.min(Math.max(0, ms), this.maxRateLimitWaitMs);
-    const retryAfter = headers.get("retry-after");
-    if (retryAfter !== null && retryAfter.trim() !== "") {
-      const s = Number(retryAfter);
-      if (Number.isFinite(s)) return cap(s * 1000);
-      const at = Date.parse(retryAfter);
-      if (Number.isFinite(at)) return cap(at - this.now());
-    }
-    const reset = Number(headers.get("x-ratelimit-reset"));
-    if (headers.get("x-ratelimit-reset") !== null && Number.isFinite(reset)) return cap(reset * 1000 - this.now());
-    return cap(1000);
-  }
-
-  private statusError(what: string, status: number, text: string): BrokerError {
-    if (status === 401 || status === 403) return this.authError(status);
-    const code: BrokerErrorCode = status === 404 && what.startsWith("GET /v2/orders") ? "order_not_found" : "broker_unreachable";
-    return new BrokerError(code, `${what} answered ${status}${this.errorSuffix(text)}`);
-  }
-
-  private authError(status: number): BrokerError {
-    return new BrokerError(
-      "broker_unreachable",
-      `the broker refused the credentials (${status}): check APCA_API_KEY_ID / APCA_API_SECRET_KEY (paper keys for ${ALPACA_PAPER_HOST})`,
-      EXIT.USAGE_OR_CONFIG,
-    );
-  }
-
-  private errorSuffix(text: string): string {
-    const m = alpacaError(text).message;
-    return m ? ` (${this.clean(m)})` : "";
-  }
-
-  private parse<T>(text: string, what: string): T {
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw this.badShape(what);
-    }
-  }
-
-  private badShape(what: string): BrokerError {
-    return new BrokerError("broker_unreachable", `unexpected response from ${what}`);
-  }
-
-  /** Redacts the keys (belt and braces) and bounds the length of a broker-provided message. */
-  private clean(message: string | undefined): string {
-    if (!message) return "";
-    const m = redact(message);
-    return m.length > 300 ? `${m.slice(0, 300)}…` : m;
-  }
-
-  private toOrder(o: AlpacaOrder, what: string): BrokerOrder {
-    const quantity = Number(o?.qty);
-    const filled = o?.filled_qty == null ? 0 : Number(o.filled_qty);
-    const limit = Number(o?.limit_price);
-    if (!o || typeof o.id !== "string" || typeof o.client_order_id !== "string" || typeof o.status !== "string" || !Number.isFinite(quantity) || !Number.isFinite(filled)) {
-      throw this.badShape(what);
-    }
-    const avg = o.filled_avg_price == null ? null : Number(o.filled_avg_price);
-    const submitted = o.submitted_at ?? o.created_at ?? "";
-    const updated = o.updated_at ?? submitted;
-    if (submitted) this.submittedAt.set(o.id, submitted);
-    const status = mapAlpacaStatus(o.status, filled, quantity);
-    return {
-      broker_order_id: o.id,
-      client_order_id: o.client_order_id,
-      symbol: String(o.symbol).toUpperCase(),
-      side: toSide(o.side),
-      quantity,
-      limit_price: Number.isFinite(limit) ? limit : 0,
-      status,
-      filled_quantity: filled,
-      avg_fill_price: avg !== null && Number.isFinite(avg) && filled > 0 ? avg : null,
-      submitted_at: submitted,
-      updated_at: updated,
-      ...(status === "rejected" ? { reject_reason: `the broker reports the order ${o.status}` } : {}),
-    };
-  }
-}
-
-function toSide(side: string): Side {
-  if (side === "buy") return "BUY";
-  if (side === "sell" || side === "sell_short") return "SELL";
-  throw new BrokerError("broker_unreachable", `unexpected order side ${String(side).slice(0, 20)}`);
-}
-
-/** `{ code, message }` from an Alpaca error body, if it is one. */
-function alpacaError(text: string): { code?: number; message?: string } {
-  try {
-    const j = JSON.parse(text) as { code?: unknown; message?: unknown };
-    return { ...(typeof j.code === "number" ? { code: j.code } : {}), ...(typeof j.message === "string" ? { message: j.message } : {}) };
-  } catch {
-    return {};
-  }
-}
-
-/** A positive number as Alpaca wants it: a plain decimal string (never exponent notation). */
-function decimalString(x: number): string {
-  const s = String(x);
-  return /e/i.test(s) ? x.toFixed(10).replace(/\.?0+$/, "") : s;
-}
-
-let nyDay: Intl.DateTimeFormat | undefined;
-
-/** The New York calendar day (YYYY-MM-DD) of an instant. */
-function newYorkDay(iso: string): string {
-  const t = Date.parse(iso);
-  if (!Number.isFinite(t)) throw new BrokerError("broker_unreachable", "unexpected timestamp from /v2/clock");
-  nyDay ??= new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" });
-  return nyDay.format(new Date(t));
 }

@@ -5,12 +5,13 @@
  * run, and about each order's own instrument) → pending check (final tool) → per-run call limit →
  * handler → envelope → masking (when on) → compaction.
  * Invalid input never reaches a handler; a handler exception becomes `tool_execution_failed`.
+ * The checks before the call limit (unknown tool to pending) live in `./admission.ts`.
  */
 import type { PendingError } from "../core/events.js";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.js";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
-import { GROUNDED_TOOLS, type ToolName } from "./catalogue.js";
+import type { ToolName } from "./catalogue.js";
+import { type AdmissionContext, admit, type DispatchStage } from "./admission.js";
 import { DEFAULT_BUDGET_CHARS } from "./compaction.js";
 import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.js";
 import { TOOL_ERROR_CODES } from "./error-codes.js";
@@ -20,7 +21,7 @@ import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";
 import type { HandlerResult, ToolCallContext, ToolContract, ToolHandler, ToolMasking } from "./types.js";
 import { type ContractSet, contractSet } from "./versions.js";
 
-export type DispatchStage = "unknown_tool" | "parse" | "validation" | "unmask" | "grounding" | "pending" | "limit" | "handler" | "ok";
+export type { DispatchStage } from "./admission.js";
 
 export interface DispatchOutcome {
   tool: string;
@@ -70,7 +71,7 @@ export interface ToolRuntime {
 
 export type ToolHandlers = Record<ToolName, ToolHandler>;
 
-const RECEIVED_PREVIEW_CHARS = 500;
+
 
 /** Build a run's runtime. Refuses to build while any catalogue tool has no handler. */
 export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>, opts: ToolRuntimeOptions): ToolRuntime {
@@ -154,173 +155,14 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     return finish(spec.tool, args, stage, failureEnvelope(spec) as unknown as Record<string, unknown>, started);
   }
 
+  const admission: AdmissionContext = { set, contractOf, available, masking, registry, pending };
+
   async function dispatch(name: string, rawArgs: unknown, dopts: { signal?: AbortSignal } = {}): Promise<DispatchOutcome> {
     const started = now();
-    const contract = contractOf(name);
-    if (!contract) {
-      return fail(
-        {
-          code: "unknown_tool",
-          tool: name,
-          message: `unknown tool "${name}"; available tools: ${available.join(", ")}`,
-          example: {},
-          received: preview(rawArgs),
-          details: { available_tools: available },
-        },
-        "unknown_tool",
-        started,
-        rawArgs,
-      );
-    }
-    // 1. Parse: arguments may arrive as a JSON string.
-    let args: unknown = rawArgs;
-    if (typeof rawArgs === "string") {
-      try {
-        args = rawArgs.trim() === "" ? {} : JSON.parse(rawArgs);
-      } catch (e) {
-        return fail(
-          {
-            code: "invalid_tool_arguments_json",
-            tool: name,
-            message: `arguments are not valid JSON: ${(e as Error).message}`,
-            example: contract.example,
-            received: rawArgs.slice(0, RECEIVED_PREVIEW_CHARS),
-          },
-          "parse",
-          started,
-          rawArgs,
-        );
-      }
-    }
-    if (args === undefined || args === null) args = {};
-    if (typeof args !== "object" || Array.isArray(args)) {
-      return fail(
-        {
-          code: "invalid_tool_arguments_json",
-          tool: name,
-          message: `arguments must be a JSON object, got ${Array.isArray(args) ? "an array" : typeof args}`,
-          example: contract.example,
-          received: preview(args),
-        },
-        "parse",
-        started,
-        args,
-      );
-    }
-    if (nestsDeeperThan(args)) {
-      return fail(
-        {
-          code: "invalid_tool_arguments_json",
-          tool: name,
-          message: `arguments nest deeper than ${MAX_JSON_DEPTH} levels`,
-          example: contract.example,
-          received: typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)",
-        },
-        "parse",
-        started,
-        typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)",
-      );
-    }
-    const modelArgs = args as Record<string, unknown>;
-    // 2. Schema validation: every issue at once.
-    const report = set.validate(name, modelArgs);
-    if (!report.valid) {
-      const n = report.issues.length;
-      return fail(
-        {
-          code: "invalid_tool_arguments",
-          tool: name,
-          message: `${n} problem${n === 1 ? "" : "s"} in the arguments of ${name}: ${report.issues
-            .slice(0, 5)
-            .map((i) => `${i.path} ${i.message}`)
-            .join("; ")}${n > 5 ? "; …" : ""}`,
-          example: contract.example,
-          received: modelArgs,
-          issues: report.issues,
-          missing: report.missing,
-        },
-        "validation",
-        started,
-        modelArgs,
-      );
-    }
-    // 2b. Unmasking: the model's aliases and shifted dates back to real terms; an ambiguous partial alias is refused.
-    let argObj = modelArgs;
-    if (masking && !masking.selfMasked?.has(name)) {
-      const u = masking.unmaskArguments(name, modelArgs);
-      if (!u.ok) {
-        return fail(
-          { code: u.code, tool: name, message: u.message, example: contract.example, received: modelArgs, ...(u.instruction ? { instruction: u.instruction } : {}), ...(u.details ? { details: u.details } : {}) },
-          "unmask",
-          started,
-          modelArgs,
-        );
-      }
-      argObj = u.args;
-    }
-    // 3. Grounding: evidence ids must name results this run returned, and each order must cite evidence about its instrument.
-    if (GROUNDED_TOOLS.has(name)) {
-      const issues = registry.unknownIssues(argObj);
-      if (issues.length > 0) {
-        return fail(
-          {
-            code: "unknown_evidence_id",
-            tool: name,
-            message: `${issues.length} evidence id${issues.length === 1 ? " was" : "s were"} not returned by any tool in this run: ${issues
-              .slice(0, 5)
-              .map((i) => i.message)
-              .join("; ")}`,
-            example: contract.example,
-            received: argObj,
-            issues,
-            details: { known_evidence_ids: [...evidence].slice(0, 40) },
-          },
-          "grounding",
-          started,
-          argObj,
-        );
-      }
-      const ungrounded = registry.ungroundedIssues(argObj);
-      if (ungrounded.length > 0) {
-        return fail(
-          {
-            code: "ungrounded_order",
-            tool: name,
-            message: `${ungrounded.length} order${ungrounded.length === 1 ? " is" : "s are"} not grounded in evidence about ${ungrounded.length === 1 ? "its" : "their"} own instrument: ${ungrounded
-              .slice(0, 5)
-              .map((i) => i.message)
-              .join("; ")}`,
-            example: contract.example,
-            received: argObj,
-            issues: ungrounded,
-          },
-          "grounding",
-          started,
-          argObj,
-        );
-      }
-    }
-    // 4. Pending corrections block the final tool unless abandoned.
-    if (contract.kind === "final") {
-      const unresolved = pending.unresolved(argObj.abandon_error_codes as string[] | undefined);
-      if (unresolved.length > 0) {
-        return fail(
-          {
-            code: "pending_corrections",
-            tool: name,
-            message: `submit refused: ${unresolved.length} retryable error${unresolved.length === 1 ? " is" : "s are"} still pending: ${unresolved
-              .map((p) => `${p.tool} (${p.error_code})`)
-              .join(", ")}`,
-            example: contract.example,
-            received: argObj,
-            details: { pending: unresolved },
-          },
-          "pending",
-          started,
-          argObj,
-        );
-      }
-    }
+    // 1-4. Unknown tool, parse, validation, unmasking, grounding, pending corrections.
+    const a = admit(admission, name, rawArgs);
+    if (!a.ok) return fail(a.spec, a.stage, started, a.args);
+    const { contract, args: argObj } = a;
     // 5. Per-run call limit: successful calls count, and calls still running hold a slot so that
     //    concurrent dispatches of one tool cannot overshoot the limit.
     const used = successes.get(name) ?? 0;
@@ -418,9 +260,4 @@ function isHandlerResult(r: unknown): r is HandlerResult {
   const o = r as { ok?: unknown; data?: unknown; code?: unknown; message?: unknown };
   if (o.ok === true) return o.data === undefined || (o.data !== null && typeof o.data === "object" && !Array.isArray(o.data));
   return o.ok === false && typeof o.code === "string" && typeof o.message === "string";
-}
-
-function preview(v: unknown): unknown {
-  if (typeof v === "string") return v.slice(0, RECEIVED_PREVIEW_CHARS);
-  return v;
 }

@@ -1,0 +1,201 @@
+/**
+ * A tool call's admission, everything before the call limit and the handler: unknown tool →
+ * arguments parse (a JSON string, an object, not too deep) → schema validation (all issues) →
+ * entity unmasking (when masking is on; an ambiguous partial alias is refused) → grounding
+ * (evidence ids returned in this run, and about each order's own instrument) → pending check
+ * (final tool). A refusal names its failure, its dispatch stage and the arguments to record.
+ */
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.js";
+import { GROUNDED_TOOLS } from "./catalogue.js";
+import type { FailureSpec } from "./envelope.js";
+import type { EvidenceRegistry } from "./grounding.js";
+import type { PendingTracker } from "./pending.js";
+import type { ToolContract, ToolMasking } from "./types.js";
+import type { ContractSet } from "./versions.js";
+
+export type DispatchStage = "unknown_tool" | "parse" | "validation" | "unmask" | "grounding" | "pending" | "limit" | "handler" | "ok";
+
+export type Admission =
+  | { ok: true; contract: ToolContract; args: Record<string, unknown> }
+  | { ok: false; spec: FailureSpec; stage: DispatchStage; args: unknown };
+
+/** What admission reads of the run's runtime. */
+export interface AdmissionContext {
+  set: ContractSet;
+  contractOf(name: string): ToolContract | undefined;
+  /** The names of the tools served, for an unknown tool's message. */
+  available: readonly string[];
+  masking: ToolMasking | undefined;
+  registry: EvidenceRegistry;
+  pending: PendingTracker;
+}
+
+export const RECEIVED_PREVIEW_CHARS = 500;
+
+const refused = (spec: FailureSpec, stage: DispatchStage, args: unknown): Admission => ({ ok: false, spec, stage, args });
+
+/** Admits a call (its contract and real, unmasked arguments) or refuses it. */
+export function admit(c: AdmissionContext, name: string, rawArgs: unknown): Admission {
+    const contract = c.contractOf(name);
+    if (!contract) {
+      return refused(
+        {
+          code: "unknown_tool",
+          tool: name,
+          message: `unknown tool "${name}"; available tools: ${c.available.join(", ")}`,
+          example: {},
+          received: preview(rawArgs),
+          details: { available_tools: c.available },
+        },
+        "unknown_tool",
+                rawArgs,
+      );
+    }
+    // 1. Parse: arguments may arrive as a JSON string.
+    let args: unknown = rawArgs;
+    if (typeof rawArgs === "string") {
+      try {
+        args = rawArgs.trim() === "" ? {} : JSON.parse(rawArgs);
+      } catch (e) {
+        return refused(
+          {
+            code: "invalid_tool_arguments_json",
+            tool: name,
+            message: `arguments are not valid JSON: ${(e as Error).message}`,
+            example: contract.example,
+            received: rawArgs.slice(0, RECEIVED_PREVIEW_CHARS),
+          },
+          "parse",
+                    rawArgs,
+        );
+      }
+    }
+    if (args === undefined || args === null) args = {};
+    if (typeof args !== "object" || Array.isArray(args)) {
+      return refused(
+        {
+          code: "invalid_tool_arguments_json",
+          tool: name,
+          message: `arguments must be a JSON object, got ${Array.isArray(args) ? "an array" : typeof args}`,
+          example: contract.example,
+          received: preview(args),
+        },
+        "parse",
+                args,
+      );
+    }
+    if (nestsDeeperThan(args)) {
+      return refused(
+        {
+          code: "invalid_tool_arguments_json",
+          tool: name,
+          message: `arguments nest deeper than ${MAX_JSON_DEPTH} levels`,
+          example: contract.example,
+          received: typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)",
+        },
+        "parse",
+                typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)",
+      );
+    }
+    const modelArgs = args as Record<string, unknown>;
+    // 2. Schema validation: every issue at once.
+    const report = c.set.validate(name, modelArgs);
+    if (!report.valid) {
+      const n = report.issues.length;
+      return refused(
+        {
+          code: "invalid_tool_arguments",
+          tool: name,
+          message: `${n} problem${n === 1 ? "" : "s"} in the arguments of ${name}: ${report.issues
+            .slice(0, 5)
+            .map((i) => `${i.path} ${i.message}`)
+            .join("; ")}${n > 5 ? "; …" : ""}`,
+          example: contract.example,
+          received: modelArgs,
+          issues: report.issues,
+          missing: report.missing,
+        },
+        "validation",
+                modelArgs,
+      );
+    }
+    // 2b. Unmasking: the model's aliases and shifted dates back to real terms; an ambiguous partial alias is refused.
+    let argObj = modelArgs;
+    if (c.masking && !c.masking.selfMasked?.has(name)) {
+      const u = c.masking.unmaskArguments(name, modelArgs);
+      if (!u.ok) {
+        return refused(
+          { code: u.code, tool: name, message: u.message, example: contract.example, received: modelArgs, ...(u.instruction ? { instruction: u.instruction } : {}), ...(u.details ? { details: u.details } : {}) },
+          "unmask",
+                    modelArgs,
+        );
+      }
+      argObj = u.args;
+    }
+    // 3. Grounding: evidence ids must name results this run returned, and each order must cite evidence about its instrument.
+    if (GROUNDED_TOOLS.has(name)) {
+      const issues = c.registry.unknownIssues(argObj);
+      if (issues.length > 0) {
+        return refused(
+          {
+            code: "unknown_evidence_id",
+            tool: name,
+            message: `${issues.length} evidence id${issues.length === 1 ? " was" : "s were"} not returned by any tool in this run: ${issues
+              .slice(0, 5)
+              .map((i) => i.message)
+              .join("; ")}`,
+            example: contract.example,
+            received: argObj,
+            issues,
+            details: { known_evidence_ids: [...c.registry.ids].slice(0, 40) },
+          },
+          "grounding",
+                    argObj,
+        );
+      }
+      const ungrounded = c.registry.ungroundedIssues(argObj);
+      if (ungrounded.length > 0) {
+        return refused(
+          {
+            code: "ungrounded_order",
+            tool: name,
+            message: `${ungrounded.length} order${ungrounded.length === 1 ? " is" : "s are"} not grounded in evidence about ${ungrounded.length === 1 ? "its" : "their"} own instrument: ${ungrounded
+              .slice(0, 5)
+              .map((i) => i.message)
+              .join("; ")}`,
+            example: contract.example,
+            received: argObj,
+            issues: ungrounded,
+          },
+          "grounding",
+                    argObj,
+        );
+      }
+    }
+    // 4. Pending corrections block the final tool unless abandoned.
+    if (contract.kind === "final") {
+      const unresolved = c.pending.unresolved(argObj.abandon_error_codes as string[] | undefined);
+      if (unresolved.length > 0) {
+        return refused(
+          {
+            code: "pending_corrections",
+            tool: name,
+            message: `submit refused: ${unresolved.length} retryable error${unresolved.length === 1 ? " is" : "s are"} still pending: ${unresolved
+              .map((p) => `${p.tool} (${p.error_code})`)
+              .join(", ")}`,
+            example: contract.example,
+            received: argObj,
+            details: { pending: unresolved },
+          },
+          "pending",
+                    argObj,
+        );
+      }
+    }
+  return { ok: true, contract, args: argObj };
+}
+
+function preview(v: unknown): unknown {
+  if (typeof v === "string") return v.slice(0, RECEIVED_PREVIEW_CHARS);
+  return v;
+}
