@@ -204,7 +204,8 @@ describe("alpaca paper adapter: orders", () => {
   });
 
   it("a POST that outlives the timeout is uncertain (timeout) and is not re-sent; a closed port is unreachable", async () => {
-    const b = broker({ timeoutMs: 100 });
+    // Long enough for the POST to arrive on a loaded machine, shorter than the fake's 3 s answer.
+    const b = broker({ timeoutMs: 1000 });
     const e = await caught(b.placeLimitDayOrder(req("SLOW", "tw-t-0")));
     expect(e.code).toBe("timeout");
     expect(fake.posts("tw-t-0")).toHaveLength(1);

@@ -311,7 +311,8 @@ export class FakeAlpaca {
       }
       if (symbol === "BOOM") return json(500, { code: 50010000, message: "internal server error" });
       if (symbol === "SLOW") {
-        setTimeout(() => json(200, o), 400);
+        // Well past the client's timeout in the test, even on a loaded machine.
+        setTimeout(() => json(200, o), 3000).unref();
         return;
       }
       return json(200, o);
