@@ -81,6 +81,8 @@ export const SimLogRecordSchema = Type.Object({
   cash: Type.Optional(Num),
   positions: Type.Optional(Type.Array(Pair(Type.String({ minLength: 1 }), Type.Union([Position, Type.Null()])))),
   seqs: Type.Optional(Pair(Count, Count)),
+  clear: Type.Optional(Type.Literal(true)),
+  day: Type.Optional(Type.Object({ current: Type.Union([Day, Type.Null()]), open: Type.Boolean(), played: Type.Optional(Day) })),
 });
 
 export type SimStateDoc = Static<typeof SimStateSchema>;

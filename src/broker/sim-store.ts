@@ -1,6 +1,7 @@
 /**
- * The simulated broker's persistence: a snapshot (`sim-broker.json`, rewritten atomically at each
- * day change or reset) plus a write-ahead log of order operations since (`sim-broker.json.log`).
+ * The simulated broker's persistence: a snapshot (`sim-broker.json`, rewritten atomically at a day
+ * change or reset) plus a write-ahead log of changes since (`sim-broker.json.log`): order
+ * operations, and in a many-day simulation the day changes between snapshots.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -79,7 +80,10 @@ export function newSimState(market: MarketData, opts: { start?: string | null; c
   };
 }
 
-/** One appended change: the new values of what an order operation touched. */
+/**
+ * One appended change: the new values of what an order operation touched, or a day change (the
+ * orders it expired, the book emptied of finished orders, the day opened or closed).
+ */
 export interface LogRecord {
   gen: number;
   orders?: SimOrder[];
@@ -87,14 +91,21 @@ export interface LogRecord {
   cash?: number;
   positions?: [string, { quantity: number; cost: number } | null][];
   seqs?: [number, number];
+  /** Finished orders and their fills leave the book (applied after `orders`/`fills`). */
+  clear?: true;
+  /** The clock: the current day, whether it is open, and a day that now counts as played. */
+  day?: { current: string | null; open: boolean; played?: string };
 }
+
+/** A day change as logged between snapshots (see SimBroker's `snapshotEvery`). */
+export type DayChange = LogRecord;
 
 export const logPath = (path: string) => `${path}.log`;
 
 /**
- * Reads the book: the snapshot (`sim-broker.json`, rewritten atomically at each day change or
- * reset) plus the write-ahead log of order operations since (`sim-broker.json.log`, one JSON line
- * per operation, appended before the call returns). Log lines of an older snapshot generation and a
+ * Reads the book: the snapshot (`sim-broker.json`, rewritten atomically at a day change or reset)
+ * plus the write-ahead log of changes since (`sim-broker.json.log`, one JSON line per order
+ * operation or logged day change, appended before the call returns). Log lines of an older snapshot generation and a
  * torn last line are ignored.
  */
 export function readSimState(path: string): SimState | undefined {
@@ -143,6 +154,17 @@ export function readSimState(path: string): SimState | undefined {
         else delete state.positions[symbol];
       }
       if (rec.seqs) [state.next_order_seq, state.next_fill_seq] = rec.seqs;
+      if (rec.clear) {
+        state.orders = [];
+        state.fills = [];
+        orderIndex.clear();
+        fillIds.clear();
+      }
+      if (rec.day) {
+        if (rec.day.played) state.played_days.push(rec.day.played);
+        state.current_day = rec.day.current;
+        state.day_open = rec.day.open;
+      }
     }
     assertSimState(path, state);
   }

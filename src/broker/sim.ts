@@ -26,7 +26,7 @@ import { BrokerError } from "./errors.js";
 import type { OrderFault, SimFault } from "./sim-faults.js";
 import { applyFill, fillPrice, publicOrder, type SimPricing, USD_PRICING } from "./sim-engine.js";
 import { newSimOrder, orderLogRecord, validateOrder } from "./sim-orders.js";
-import { logPath, newSimState, readSimState, type SimFill, type SimOrder, type SimState, writeSimState } from "./sim-store.js";
+import { type DayChange, logPath, newSimState, readSimState, type SimFill, type SimOrder, type SimState, writeSimState } from "./sim-store.js";
 import {
   type Broker,
   type BrokerAccount,
@@ -63,6 +63,14 @@ export interface SimBrokerOptions {
   keepClosedOrders?: boolean;
   /** The account currency and each instrument's currency and rate (default: all USD). */
   pricing?: SimPricing;
+  /**
+   * Day changes between full snapshots of the book (default 1: every day change rewrites
+   * `sim-broker.json`). A many-day simulation keeps one broker open across days and sets more: the
+   * day changes in between are appended to the write-ahead log instead (a replace-by-rename costs
+   * about as much as the rest of a simulated day's broker work), and `checkpoint()` writes the
+   * snapshot when it is done.
+   */
+  snapshotEvery?: number;
 }
 
 export class SimBroker implements Broker {
@@ -74,6 +82,9 @@ export class SimBroker implements Broker {
   private readonly closeAfterWork: boolean;
   private readonly keepClosedOrders: boolean;
   private readonly pricing: SimPricing;
+  private readonly snapshotEvery: number;
+  /** Day changes logged since the last snapshot. */
+  private dayChangesLogged = 0;
   private readonly byClientId = new Map<string, SimOrder>();
   private readonly byId = new Map<string, SimOrder>();
   private readonly fillsByOrder = new Map<string, SimFill[]>();
@@ -94,6 +105,7 @@ export class SimBroker implements Broker {
     this.closeAfterWork = opts.closeAfterWork ?? false;
     this.keepClosedOrders = opts.keepClosedOrders ?? true;
     this.pricing = opts.pricing ?? USD_PRICING;
+    this.snapshotEvery = Math.max(1, Math.floor(opts.snapshotEvery ?? 1));
     this.state = opts.state;
     this.reindex();
   }
@@ -139,37 +151,64 @@ export class SimBroker implements Broker {
   /** Closes the open day (if any) and opens the next unplayed one. */
   beginDay(): string {
     const day = this.state.day_open ? this.market.calendar.next(this.state.current_day!) : this.nextDay();
-    if (day && this.state.day_open) this.closeDay();
     if (!day) throw new BrokerError("sim_exhausted", `the simulation has played every day of the market data (last: ${this.state.current_day ?? "none"}); run \`tradewarden sim reset\``);
+    const change: DayChange = this.state.day_open ? this.closeDay() : { gen: this.state.gen ?? 0 };
     this.state.current_day = day;
     this.state.day_open = true;
+    change.day = { current: day, open: true, ...(change.day?.played ? { played: change.day.played } : {}) };
     this.usedToday.clear();
-    this.save();
+    this.recordDayChange(change);
     return day;
   }
 
   /** The close: working orders expire; the day counts as played. */
   endDay(): void {
     if (!this.state.day_open) return;
-    this.closeDay();
+    this.recordDayChange(this.closeDay());
+  }
+
+  /** Writes a full snapshot now (the end of a simulation; a no-op for a book kept in memory). */
+  checkpoint(): void {
     this.save();
   }
 
-  private closeDay(): void {
+  /** Closes the open day and returns the change as a log record (what `readSimState` replays). */
+  private closeDay(): DayChange {
     const at = this.now().toISOString();
-    for (const o of this.working) {
+    const expired = [...this.working];
+    for (const o of expired) {
       o.status = "expired";
       o.updated_at = at;
     }
     this.working.clear();
-    if (this.state.current_day) this.state.played_days.push(this.state.current_day);
+    const played = this.state.current_day;
+    if (played) this.state.played_days.push(played);
     this.state.day_open = false;
-    if (!this.keepClosedOrders) {
+    const clear = !this.keepClosedOrders;
+    if (clear) {
       // Every order is terminal at the close: the book keeps cash and positions only.
       this.state.orders = [];
       this.state.fills = [];
       this.reindex();
     }
+    return {
+      gen: this.state.gen ?? 0,
+      ...(expired.length > 0 && !clear ? { orders: expired } : {}),
+      ...(clear ? { clear: true as const } : {}),
+      day: { current: played, open: false, ...(played ? { played } : {}) },
+    };
+  }
+
+  /** A day change is durable before the call returns: a snapshot, or a log line between snapshots. */
+  private recordDayChange(change: DayChange): void {
+    if (!this.path) return;
+    if (this.dayChangesLogged + 1 >= this.snapshotEvery) {
+      this.save();
+      return;
+    }
+    change.gen = this.state.gen ?? 0;
+    appendFileSync(logPath(this.path), `${JSON.stringify(change)}\n`);
+    this.dayChangesLogged += 1;
   }
 
   // ---- Broker -----------------------------------------------------------------------------
@@ -344,7 +383,9 @@ export class SimBroker implements Broker {
 
   /** Full snapshot (day changes, creation). */
   private save(): void {
-    if (this.path) writeSimState(this.path, this.state);
+    if (!this.path) return;
+    writeSimState(this.path, this.state);
+    this.dayChangesLogged = 0;
   }
 
   /** Appends what an order operation changed to the log (durable before the call returns). */

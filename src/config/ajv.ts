@@ -3,7 +3,7 @@
  * errors, verbose (so messages can quote the rule's bounds and the value), the `iana-timezone`
  * format (luxon), and the standard formats.
  */
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import formatsPlugin from "ajv-formats";
 import { IANAZone } from "luxon";
 
@@ -14,6 +14,10 @@ export function makeAjv(options: { useDefaults?: boolean } = {}): Ajv2020 {
     verbose: true,
     allowUnionTypes: true,
     useDefaults: options.useDefaults ?? false,
+    // Our schemas are fixed at build time and checked against the draft 2020-12 meta-schema by
+    // tests/config/schemas-valid.test.ts (every schema registered below); compiling the
+    // meta-schema in every process cost ~50 ms of each command's start-up per ajv instance.
+    validateSchema: false,
   });
   // ajv-formats is CommonJS; its default export arrives as the module object under NodeNext.
   type Plugin = (ajv: Ajv2020, formats: string[]) => unknown;
@@ -143,20 +147,41 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Schema
   return out;
 }
 
-/** One instance for every checker: each new Ajv compiles the draft 2020-12 meta-schema again (~20 ms). */
-let shared: Ajv2020 | undefined;
+/** One instance per option set, for every checker: a new Ajv costs its own set-up and cache. */
+const shared = new Map<boolean, Ajv2020>();
+const registered: object[] = [];
+
+/** Every schema handed to `schemaChecker` or `lazyValidator` so far (the meta-schema test checks them all). */
+export function registeredSchemas(): readonly object[] {
+  return registered;
+}
 
 /**
- * A validator of `schema` that answers with the issues (empty when the value fits). Compiled on its
- * first use, so a process pays only for the schemas it checks (start-up time of every command).
+ * The compiled validator of `schema`, compiled on its first call: a process pays only for the
+ * schemas it checks (start-up time of every command). `useDefaults` fills in defaults in place.
  */
-export function schemaChecker(schema: object): (value: unknown) => SchemaIssue[] {
-  let validate: ReturnType<Ajv2020["compile"]> | undefined;
-  return (value) => {
+export function lazyValidator(schema: object, options: { useDefaults?: boolean } = {}): () => ValidateFunction {
+  registered.push(schema);
+  const useDefaults = options.useDefaults ?? false;
+  let validate: ValidateFunction | undefined;
+  return () => {
     if (!validate) {
-      shared ??= makeAjv();
-      validate = shared.compile(schema);
+      let ajv = shared.get(useDefaults);
+      if (!ajv) {
+        ajv = makeAjv({ useDefaults });
+        shared.set(useDefaults, ajv);
+      }
+      validate = ajv.compile(schema);
     }
+    return validate;
+  };
+}
+
+/** A validator of `schema` that answers with the issues (empty when the value fits); compiled on first use. */
+export function schemaChecker(schema: object): (value: unknown) => SchemaIssue[] {
+  const compiled = lazyValidator(schema);
+  return (value) => {
+    const validate = compiled();
     return validate(value) ? [] : describeErrors(validate.errors);
   };
 }

@@ -9,13 +9,12 @@ import { pickLimits } from "../gate/limits.js";
 import type { Limits } from "../core/gate-types.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
 import { readRegularFile } from "../util/regular-file.js";
-import { describeErrors, makeAjv } from "./ajv.js";
+import { describeErrors, lazyValidator } from "./ajv.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import type { Config, ConfigIssue, ConfigLoadResult } from "./types.js";
 import { loadUniverse } from "./universe.js";
 
-const ajv = makeAjv({ useDefaults: true });
-const validate = ajv.compile(CONFIG_SCHEMA);
+const configValidator = lazyValidator(CONFIG_SCHEMA, { useDefaults: true });
 
 const issueOf = (file: string, path: string, rule: string): ConfigIssue => ({
   file,
@@ -58,6 +57,7 @@ export function validateConfigDocument(
   const nonFinite = nonFiniteIssues(doc);
   if (nonFinite.length > 0) return { ok: false, errors: nonFinite.map((i) => issueOf(file, i.path, i.rule)) };
   const data = structuredClone(doc ?? {}) as Record<string, unknown>;
+  const validate = configValidator();
   if (!validate(data)) {
     return { ok: false, errors: describeErrors(validate.errors).map((i) => issueOf(file, i.path || "(root)", i.rule)) };
   }

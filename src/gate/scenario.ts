@@ -3,7 +3,7 @@
  * reported with its path), its evaluation, and the two renderings (JSON, readable table). Pure:
  * the command reads the file.
  */
-import { describeErrors, makeAjv } from "../config/ajv.js";
+import { describeErrors, lazyValidator } from "../config/ajv.js";
 import { CURRENCY_PATTERN, DATE_PATTERN, LIMITS_PROPERTIES } from "../config/schema.js";
 import { pickLimits } from "./limits.js";
 import type { Instrument } from "../core/domain.js";
@@ -122,8 +122,7 @@ export const SCENARIO_SCHEMA = {
   },
 } as const;
 
-const ajv = makeAjv({ useDefaults: true });
-const validateScenario = ajv.compile(SCENARIO_SCHEMA);
+const scenarioValidator = lazyValidator(SCENARIO_SCHEMA, { useDefaults: true });
 
 export interface Scenario {
   limits: Limits;
@@ -144,6 +143,7 @@ const jsonPath = (p: string): string => (p === "" ? "$" : p.startsWith("[") ? `$
 /** Validate a parsed scenario document and normalise it (upper-case symbols, defaults applied). */
 export function parseScenario(doc: unknown): { ok: true; scenario: Scenario } | { ok: false; issues: ScenarioIssue[] } {
   const data = structuredClone(doc) as unknown;
+  const validateScenario = scenarioValidator();
   if (!validateScenario(data)) {
     return {
       ok: false,

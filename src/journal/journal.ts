@@ -18,7 +18,7 @@ import { type FillArgs, fillEvents, type IntentArgs, intentEvent, positive, type
 import { firstValuationEvents, resetEvents, STALE_RUN_MS, type StartRunArgs, startRunEvents } from "./runs.js";
 import type { StandingEvent, StandingState } from "./standing-orders.js";
 import { apply, checkpointOf, type State } from "./state.js";
-import { appendLog, makeHeadDb } from "./store.js";
+import { LogAppender, makeHeadDb } from "./store.js";
 import { assertZone, iso } from "./time.js";
 import {
   type AdjustmentRecord,
@@ -74,6 +74,7 @@ export class Journal extends JournalReads {
   private readonly headOnFlush: boolean;
   private headDirty = false;
   private readonly logPath: string;
+  private readonly log: LogAppender;
   private readonly db;
   private queue: Promise<unknown> = Promise.resolve();
   private broken: Error | null = null;
@@ -85,6 +86,8 @@ export class Journal extends JournalReads {
     this.reducingRuns = opts.reducingRunsAfterReset ?? 0;
     this.headOnFlush = opts.headOnFlush ?? false;
     this.logPath = `${home}/${LOG_FILE}`;
+    // A simulation's journal (head written on flush) keeps its log open between commits.
+    this.log = new LogAppender(this.logPath, this.headOnFlush);
     this.db = makeHeadDb(homePaths(home).journal, head, this.durable);
   }
 
@@ -109,7 +112,7 @@ export class Journal extends JournalReads {
     const events = bodies.map((b, i) => ({ ...redactValue(b), seq: head.log.last_seq + i + 1 }) as JournalEvent);
     const text = events.map((e) => JSON.stringify(e)).join("\n") + "\n";
     for (const b of bodies) faultPoint(`journal.append:${b.t}`);
-    const committed = await appendLog(this.logPath, head.log.committed_bytes, text, this.durable);
+    const committed = this.log.append(head.log.committed_bytes, text, this.durable);
     try {
       for (const e of events) apply(this.s, e);
       const now = new Date().toISOString();
@@ -126,6 +129,13 @@ export class Journal extends JournalReads {
       this.broken = e as Error;
       throw e;
     }
+  }
+
+  /** Releases the event log's descriptor (kept open with `headOnFlush`); a later commit reopens it. */
+  close(): Promise<void> {
+    const run = this.queue.then(() => this.log.close());
+    this.queue = run.catch(() => {});
+    return run;
   }
 
   /** Writes the head when commits since the last flush left it behind (`headOnFlush`). */

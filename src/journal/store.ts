@@ -140,24 +140,49 @@ export async function readLog(path: string, committedBytes: number, lastSeq: num
 }
 
 /**
- * Appends `text` at `at` (the committed mark), cutting off any uncommitted tail first. Synchronous
- * system calls: a commit is a handful of small writes that the caller awaits anyway, and a round
- * trip through the thread pool per call cost more than the writes (about a second per simulated year).
+ * The event log's writer: `append` writes `text` at `at` (the committed mark), cutting off any
+ * uncommitted tail first. Synchronous system calls: a commit is a handful of small writes that the
+ * caller awaits anyway, and a round trip through the thread pool per call cost more than the writes
+ * (about a second per simulated year). `keepOpen` holds one O_APPEND descriptor between commits (a simulation
+ * commits thousands of times in one process; reopening the file per commit was most of a
+ * commit's cost) until `close()`; otherwise each append opens and closes the file.
  */
-export async function appendLog(path: string, at: number, text: string, durable: boolean): Promise<number> {
-  mkdirSync(dirname(path), { recursive: true });
-  // O_APPEND: after cutting the file back to the committed mark, every write lands at its end
-  const fd = openSync(path, "a+", 0o600);
-  try {
-    const data = Buffer.from(text, "utf8");
-    const { size } = fstatSync(fd);
-    if (size < at) throw corrupt(path, `the event log shrank below its committed size (${size} < ${at})`);
-    if (size !== at) ftruncateSync(fd, at);
-    let off = 0;
-    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-    if (durable) fsyncSync(fd);
-    return at + data.length;
-  } finally {
+export class LogAppender {
+  private fd: number | null = null;
+
+  constructor(
+    private readonly path: string,
+    private readonly keepOpen: boolean,
+  ) {}
+
+  append(at: number, text: string, durable: boolean): number {
+    if (this.fd === null) {
+      mkdirSync(dirname(this.path), { recursive: true });
+      // O_APPEND: after cutting the file back to the committed mark, every write lands at its end
+      this.fd = openSync(this.path, "a+", 0o600);
+    }
+    const fd = this.fd;
+    let ok = false;
+    try {
+      const data = Buffer.from(text, "utf8");
+      const { size } = fstatSync(fd);
+      if (size < at) throw corrupt(this.path, `the event log shrank below its committed size (${size} < ${at})`);
+      if (size !== at) ftruncateSync(fd, at);
+      let off = 0;
+      while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+      if (durable) fsyncSync(fd);
+      ok = true;
+      return at + data.length;
+    } finally {
+      // A failed write closes the descriptor too: the next append starts from a fresh open.
+      if (!ok || !this.keepOpen) this.close();
+    }
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
     closeSync(fd);
   }
 }

@@ -9,17 +9,22 @@ export function assertZone(zone: string): void {
   }
 }
 
-/** The calendar month containing `at` in `zone`: its key (YYYY-MM) and [start, end) in epoch ms. */
-/** The last window computed per zone: the quota and spend checks ask for the same month many times a run. */
-const lastWindow = new Map<string, { key: string; start: number; end: number }>();
+/**
+ * The last few windows computed per zone, newest first: the quota and spend checks ask for the same
+ * months many times a run (a simulated day asks for its simulated month and the wall-clock one).
+ */
+const recentWindows = new Map<string, { key: string; start: number; end: number }[]>();
+const WINDOWS_KEPT = 4;
 
+/** The calendar month containing `at` in `zone`: its key (YYYY-MM) and [start, end) in epoch ms. */
 export function monthWindow(at: Date, zone: string): { key: string; start: number; end: number } {
   const ms = at.getTime();
-  const hit = lastWindow.get(zone);
-  if (hit && ms >= hit.start && ms < hit.end) return { ...hit };
+  const recent = recentWindows.get(zone) ?? [];
+  const hit = recent.find((w) => ms >= w.start && ms < w.end);
+  if (hit) return { ...hit };
   const local = DateTime.fromJSDate(at, { zone }).startOf("month");
   const w = { key: local.toFormat("yyyy-MM"), start: local.toMillis(), end: local.plus({ months: 1 }).toMillis() };
-  if (Number.isFinite(w.start) && Number.isFinite(w.end)) lastWindow.set(zone, w);
+  if (Number.isFinite(w.start) && Number.isFinite(w.end)) recentWindows.set(zone, [w, ...recent].slice(0, WINDOWS_KEPT));
   return { ...w };
 }
 

@@ -4,8 +4,13 @@
  * the front end's listeners. A listener that throws or a failed append never throws into the
  * emitter (the pipeline, the executor): each failure is kept in `failures` and reported once as a
  * `run.note` warning; after a failed append the events stay in memory (`events`).
+ *
+ * The file is held open from `attachFile` to `close()` (the end of the run), each event one
+ * write(2) on an O_APPEND descriptor: as durable as reopening the file per event (a SIGKILL keeps
+ * every line written) at a fraction of the cost, which a many-day simulation pays per event.
+ * An event emitted after `close()` is appended by reopening the file.
  */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { RunEvent, RunEventBody } from "../core/events.js";
 import { redactValue } from "../core/redact.js";
@@ -16,6 +21,7 @@ export class EventSink {
   private seq = 0;
   private readonly listeners: EventListener[] = [];
   private file: string | null = null;
+  private fd: number | null = null;
   private readonly buffered: RunEvent[] = [];
   readonly events: RunEvent[] = [];
   /** Listener and artifact failures, one sentence each (also reported as run.note warnings). */
@@ -28,11 +34,51 @@ export class EventSink {
   /** Start writing to a file; events emitted before are flushed into it first. */
   attachFile(path: string): void {
     mkdirSync(dirname(path), { recursive: true });
+    this.close();
     this.file = path;
-    if (this.buffered.length > 0) {
-      appendFileSync(path, this.buffered.map((e) => JSON.stringify(e)).join("\n") + "\n");
-      this.buffered.length = 0;
+    let failure: string | null = null;
+    try {
+      this.fd = openSync(path, "a");
+    } catch (e) {
+      failure = this.appendFailed(e);
     }
+    if (!failure && this.buffered.length > 0) {
+      const lines = this.buffered.map((e) => JSON.stringify(e)).join("\n") + "\n";
+      this.buffered.length = 0;
+      failure = this.append(lines);
+    }
+    if (failure) this.report([failure]);
+  }
+
+  /** Closes the event file (the end of the run). Safe to call twice. */
+  close(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    try {
+      closeSync(fd);
+    } catch (e) {
+      this.report([`could not close ${this.file} (${(e as Error).message})`]);
+    }
+  }
+
+  /** Appends to the event file; a failure stops further appends and is returned (to report), never thrown. */
+  private append(text: string): string | null {
+    if (!this.file) return null;
+    try {
+      if (this.fd !== null) writeAll(this.fd, text);
+      else appendFileSync(this.file, text);
+      return null;
+    } catch (e) {
+      return this.appendFailed(e);
+    }
+  }
+
+  private appendFailed(e: unknown): string {
+    const file = this.file;
+    this.close();
+    this.file = null;
+    return `could not append to ${file} (${(e as Error).message}); later events are kept in memory only`;
   }
 
   subscribe(listener: EventListener): () => void {
@@ -49,12 +95,8 @@ export class EventSink {
     this.events.push(event);
     const failed: string[] = [];
     if (this.file) {
-      try {
-        appendFileSync(this.file, JSON.stringify(event) + "\n");
-      } catch (e) {
-        failed.push(`could not append to ${this.file} (${(e as Error).message}); later events are kept in memory only`);
-        this.file = null;
-      }
+      const failure = this.append(JSON.stringify(event) + "\n");
+      if (failure) failed.push(failure);
     } else this.buffered.push(event);
     for (const l of this.listeners) {
       try {
@@ -79,4 +121,11 @@ export class EventSink {
       this.reporting = false;
     }
   }
+}
+
+/** write(2) until every byte is out (a regular file takes it in one call; a short write is retried). */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  let at = 0;
+  while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
 }

@@ -106,5 +106,9 @@ export async function runPhases(ctx: RunContext, phases: readonly Phase[]): Prom
 
 export async function runDaily(deps: PipelineDeps, phases: readonly Phase[] = deps.resume ? APPROVE_PHASES : DAILY_PHASES): Promise<RunSummary> {
   const ctx = newRunContext(deps);
-  return closeRun(ctx, await runPhases(ctx, phases));
+  try {
+    return await closeRun(ctx, await runPhases(ctx, phases));
+  } finally {
+    deps.sink.close(); // an event emitted later (a front end's last word) reopens the file
+  }
 }

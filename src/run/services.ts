@@ -61,7 +61,7 @@ export function createBroker(
   market: MarketData,
   universe: readonly Instrument[],
   env: NodeJS.ProcessEnv = process.env,
-  opts: { persistNew?: boolean; keepClosedOrders?: boolean } = {},
+  opts: { persistNew?: boolean; keepClosedOrders?: boolean; simSnapshotEvery?: number } = {},
 ): BrokerSetup {
   if (config.broker.kind === "sim") {
     const sim = SimBroker.open({
@@ -76,6 +76,7 @@ export function createBroker(
       closeAfterWork: true,
       ...(opts.persistNew === false ? { persistNew: false } : {}),
       ...(opts.keepClosedOrders === false ? { keepClosedOrders: false } : {}),
+      ...(opts.simSnapshotEvery ? { snapshotEvery: opts.simSnapshotEvery } : {}),
     });
     return {
       broker: sim,
@@ -142,6 +143,8 @@ export interface ServiceOptions {
   headOnFlush?: boolean;
   /** The simulated broker keeps finished orders after the close (default true; see SimBroker). */
   keepClosedOrders?: boolean;
+  /** Day changes between snapshots of the simulated broker's book (default 1; see SimBroker). */
+  simSnapshotEvery?: number;
 }
 
 export async function createAccountServices(home: string, env: NodeJS.ProcessEnv, opts: ServiceOptions = {}): Promise<AccountServices> {
@@ -158,7 +161,11 @@ export async function createAccountServices(home: string, env: NodeJS.ProcessEnv
   if (opts.requireInitialised && !journal.isInitialised()) {
     throw new TwError("not_initialised", "the journal is not initialised yet: run `tradewarden run` or `tradewarden init` first", EXIT.USAGE_OR_CONFIG);
   }
-  const broker = createBroker(home, config, market, universe, env, { persistNew: !opts.readOnly, ...(opts.keepClosedOrders === false ? { keepClosedOrders: false } : {}) });
+  const broker = createBroker(home, config, market, universe, env, {
+    persistNew: !opts.readOnly,
+    ...(opts.keepClosedOrders === false ? { keepClosedOrders: false } : {}),
+    ...(opts.simSnapshotEvery ? { simSnapshotEvery: opts.simSnapshotEvery } : {}),
+  });
   return { config, universe, market, journal, ...broker };
 }
 

@@ -68,6 +68,8 @@ export interface SimulationResult {
 }
 
 export const INDEX_SYMBOL = "SPX";
+/** Day changes between snapshots of the simulation's broker book (see SimBroker `snapshotEvery`). */
+const SIM_SNAPSHOT_EVERY = 64;
 const noSleep = async () => {};
 
 export async function runSimulation(req: SimulationRequest, hooks: SimulationHooks = {}): Promise<SimulationResult> {
@@ -113,7 +115,8 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
   let exitCode: number = EXIT.OK;
   let status: SimulationStatus = "completed";
   try {
-    const svc = await createRunServices(paths.dir, req.env, { fsync: false, headOnFlush: true, market, keepClosedOrders: false });
+    // One broker stays open across every day: its day changes go to its log between snapshots.
+    const svc = await createRunServices(paths.dir, req.env, { fsync: false, headOnFlush: true, market, keepClosedOrders: false, simSnapshotEvery: SIM_SNAPSHOT_EVERY });
     const mask = req.mask ? maskerFor(svc.universe) : undefined;
     hooks.onStart?.(meta);
     const signal = hooks.signal ?? new AbortController().signal;
@@ -148,6 +151,8 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
         break;
       }
     }
+    svc.sim?.checkpoint();
+    await svc.journal.close();
   } catch (e) {
     status = "failed";
     exitCode = e instanceof TwError ? e.exitCode : EXIT.INTERNAL_ERROR;

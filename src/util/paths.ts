@@ -35,8 +35,12 @@ export function bundledDataDir(): string {
   return join(packageRoot(), "data");
 }
 
+let version: string | undefined;
+
+/** The installed package's version (read once per process: every run's records carry it). */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+  version ??= (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+  return version;
 }
 
 /** The default home: `$TRADEWARDEN_HOME`, else `~/.tradewarden`. `--home` overrides both. */

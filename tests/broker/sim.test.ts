@@ -181,6 +181,42 @@ describe("simulated paper broker", () => {
     expect(after.snapshot().orders).toHaveLength(1);
   });
 
+
+  for (const keepClosedOrders of [true, false]) {
+    it(`a many-day simulation logs its day changes between snapshots and every reload equals the live book (keepClosedOrders ${keepClosedOrders})`, async () => {
+      const h = home();
+      const path = homePaths(h).sim;
+      const live = SimBroker.open({ market, config: cfg, start: "2020-01-07", path, snapshotEvery: 4, keepClosedOrders });
+      const reloaded = () => {
+        const { gen: _a, ...book } = SimBroker.open({ market, config: cfg, path }).snapshot();
+        return book;
+      };
+      const liveBook = () => {
+        const { gen: _b, ...book } = live.snapshot();
+        return book;
+      };
+      const gens = new Set<number | undefined>();
+      for (const day of ["2020-01-07", "2020-01-08", "2020-01-09"]) {
+        expect(live.beginDay()).toBe(day);
+        expect(reloaded()).toEqual(liveBook());
+        await live.placeLimitDayOrder(order("BUY", 5, 12)); // fills at the open
+        await live.placeLimitDayOrder(order("BUY", 5, 1)); // never reached: expires at the close
+        expect(reloaded()).toEqual(liveBook());
+        live.endDay();
+        expect(reloaded()).toEqual(liveBook());
+        gens.add(live.snapshot().gen);
+      }
+      // Six day changes with a snapshot every fourth: the log carried the rest, then was compacted.
+      expect(gens.size).toBe(2);
+      expect(liveBook().played_days).toEqual(["2020-01-07", "2020-01-08", "2020-01-09"]);
+      expect(liveBook().orders).toHaveLength(keepClosedOrders ? 6 : 0);
+      if (keepClosedOrders) expect(liveBook().orders.filter((o) => o.status === "expired")).toHaveLength(3);
+      expect(existsSync(`${path}.log`)).toBe(true);
+      live.checkpoint();
+      expect(existsSync(`${path}.log`)).toBe(false);
+      expect(reloaded()).toEqual(liveBook());
+    });
+  }
   it("injects faults: reject, partial, fill during cancel, timeout after accept, unreachable", async () => {
     const s = open();
     s.beginDay();

@@ -105,6 +105,27 @@ describe("storage", () => {
     expect(j3.verify()).toEqual([]);
   });
 
+  it("a simulation's journal (head on flush) keeps its log open between commits: a torn tail is still cut, every commit is on disk, and it reopens after close()", async () => {
+    const home = tmpHome();
+    const j = await openJournal(home, { timezone: "UTC", fsync: false, headOnFlush: true });
+    await j.init({ capital: 10_000, currency: "USD", at: "2024-01-02T00:00:00Z" });
+    await j.deposit({ amount: 1, at: "2024-01-03T00:00:00Z" });
+    const logPath = join(home, "journal.log.jsonl");
+    const lines = () => readFileSync(logPath, "utf8").split("\n").filter(Boolean);
+    expect(lines()).toHaveLength(2); // on disk at once, before any flush
+    appendFileSync(logPath, '{"seq":3,"t":"deposit","amount_minor":99999,"at":"2024-'); // a torn write behind the open descriptor
+    await j.deposit({ amount: 2, at: "2024-01-04T00:00:00Z" });
+    expect(lines()).toHaveLength(3);
+    expect(lines()[2]).toContain('"seq":3');
+    await j.close();
+    await j.deposit({ amount: 4, at: "2024-01-05T00:00:00Z" }); // after close: reopened
+    await j.flush();
+    await j.close();
+    const again = await openJournal(home, { timezone: "UTC" });
+    expect(again.cash()).toBe(10_007);
+    expect(again.verify()).toEqual([]);
+  });
+
   it("refuses an invalid time zone", async () => {
     await expect(openJournal(tmpHome(), { timezone: "Mars/Olympus" })).rejects.toMatchObject({ code: "invalid_timezone" });
   });

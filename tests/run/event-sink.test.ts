@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,17 +26,48 @@ describe("event sink", () => {
     expect(sink.failures[0]).toBe("an event listener failed on reconcile.ok: screen crashed");
   });
 
-  it("a failed artifact append keeps the events in memory and is reported, not thrown", () => {
+  it("a failed artifact append (disk full) keeps the events in memory and is reported once, not thrown", () => {
+    // /dev/full accepts the open and fails every write with ENOSPC: a real disk-full append.
+    const sink = new EventSink();
+    const seen: string[] = [];
+    sink.subscribe((e) => seen.push(e.type));
+    sink.attachFile("/dev/full");
+    expect(() => sink.emit({ type: "reconcile.ok", positions: 0 })).not.toThrow();
+    expect(() => sink.emit({ type: "reconcile.ok", positions: 1 })).not.toThrow();
+    expect(sink.events.map((e) => e.type)).toEqual(["reconcile.ok", "run.note", "reconcile.ok"]);
+    expect(seen).toEqual(["reconcile.ok", "run.note", "reconcile.ok"]); // the listener sees the event before the warning
+    expect(sink.failures).toHaveLength(1);
+    expect(sink.failures[0]).toMatch(/could not append to \/dev\/full \(ENOSPC/);
+    sink.close();
+  });
+
+  it("an event file that cannot be opened (a directory in the way) is reported at attach; events stay in memory", () => {
     const dir = mkdtempSync(join(tmpdir(), "tw-sink-"));
     dirs.push(dir);
-    const sink = new EventSink();
     const file = join(dir, "events.jsonl");
-    sink.attachFile(file);
-    sink.emit({ type: "reconcile.ok", positions: 0 });
-    rmSync(file);
-    mkdirSync(file); // the append now fails (EISDIR), even for root
+    mkdirSync(file);
+    const sink = new EventSink();
+    sink.emit({ type: "reconcile.ok", positions: 0 }); // buffered before the file is attached
+    expect(() => sink.attachFile(file)).not.toThrow();
     expect(() => sink.emit({ type: "reconcile.ok", positions: 1 })).not.toThrow();
-    expect(sink.events.map((e) => e.type)).toEqual(["reconcile.ok", "reconcile.ok", "run.note"]);
-    expect(sink.failures[0]).toMatch(/could not append/);
+    expect(sink.events.map((e) => e.type)).toEqual(["reconcile.ok", "run.note", "reconcile.ok"]);
+    expect(sink.failures[0]).toMatch(/could not append to .*events\.jsonl \(EISDIR/);
+  });
+
+  it("appends every event as it happens, and after close() a later event still reaches the file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tw-sink-"));
+    dirs.push(dir);
+    const file = join(dir, "runs", "r1", "events.jsonl");
+    const sink = new EventSink();
+    sink.emit({ type: "reconcile.ok", positions: 0 }); // before the file: flushed on attach
+    sink.attachFile(file);
+    sink.emit({ type: "reconcile.ok", positions: 1 });
+    const lines = () => readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { seq: number });
+    expect(lines().map((e) => e.seq)).toEqual([1, 2]); // on disk before close: a crash now keeps both
+    sink.close();
+    sink.close();
+    sink.emit({ type: "reconcile.ok", positions: 2 });
+    expect(lines().map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(sink.failures).toEqual([]);
   });
 });
