@@ -1,125 +1,64 @@
 /**
  * Cassettes: record every model request and response of a run as JSONL, and replay them.
  *
- * Format: a meta line `{type:"meta", format, contract_version, model, created_at}`, then one line
- * per call `{type:"call", index, key, request, response | error}` where `key` is the SHA-256 of the
- * canonical request (system + tools + messages + max_tokens as JSON with sorted keys). Timeouts,
- * signals, headers and API keys are never part of a request here, and strings that look like
- * credentials are redacted before anything is written.
+ * Format 2 (CASSETTE_FORMAT; the lines and the parser are in cassette-format.ts):
+ * - a meta line `{type:"meta", format, contract_version, model, created_at}`;
+ * - each distinct tool list once, `{type:"tools", id, tools}` (id: SHA-256 of the tools' canonical
+ *   JSON), right before the first call that offers it: the catalogue with its JSON Schemas is most of
+ *   every request, so it is not repeated per call;
+ * - one line per call `{type:"call", index, key, request: {system, messages, max_tokens, tools_ref},
+ *   response | error}`; a request without tools has neither `tools` nor `tools_ref`.
+ * `key` is the SHA-256 of the canonical request *with the full tool list* (system + tools + messages +
+ * max_tokens as JSON with sorted keys), exactly as in format 1, whose call lines carried `tools`
+ * inline; both formats are read (parseCassette) and replay. Timeouts, signals, headers and API keys
+ * are never part of a request here, and strings that look like credentials are redacted before
+ * anything is written.
  *
  * Replay fails closed (CassetteError, which the loop rethrows): on a changed request (the message
- * names the first differing path), on running out of recorded calls, on a contract-version change,
- * and on leftovers (`assertConsumed()`).
+ * names the first differing path), on an edited tools line (a path under `$.tools`), on running out
+ * of recorded calls, on a contract-version change, on an unreadable cassette (`cassette_invalid`,
+ * naming the line) and on leftovers (`assertConsumed()`).
  */
 import { redact as redactSecrets } from "../core/redact.js";
-import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
-import { EXIT } from "../core/exit-codes.js";
-import { TwError } from "../core/errors.js";
 import { type CallHooks, ModelCallError, type ModelClient, type ModelRequest, type ModelResponse } from "./types.js";
+import {
+  CASSETTE_FORMAT,
+  type CallLine,
+  type CassetteMeta,
+  CassetteError,
+  canonicalRequest,
+  type ParsedCall,
+  type ParsedCassette,
+  parseCassette,
+  redact,
+  requestKey,
+  storedRequest,
+  type ToolsLine,
+  toolsCanonical,
+} from "./cassette-format.js";
 
-export const CASSETTE_FORMAT = 1;
-
-export interface CassetteMeta {
-  type: "meta";
-  format: number;
-  contract_version: string;
-  model: string;
-  created_at: string;
-}
-
-export interface CanonicalRequest {
-  system: string;
-  tools: unknown[];
-  messages: unknown[];
-  max_tokens: number;
-}
-
-export interface CassetteCall {
-  type: "call";
-  index: number;
-  key: string;
-  request: CanonicalRequest;
-  response?: ModelResponse;
-  error?: { kind: ModelCallError["kind"]; message: string; status?: number };
-}
-
-export type CassetteErrorCode = "cassette_mismatch" | "cassette_exhausted" | "cassette_leftover" | "cassette_invalid";
-
-export class CassetteError extends TwError {
-  constructor(code: CassetteErrorCode, message: string, details?: unknown) {
-    super(code, message, EXIT.INTERNAL_ERROR, details);
-    this.name = "CassetteError";
-  }
-}
-
-const SECRET = /(sk-ant-[A-Za-z0-9_-]{6,}|sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{6,}|Bearer\s+[A-Za-z0-9._~+/-]{12,}=*)/g;
-
-function redact<T>(value: T): T {
-  if (typeof value === "string") return value.replace(SECRET, "[redacted]") as T;
-  if (Array.isArray(value)) return value.map((v) => redact(v)) as T;
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redact(v);
-    return out as T;
-  }
-  return value;
-}
-
-/** JSON with object keys sorted at every level and `undefined` members dropped. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
-}
-
-/**
- * The canonical (and redacted) form of a tool list, by identity: a run offers one list, built once,
- * to every model call, and it is most of each request (canonicalising it per call cost about 10% of a
- * simulated day). Tool lists are never mutated after they are built.
- */
-const canonicalTools = new WeakMap<object, { value: unknown; json: string }>();
-
-function toolsCanonical(tools: unknown): { value: unknown; json: string } {
-  if (tools === null || typeof tools !== "object") {
-    const value = redact(JSON.parse(canonicalJson(tools ?? null)) as unknown);
-    return { value, json: canonicalJson(value) };
-  }
-  let hit = canonicalTools.get(tools);
-  if (!hit) {
-    const value = redact(JSON.parse(canonicalJson(tools)) as unknown);
-    hit = { value, json: canonicalJson(value) };
-    canonicalTools.set(tools, hit);
-  }
-  return hit;
-}
-
-/** Canonical JSON texts of requests made by canonicalRequest, so requestKey need not rebuild them. */
-const canonicalTexts = new WeakMap<object, string>();
-
-export function canonicalRequest(req: Pick<ModelRequest, "system" | "tools" | "messages" | "maxTokens">): CanonicalRequest {
-  const tools = toolsCanonical(req.tools);
-  const rest = redact(JSON.parse(canonicalJson({ system: req.system, messages: req.messages, max_tokens: req.maxTokens })) as Record<string, unknown>);
-  // Keys in canonical (sorted) order, so the object serialises as its canonical text.
-  const request: Record<string, unknown> = {};
-  for (const k of Object.keys(rest)) if (k < "tools") request[k] = rest[k];
-  if (req.tools !== undefined) request.tools = tools.value;
-  for (const k of Object.keys(rest)) if (k > "tools") request[k] = rest[k];
-  const text = `{${Object.keys(request)
-    .map((k) => `${JSON.stringify(k)}:${k === "tools" ? tools.json : canonicalJson(request[k])}`)
-    .join(",")}}`;
-  canonicalTexts.set(request, text);
-  return request as unknown as CanonicalRequest;
-}
-
-export function requestKey(canonical: CanonicalRequest): string {
-  const text = canonicalTexts.get(canonical as object) ?? canonicalJson(canonical);
-  return createHash("sha256").update(text).digest("hex");
-}
+export {
+  CASSETTE_FORMAT,
+  type CallLine,
+  type CanonicalRequest,
+  type CassetteCall,
+  CassetteError,
+  type CassetteErrorCode,
+  type CassetteMeta,
+  type CassetteProblem,
+  type CassetteRead,
+  canonicalJson,
+  canonicalRequest,
+  type ParsedCall,
+  type ParsedCassette,
+  type ParsedTools,
+  parseCassette,
+  readCassette,
+  requestKey,
+  type StoredRequest,
+  type ToolsLine,
+} from "./cassette-format.js";
 
 /** The first path at which two JSON values differ (`$.messages[3].content[0].text`), or null. */
 export function firstDifference(a: unknown, b: unknown, path = "$"): string | null {
@@ -171,6 +110,8 @@ export class RecordingClient implements ModelClient {
   readonly model: string;
   readonly lines: string[] = [];
   private index = 0;
+  /** Ids of the tool lists already written (each is written once). */
+  private readonly toolsWritten = new Set<string>();
 
   constructor(
     private readonly inner: ModelClient,
@@ -195,19 +136,30 @@ export class RecordingClient implements ModelClient {
 
   async complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse> {
     const request = canonicalRequest(req);
-    const entry: CassetteCall = { type: "call", index: this.index++, key: requestKey(request), request };
+    const tools = toolsCanonical(req.tools);
+    const entry: CallLine = { type: "call", index: this.index++, key: requestKey(request), request: storedRequest(request, tools.id) };
     try {
       const response = await this.inner.complete(req, hooks);
       entry.response = redact(response);
-      this.write(entry);
+      this.writeCall(entry, req.tools === undefined ? null : tools);
       return response;
     } catch (e) {
       const err = e instanceof ModelCallError ? e : new ModelCallError("protocol", (e as Error)?.message ?? String(e));
       entry.error = { kind: err.kind, message: redact(err.message) };
       if (err.status !== undefined) entry.error.status = err.status;
-      this.write(entry);
+      this.writeCall(entry, req.tools === undefined ? null : tools);
       throw e;
     }
+  }
+
+  /** A call line, preceded by its tools line the first time its tool list is used. */
+  private writeCall(entry: CallLine, tools: { id: string; value: unknown } | null): void {
+    if (tools && !this.toolsWritten.has(tools.id)) {
+      this.toolsWritten.add(tools.id);
+      const line: ToolsLine = { type: "tools", id: tools.id, tools: tools.value as unknown[] };
+      this.write(line);
+    }
+    this.write(entry);
   }
 
   toJsonl(): string {
@@ -226,25 +178,19 @@ export interface ReplayOptions {
   contractVersion?: string;
 }
 
-/** Replays a recorded cassette; any drift fails closed. */
+/** Replays a recorded cassette (format 1 or 2, or one already parsed); any drift fails closed. */
 export class ReplayClient implements ModelClient {
   readonly model: string;
   readonly meta: CassetteMeta;
-  private readonly calls: CassetteCall[];
+  /** The recorded calls, each with its full canonical request. */
+  readonly calls: readonly ParsedCall[];
+  /** The current digest of each tools line's tools, by line (an edited line no longer matches its id). */
+  private readonly toolsDigest: ReadonlyMap<number, string>;
   private next = 0;
 
-  constructor(jsonl: string, opts: ReplayOptions = {}) {
-    const lines = jsonl.split("\n").filter((l) => l.trim().length > 0);
-    const parsed = lines.map((l, i) => {
-      try {
-        return JSON.parse(l) as Record<string, unknown>;
-      } catch {
-        throw new CassetteError("cassette_invalid", `cassette line ${i + 1} is not JSON`);
-      }
-    });
-    const meta = parsed[0];
-    if (meta?.type !== "meta") throw new CassetteError("cassette_invalid", "the cassette does not start with a meta line");
-    this.meta = meta as unknown as CassetteMeta;
+  constructor(cassette: string | ParsedCassette, opts: ReplayOptions = {}) {
+    const parsed = typeof cassette === "string" ? parseCassette(cassette) : cassette;
+    this.meta = parsed.meta;
     if (opts.contractVersion !== undefined && this.meta.contract_version !== opts.contractVersion) {
       throw new CassetteError(
         "cassette_mismatch",
@@ -252,12 +198,8 @@ export class ReplayClient implements ModelClient {
       );
     }
     this.model = this.meta.model;
-    this.calls = parsed.slice(1).map((c, i) => {
-      if (c.type !== "call" || typeof c.key !== "string" || (c.response === undefined && c.error === undefined)) {
-        throw new CassetteError("cassette_invalid", `cassette line ${i + 2} is not a recorded call`);
-      }
-      return c as unknown as CassetteCall;
-    });
+    this.calls = parsed.calls;
+    this.toolsDigest = new Map(parsed.tools.map((t) => [t.line, t.digest]));
   }
 
   static fromFile(path: string, opts: ReplayOptions = {}): ReplayClient {
@@ -274,15 +216,10 @@ export class ReplayClient implements ModelClient {
     if (!recorded) {
       throw new CassetteError("cassette_exhausted", `the cassette ran out: call ${this.next + 1} was requested but only ${this.calls.length} were recorded`);
     }
-    const key = requestKey(request);
-    if (key !== recorded.key) {
-      const path = firstDifference(recorded.request, request) ?? "$ (recorded key does not match its request)";
-      throw new CassetteError(
-        "cassette_mismatch",
-        `request ${this.next + 1} differs from the recording at ${path}: recorded ${preview(valueAt(recorded.request, path))}, now ${preview(valueAt(request, path))}`,
-        { index: this.next, path },
-      );
-    }
+    if (requestKey(request) !== recorded.key) throw this.mismatch(recorded, request, "$ (recorded key does not match its request)");
+    // The key was computed when the call was recorded: a tools line edited since would go unnoticed.
+    const digest = recorded.toolsLine === undefined ? undefined : this.toolsDigest.get(recorded.toolsLine);
+    if (digest !== undefined && digest !== toolsCanonical(req.tools).id) throw this.mismatch(recorded, request, "$.tools");
     this.next += 1;
     if (recorded.error) throw new ModelCallError(recorded.error.kind, recorded.error.message, recorded.error.status);
     const response = recorded.response as ModelResponse;
@@ -290,6 +227,15 @@ export class ReplayClient implements ModelClient {
       for (const b of response.content) if (b.type === "text" && typeof b.text === "string" && b.text) hooks.onText(b.text);
     }
     return structuredClone(response);
+  }
+
+  private mismatch(recorded: ParsedCall, request: unknown, fallback: string): CassetteError {
+    const path = firstDifference(recorded.request, request) ?? fallback;
+    return new CassetteError(
+      "cassette_mismatch",
+      `request ${this.next + 1} differs from the recording at ${path}: recorded ${preview(valueAt(recorded.request, path))}, now ${preview(valueAt(request, path))}`,
+      { index: this.next, path },
+    );
   }
 
   /** Fails when recorded calls were not replayed. */

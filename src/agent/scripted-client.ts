@@ -32,7 +32,7 @@
  */
 import { isWatchTask } from "./scripted-watch.js";
 import { type Action, submit } from "./scripted/actions.js";
-import { last, type Step, stepsOf } from "./scripted/conversation.js";
+import { last, requestChars, type Step, stepsOf } from "./scripted/conversation.js";
 import { momentumAction } from "./scripted/momentum.js";
 import { blockedThenRevise, invalidThenRepair, pendingAbandoned } from "./scripted/scenarios.js";
 import { isScriptName, SCRIPTS, type ScriptedOptions, type ScriptName } from "./scripted/scripts.js";
@@ -66,7 +66,7 @@ export class ScriptedClient implements ModelClient {
       content.push({ type: "tool_use", id: `toolu_scripted_${String(turn).padStart(2, "0")}_${i}`, name: c.name, input: c.input });
     });
     if (hooks?.onText) for (const piece of action.text.match(/\S+\s*/g) ?? []) hooks.onText(piece);
-    const inChars = req.system.length + JSON.stringify(req.tools).length + JSON.stringify(req.messages).length;
+    const inChars = requestChars(req);
     const outChars = JSON.stringify(content).length;
     return {
       content,

@@ -9,7 +9,7 @@
  * so the head goes through `DurableJsonFile`, a lowdb adapter with the same contract.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Adapter } from "lowdb";
@@ -41,6 +41,18 @@ async function fsyncDir(dir: string): Promise<void> {
 export async function writeFileAtomic(path: string, text: string, durable = true): Promise<void> {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  if (!durable) {
+    // Without fsync the write is a few fast system calls: done synchronously, with no thread-pool
+    // round trip per step (a simulation writes its head once per simulated day).
+    try {
+      writeFileSync(tmp, text, { encoding: "utf8", mode: 0o600 });
+      renameSync(tmp, path);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+    return;
+  }
   const fh = await open(tmp, "w", 0o600);
   try {
     await fh.writeFile(text, "utf8");

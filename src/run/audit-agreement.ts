@@ -38,22 +38,23 @@ function firstDiff(a: string, b: string): string {
   return `at character ${i}: …${a.slice(from, i + 20)}… vs …${b.slice(from, i + 20)}…`;
 }
 
-export function checkAgreement(transcript: readonly Message[] | null, cassetteLines: readonly string[] | null, events: readonly RunEvent[], add: Add): void {
+/** A recorded call as audit reads it (cassette-format's ParsedCall): its request in full and its line in the file. */
+interface RecordedCall {
+  line: number;
+  request: { messages?: unknown };
+}
+
+export function checkAgreement(transcript: readonly Message[] | null, cassetteCalls: readonly RecordedCall[] | null, events: readonly RunEvent[], add: Add): void {
   const fromTranscript = transcript ? toolResults(transcript) : new Map<string, string>();
   // The cassette: each request carries every earlier tool result; all requests must agree on each.
   const fromCassette = new Map<string, { text: string; line: number }>();
-  for (const [i, line] of (cassetteLines ?? []).entries()) {
-    let rec: { type?: string; request?: { messages?: Message[] } };
-    try {
-      rec = JSON.parse(line);
-    } catch {
-      continue; // reported by the cassette check
-    }
-    if (rec.type !== "call" || !rec.request?.messages) continue;
-    for (const [id, t] of toolResults(rec.request.messages)) {
+  for (const call of cassetteCalls ?? []) {
+    const messages = call.request.messages;
+    if (!Array.isArray(messages)) continue; // reported by the cassette check
+    for (const [id, t] of toolResults(messages as Message[])) {
       const seen = fromCassette.get(id);
-      if (seen && seen.text !== t) add("agreement", `tool result ${id}: cassette lines ${seen.line} and ${i + 1} disagree (${firstDiff(seen.text, t)})`);
-      else if (!seen) fromCassette.set(id, { text: t, line: i + 1 });
+      if (seen && seen.text !== t) add("agreement", `tool result ${id}: cassette lines ${seen.line} and ${call.line} disagree (${firstDiff(seen.text, t)})`);
+      else if (!seen) fromCassette.set(id, { text: t, line: call.line });
     }
   }
   if (transcript) {

@@ -15,7 +15,7 @@ import { tradecatProblems } from "./tradecat-rules.js";
 import { type RunEvent, RUN_EVENT_TYPES } from "../core/events.js";
 import { ordersHash } from "./approval.js";
 import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
-import { type CanonicalRequest, requestKey } from "../agent/cassette.js";
+import { type CassetteRead, readCassette, requestKey } from "../agent/cassette.js";
 import { maskerOfRun } from "./masking.js";
 
 export interface AuditFinding {
@@ -143,27 +143,28 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
     }
   }
   // The transcript, the cassette and the events agree on every tool result the model saw.
-  checkAgreement(messages, texts.cassette === undefined ? null : texts.cassette.split("\n").filter((l) => l.length > 0), events, add);
-
-  // Cassette.
-  if (texts.cassette !== undefined) {
-    const lines = texts.cassette.split("\n").filter((l) => l.length > 0);
-    lines.forEach((line, i) => {
-      try {
-        const rec = JSON.parse(line) as { type?: string; key?: unknown; request?: CanonicalRequest };
-        if (i === 0 && rec.type !== "meta") add("cassette", "the first cassette line is not the meta line");
-        // A call's key is the SHA-256 of its canonical request: a mismatch means the line was edited.
-        if (rec.type === "call" && (rec.request === undefined || rec.key !== requestKey(rec.request))) {
-          add("cassette", `cassette.jsonl line ${i + 1}: the recorded request does not match its key (the cassette was edited)`);
-        }
-      } catch {
-        add("cassette", `cassette.jsonl line ${i + 1} is not JSON`);
-      }
-    });
-    if (lines.length === 0) add("cassette", "cassette.jsonl is empty (no meta line)");
-  }
+  const cassette = texts.cassette === undefined ? null : readCassette(texts.cassette);
+  checkAgreement(messages, cassette?.calls ?? null, events, add);
+  if (cassette) checkCassette(cassette, add);
   auditTradecat(runDir, events, add);
   return findings;
+}
+
+/**
+ * The cassette (format 1 or 2) reads line by line, each tools line still holds the tools its id
+ * names, and each call's key is the SHA-256 of its canonical request (tools resolved): a mismatch
+ * means the call line, or the tools line it refers to, was edited. Lines are the file's own.
+ */
+export function checkCassette(read: CassetteRead, add: (c: string, m: string) => void): void {
+  for (const p of read.problems) add("cassette", `cassette.jsonl ${p.message}`);
+  for (const t of read.tools) {
+    if (t.digest !== t.id) add("cassette", `cassette.jsonl line ${t.line}: the tool list does not match its id (the cassette was edited)`);
+  }
+  for (const c of read.calls) {
+    if (c.key === requestKey(c.request)) continue;
+    const where = c.toolsLine === undefined ? "" : ` (with the tools of line ${c.toolsLine})`;
+    add("cassette", `cassette.jsonl line ${c.line}: the recorded request${where} does not match its key (the cassette was edited)`);
+  }
 }
 
 /** Every non-liquidation order placed was approved by the final gate and the operator. */

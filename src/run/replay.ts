@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { AgentOutcome, RunEvent } from "../core/events.js";
 import { runAgent } from "../agent/loop.js";
-import { CassetteError, ReplayClient, canonicalRequest, firstDifference } from "../agent/cassette.js";
+import { CassetteError, ReplayClient, canonicalRequest, firstDifference, type ParsedCassette, parseCassette } from "../agent/cassette.js";
 import type { CallHooks, Message, ModelClient, ModelRequest, ModelResponse } from "../agent/types.js";
 import { agentLimitsFrom } from "../agent/factory.js";
 import { loadPriceTable, type PricedProvider, resolvePrice } from "../agent/pricing.js";
@@ -129,18 +129,9 @@ function preview(v: unknown): string {
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }
 
-function recordedRequests(cassette: string): unknown[] {
-  return cassette
-    .split("\n")
-    .filter((l) => l.trim().length > 0)
-    .slice(1)
-    .map((l) => {
-      try {
-        return (JSON.parse(l) as { request?: unknown }).request;
-      } catch {
-        return undefined;
-      }
-    });
+/** The recorded requests, in call order, in full (tools resolved, whatever the cassette's format). */
+function recordedRequests(cassette: ParsedCassette): unknown[] {
+  return cassette.calls.map((c) => c.request);
 }
 
 function parseArtifact<T>(path: string, text: string, line?: number): T {
@@ -180,7 +171,7 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   if (!transcript.system || transcript.messages.length === 0) {
     throw new TwError("replay_nothing", `run ${started.run_id} never called the model: there is nothing to replay`, EXIT.USAGE_OR_CONFIG);
   }
-  const cassette = text("cassette");
+  const cassette = parseCassette(text("cassette"));
   const recording = new ReplayClient(cassette);
   // Serve the tool contracts the run was recorded with (descriptions, schemas, serialisation).
   const version = recording.meta.contract_version;

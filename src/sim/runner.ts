@@ -6,6 +6,7 @@
  * failed day, for the days done).
  */
 import { appendFileSync, existsSync, mkdirSync } from "node:fs";
+import { boundHeapGrowth } from "../util/heap.js";
 import { createModelClient } from "../agent/factory.js";
 import { fxToBaseOf } from "../config/fx.js";
 import { fromMinor } from "../core/money.js";
@@ -73,6 +74,8 @@ const SIM_SNAPSHOT_EVERY = 64;
 const noSleep = async () => {};
 
 export async function runSimulation(req: SimulationRequest, hooks: SimulationHooks = {}): Promise<SimulationResult> {
+  // Before the market data loads: the full collection during the load sets the next heap limit.
+  boundHeapGrowth();
   const now = hooks.now ?? Date.now;
   const eff = effectiveConfig({ home: req.home, ...(req.configFile ? { configFile: req.configFile } : {}), ...(req.model ? { model: req.model } : {}), sets: req.sets, from: req.from });
   // The model is checked before anything is written: an unknown policy or a missing key refuses here.
@@ -123,6 +126,9 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
     let costUsd = 0;
     let haltedDays = 0;
     for (const day of days) {
+      // A day can run on synchronous I/O and resolved promises alone: yield to the event loop
+      // between days so a signal (the first Ctrl+C stops here) is handled before the next one.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (hooks.stopRequested?.() || signal.aborted) {
         status = "interrupted";
         exitCode = EXIT.INTERRUPTED;
@@ -169,7 +175,8 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
 }
 
 async function simulateDay(svc: RunServices, day: string, signal: AbortSignal, market: MarketData, mask: Masker | undefined): Promise<DayRecord> {
-  const sink = new EventSink();
+  // A simulated day's events are written when its run closes (a simulation is not resumable mid-day).
+  const sink = new EventSink(undefined, { writeThrough: false });
   const summary = await runDaily({
     home: svc.journal.home,
     mode: "paper",

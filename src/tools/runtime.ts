@@ -246,13 +246,42 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
   return {
     contractVersion: set.version,
     contracts: set.contracts,
-    anthropicTools: (o) => shownTools(set.contracts.map((t) => set.anthropic(t, o))),
-    openaiTools: () => shownTools(set.contracts.map((t) => set.openai(t))),
+    anthropicTools: (o) => shownTools(renderedTools(set, o?.strict ? "anthropic-strict" : "anthropic")),
+    openaiTools: () => shownTools(renderedTools(set, "openai")),
     dispatch,
     pending: () => pending.list(),
     seenEvidence: () => evidence,
     callCount: (tool) => successes.get(tool) ?? 0,
   };
+}
+
+/**
+ * The model-facing tool list of a contract set, rendered once per process and frozen: every run of
+ * a simulation offers the same list, and one list object lets the cassette canonicalise and hash it
+ * once (src/agent/cassette-format.ts caches by identity) instead of once per simulated day.
+ */
+const rendered = new WeakMap<ContractSet, Map<string, readonly unknown[]>>();
+
+function renderedTools<K extends "anthropic" | "anthropic-strict" | "openai">(set: ContractSet, kind: K): K extends "openai" ? OpenAIToolDef[] : AnthropicToolDef[] {
+  let bySet = rendered.get(set);
+  if (!bySet) {
+    bySet = new Map();
+    rendered.set(set, bySet);
+  }
+  let list = bySet.get(kind);
+  if (!list) {
+    list = deepFreeze(kind === "openai" ? set.contracts.map((t) => set.openai(t)) : set.contracts.map((t) => set.anthropic(t, { strict: kind === "anthropic-strict" })));
+    bySet.set(kind, list);
+  }
+  return list as K extends "openai" ? OpenAIToolDef[] : AnthropicToolDef[];
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function isHandlerResult(r: unknown): r is HandlerResult {

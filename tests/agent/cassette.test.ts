@@ -3,16 +3,20 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AnthropicClient } from "../../src/agent/anthropic-client.js";
+import { createHash } from "node:crypto";
 import {
   CassetteError,
   canonicalJson,
   canonicalRequest,
   fileSink,
   firstDifference,
+  parseCassette,
+  readCassette,
   RecordingClient,
   ReplayClient,
   requestKey,
 } from "../../src/agent/cassette.js";
+import { checkCassette } from "../../src/run/audit.js";
 import { ScriptedClient } from "../../src/agent/scripted-client.js";
 import { ModelCallError } from "../../src/agent/types.js";
 import { CONTRACT_VERSION } from "../../src/tools/catalogue.js";
@@ -57,6 +61,23 @@ describe("canonical requests", () => {
     expect(k).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  test("a growing transcript (message objects reused call after call) keys and records exactly like the whole request canonicalised afresh", () => {
+    // The plain definition: canonical JSON of the redacted canonical request.
+    const plain = (req: { system: string; tools: unknown[]; messages: unknown[]; maxTokens: number }) =>
+      canonicalJson(JSON.parse(canonicalJson({ system: req.system, tools: req.tools, messages: req.messages, max_tokens: req.maxTokens }).replace(/sk-ant-[A-Za-z0-9_-]{6,}/g, "[redacted]")));
+    const tools = [{ name: "t", description: "d", input_schema: { type: "object", properties: { z: { type: "string" }, a: { type: "number" } } } }];
+    const transcript: { role: "user" | "assistant"; content: Record<string, unknown>[] }[] = [{ role: "user", content: [{ type: "text", text: "go, key sk-ant-abcdef123456" }] }];
+    for (let turn = 0; turn < 4; turn++) {
+      const req = { system: "S", tools, messages: transcript.slice(), maxTokens: 100 };
+      const canonical = canonicalRequest(req as unknown as Parameters<typeof canonicalRequest>[0]);
+      expect(canonicalJson(canonical)).toBe(plain(req));
+      expect(requestKey(canonical)).toBe(createHash("sha256").update(plain(req)).digest("hex"));
+      expect(JSON.stringify(canonical)).not.toContain("sk-ant-abcdef");
+      transcript.push({ role: "assistant", content: [{ type: "tool_use", id: `c${turn}`, name: "t", input: { z: "x", a: turn, skip: undefined } }] });
+      transcript.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `c${turn}`, content: `{"b":1,"a":${turn}}` }] });
+    }
+  });
+
   test("firstDifference names the first differing path", () => {
     expect(firstDifference({ a: [1, { b: 2 }] }, { a: [1, { b: 3 }] })).toBe("$.a[1].b");
     expect(firstDifference({ a: [1] }, { a: [1, 2] })).toBe("$.a[1]");
@@ -70,12 +91,12 @@ describe("record → replay", () => {
     const lines = original.rec.toJsonl().trim().split("\n");
     expect(JSON.parse(lines[0] as string)).toEqual({
       type: "meta",
-      format: 1,
+      format: 2,
       contract_version: CONTRACT_VERSION,
       model: "scripted",
       created_at: "2024-05-06T09:00:00.000Z",
     });
-    expect(lines).toHaveLength(1 + original.result.turns);
+    expect(lines).toHaveLength(2 + original.result.turns); // meta, the tools line, the calls
     const replay = new ReplayClient(original.rec.toJsonl(), { contractVersion: CONTRACT_VERSION });
     const w = makeWorld();
     const again = await run({ client: replay, runtime: w.runtime, submitState: w.submit.state });
@@ -199,8 +220,151 @@ describe("secrets are never recorded", () => {
   test("a QueueClient run records only request and response bodies", async () => {
     const rec = new RecordingClient(new QueueClient([{ content: [text("done")], stop_reason: "end_turn" }]), { contractVersion: CONTRACT_VERSION });
     await run({ client: rec, runtime: makeWorld().runtime });
-    const call = JSON.parse(rec.lines[1] as string);
+    expect(Object.keys(JSON.parse(rec.lines[1] as string)).sort()).toEqual(["id", "tools", "type"]);
+    const call = JSON.parse(rec.lines[2] as string);
     expect(Object.keys(call).sort()).toEqual(["index", "key", "request", "response", "type"]);
-    expect(Object.keys(call.request).sort()).toEqual(["max_tokens", "messages", "system", "tools"]);
+    expect(Object.keys(call.request).sort()).toEqual(["max_tokens", "messages", "system", "tools_ref"]);
+  });
+});
+
+/** A cassette line, loosely typed for the tests' edits. */
+// biome-ignore lint/suspicious/noExplicitAny: test fixture surgery
+type Rec = Record<string, any>;
+
+describe("format 2: each tool list written once", () => {
+  const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+  const jsonLines = (jsonl: string) => jsonl.trim().split("\n").map((l) => JSON.parse(l) as Rec);
+  /** What audit says about a cassette's text. */
+  const audit = (jsonl: string) => {
+    const found: string[] = [];
+    checkCassette(readCassette(jsonl), (_c, m) => found.push(m));
+    return found;
+  };
+  /** The same recording as format 1 wrote it: tools inline in every call, no tools lines. */
+  const asFormat1 = (jsonl: string) => {
+    const tools = new Map<string, unknown>();
+    const out: string[] = [];
+    for (const rec of jsonLines(jsonl)) {
+      if (rec.type === "meta") out.push(JSON.stringify({ ...rec, format: 1 }));
+      else if (rec.type === "tools") tools.set(rec.id, rec.tools);
+      else {
+        const { tools_ref, ...request } = rec.request;
+        out.push(JSON.stringify({ ...rec, request: { ...request, tools: tools.get(tools_ref) } }));
+      }
+    }
+    return `${out.join("\n")}\n`;
+  };
+
+  test("a run with several calls writes one tools line, before the first call; calls refer to it and keep their full-request keys", async () => {
+    const original = await record();
+    expect(original.result.turns).toBeGreaterThan(2);
+    const lines = jsonLines(original.rec.toJsonl());
+    expect(lines.map((l) => l.type)).toEqual(["meta", "tools", ...Array(original.result.turns).fill("call")]);
+    const toolsLine = lines[1] as { id: string; tools: unknown[] };
+    expect(toolsLine.tools.length).toBeGreaterThan(0);
+    expect(toolsLine.id).toBe(sha(canonicalJson(toolsLine.tools)));
+    for (const call of lines.slice(2)) {
+      expect(call.request.tools).toBeUndefined();
+      expect(call.request.tools_ref).toBe(toolsLine.id);
+      expect(call.key).toBe(requestKey({ ...call.request, tools_ref: undefined, tools: toolsLine.tools }));
+    }
+    // The parser hands back full requests, and audit finds nothing.
+    const parsed = parseCassette(original.rec.toJsonl());
+    expect(parsed.calls.map((c) => c.line)).toEqual(lines.slice(2).map((_, i) => i + 3));
+    for (const c of parsed.calls) expect(c.request.tools).toEqual(toolsLine.tools);
+    expect(audit(original.rec.toJsonl())).toEqual([]);
+  });
+
+  test("a tool list changed mid-run writes a second tools line; a list used again is not repeated; replay follows", async () => {
+    const toolsA = [{ name: "a", description: "A", input_schema: { type: "object" } }];
+    const toolsB = [{ name: "b", description: "B", input_schema: { type: "object" } }];
+    const answer = { content: [text("ok")], stop_reason: "end_turn" };
+    const requests = [toolsA, toolsA, toolsB, toolsA].map((tools, i) => ({
+      system: "S",
+      tools,
+      messages: [{ role: "user" as const, content: [text(`m${i}`)] }],
+      maxTokens: 10,
+      timeoutMs: 1000,
+    }));
+    const rec = new RecordingClient(new QueueClient(requests.map(() => answer)), { contractVersion: CONTRACT_VERSION });
+    for (const r of requests) await rec.complete(r);
+    const lines = jsonLines(rec.toJsonl());
+    expect(lines.map((l) => l.type)).toEqual(["meta", "tools", "call", "call", "tools", "call", "call"]);
+    expect(lines[1]?.tools).toEqual(toolsA);
+    expect(lines[4]?.tools).toEqual(toolsB);
+    expect(lines.filter((l) => l.type === "call").map((l) => l.request.tools_ref)).toEqual([lines[1]?.id, lines[1]?.id, lines[4]?.id, lines[1]?.id]);
+    const replay = new ReplayClient(rec.toJsonl());
+    for (const r of requests) expect((await replay.complete(r)).content).toEqual(answer.content);
+    replay.assertConsumed();
+    expect(audit(rec.toJsonl())).toEqual([]);
+  });
+
+  test("a request without tools has neither tools nor tools_ref", async () => {
+    const rec = new RecordingClient(new QueueClient([{ content: [text("ok")], stop_reason: "end_turn" }]), { contractVersion: CONTRACT_VERSION });
+    const req = { system: "S", messages: [{ role: "user" as const, content: [text("hi")] }], maxTokens: 10, timeoutMs: 1000 };
+    await rec.complete(req as unknown as Parameters<typeof rec.complete>[0]);
+    const lines = jsonLines(rec.toJsonl());
+    expect(lines.map((l) => l.type)).toEqual(["meta", "call"]);
+    expect(Object.keys(lines[1]?.request).sort()).toEqual(["max_tokens", "messages", "system"]);
+    await new ReplayClient(rec.toJsonl()).complete(req as unknown as Parameters<typeof rec.complete>[0]);
+  });
+
+  test("format 1 text (tools inline in every call) still replays and audits cleanly", async () => {
+    const original = await record();
+    const v1 = asFormat1(original.rec.toJsonl());
+    expect(v1).not.toContain('"tools_ref"');
+    expect(JSON.parse(v1.split("\n")[0] as string).format).toBe(1);
+    const replay = new ReplayClient(v1, { contractVersion: CONTRACT_VERSION });
+    const w = makeWorld();
+    const again = await run({ client: replay, runtime: w.runtime, submitState: w.submit.state });
+    replay.assertConsumed();
+    expect(JSON.stringify(again.result.transcript)).toBe(JSON.stringify(original.result.transcript));
+    expect(parseCassette(v1).calls.map((c) => c.request)).toEqual(parseCassette(original.rec.toJsonl()).calls.map((c) => c.request));
+    expect(audit(v1)).toEqual([]);
+  });
+
+  test("an edited tools line fails replay closed, naming a path under $.tools, and fails audit", async () => {
+    const original = await record();
+    const lines = original.rec.toJsonl().trim().split("\n");
+    const tools = JSON.parse(lines[1] as string) as { id: string; tools: { description: string }[] };
+    const description = (tools.tools[0] as { description: string }).description;
+    (tools.tools[0] as { description: string }).description = `Always buy. ${description}`;
+    lines[1] = JSON.stringify(tools);
+    const edited = lines.join("\n");
+    const replay = new ReplayClient(edited);
+    const err = await run({ client: replay, runtime: makeWorld().runtime }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CassetteError);
+    expect(err).toMatchObject({ code: "cassette_mismatch", details: { index: 0, path: "$.tools[0].description" } });
+    expect((err as Error).message).toMatch(/^request 1 differs from the recording at \$\.tools\[0\]\.description: recorded "Always buy\. Read the account/);
+    const found = audit(edited);
+    expect(found).toContain("cassette.jsonl line 2: the tool list does not match its id (the cassette was edited)");
+    expect(found).toContain("cassette.jsonl line 3: the recorded request (with the tools of line 2) does not match its key (the cassette was edited)");
+    expect(found.filter((m) => /does not match its key/.test(m))).toHaveLength(original.result.turns);
+  });
+
+  test("a tools_ref naming no tools line, or a malformed tools line, is cassette_invalid naming the line; audit reports it", async () => {
+    const original = await record();
+    const lines = original.rec.toJsonl().trim().split("\n");
+    const call = JSON.parse(lines[3] as string);
+    call.request.tools_ref = "0".repeat(64);
+    const unknownRef = [...lines.slice(0, 3), JSON.stringify(call), ...lines.slice(4)].join("\n");
+    expect(() => new ReplayClient(unknownRef)).toThrow(CassetteError);
+    expect(() => new ReplayClient(unknownRef)).toThrow(/^cassette line 4: tools_ref "0{64}" names no earlier tools line$/);
+    try {
+      parseCassette(unknownRef);
+    } catch (e) {
+      expect(e).toMatchObject({ code: "cassette_invalid", details: { line: 4 } });
+    }
+    expect(audit(unknownRef)).toEqual(['cassette.jsonl line 4: tools_ref "0000000000000000000000000000000000000000000000000000000000000000" names no earlier tools line']);
+    // A call before its tools line refers to nothing yet.
+    const swapped = [lines[0], lines[2], lines[1], ...lines.slice(3)].join("\n");
+    expect(() => new ReplayClient(swapped)).toThrow(/cassette line 2: tools_ref "[0-9a-f]{64}" names no earlier tools line/);
+    const malformed = [lines[0], JSON.stringify({ type: "tools", id: 7 }), ...lines.slice(2)].join("\n");
+    expect(() => new ReplayClient(malformed)).toThrow(/^cassette line 2 is not a valid tools line/);
+    expect(audit(malformed)[0]).toMatch(/^cassette\.jsonl line 2 is not a valid tools line/);
+  });
+
+  test("a cassette of an unknown format is cassette_invalid", () => {
+    expect(() => new ReplayClient('{"type":"meta","format":3,"contract_version":"x","model":"m","created_at":"t"}\n')).toThrow(/line 1: format 3 is not one this build reads \(1, 2\)/);
   });
 });

@@ -72,6 +72,25 @@ describe("scripted momentum policy", () => {
     expect(JSON.stringify(a.result.transcript)).toBe(JSON.stringify(b.result.transcript));
   });
 
+  test("its token estimate counts exactly the JSON of the request, call after call of a growing conversation", async () => {
+    const w = makeWorld();
+    const seen: number[] = [];
+    const expected: number[] = [];
+    const inner = new ScriptedClient({ limits });
+    const client = {
+      model: inner.model,
+      complete: async (req: Parameters<ScriptedClient["complete"]>[0], hooks?: Parameters<ScriptedClient["complete"]>[1]) => {
+        expected.push(Math.ceil((req.system.length + JSON.stringify(req.tools).length + JSON.stringify(req.messages).length) / 4));
+        const res = await inner.complete(req, hooks);
+        seen.push(res.usage.input_tokens);
+        return res;
+      },
+    };
+    await run({ client, runtime: w.runtime, submitState: w.submit.state });
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen).toEqual(expected);
+  });
+
   test("an unknown script is refused", () => {
     expect(() => new ScriptedClient({ script: "yolo" })).toThrow(/unknown scripted model script/);
   });

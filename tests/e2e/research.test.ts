@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseCassette } from "../../src/agent/cassette.js";
 import type { RunEvent } from "../../src/core/events.js";
 import { loadCorpus } from "../../src/research/embedded.js";
 import { bundledCorpusDir } from "../../src/research/setup.js";
@@ -98,11 +99,12 @@ describe("a masked simulation", () => {
       expect(masker).not.toBeNull();
       const cassette = readArtifact(join(home, "runs", id), "cassette") ?? "";
       // Everything the model saw: the transcript (system prompt, task, tool results) and every recorded request (with the tool definitions).
-      const requests = cassette
-        .split("\n")
-        .filter((l) => l.includes('"type":"call"'))
-        .map((l) => JSON.stringify((JSON.parse(l) as { request: unknown }).request));
-      expect(requests.length).toBeGreaterThan(0);
+      // (The parser resolves each call's tools from the cassette's tools line: the definitions are in every request here.)
+      const calls = parseCassette(cassette).calls;
+      expect(calls.length).toBeGreaterThan(0);
+      for (const c of calls) expect(c.request.tools.length).toBeGreaterThan(0);
+      const requests = calls.map((c) => JSON.stringify(c.request));
+      expect(requests.every((r) => r.includes('"input_schema"'))).toBe(true);
       for (const seen of [transcriptText(home, id), ...requests]) expect(masker?.leaks(seen)).toEqual([]);
       // The real trading day is nowhere in it, but the shifted one is.
       const day = (ofType(events, "run.started")[0] as Extract<RunEvent, { type: "run.started" }>).trading_day;

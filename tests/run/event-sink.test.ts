@@ -54,6 +54,24 @@ describe("event sink", () => {
     expect(sink.failures[0]).toMatch(/could not append to .*events\.jsonl \(EISDIR/);
   });
 
+  it("a simulation's sink (writeThrough false) writes the run's events in one append at close(), in order; later events are appended at once", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tw-sink-"));
+    dirs.push(dir);
+    const file = join(dir, "events.jsonl");
+    const sink = new EventSink(undefined, { writeThrough: false });
+    const seen: number[] = [];
+    sink.subscribe((e) => seen.push(e.seq));
+    sink.attachFile(file);
+    for (let i = 0; i < 3; i++) sink.emit({ type: "reconcile.ok", positions: i });
+    expect(readFileSync(file, "utf8")).toBe(""); // held until the run closes
+    expect(seen).toEqual([1, 2, 3]); // listeners are not held back
+    sink.close();
+    const seqs = () => readFileSync(file, "utf8").trimEnd().split("\n").map((l) => (JSON.parse(l) as { seq: number }).seq);
+    expect(seqs()).toEqual([1, 2, 3]);
+    sink.emit({ type: "reconcile.ok", positions: 9 });
+    expect(seqs()).toEqual([1, 2, 3, 4]);
+  });
+
   it("appends every event as it happens, and after close() a later event still reaches the file", () => {
     const dir = mkdtempSync(join(tmpdir(), "tw-sink-"));
     dirs.push(dir);

@@ -8,7 +8,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { parseCassette } from "../../src/agent/cassette.js";
 import { defaultConfig } from "../../src/config/load.js";
+import { auditRunDir } from "../../src/run/audit.js";
 import { replayRun } from "../../src/run/replay.js";
 import { CONTRACT_VERSION } from "../../src/tools/catalogue.js";
 import { contractSet } from "../../src/tools/versions.js";
@@ -35,6 +37,14 @@ describe("replay of a tw-tools/1 cassette", () => {
     expect(report.recordedOutcome).toBe("submitted");
   });
 
+  it("its cassette audits cleanly: the format 1 cassette (tools inline in every call) reads, and every key matches its request", () => {
+    const text = readFileSync(join(FIXTURE, "cassette.jsonl"), "utf8");
+    expect(JSON.parse(text.split("\n")[0] as string).format).toBe(1);
+    expect(parseCassette(text).calls).toHaveLength(5);
+    // (The fixture predates later research-cycle fields: only the cassette and the records' agreement are asked here.)
+    expect(auditRunDir(copyFixture(), {}).filter((f) => f.check === "cassette" || f.check === "agreement")).toEqual([]);
+  });
+
   it("fails closed when the recorded tools differ from what v1 serves (the check can fail)", async () => {
     const dir = copyFixture();
     const path = join(dir, "cassette.jsonl");
@@ -57,7 +67,7 @@ describe("replay of a tw-tools/1 cassette", () => {
 
   it("serves v1's seven tools with their recorded descriptions, and v2 is a superset of names", () => {
     const v1 = contractSet("tw-tools/1");
-    const recorded = JSON.parse(readFileSync(join(FIXTURE, "cassette.jsonl"), "utf8").split("\n")[1] as string).request.tools;
+    const recorded = parseCassette(readFileSync(join(FIXTURE, "cassette.jsonl"), "utf8")).calls[0]?.request.tools;
     expect(v1.contracts.map((t) => v1.anthropic(t))).toEqual(recorded);
     const v2 = contractSet().contracts.map((t) => t.name);
     for (const t of v1.contracts) expect(v2).toContain(t.name);

@@ -1,0 +1,360 @@
+/**
+ * The cassette file format: canonical requests and their keys, the lines a cassette holds, and the
+ * one parser every reader goes through (replay, the replay verifier, audit, the agreement check).
+ *
+ * Format 2 writes each distinct tool list once, as `{type:"tools", id, tools}` (id: SHA-256 of the
+ * tools' canonical JSON) right before the first call that offers it; a call's request then carries
+ * `tools_ref` instead of `tools`. Format 1 repeated `tools` in every call. The parser reads both
+ * and hands back every call's full canonical request, tools resolved. A call's key is the same in
+ * both formats: the SHA-256 of the canonical request with the full tool list.
+ */
+import { createHash } from "node:crypto";
+import { EXIT } from "../core/exit-codes.js";
+import { TwError } from "../core/errors.js";
+import type { ModelCallError, ModelRequest, ModelResponse } from "./types.js";
+
+export const CASSETTE_FORMAT = 2;
+/** The formats this build reads. */
+const READABLE_FORMATS = new Set([1, 2]);
+
+export interface CassetteMeta {
+  type: "meta";
+  format: number;
+  contract_version: string;
+  model: string;
+  created_at: string;
+}
+
+export interface CanonicalRequest {
+  system: string;
+  tools: unknown[];
+  messages: unknown[];
+  max_tokens: number;
+}
+
+/** A request as a format 2 call line stores it: its tools by reference (absent when it had none). */
+export type StoredRequest = Omit<CanonicalRequest, "tools"> & { tools_ref?: string };
+
+/** Format 2: a tool list, written once before the first call that offers it. */
+export interface ToolsLine {
+  type: "tools";
+  id: string;
+  tools: unknown[];
+}
+
+export interface CallLine {
+  type: "call";
+  index: number;
+  key: string;
+  request: StoredRequest;
+  response?: ModelResponse;
+  error?: { kind: ModelCallError["kind"]; message: string; status?: number };
+}
+
+/** A recorded call as the parser returns it: the full canonical request, whatever the format. */
+export interface CassetteCall extends Omit<CallLine, "request"> {
+  request: CanonicalRequest;
+}
+
+/** A parsed call with where it came from (physical 1-based line numbers of the file). */
+export interface ParsedCall extends CassetteCall {
+  line: number;
+  /** Format 2: the tools line its tools came from. */
+  toolsLine?: number;
+}
+
+/** A tools line as read: `digest` is the SHA-256 of its tools as they are now (≠ id after an edit). */
+export interface ParsedTools {
+  line: number;
+  id: string;
+  digest: string;
+}
+
+export interface CassetteProblem {
+  line: number;
+  /** Subject-less, for a prefix naming the file: `line 3 is not JSON`. */
+  message: string;
+}
+
+export interface CassetteRead {
+  meta: CassetteMeta | null;
+  calls: ParsedCall[];
+  tools: ParsedTools[];
+  problems: CassetteProblem[];
+}
+
+export type CassetteErrorCode = "cassette_mismatch" | "cassette_exhausted" | "cassette_leftover" | "cassette_invalid";
+
+export class CassetteError extends TwError {
+  constructor(code: CassetteErrorCode, message: string, details?: unknown) {
+    super(code, message, EXIT.INTERNAL_ERROR, details);
+    this.name = "CassetteError";
+  }
+}
+
+const SECRET = /(sk-ant-[A-Za-z0-9_-]{6,}|sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{6,}|Bearer\s+[A-Za-z0-9._~+/-]{12,}=*)/g;
+
+/** Credential-looking strings replaced at every level. */
+export function redact<T>(value: T): T {
+  if (typeof value === "string") return value.replace(SECRET, "[redacted]") as T;
+  if (Array.isArray(value)) return value.map((v) => redact(v)) as T;
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redact(v);
+    return out as T;
+  }
+  return value;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** JSON with object keys sorted at every level and `undefined` members dropped. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
+}
+
+interface CanonicalTools {
+  value: unknown;
+  json: string;
+  /** SHA-256 of `json`: the id of the tools line. */
+  id: string;
+  /** The UTF-8 of `json`, made on first hashing. */
+  bytes?: Buffer;
+}
+
+/**
+ * The canonical (and redacted) form of a tool list, by identity: a run offers one list, built once,
+ * to every model call, and it is most of each request (canonicalising it per call cost about 10% of a
+ * simulated day). Tool lists are never mutated after they are built.
+ */
+const canonicalTools = new WeakMap<object, CanonicalTools>();
+
+function canonicalOfTools(tools: unknown): CanonicalTools {
+  const value = redact(JSON.parse(canonicalJson(tools ?? null)) as unknown);
+  const json = canonicalJson(value);
+  return { value, json, id: sha256(json) };
+}
+
+export function toolsCanonical(tools: unknown): CanonicalTools {
+  if (tools === null || typeof tools !== "object") return canonicalOfTools(tools);
+  let hit = canonicalTools.get(tools);
+  if (!hit) {
+    hit = canonicalOfTools(tools);
+    canonicalTools.set(tools, hit);
+  }
+  return hit;
+}
+
+/** Canonical JSON texts of requests made here, so requestKey need not rebuild them. */
+const canonicalTexts = new WeakMap<object, string>();
+
+/** A request's canonical text, with the tools' canonical JSON given (it is cached per list). */
+function canonicalText(request: Record<string, unknown>, toolsJson: string): string {
+  const keys = Object.keys(request)
+    .filter((k) => request[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${k === "tools" ? toolsJson : canonicalJson(request[k])}`).join(",")}}`;
+}
+
+/**
+ * The canonical (and redacted) form of one message, by identity: a run's transcript only grows, so
+ * each request repeats every earlier message object unchanged, and canonicalising the whole history
+ * on every call made the run's cost grow with the square of its turns. Messages are never mutated
+ * once they are in a transcript (the loop appends; the clients copy before adding cache hints).
+ */
+const canonicalMessages = new WeakMap<object, CanonicalPiece>();
+
+/** A canonical value with its JSON text; `bytes` (the UTF-8 of `json`) is made on first hashing. */
+interface CanonicalPiece {
+  value: unknown;
+  json: string;
+  bytes?: Buffer;
+}
+
+function messageCanonical(message: unknown): CanonicalPiece {
+  if (message === null || typeof message !== "object") {
+    const value = redact(JSON.parse(canonicalJson(message ?? null)) as unknown);
+    return { value, json: canonicalJson(value) };
+  }
+  let hit = canonicalMessages.get(message);
+  if (!hit) {
+    const value = redact(JSON.parse(canonicalJson(message)) as unknown);
+    hit = { value, json: canonicalJson(value) };
+    canonicalMessages.set(message, hit);
+  }
+  return hit;
+}
+
+/**
+ * The canonical text of requests made by canonicalRequest, as pieces (the cached message and tool
+ * texts are shared, not copied into one string per call): requestKey hashes them in order.
+ */
+const canonicalPieces = new WeakMap<object, (string | CanonicalPiece)[]>();
+
+export function canonicalRequest(req: Pick<ModelRequest, "system" | "tools" | "messages" | "maxTokens">): CanonicalRequest {
+  const tools = req.tools === undefined ? undefined : toolsCanonical(req.tools);
+  const messages = req.messages === undefined ? undefined : req.messages.map(messageCanonical);
+  const scalars = redact(JSON.parse(canonicalJson({ system: req.system, max_tokens: req.maxTokens })) as Record<string, unknown>);
+  // Keys in canonical (sorted) order: max_tokens, messages, system, tools.
+  const request: Record<string, unknown> = {};
+  const pieces: (string | CanonicalPiece)[] = [];
+  const key = (k: string) => `${pieces.length === 0 ? "{" : ","}${JSON.stringify(k)}:`;
+  if (scalars.max_tokens !== undefined) {
+    request.max_tokens = scalars.max_tokens;
+    pieces.push(key("max_tokens") + canonicalJson(scalars.max_tokens));
+  }
+  if (messages !== undefined) {
+    request.messages = messages.map((m) => m.value);
+    pieces.push(`${key("messages")}[`);
+    messages.forEach((m, i) => {
+      if (i > 0) pieces.push(",");
+      pieces.push(m);
+    });
+    pieces.push("]");
+  }
+  if (scalars.system !== undefined) {
+    request.system = scalars.system;
+    pieces.push(key("system") + canonicalJson(scalars.system));
+  }
+  if (tools !== undefined) {
+    request.tools = tools.value;
+    pieces.push(key("tools"), tools);
+  }
+  pieces.push(pieces.length === 0 ? "{}" : "}");
+  canonicalPieces.set(request, pieces);
+  return request as unknown as CanonicalRequest;
+}
+
+/** The key of a request: SHA-256 of its canonical JSON, full tool list included (format 1 and 2 alike). */
+export function requestKey(canonical: CanonicalRequest): string {
+  const pieces = canonicalPieces.get(canonical as object);
+  if (!pieces) return sha256(canonicalTexts.get(canonical as object) ?? canonicalJson(canonical));
+  const hash = createHash("sha256");
+  for (const p of pieces) {
+    if (typeof p === "string") hash.update(p);
+    else hash.update((p.bytes ??= Buffer.from(p.json, "utf8")));
+  }
+  return hash.digest("hex");
+}
+
+/** The request a call line stores: its tools replaced by the id of their tools line. */
+export function storedRequest(request: CanonicalRequest, toolsId: string): StoredRequest {
+  const { tools, ...rest } = request;
+  return tools === undefined ? rest : { ...rest, tools_ref: toolsId };
+}
+
+// ---- parsing ----
+
+interface KnownTools {
+  line: number;
+  tools: unknown[];
+  json: string;
+}
+
+type Line = Record<string, unknown>;
+
+function parseJson(text: string): Line | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Line) : {};
+  } catch {
+    return undefined;
+  }
+}
+
+function metaProblem(rec: Line, line: number): string | null {
+  if (rec.type !== "meta") return `line ${line} is not the meta line`;
+  if (rec.format !== undefined && !READABLE_FORMATS.has(rec.format as number)) {
+    return `line ${line}: format ${JSON.stringify(rec.format)} is not one this build reads (${[...READABLE_FORMATS].join(", ")})`;
+  }
+  return null;
+}
+
+/** A call line's full request (tools resolved), or a problem. */
+function resolveRequest(rec: Line, line: number, known: Map<string, KnownTools>): { request: CanonicalRequest; toolsLine?: number } | string {
+  const stored = rec.request as Line;
+  if (stored.tools_ref === undefined) return { request: stored as unknown as CanonicalRequest };
+  if (stored.tools !== undefined) return `line ${line} has both tools and tools_ref`;
+  const tools = typeof stored.tools_ref === "string" ? known.get(stored.tools_ref) : undefined;
+  if (!tools) return `line ${line}: tools_ref ${JSON.stringify(stored.tools_ref)} names no earlier tools line`;
+  const { tools_ref: _ref, ...rest } = stored;
+  const request: Line = { ...rest, tools: tools.tools };
+  canonicalTexts.set(request, canonicalText(request, tools.json));
+  return { request: request as unknown as CanonicalRequest, toolsLine: tools.line };
+}
+
+function isCall(rec: Line): boolean {
+  const request = rec.request;
+  return typeof rec.key === "string" && (rec.response !== undefined || rec.error !== undefined) && request !== null && typeof request === "object" && !Array.isArray(request);
+}
+
+/** Reads one line after the meta line into `out`; a problem's message, or null. */
+function readLine(rec: Line, line: number, known: Map<string, KnownTools>, out: CassetteRead): string | null {
+  if (rec.type === "tools") {
+    if (typeof rec.id !== "string" || !Array.isArray(rec.tools)) return `line ${line} is not a valid tools line (id and tools)`;
+    const earlier = known.get(rec.id);
+    if (earlier) return `line ${line} repeats the tools line ${earlier.line}`;
+    const json = canonicalJson(rec.tools);
+    known.set(rec.id, { line, tools: rec.tools, json });
+    out.tools.push({ line, id: rec.id, digest: sha256(json) });
+    return null;
+  }
+  if (rec.type !== "call" || !isCall(rec)) return `line ${line} is not a recorded call`;
+  const resolved = resolveRequest(rec, line, known);
+  if (typeof resolved === "string") return resolved;
+  const call = { ...(rec as unknown as CassetteCall), request: resolved.request, line } as ParsedCall;
+  if (resolved.toolsLine !== undefined) call.toolsLine = resolved.toolsLine;
+  out.calls.push(call);
+  return null;
+}
+
+/**
+ * Reads a cassette of any readable format, collecting every problem (for audit) instead of stopping
+ * at the first. Calls whose tools cannot be resolved are left out (their problem says why).
+ * Resolved requests share their tool list's array: never mutate it.
+ */
+export function readCassette(jsonl: string): CassetteRead {
+  const out: CassetteRead = { meta: null, calls: [], tools: [], problems: [] };
+  const known = new Map<string, KnownTools>();
+  let first = true;
+  for (const [i, text] of jsonl.split("\n").entries()) {
+    if (text.trim().length === 0) continue;
+    const line = i + 1;
+    const rec = parseJson(text);
+    const wasFirst = first;
+    first = false;
+    let problem: string | null = rec ? null : `line ${line} is not JSON`;
+    if (rec && wasFirst) {
+      problem = metaProblem(rec, line);
+      if (rec.type === "meta") out.meta = rec as unknown as CassetteMeta;
+      else if (!problem) problem = readLine(rec, line, known, out);
+    } else if (rec) {
+      problem = readLine(rec, line, known, out);
+    }
+    if (problem) out.problems.push({ line, message: problem });
+  }
+  if (!out.meta && out.problems.length === 0) out.problems.push({ line: 1, message: "has no meta line (it is empty)" });
+  return out;
+}
+
+export interface ParsedCassette {
+  meta: CassetteMeta;
+  calls: ParsedCall[];
+  tools: ParsedTools[];
+}
+
+/** Reads a cassette of any readable format; the first problem is a CassetteError "cassette_invalid". */
+export function parseCassette(jsonl: string): ParsedCassette {
+  const read = readCassette(jsonl);
+  const first = read.problems[0];
+  if (first || !read.meta) {
+    throw new CassetteError("cassette_invalid", `cassette ${first?.message ?? "has no meta line"}`, { line: first?.line });
+  }
+  return { meta: read.meta, calls: read.calls, tools: read.tools };
+}
