@@ -69,6 +69,12 @@ export interface SimulationResult {
 }
 
 export const INDEX_SYMBOL = "SPX";
+/**
+ * Simulated days between writes of the simulation journal's head (its log takes every commit at
+ * once). Replacing the head by rename cost ~0.6 ms a day on ext4; a simulation killed mid-way (it
+ * cannot be resumed) keeps its report, days and runs, and its journal reads as of the last head.
+ */
+const JOURNAL_HEAD_EVERY = 16;
 /** Day changes between snapshots of the simulation's broker book (see SimBroker `snapshotEvery`). */
 const SIM_SNAPSHOT_EVERY = 64;
 const noSleep = async () => {};
@@ -139,6 +145,7 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
       const reset = req.resetAfter !== null && haltedDays > req.resetAfter ? await autoReset(svc, day, req.resetAfter) : undefined;
       if (reset) haltedDays = 0;
       const record = await simulateDay(svc, day, signal, market, mask);
+      if (records.length % JOURNAL_HEAD_EVERY === JOURNAL_HEAD_EVERY - 1) await svc.journal.flush();
       if (reset) record.reset = reset;
       records.push(record);
       costUsd += record.cost_usd;
@@ -158,6 +165,7 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
       }
     }
     svc.sim?.checkpoint();
+    await svc.journal.flush();
     await svc.journal.close();
   } catch (e) {
     status = "failed";
@@ -190,7 +198,6 @@ async function simulateDay(svc: RunServices, day: string, signal: AbortSignal, m
     ...(mask ? { mask } : {}),
     executorSleep: noSleep,
   });
-  await svc.journal.flush();
   packRunDir(summary.runDir);
   const facts = dayFacts(sink.events);
   // Close-of-day marks: what is known once the day's bar is in (the next day's reference prices).

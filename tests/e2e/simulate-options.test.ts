@@ -8,9 +8,19 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as pty from "node-pty";
 import { afterAll, describe, expect, it } from "vitest";
+import { openJournal } from "../../src/journal/journal.js";
 import { BIN, childEnv, cleanupHomes, expectExit, freshHome, jsonLines, ROOT, text, tw } from "./helpers.js";
 
 afterAll(() => cleanupHomes());
+
+/** A finished (or stopped) simulation's journal holds every day's run and verifies; its broker book is one snapshot with the days played. */
+async function expectBooksOf(dir: string, days: number): Promise<void> {
+  const journal = await openJournal(dir, { timezone: "America/New_York", readOnly: true });
+  expect(journal.runs()).toHaveLength(days);
+  expect(journal.verify()).toEqual([]);
+  expect(existsSync(join(dir, "sim-broker.json.log"))).toBe(false);
+  expect((JSON.parse(readFileSync(join(dir, "sim-broker.json"), "utf8")) as { played_days: string[] }).played_days).toHaveLength(days);
+}
 
 describe("simulate: options", () => {
   it("--from 2003-01-02 on a fresh home starts exactly there (JSONL: a header, one line per day, a summary) and leaves the home's account alone", async () => {
@@ -24,6 +34,7 @@ describe("simulate: options", () => {
     expect(readdirSync(home)).toEqual(["simulations"]);
     const days = jsonLines(readFileSync(join(home, "simulations/early/days.jsonl"), "utf8"));
     expect(days[0]).toMatchObject({ day: "2003-01-02" });
+    await expectBooksOf(join(home, "simulations/early"), 5);
   }, 60_000);
 
   it("refuses a --from that is not a trading day, a bad --set, an unknown --model and an existing --name (exit 2, nothing created)", async () => {
@@ -106,5 +117,8 @@ describe("simulate: on a terminal", () => {
     expect(report.days).toBeGreaterThan(0);
     expect(report.days).toBeLessThan(754);
     expect(existsSync(join(home, "simulations/stopped/report.html"))).toBe(true);
+    // The simulation's own books are complete for the days done: the journal's head (written every
+    // few days during the run) was written at the stop, and the broker's book was snapshotted.
+    await expectBooksOf(join(home, "simulations/stopped"), days.length);
   }, 120_000);
 });
