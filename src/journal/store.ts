@@ -154,10 +154,10 @@ export async function readLog(path: string, committedBytes: number, lastSeq: num
 /**
  * The event log's writer: `append` writes `text` at `at` (the committed mark), cutting off any
  * uncommitted tail first. Synchronous system calls: a commit is a handful of small writes that the
- * caller awaits anyway, and a round trip through the thread pool per call cost more than the writes
- * (about a second per simulated year). `keepOpen` holds one O_APPEND descriptor between commits (a simulation
- * commits thousands of times in one process; reopening the file per commit was most of a
- * commit's cost) until `close()`; otherwise each append opens and closes the file.
+ * caller awaits anyway, and a round trip through the thread pool per call cost more than the
+ * writes (about a second per simulated year). `keepOpen` holds one O_APPEND descriptor between
+ * commits until `close()` (a simulation commits thousands of times in one process, and reopening
+ * the file was most of a commit's cost); otherwise each append opens and closes the file.
  */
 export class LogAppender {
   private fd: number | null = null;
