@@ -2,9 +2,11 @@
  * The live provider: Tavily through its official client (`@tavily/core`), key from TAVILY_API_KEY.
  * The request asks Tavily for news ending the day before the cutoff and for the configured domain
  * lists; the tool still applies every filter itself (a provider's filter is never trusted).
- * Off unless `research.provider = "tavily"`; tests point `apiBaseURL` at a loopback fake.
+ * Off unless `research.provider = "tavily"`; tests point `apiBaseURL` at a loopback fake. The
+ * client (and its HTTP stack) is loaded on the first search: importing it cost every command about
+ * a quarter of a second of start-up, whether or not it searched.
  */
-import { tavily } from "@tavily/core";
+import type { tavily } from "@tavily/core";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
 import { redactor } from "../core/redact.js";
@@ -34,10 +36,18 @@ function isLoopback(url: string): boolean {
 
 export class TavilyProvider implements SearchProvider {
   readonly name = "tavily";
-  private readonly client: ReturnType<typeof tavily>;
+  private client: Promise<ReturnType<typeof tavily>> | null = null;
 
-  constructor(apiKey: string, baseUrl?: string) {
-    this.client = tavily({ apiKey, ...(baseUrl ? { apiBaseURL: baseUrl.replace(/\/+$/, "") } : {}) });
+  constructor(
+    private readonly apiKey: string,
+    private readonly baseUrl?: string,
+  ) {}
+
+  private connect(): Promise<ReturnType<typeof tavily>> {
+    this.client ??= import("@tavily/core").then((m) =>
+      m.tavily({ apiKey: this.apiKey, ...(this.baseUrl ? { apiBaseURL: this.baseUrl.replace(/\/+$/, "") } : {}) }),
+    );
+    return this.client;
   }
 
   /** From the environment: the key is required (never logged); a base URL override must be loopback. */
@@ -56,7 +66,8 @@ export class TavilyProvider implements SearchProvider {
   }
 
   async search(query: string, opts: SearchOptions): Promise<SearchResult[]> {
-    const res = await this.client.search(query, {
+    const client = await this.connect();
+    const res = await client.search(query, {
       topic: "news",
       searchDepth: "basic",
       maxResults: Math.min(20, Math.max(opts.maxResults * 2, opts.maxResults)),
