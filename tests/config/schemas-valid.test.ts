@@ -36,10 +36,14 @@ describe("every schema the product compiles is a valid draft 2020-12 schema", ()
   });
 
   for (const version of CONTRACT_VERSIONS) {
-    it(`every tool's input schema in ${version}`, () => {
-      const { contracts } = contractSet(version);
-      expect(contracts.length).toBeGreaterThan(5);
-      for (const tool of contracts) expect(metaIssues(plainSchema(tool.input)), `${version} ${tool.name}`).toEqual([]);
+    it(`every tool's input schema in ${version}, and each compiles under the product's strict ajv and accepts its own example`, () => {
+      const set = contractSet(version);
+      expect(set.contracts.length).toBeGreaterThan(5);
+      for (const tool of set.contracts) {
+        expect(metaIssues(plainSchema(tool.input)), `${version} ${tool.name}`).toEqual([]);
+        // Validators compile on first use: compile every one here, not only those a test happens to call.
+        expect(set.validate(tool.name, structuredClone(tool.example)), `${version} ${tool.name} example`).toMatchObject({ valid: true });
+      }
     });
   }
 
