@@ -333,7 +333,6 @@ export function readCassette(jsonl: string): CassetteRead {
     if (rec && wasFirst) {
       problem = metaProblem(rec, line);
       if (rec.type === "meta") out.meta = rec as unknown as CassetteMeta;
-      else if (!problem) problem = readLine(rec, line, known, out);
     } else if (rec) {
       problem = readLine(rec, line, known, out);
     }

@@ -97,9 +97,6 @@ export interface LogRecord {
   day?: { current: string | null; open: boolean; played?: string };
 }
 
-/** A day change as logged between snapshots (see SimBroker's `snapshotEvery`). */
-export type DayChange = LogRecord;
-
 export const logPath = (path: string) => `${path}.log`;
 
 /**

@@ -26,7 +26,7 @@ import { BrokerError } from "./errors.js";
 import type { OrderFault, SimFault } from "./sim-faults.js";
 import { applyFill, fillPrice, publicOrder, type SimPricing, USD_PRICING } from "./sim-engine.js";
 import { newSimOrder, orderLogRecord, validateOrder } from "./sim-orders.js";
-import { type DayChange, logPath, newSimState, readSimState, type SimFill, type SimOrder, type SimState, writeSimState } from "./sim-store.js";
+import { type LogRecord, logPath, newSimState, readSimState, type SimFill, type SimOrder, type SimState, writeSimState } from "./sim-store.js";
 import {
   type Broker,
   type BrokerAccount,
@@ -152,7 +152,7 @@ export class SimBroker implements Broker {
   beginDay(): string {
     const day = this.state.day_open ? this.market.calendar.next(this.state.current_day!) : this.nextDay();
     if (!day) throw new BrokerError("sim_exhausted", `the simulation has played every day of the market data (last: ${this.state.current_day ?? "none"}); run \`tradewarden sim reset\``);
-    const change: DayChange = this.state.day_open ? this.closeDay() : { gen: this.state.gen ?? 0 };
+    const change: LogRecord = this.state.day_open ? this.closeDay() : { gen: this.state.gen ?? 0 };
     this.state.current_day = day;
     this.state.day_open = true;
     change.day = { current: day, open: true, ...(change.day?.played ? { played: change.day.played } : {}) };
@@ -173,7 +173,7 @@ export class SimBroker implements Broker {
   }
 
   /** Closes the open day and returns the change as a log record (what `readSimState` replays). */
-  private closeDay(): DayChange {
+  private closeDay(): LogRecord {
     const at = this.now().toISOString();
     const expired = [...this.working];
     for (const o of expired) {
@@ -200,7 +200,7 @@ export class SimBroker implements Broker {
   }
 
   /** A day change is durable before the call returns: a snapshot, or a log line between snapshots. */
-  private recordDayChange(change: DayChange): void {
+  private recordDayChange(change: LogRecord): void {
     if (!this.path) return;
     if (this.dayChangesLogged + 1 >= this.snapshotEvery) {
       this.save();

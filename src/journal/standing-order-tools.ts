@@ -2,23 +2,12 @@
  * Handlers of the standing-order tools (place_standing_order, list_standing_orders,
  * cancel_standing_order). Placing only proposes: the order waits for the operator's approval.
  */
-import type { Instrument, PriceSource } from "../core/domain.js";
-import type { MarketData } from "../market/data.js";
+import type { PriceSource } from "../core/domain.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { Journal } from "./journal.js";
+import type { JournalToolDeps } from "./tool-deps.js";
 import { bindingHash, MAX_OPEN_STANDING_ORDERS, openStandingOrders, SIDE_OF, type StandingOrder, type StandingType } from "./standing-orders.js";
 import { iso } from "./time.js";
 import { addTradingDays } from "./watchlist.js";
-
-export interface StandingToolDeps {
-  journal: Journal;
-  market: MarketData;
-  prices: PriceSource;
-  universe: readonly Instrument[];
-  runId: string;
-  tradingDay: string;
-  now: () => Date;
-}
 
 const DEFAULT_TTL = 20;
 
@@ -28,7 +17,7 @@ export function standingView(o: StandingOrder, prices: PriceSource) {
   return { ...o, reference_price: ref?.price ?? null, price_as_of: ref?.as_of ?? null };
 }
 
-export function makeStandingOrderHandlers(deps: StandingToolDeps): { place_standing_order: ToolHandler; list_standing_orders: ToolHandler; cancel_standing_order: ToolHandler } {
+export function makeStandingOrderHandlers(deps: JournalToolDeps): { place_standing_order: ToolHandler; list_standing_orders: ToolHandler; cancel_standing_order: ToolHandler } {
   const allowed = new Set(deps.universe.map((i) => i.symbol.toUpperCase()));
 
   const place_standing_order: ToolHandler = async (args, ctx) => {

@@ -2,27 +2,15 @@
  * Handlers of the watchlist tools (add_watchlist, remove_watchlist, get_watchlist) over the
  * journal's watchlist collection and the run's point-in-time prices.
  */
-import type { Instrument, PriceSource } from "../core/domain.js";
-import type { MarketData } from "../market/data.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { Journal } from "./journal.js";
+import type { JournalToolDeps } from "./tool-deps.js";
 import { iso } from "./time.js";
 import { activeWatchItems, addTradingDays, MAX_LIVE_WATCH_ITEMS, tradingDaysBetween, type WatchItem } from "./watchlist.js";
-
-export interface WatchlistToolDeps {
-  journal: Journal;
-  market: MarketData;
-  prices: PriceSource;
-  universe: readonly Instrument[];
-  runId: string;
-  tradingDay: string;
-  now: () => Date;
-}
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
 /** An entry as later runs see it: what changed since it was added, and whether its alerts fired. */
-export function watchView(item: WatchItem, deps: Pick<WatchlistToolDeps, "market" | "prices" | "tradingDay">) {
+export function watchView(item: WatchItem, deps: Pick<JournalToolDeps, "market" | "prices" | "tradingDay">) {
   const ref = deps.prices.referencePrice(item.symbol);
   const days = deps.market.calendar.days;
   const since = (deps.market.seriesOf(item.symbol)?.bars ?? []).filter((b) => b.date >= item.added_day && b.date < deps.tradingDay);
@@ -50,7 +38,7 @@ export function watchView(item: WatchItem, deps: Pick<WatchlistToolDeps, "market
   };
 }
 
-export function makeWatchlistHandlers(deps: WatchlistToolDeps): { add_watchlist: ToolHandler; remove_watchlist: ToolHandler; get_watchlist: ToolHandler } {
+export function makeWatchlistHandlers(deps: JournalToolDeps): { add_watchlist: ToolHandler; remove_watchlist: ToolHandler; get_watchlist: ToolHandler } {
   const allowed = new Set(deps.universe.map((i) => i.symbol.toUpperCase()));
   const unknown = (symbol: string): HandlerResult => ({ ok: false, code: "unknown_symbol", message: `${symbol} is not in the allowlisted universe` });
 

@@ -13,6 +13,7 @@ import { loadConfig } from "../../src/config/load.js";
 import { openJournal } from "../../src/journal/journal.js";
 import { MarketData } from "../../src/market/data.js";
 import { bundledDataDir } from "../../src/util/paths.js";
+import { mulberry32 } from "../../src/util/prng.js";
 
 export type Target = "config" | "universe" | "journal-head" | "journal-log" | "sim-broker" | "market";
 export const TARGETS: Target[] = ["config", "universe", "journal-head", "journal-log", "sim-broker", "market"];
@@ -230,21 +231,9 @@ function configOrThrow(home: string): void {
 /** A refusal names the file and a place in it (a key path, a row, a line, or the part of the book). */
 const PLACE = /line \d+|row \d+|\.[a-z_]+|[a-z_]+(\[\d+\])?: |\(file\)|\(root\)|checkpoint|commit mark|head document|schema_version|is empty|header|JSON|not a tradewarden|committed/;
 
-/** A small seeded PRNG: the same seed, the same mutations. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export async function runMutations(perTarget: number, seed = 13): Promise<MutationResult[]> {
   const results: MutationResult[] = [];
-  const rnd = mulberry32(seed);
+  const rnd = mulberry32(seed); // seeded: the same seed, the same mutations
   for (const target of TARGETS) {
     for (let n = 0; n < perTarget; n++) {
       const c = await attempt(target, rnd);
