@@ -7,12 +7,14 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { schemaChecker } from "../config/ajv.js";
 import { BrokerError } from "./errors.js";
+import { bookIssues } from "./sim-book.js";
 
 /** Money and quantities are finite and within the range where minor units stay exact. */
 const LIMIT = 1e15;
 const Num = Type.Number({ minimum: -LIMIT, maximum: LIMIT });
 const NonNeg = Type.Number({ minimum: 0, maximum: LIMIT });
-const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" });
+/** A real calendar day (2007-02-30 is refused, not compared as text). */
+const Day = Type.String({ format: "date" });
 const Side = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]);
 const Status = Type.Union(
   ["accepted", "partially_filled", "pending_cancel", "filled", "cancelled", "expired", "rejected"].map((s) => Type.Literal(s)),
@@ -99,12 +101,13 @@ function refuse(file: string, where: string, issues: { path: string; rule: strin
   );
 }
 
-/** Positions must not be short: the simulator never sells what it does not hold. */
+/** Positions must not be short (the simulator never sells what it does not hold); the book agrees with itself (sim-book.ts). */
 function ruleIssues(state: SimStateDoc): { path: string; rule: string }[] {
   const out: { path: string; rule: string }[] = [];
   for (const [symbol, p] of Object.entries(state.positions)) {
     if (p.quantity < 0) out.push({ path: `positions.${symbol}.quantity`, rule: `must be >= 0, got ${p.quantity}` });
   }
+  out.push(...bookIssues(state));
   return out;
 }
 
@@ -114,6 +117,15 @@ export function assertSimState(file: string, state: unknown): asserts state is S
   if (issues.length > 0) refuse(file, "", issues);
   const rules = ruleIssues(state as SimStateDoc);
   if (rules.length > 0) refuse(file, "", rules);
+}
+
+/**
+ * Refuses the book as it stands after the log's line `line` was applied when it no longer agrees
+ * with itself: the line (or one before it) was edited, or lines are out of order.
+ */
+export function assertSimStateAfterLine(file: string, line: number, state: SimStateDoc): void {
+  const rules = ruleIssues(state);
+  if (rules.length > 0) refuse(file, `line ${line}: the book after it: `, rules);
 }
 
 /** Refuses a log line that does not fit the schema, naming the line and the place. */

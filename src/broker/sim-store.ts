@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
 import type { MarketData } from "../market/data.js";
 import { BrokerError } from "./errors.js";
-import { assertSimLogRecord, assertSimState } from "./sim-state.js";
+import { assertSimLogRecord, assertSimState, assertSimStateAfterLine } from "./sim-state.js";
 import { readRegularFile } from "../util/regular-file.js";
 import type { BrokerFill, BrokerOrder } from "./types.js";
 
@@ -121,6 +121,7 @@ export function readSimState(path: string): SimState | undefined {
     const lines = readFileSync(logPath(path), "utf8").split("\n");
     const orderIndex = new Map(state.orders.map((o, i) => [o.broker_order_id, i]));
     const fillIds = new Set(state.fills.map((f) => f.fill_id));
+    let lastGen = -1;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       if (line.trim().length === 0) continue;
@@ -132,6 +133,8 @@ export function readSimState(path: string): SimState | undefined {
         throw new BrokerError("broker_unreachable", `simulated broker log ${logPath(path)} line ${i + 1} is unreadable: ${(e as Error).message}`);
       }
       assertSimLogRecord(logPath(path), i + 1, rec);
+      logOrder(logPath(path), i + 1, rec.gen, lastGen, state.gen);
+      lastGen = rec.gen;
       if (rec.gen !== state.gen) continue;
       for (const o of rec.orders ?? []) {
         const at = orderIndex.get(o.broker_order_id);
@@ -162,10 +165,23 @@ export function readSimState(path: string): SimState | undefined {
         state.current_day = rec.day.current;
         state.day_open = rec.day.open;
       }
+      assertSimStateAfterLine(logPath(path), i + 1, state);
     }
     assertSimState(path, state);
   }
   return state;
+}
+
+/**
+ * The log's lines are in the order they were written: a snapshot generation never goes back, and
+ * no line is of a generation after the snapshot's (lines of an earlier one are a crash's leftovers).
+ */
+function logOrder(file: string, line: number, gen: number, lastGen: number, snapshotGen: number): void {
+  const refuse = (why: string) => {
+    throw new BrokerError("sim_state_invalid", `the simulated broker's log ${file} is not valid (line ${line}: ${why}); nothing was traded on it or written. Restore it, or start afresh with \`tradewarden sim reset\`.`);
+  };
+  if (gen > snapshotGen) refuse(`gen ${gen} is after the snapshot's generation ${snapshotGen}`);
+  if (gen < lastGen) refuse(`gen ${gen} comes after a line of generation ${lastGen}: lines are out of order`);
 }
 
 /** Writes a full snapshot atomically (temp file + rename) and starts a new log generation. */

@@ -178,14 +178,15 @@ export class Journal extends JournalReads {
   /** `could_trade`: the run reached the point where it could have placed orders (only such runs count down REDUCING). */
   finishRun(
     run_id: string,
-    args: { status: Exclude<RunStatus, "running">; outcome: RunOutcome; exit_code: number; message: string; at: Date | string; could_trade?: boolean },
+    args: { status: Exclude<RunStatus, "running">; outcome: RunOutcome; exit_code: number; message: string; at: Date | string; could_trade?: boolean; artifacts?: Record<string, string> },
   ): Promise<void> {
     return this.exclusive(() => {
       const r = this.requireRun(run_id);
       if (r.status !== "running") throw usage("run_finished", `run ${run_id} already finished (${r.status})`);
       const could = args.could_trade === undefined ? {} : { could_trade: args.could_trade };
+      const artifacts = args.artifacts === undefined ? {} : { artifacts: args.artifacts };
       return {
-        events: [{ t: "run_finish", run_id, status: args.status, outcome: args.outcome, exit_code: args.exit_code, message: args.message, at: iso(args.at), ...could }],
+        events: [{ t: "run_finish", run_id, status: args.status, outcome: args.outcome, exit_code: args.exit_code, message: args.message, at: iso(args.at), ...could, ...artifacts }],
         result: undefined,
       };
     });

@@ -203,7 +203,8 @@ export type JournalEventBody =
   | { t: "deposit"; amount_minor: number; at: string; note?: string }
   | { t: "run_start"; run: RunRecord }
   | { t: "run_abort"; run_id: string; at: string; message: string }
-  | { t: "run_finish"; run_id: string; status: RunStatus; outcome: RunOutcome | null; exit_code: number | null; message: string; at: string; could_trade?: boolean }
+  /** `artifacts`: the SHA-256 of each file the run wrote under runs/<id>/, by file name (audit checks them). */
+  | { t: "run_finish"; run_id: string; status: RunStatus; outcome: RunOutcome | null; exit_code: number | null; message: string; at: string; could_trade?: boolean; artifacts?: Record<string, string> }
   | { t: "valuation"; run_id: string; value_minor: number; at: string }
   | { t: "trip"; trip: TripRecord }
   | { t: "reset"; reset: ResetRecord; value_minor: number }

@@ -186,6 +186,7 @@ const EVENT_BODIES: Record<string, TSchema> = {
     message: Str,
     at: Str,
     could_trade: Type.Optional(Type.Boolean()),
+    artifacts: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String({ pattern: "^[0-9a-f]{64}$" }))),
   }),
   valuation: Type.Object({ run_id: Id, value_minor: Minor, at: Str }),
   trip: Type.Object({ trip: Trip }),

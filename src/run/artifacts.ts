@@ -25,6 +25,9 @@ export const OPTIONAL_ARTIFACT_FILES = {
   tradecat: "tradecat-research-cycle.json",
 } as const;
 
+/** Every artifact's file name, required and optional. */
+export const ARTIFACT_FILE_NAMES: readonly string[] = [...Object.values(ARTIFACT_FILES), ...Object.values(OPTIONAL_ARTIFACT_FILES)];
+
 export function artifactPaths(runDir: string) {
   return {
     dir: runDir,
@@ -87,7 +90,7 @@ export function readArtifact(runDir: string, key: ArtifactKey): string | null {
 export function packRunDir(runDir: string): number {
   const names: string[] = [];
   const parts: Buffer[] = [];
-  for (const name of [...Object.values(ARTIFACT_FILES), ...Object.values(OPTIONAL_ARTIFACT_FILES)]) {
+  for (const name of ARTIFACT_FILE_NAMES) {
     const p = join(runDir, name);
     if (!existsSync(p)) continue;
     names.push(name);

@@ -8,6 +8,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { LOG_FILE } from "../journal/types.js";
 import { checkAgreement, checkSecrets } from "./audit-agreement.js";
+import { checkDigests } from "./audit-digests.js";
+import { checkRecords, type TranscriptDoc } from "./audit-records.js";
 import { ARTIFACT_FILES, PACKED_FILE, readArtifact } from "./artifacts.js";
 import { buildTradecatCycle } from "./tradecat.js";
 import { TRADECAT_FILE } from "./tradecat-export.js";
@@ -128,9 +130,10 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
 
   // Transcript protocol and grounding.
   let messages: Parameters<typeof checkAgreement>[0] = null;
+  let transcriptDoc: TranscriptDoc | null = null;
   if (texts.transcript !== undefined) {
     try {
-      const transcript = JSON.parse(texts.transcript) as { messages?: unknown[] } | unknown[];
+      const transcript = JSON.parse(texts.transcript) as { system?: unknown; messages?: unknown[] } | unknown[];
       const list = (Array.isArray(transcript) ? transcript : (transcript.messages ?? [])) as {
         role: string;
         content: { type: string; id?: string; tool_use_id?: string; content?: string; name?: string; input?: unknown }[];
@@ -138,6 +141,7 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
       checkTranscript(list, events, add);
       checkMaskedTranscript(transcript, events, add);
       messages = list;
+      transcriptDoc = Array.isArray(transcript) ? { legacy: true, messages: list } : { system: transcript.system, messages: list };
     } catch {
       add("transcript", "transcript.json is not JSON");
     }
@@ -145,7 +149,10 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
   // The transcript, the cassette and the events agree on every tool result the model saw.
   const cassette = texts.cassette === undefined ? null : readCassette(texts.cassette);
   checkAgreement(messages, cassette?.calls ?? null, events, add);
+  checkRecords(transcriptDoc, cassette?.calls ?? null, events, add);
   if (cassette) checkCassette(cassette, add);
+  // Every artifact is what the run wrote at close (the SHA-256s in its journal record).
+  checkDigests(runDir, add);
   auditTradecat(runDir, events, add);
   return findings;
 }

@@ -1,7 +1,8 @@
 /**
- * Close: the broker session closes, the run is finished in the journal with its outcome, and the
- * run's artifacts are completed (transcript, research-cycle envelope, cassette). Never throws for
- * a failed close step: each is reported as a note and the run still ends with its outcome.
+ * Close: the broker session closes, the run's artifacts are completed (transcript, research-cycle
+ * envelope, cassette), then the run is finished in the journal with its outcome and the SHA-256 of
+ * each artifact. Never throws for a failed close step: each is reported as a note and the run
+ * still ends with its outcome.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { CASSETTE_FORMAT } from "../../agent/cassette.js";
@@ -9,6 +10,7 @@ import { EXIT } from "../../core/exit-codes.js";
 import { CONTRACT_VERSION } from "../../tools/catalogue.js";
 import { packageVersion } from "../../util/paths.js";
 import { type ArtifactPaths, writeJsonAtomic } from "../artifacts.js";
+import { artifactDigests } from "../audit-digests.js";
 import { buildResearchCycle, validateResearchCycle } from "../research-cycle.js";
 import { writeTradecatCycle } from "../tradecat-export.js";
 import { faultPoint } from "../../util/test-fault.js";
@@ -21,7 +23,7 @@ export async function closeRun(ctx: RunContext, stopped: Stop): Promise<RunSumma
   faultPoint("run.before_close");
   // A signal that came after the last phase still makes this an interrupted run (exit 130).
   const s = ctx.deps.signal.aborted && stopped.outcome !== "interrupted" ? new Stop("interrupted", EXIT.INTERRUPTED, `interrupted; ${stopped.message}`) : stopped;
-  const { deps, runId, paths, runDir, tradingDay } = ctx;
+  const { deps, runId, runDir, tradingDay } = ctx;
   const { sink, journal } = deps;
   const now = ctx.now;
   // A proposal awaiting approval keeps its session open: `tradewarden approve` may decide it
@@ -34,14 +36,25 @@ export async function closeRun(ctx: RunContext, stopped: Stop): Promise<RunSumma
     }
   }
   sink.emit({ type: "run.finished", outcome: s.outcome, exit_code: s.exitCode, message: s.message, cost_usd: ctx.agentResult?.cost_usd ?? 0 });
+  const summary = writeArtifacts(ctx, s);
+  // The artifacts are complete: the event file is written out and closed, and the run is finished
+  // in the journal with each artifact's SHA-256 (audit finds any later edit of any of them).
+  sink.close();
   if (ctx.started) {
     const status = s.outcome === "interrupted" ? "interrupted" : s.exitCode === EXIT.INTERNAL_ERROR ? "failed" : "completed";
     try {
-      await journal.finishRun(runId, { status, outcome: s.outcome, exit_code: s.exitCode, message: s.message, at: now(), could_trade: ctx.couldTrade });
+      await journal.finishRun(runId, { status, outcome: s.outcome, exit_code: s.exitCode, message: s.message, at: now(), could_trade: ctx.couldTrade, artifacts: artifactDigests(runDir) });
     } catch (e) {
       sink.emit({ type: "run.note", level: "warn", message: `could not close the run in the journal: ${(e as Error).message}` });
     }
   }
+  return summary;
+}
+
+/** The transcript (when the agent wrote none), the research-cycle envelope, the TradeCat record and the cassette. */
+function writeArtifacts(ctx: RunContext, s: Stop): RunSummary {
+  const { deps, runId, paths, runDir, tradingDay, now } = ctx;
+  const { sink } = deps;
   if (!ctx.agentResult && !(deps.resume && existsSync(paths.transcript))) writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] });
   const endpoint = deps.broker.endpoint();
   const cycle = buildResearchCycle(sink.events, {
