@@ -115,7 +115,8 @@ export function usageFromSdk(u: SdkUsage | undefined | null): Usage {
 function canonicalBlocks(blocks: readonly Record<string, unknown>[]): ContentBlock[] {
   return blocks.map((b) => {
     if (b.type === "text") return { type: "text", text: String(b.text ?? "") };
-    if (b.type === "tool_use") return { type: "tool_use", id: String(b.id), name: String(b.name), input: b.input ?? {} };
+    // A missing id stays empty (not "undefined"): the loop gives it one of its own.
+    if (b.type === "tool_use") return { type: "tool_use", id: typeof b.id === "string" ? b.id : "", name: String(b.name), input: b.input ?? {} };
     return { ...b, type: String(b.type) };
   });
 }
