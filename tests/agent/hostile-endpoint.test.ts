@@ -114,6 +114,31 @@ describe.each(PROVIDERS)("a hostile endpoint behind $name (real SDK, loopback fa
   });
 });
 
+describe.each(PROVIDERS)("$name: an HTML page or an empty 200 where the stream belongs", (p) => {
+  let fake: Fake;
+  beforeAll(async () => {
+    fake = await p.start();
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+  test.each([
+    ["an HTML page", "text/html", "<!doctype html><title>Login</title>", /text\/html\) with \d+ bytes starting "<!doctype html><title>Login<\/title>"/],
+    ["an empty 200", "text/event-stream", "", /with an empty body/],
+  ])("%s: the call fails naming the endpoint and what came back", async (_n, type, body, what) => {
+    fake.enqueue({ kind: "raw", status: 200, headers: { "content-type": type }, body });
+    const err = await p
+      .client(fake, 0)
+      .complete(req())
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelCallError);
+    expect((err as ModelCallError).kind).toBe("protocol");
+    expect((err as Error).message).toContain(`${fake.url}${p.name === "openai" ? "/chat/completions" : "/v1/messages"}`);
+    expect((err as Error).message).toMatch(what);
+    expect((err as Error).message).not.toContain(KEYS[p.name]);
+  });
+});
+
 describe("an OpenAI-compatible endpoint that answers with something other than a chat completion stream", () => {
   const p = PROVIDERS.find((x) => x.name === "openai") as (typeof PROVIDERS)[number];
   let fake: Fake;

@@ -1,6 +1,6 @@
 /**
  * An OpenAI-compatible URL that answers with something other than a chat completion stream (an
- * HTML page, an empty 200), through the CLI: `tradewarden run --yes --json` ends as the model being
+ * HTML page, an empty 200) or with an absurd tool-call index, through the CLI: `tradewarden run --yes --json` ends as the model being
  * unavailable (outcome `model_unavailable`, exit 4) with a sentence naming the endpoint and what
  * came back, never as a model that chose to do nothing (`no_submission`, exit 0), and never with the
  * key in it.
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, expect, test } from "vitest";
 import type { Behaviour } from "../agent/fake-anthropic-server.js";
-import { type FakeOpenAI, startFakeOpenAI } from "../agent/fake-openai-server.js";
+import { type FakeOpenAI, sseChunks, startFakeOpenAI } from "../agent/fake-openai-server.js";
 
 const BIN = join(process.cwd(), "bin", "tradewarden.js");
 const CANARY = "sk-proj-CANARY-unusable-3c1d9e7f5a";
@@ -40,6 +40,19 @@ async function runAgainst(answer: Behaviour) {
 test.each([
   ["an HTML page", { kind: "raw", status: 200, headers: { "content-type": "text/html" }, body: "<!doctype html><html><body>Welcome to nginx!</body></html>" } as Behaviour, /text\/html\) with \d+ bytes starting "<!doctype html>/],
   ["an empty 200", { kind: "raw", status: 200, headers: { "content-type": "text/event-stream" }, body: "" } as Behaviour, /with an empty body/],
+  [
+    "a tool call at stream index 1,000,000,000",
+    {
+      kind: "raw",
+      status: 200,
+      headers: { "content-type": "text/event-stream" },
+      body: sseChunks([
+        { choices: [{ index: 0, delta: { tool_calls: [{ index: 1_000_000_000, id: "call_x", type: "function", function: { name: "get_portfolio", arguments: "{}" } }] }, finish_reason: null }] },
+        { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+      ]),
+    } as Behaviour,
+    /streamed tool call index 1000000000/,
+  ],
 ])("run on an endpoint answering %s: model_unavailable, exit 4, naming the endpoint and what came back", async (_name, answer, what) => {
   const { r, lines, envelope } = await runAgainst(answer);
   expect(r.exitCode).toBe(4);
