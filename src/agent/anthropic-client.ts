@@ -8,6 +8,8 @@
  *   block of the newest user message — placed on copies by the pure `buildMessageParams`, so the
  *   transcript never accumulates stale breakpoints (the API allows at most four).
  * - Usage keeps both cache counters and the 5m/1h split of cache writes, for exact cost.
+ * - No redirect is followed (observed-fetch.ts); an answer that is no event stream (an HTML page, an
+ *   empty 200) fails naming the endpoint and what came back.
  */
 import Anthropic, {
   APIConnectionError,
@@ -22,13 +24,13 @@ import { redactor } from "../core/redact.js";
 import {
   type CallHooks,
   type ContentBlock,
-  type ModelCallError,
+  ModelCallError,
   type ModelClient,
   modelCallErrorFrom,
   type ModelRequest,
   type ModelResponse,
 } from "./types.js";
-import { RetryObserver } from "./observed-fetch.js";
+import { describeAnswer, RetryObserver } from "./observed-fetch.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 
@@ -115,7 +117,8 @@ export function usageFromSdk(u: SdkUsage | undefined | null): Usage {
 function canonicalBlocks(blocks: readonly Record<string, unknown>[]): ContentBlock[] {
   return blocks.map((b) => {
     if (b.type === "text") return { type: "text", text: String(b.text ?? "") };
-    if (b.type === "tool_use") return { type: "tool_use", id: String(b.id), name: String(b.name), input: b.input ?? {} };
+    // A missing id stays empty (not "undefined"): the loop gives it one of its own.
+    if (b.type === "tool_use") return { type: "tool_use", id: typeof b.id === "string" ? b.id : "", name: String(b.name), input: b.input ?? {} };
     return { ...b, type: String(b.type) };
   });
 }
@@ -173,7 +176,14 @@ export class AnthropicClient implements ModelClient {
       const onText = hooks.onText;
       stream.on("text", (delta) => onText(delta));
     }
-    const msg = await stream.finalMessage();
+    const msg = await stream.finalMessage().catch((e: unknown) => {
+      // An answer that is no event stream at all (an HTML page, an empty 200): say what came back.
+      const seen = this.retries.answer();
+      if (seen && !(e instanceof APIError) && !(e instanceof APIUserAbortError) && (seen.bytes === 0 || !seen.contentType.includes("event-stream"))) {
+        throw new ModelCallError("protocol", describeAnswer(seen, `no Messages API event stream, an unusable answer (${(e as Error)?.message ?? String(e)})`));
+      }
+      throw e;
+    });
     return {
       content: canonicalBlocks(msg.content as unknown as Record<string, unknown>[]),
       stop_reason: String(msg.stop_reason ?? "end_turn"),

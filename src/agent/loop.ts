@@ -23,6 +23,7 @@ import type { AgentOutcome, RunEventBody } from "../core/events.js";
 import { CassetteError } from "./cassette.js";
 import type { AgentProposal, AgentResult, RunAgentOptions, UsageRecord } from "./loop-types.js";
 import { costOf } from "./pricing.js";
+import { uniqueToolUseIds } from "./tool-use-ids.js";
 import { dispatchTurn, proposalFrom } from "./turn-tools.js";
 import type { CallHooks, Message, ModelResponse, ToolUseBlock } from "./types.js";
 
@@ -55,6 +56,8 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
   let cost = 0;
   let turns = 0;
   let lastPending = "[]";
+  /** Every tool_use id of the transcript so far: each answer's ids are made unique against them. */
+  const toolUseIds = new Set<string>();
 
   const finish = (outcome: AgentOutcome, reason: string, proposal?: AgentProposal): { event: RunEventBody; result: AgentResult } => {
     const result: AgentResult = { outcome, reason, transcript, usage, cost_usd: round6(cost), turns };
@@ -194,7 +197,9 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       total_cost_usd: round6(cost),
       duration_ms: Math.round(durationMs),
     };
-    transcript.push({ role: "assistant", content: response.content });
+    // Missing or repeated tool-use ids are repaired before anything answers them (./tool-use-ids.ts).
+    const answer = uniqueToolUseIds(response.content, toolUseIds, turn);
+    transcript.push({ role: "assistant", content: answer });
 
     if (cost > limits.runBudgetUsd) {
       const f = finish("cost_budget", `run cost ${round6(cost)} USD is above the run budget of ${limits.runBudgetUsd} USD (after turn ${turn})`);
@@ -228,7 +233,7 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
     }
     if (stop === "pause_turn") continue;
 
-    const uses = response.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+    const uses = answer.filter((b): b is ToolUseBlock => b.type === "tool_use");
     if (uses.length === 0) {
       const f = finish("no_submission", `the model ended turn ${turn} (${stop}) without calling submit_orders`);
       yield f.event;

@@ -6,7 +6,11 @@
  *
  * - `timeout` (per attempt) and `maxRetries` are set on every request; the SDK retries 408/409/429/
  *   5xx and connection errors, each retry reported through `hooks.onRetry`.
- * - Streaming with `stream_options.include_usage`; tool-call deltas are assembled by index.
+ * - Streaming with `stream_options.include_usage`; tool-call deltas are assembled by index (an index
+ *   outside 0..MAX_TOOL_CALLS-1 makes the answer unusable).
+ * - An answer with no chat completion chunk at all (an HTML page, an empty 200, a bare `[DONE]`) is
+ *   unusable: the call fails (a `protocol` ModelCallError naming the endpoint and what came back),
+ *   which ends the run as the model being unavailable rather than as the model saying nothing.
  * - Prompt caching: OpenAI caches long prompt prefixes by itself; the request keeps the prefix
  *   stable (system, then tools, then the conversation in order) and, on api.openai.com, sends a
  *   `prompt_cache_key` derived from the system prompt and tools so a run's calls share a cache.
@@ -17,7 +21,7 @@
 import { createHash } from "node:crypto";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, type ClientOptions } from "openai";
 import { redactor } from "../core/redact.js";
-import { RetryObserver } from "./observed-fetch.js";
+import { describeAnswer, endpointOf, RetryObserver } from "./observed-fetch.js";
 import {
   estimatedUsage,
   type OpenAIMessage,
@@ -30,9 +34,12 @@ import {
   toOpenAIMessages,
   toOpenAITools,
 } from "./openai-transcript.js";
-import { type CallHooks, type ModelCallError, type ModelClient, type ModelRequest, type ModelResponse, modelCallErrorFrom } from "./types.js";
+import { type CallHooks, ModelCallError, type ModelClient, type ModelRequest, type ModelResponse, modelCallErrorFrom } from "./types.js";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/** Tool calls one answer may carry (stream indexes 0..MAX_TOOL_CALLS-1); the tool runtime allows far fewer calls per run. */
+export const MAX_TOOL_CALLS = 128;
 
 export interface OpenAIRequestBody {
   model: string;
@@ -108,6 +115,11 @@ export class OpenAIClient implements ModelClient {
     this.sdk = new OpenAI(options);
   }
 
+  /** Where requests go, as it may be shown (no credentials, no query). */
+  private endpoint(): string {
+    return endpointOf(`${this.sdk.baseURL.replace(/\/+$/, "")}/chat/completions`);
+  }
+
   async complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse> {
     const body = buildChatParams(req, this.model, this.official);
     const reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal } = { timeout: Math.max(1, Math.round(req.timeoutMs)), maxRetries: this.maxRetries };
@@ -126,9 +138,11 @@ export class OpenAIClient implements ModelClient {
     let finish: string | null = null;
     let usage: OpenAIUsage | null = null;
     let model = this.model;
-    const calls: (StreamedToolCall | undefined)[] = [];
+    const calls = new Map<number, StreamedToolCall>();
+    let chunks = 0;
     for await (const raw of stream) {
       const chunk = raw as unknown as Chunk;
+      chunks += 1;
       if (chunk.model) model = chunk.model;
       if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
@@ -140,17 +154,26 @@ export class OpenAIClient implements ModelClient {
       }
       if (delta.refusal) refusal += delta.refusal;
       for (const tc of delta.tool_calls ?? []) {
-        const call = calls[tc.index] ?? { id: "", name: "", arguments: "" };
+        if (!Number.isInteger(tc.index) || tc.index < 0 || tc.index >= MAX_TOOL_CALLS) {
+          throw new ModelCallError("protocol", `the model endpoint ${this.endpoint()} streamed tool call index ${String(tc.index)} (usable: 0 to ${MAX_TOOL_CALLS - 1}): an unusable answer`);
+        }
+        const call = calls.get(tc.index) ?? { id: "", name: "", arguments: "" };
         if (tc.id) call.id = tc.id;
         if (tc.function?.name) call.name += tc.function.name;
         if (tc.function?.arguments) call.arguments += tc.function.arguments;
-        calls[tc.index] = call;
+        calls.set(tc.index, call);
       }
       if (choice.finish_reason) finish = choice.finish_reason;
     }
-    // Servers that leave ids out get stable ones (the transcript pairs results with them).
+    if (chunks === 0) {
+      const seen = this.retries.answer();
+      const what = "no chat completion chunk in it, an unusable answer";
+      throw new ModelCallError("protocol", seen ? describeAnswer(seen, what) : `the model endpoint ${this.endpoint()} answered with ${what}`);
+    }
+    // Servers that leave ids out get stable ones (the transcript pairs results with them; the loop
+    // makes every id of the conversation unique).
     const turn = body.messages.filter((m) => m.role === "assistant").length;
-    const assembled = calls.filter((c): c is StreamedToolCall => c !== undefined).map((c, i) => ({ ...c, id: c.id || `call_${turn}_${i}` }));
+    const assembled = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c], i) => ({ ...c, id: c.id || `call_${turn}_${i}` }));
     if (refusal && !text) text = refusal;
     const content = toCanonicalContent(text, assembled);
     return {

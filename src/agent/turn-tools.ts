@@ -38,10 +38,12 @@ export interface TurnToolsResult {
 export async function* dispatchTurn(t: TurnTools): AsyncGenerator<RunEventBody, TurnToolsResult, void> {
   const { turn, uses } = t;
   // Reads and dry runs first, then the final tool; results keep the order of the tool_use blocks.
-  const ordered = [...uses.filter((u) => !t.finalTools.has(u.name)), ...uses.filter((u) => t.finalTools.has(u.name))];
-  const results = new Map<string, ToolResultBlock>();
+  // (By place, not by id: one result per tool_use block whatever its id.)
+  const places = uses.map((use, at) => ({ use, at }));
+  const ordered = [...places.filter((p) => !t.finalTools.has(p.use.name)), ...places.filter((p) => t.finalTools.has(p.use.name))];
+  const results: ToolResultBlock[] = [];
   let submitted: AgentDispatchOutcome | undefined;
-  for (const use of ordered) {
+  for (const { use, at } of ordered) {
     yield { type: "tool.called", turn, call_id: use.id, tool: use.name, arguments: use.input };
     let out: AgentDispatchOutcome;
     try {
@@ -51,7 +53,7 @@ export async function* dispatchTurn(t: TurnTools): AsyncGenerator<RunEventBody, 
     }
     const block: ToolResultBlock = { type: "tool_result", tool_use_id: use.id, content: out.text };
     if (!out.success) block.is_error = true;
-    results.set(use.id, block);
+    results[at] = block;
 
     const env = out.envelope;
     if (!out.success && REJECTED_STAGES.has(out.stage)) {
@@ -93,7 +95,7 @@ export async function* dispatchTurn(t: TurnTools): AsyncGenerator<RunEventBody, 
     if (out.success && t.finalTools.has(use.name) && !submitted) submitted = out;
   }
 
-  const content: ContentBlock[] = uses.map((u) => results.get(u.id) as ToolResultBlock);
+  const content: ContentBlock[] = uses.map((_, at) => results[at] as ToolResultBlock);
   return submitted ? { content, submitted } : { content };
 }
 

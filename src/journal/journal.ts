@@ -306,7 +306,7 @@ export class Journal extends JournalReads {
 
   // ───────────────────────────── memory notes (notes.ts) ─────────────────────────────
 
-  remember(args: { kind: NoteKind; text: string; symbol?: string; supersedes?: string; run_id: string; at: Date | string }): Promise<Note> {
+  remember(args: { kind: NoteKind; text: string; symbol?: string; supersedes?: string; run_id: string; evidence_ids?: readonly string[]; at: Date | string }): Promise<Note> {
     return this.exclusive(() => {
       const { event, note } = noteEvent(this.s, { ...args, at: iso(args.at) });
       return { events: [event], result: { ...note } };

@@ -8,8 +8,8 @@ import { TwError } from "../core/errors.js";
 import type { Journal } from "./journal.js";
 import { Dec, fromMinor } from "../core/money.js";
 import { positionValueMinor } from "../core/valuation.js";
-import type { RecallQuery } from "./notes.js";
-import type { NoteKind } from "./types.js";
+import { NOTES_PROVENANCE, noteForModel, type RecallQuery } from "./notes.js";
+import type { Note, NoteKind } from "./types.js";
 
 export interface JournalToolDeps {
   journal: Journal;
@@ -79,7 +79,7 @@ function failure(e: unknown): HandlerResult {
  * supersedes one or says to keep both, it is refused with the candidates and, for each, the
  * complete arguments that supersede it (plus the arguments that keep both).
  */
-function conflictOf(journal: Journal, args: Record<string, unknown>): HandlerResult | null {
+function conflictOf(journal: Journal, args: Record<string, unknown>, shown: (n: Note) => Record<string, unknown>): HandlerResult | null {
   if (typeof args.symbol !== "string" || typeof args.supersedes === "string" || args.keep_existing === true) return null;
   const { notes } = journal.recall({ kind: args.kind as NoteKind, symbol: args.symbol, limit: 5 });
   if (notes.length === 0) return null;
@@ -89,7 +89,7 @@ function conflictOf(journal: Journal, args: Record<string, unknown>): HandlerRes
     code: "memory_conflict",
     message: `${notes.length} live ${String(args.kind)} note(s) on ${args.symbol.toUpperCase()} may contradict this one (${notes.map((n) => n.id).join(", ")}); nothing was saved`,
     details: {
-      conflict_candidates: notes.map((n) => ({ id: n.id, kind: n.kind, symbol: n.symbol ?? null, text: n.text, created_at: n.created_at })),
+      conflict_candidates: notes.map((n) => ({ id: n.id, kind: n.kind, symbol: n.symbol ?? null, text: n.text, created_at: n.created_at, written_by: shown(n).written_by })),
       retry_argument_choices: [...notes.map((n) => ({ ...base, supersedes: n.id })), { ...base, keep_existing: true }],
     },
   };
@@ -97,6 +97,8 @@ function conflictOf(journal: Journal, args: Record<string, unknown>): HandlerRes
 
 export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio: ToolHandler; remember: ToolHandler; recall: ToolHandler } {
   const { journal } = deps;
+  /** A note as the model is shown it: with where it came from (notes.ts). */
+  const shown = (n: Note) => noteForModel(n, { tradingDay: journal.run(n.run_id)?.trading_day ?? null, currentRunId: deps.runId });
   const get_portfolio: ToolHandler = () => {
     try {
       const evidence_id = `portfolio:${deps.runId}`;
@@ -108,9 +110,9 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio:
       return failure(e);
     }
   };
-  const remember: ToolHandler = async (args) => {
+  const remember: ToolHandler = async (args, ctx) => {
     try {
-      const conflict = conflictOf(journal, args);
+      const conflict = conflictOf(journal, args, shown);
       if (conflict) return conflict;
       const note = await journal.remember({
         kind: args.kind as NoteKind,
@@ -118,6 +120,8 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio:
         ...(typeof args.symbol === "string" ? { symbol: args.symbol } : {}),
         ...(typeof args.supersedes === "string" ? { supersedes: args.supersedes } : {}),
         run_id: deps.runId,
+        // Provenance from the run, not from the model's arguments: what this run had seen so far.
+        evidence_ids: [...ctx.seenEvidence],
         at: deps.now(),
       });
       return { ok: true, data: { note } };
@@ -134,7 +138,7 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio:
       if (typeof args.query === "string") q.query = args.query;
       q.limit = typeof args.limit === "number" ? args.limit : 20;
       const { notes, total } = journal.recall(q);
-      return { ok: true, data: { notes, total } };
+      return { ok: true, data: { about_these_notes: NOTES_PROVENANCE, notes: notes.map(shown), total } };
     } catch (e) {
       return failure(e);
     }

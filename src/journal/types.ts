@@ -171,8 +171,14 @@ export interface Note {
   supersedes?: string;
   superseded_by?: string;
   status: "live" | "superseded";
+  /** The run that wrote it (the model's own note, via the remember tool). */
   run_id: string;
   created_at: string;
+  /**
+   * The evidence ids that run had received when it wrote the note: what the note's content came
+   * from. Absent on notes written before it was recorded.
+   */
+  evidence_ids?: string[];
 }
 
 /**

@@ -107,7 +107,15 @@ const Adjustment = Type.Object({
   by: Str,
   at: Str,
 });
-const Note = Type.Object({ id: Id, kind: Str, text: Str, status: Type.Union([Type.Literal("live"), Type.Literal("superseded")]), run_id: Str, created_at: Str });
+const Note = Type.Object({
+  id: Id,
+  kind: Str,
+  text: Str,
+  status: Type.Union([Type.Literal("live"), Type.Literal("superseded")]),
+  run_id: Str,
+  created_at: Str,
+  evidence_ids: Type.Optional(Type.Array(Str)),
+});
 
 /** One schema per event type `t`; `seq` is checked by the reader (it must count up from 1). */
 const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" });

@@ -23,7 +23,15 @@ export type Behaviour =
   | { kind: "status"; status: number; headers?: Record<string, string>; errorType?: string; message?: string }
   | { kind: "stream_error"; afterText?: string; errorType?: string }
   | { kind: "hang" }
-  | { kind: "stall_mid_stream"; text: string };
+  | { kind: "stall_mid_stream"; text: string }
+  /** A response written exactly as given: an HTML page, an empty 200, a redirect, hand-made SSE chunks. */
+  | { kind: "raw"; status: number; headers?: Record<string, string>; body: string };
+
+/** Writes a `raw` behaviour. */
+export function writeRaw(res: ServerResponse, b: Extract<Behaviour, { kind: "raw" }>): void {
+  res.writeHead(b.status, b.headers ?? {});
+  res.end(b.body);
+}
 
 export interface RecordedRequest {
   headers: IncomingMessage["headers"];
@@ -223,6 +231,9 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
             sse(res, "content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: b.text } });
             hanging.add(res);
             res.on("close", () => hanging.delete(res));
+            return;
+          case "raw":
+            writeRaw(res, b);
             return;
         }
       })();

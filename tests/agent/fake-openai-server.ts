@@ -11,7 +11,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { awkwardPieces, type Behaviour, type FakeUsage, type RecordedRequest, type Responder } from "./fake-anthropic-server.js";
+import { awkwardPieces, type Behaviour, type FakeUsage, type RecordedRequest, type Responder, writeRaw } from "./fake-anthropic-server.js";
 
 export interface FakeOpenAI {
   /** The base URL to give the SDK (ends in /v1). */
@@ -51,6 +51,12 @@ function apiError(res: ServerResponse, status: number, type: string, message: st
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The SSE body of hand-made chunks (each a chunk object's fields besides id/object/created), ending in [DONE]. */
+export function sseChunks(chunks: Record<string, unknown>[], model = "gpt-5-mini"): string {
+  const lines = chunks.map((c) => `data: ${JSON.stringify({ id: "chatcmpl-raw", object: "chat.completion.chunk", created: 1_790_000_000, model, ...c })}\n\n`);
+  return `${lines.join("")}data: [DONE]\n\n`;
+}
 
 function chunkWriter(res: ServerResponse, id: string, model: string) {
   return (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -144,6 +150,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         write([{ index: 0, delta: { role: "assistant", content: b.text }, finish_reason: null }]);
         hanging.add(res);
         res.on("close", () => hanging.delete(res));
+        return;
+      case "raw":
+        writeRaw(res, b);
         return;
     }
   };

@@ -105,7 +105,17 @@ describe("remember's conflict candidates", () => {
     expect(r).toMatchObject({ ok: false, code: "memory_conflict" });
     if (r.ok) return;
     expect(r.details).toEqual({
-      conflict_candidates: [{ id: "n-1", kind: "plan", symbol: "ALFA", text: "Buy ALFA under 100.", created_at: expect.any(String) }],
+      conflict_candidates: [
+        {
+          id: "n-1",
+          kind: "plan",
+          symbol: "ALFA",
+          text: "Buy ALFA under 100.",
+          created_at: expect.any(String),
+          // where the note came from: shown with every note the model reads back
+          written_by: { who: "you (the model), earlier in this run", run_id: "r1", trading_day: null, evidence_ids: [] },
+        },
+      ],
       retry_argument_choices: [
         { ...args, supersedes: "n-1" },
         { ...args, keep_existing: true },
