@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAccountServices } from "../../src/run/services.js";
 import { expectAgreement, ofType, runIn } from "../recovery/harness.js";
-import { cleanupHomes, expectExit, freshHome, recordedEvents, runIds, tw, waitForLine } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, journalJson, recordedEvents, runIds, text, tw, waitForLine } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -64,4 +64,25 @@ describe.concurrent("a real CLI run cut short on the simulated broker", () => {
     const next = await runIn(home);
     expect(next.summary.exitCode).toBe(0);
   }, 60_000);
+
+  it("`approve RUN --yes` killed after its final gate (nothing placed): the proposal can still be approved in its session", async () => {
+    const home = freshHome();
+    expectExit(await tw(home, ["run"]), 6); // no terminal, no --yes: recorded as awaiting approval
+    const [pending] = runIds(home);
+    const cut = await tw(home, ["approve", pending as string, "--yes"], { faults: "journal.append:order_intent=kill" });
+    expect(cut.signal).toBe("SIGKILL");
+    const afterCut = await journalJson(home);
+    expect(afterCut.orders).toHaveLength(0);
+    expect(afterCut.runs.at(-1)?.approvals.map((a) => a.decision)).toEqual(["approved"]);
+    // before the fix: "has expired: run … came after it"
+    const again = await tw(home, ["approve", pending as string, "--yes"]);
+    expectExit(again, 0);
+    expect(text(again)).not.toMatch(/expired/);
+    expect(String(again.stdout)).toMatch(/order filled/);
+    await expectAgreement(home);
+    // decided now: a third approve is refused as expired (a completed run came after it)
+    const third = await tw(home, ["approve", pending as string, "--yes"]);
+    expectExit(third, 2);
+    expect(text(third)).toMatch(/expired/);
+  }, 90_000);
 });
