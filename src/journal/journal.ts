@@ -19,6 +19,7 @@ import { firstValuationEvents, resetEvents, STALE_RUN_MS, type StartRunArgs, sta
 import type { StandingEvent, StandingState } from "./standing-orders.js";
 import { apply, checkpointOf, type State } from "./state.js";
 import { LogAppender, makeHeadDb } from "./store.js";
+import { CHAIN_ORIGIN, chainEvents } from "./chain.js";
 import { assertZone, iso } from "./time.js";
 import {
   type AdjustmentRecord,
@@ -58,12 +59,16 @@ export interface OpenJournalOptions {
    * per commit.
    */
   headOnFlush?: boolean;
+  /** Told what the open repaired (a head rebuilt from the log, a torn line dropped); default: a line on stderr. */
+  notice?: (message: string) => void;
 }
 
 export async function openJournal(home: string, opts: OpenJournalOptions): Promise<Journal> {
   assertZone(opts.timezone);
-  const { head, events, exists, state } = await loadJournalFiles(home, opts);
-  return new Journal(home, opts, head, events, exists, state);
+  const { head, events, exists, state, chainIssue } = await loadJournalFiles(home, opts);
+  const journal = new Journal(home, opts, head, events, exists, state);
+  journal.chainIssue = chainIssue ?? null;
+  return journal;
 }
 
 /** The journal: the reads (journal-reads.ts) plus serialised, atomic writes of the events the modules build. */
@@ -78,6 +83,8 @@ export class Journal extends JournalReads {
   private readonly db;
   private queue: Promise<unknown> = Promise.resolve();
   private broken: Error | null = null;
+  /** The first break of the log's hash chain found on a read-only open (reported by `verify`). */
+  chainIssue: string | null = null;
 
   constructor(home: string, opts: OpenJournalOptions, head: HeadDoc, events: JournalEvent[], exists: boolean, state?: State) {
     super(home, opts.timezone, state ?? fold(events), exists);
@@ -109,8 +116,8 @@ export class Journal extends JournalReads {
   private async commit(bodies: JournalEventBody[]): Promise<void> {
     const head = this.db.data;
     // Every text that reaches the append-only log passes the redactor first (an error message may carry an echoed key).
-    const events = bodies.map((b, i) => ({ ...redactValue(b), seq: head.log.last_seq + i + 1 }) as JournalEvent);
-    const text = events.map((e) => JSON.stringify(e)).join("\n") + "\n";
+    const numbered = bodies.map((b, i) => ({ ...redactValue(b), seq: head.log.last_seq + i + 1 }) as JournalEvent);
+    const { events, text, hash } = chainEvents(numbered, head.log.last_hash ?? CHAIN_ORIGIN);
     for (const b of bodies) faultPoint(`journal.append:${b.t}`);
     const committed = this.log.append(head.log.committed_bytes, text, this.durable);
     try {
@@ -119,7 +126,7 @@ export class Journal extends JournalReads {
       this.db.data = {
         ...head,
         updated_at: now,
-        log: { file: LOG_FILE, committed_bytes: committed, last_seq: head.log.last_seq + events.length },
+        log: { file: LOG_FILE, committed_bytes: committed, last_seq: head.log.last_seq + events.length, last_hash: hash },
         checkpoint: checkpointOf(this.s),
       };
       if (this.headOnFlush) this.headDirty = true;
@@ -336,6 +343,6 @@ export class Journal extends JournalReads {
 
   /** Recomputes cash and holdings from the ledger and the fills and checks every reference. */
   verify(): Finding[] {
-    return verifyState(this.s, this.db.data.checkpoint, MAX_LIVE_NOTES);
+    return verifyState(this.s, this.db.data.checkpoint, MAX_LIVE_NOTES, this.chainIssue);
   }
 }

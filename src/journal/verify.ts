@@ -11,9 +11,26 @@ import type { Checkpoint, Finding } from "./types.js";
 
 const EPS = new Dec("1e-9");
 
-export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: number): Finding[] {
+/**
+ * Findings that mean the log contradicts itself (an edited or forged line): a writable open
+ * refuses them, as `journal verify` reports them, instead of trading on.
+ */
+export const CONTRADICTIONS: ReadonlySet<string> = new Set([
+  "cash_mismatch",
+  "duplicate_fill",
+  "fill_ledger_mismatch",
+  "fill_without_order",
+  "fill_order_mismatch",
+  "ledger_without_fill",
+  "holding_mismatch",
+  "overfilled_order",
+  "order_without_run",
+]);
+
+export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: number, chainIssue?: string | null): Finding[] {
   const out: Finding[] = [];
   const add = (code: string, message: string) => out.push({ code, message });
+  if (chainIssue) add("chain_broken", `${chainIssue}: the log was changed after it was written`);
 
   // cash = sum of the ledger
   let ledgerSum = 0;
