@@ -7,7 +7,9 @@
  * other point of execution is cut in-process through the same pipeline, journal and broker
  * (tests/recovery/recovery.test.ts). Waits are on the child's own lines and exit, never a sleep.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAccountServices } from "../../src/run/services.js";
@@ -85,4 +87,61 @@ describe.concurrent("a real CLI run cut short on the simulated broker", () => {
     expectExit(third, 2);
     expect(text(third)).toMatch(/expired/);
   }, 90_000);
+});
+
+/** Whether this process may mount a size-limited tmpfs (root on Linux); the reason to skip otherwise. */
+function tmpfsSkipReason(): string | null {
+  if (process.platform !== "linux" || process.getuid?.() !== 0) return "needs root on Linux to mount a size-limited tmpfs";
+  const probe = mkdtempSync(join(tmpdir(), "tw-tmpfs-probe-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
+    execFileSync("umount", [probe], { stdio: "ignore" });
+    return null;
+  } catch {
+    return "mount -t tmpfs is not permitted here";
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+const noTmpfs = tmpfsSkipReason();
+
+describe("the first run of a fresh home cut short: the journal heals from its log", () => {
+  it("SIGKILL at the first fsync of the log: the next run rebuilds the head from the log, says so, and runs (exit 0)", async () => {
+    const home = freshHome();
+    const cut = await tw(home, ["run", "--yes"], { faults: "journal.log_fsync=kill" });
+    expect(cut.signal).toBe("SIGKILL");
+    expect(existsSync(join(home, "journal.json"))).toBe(false);
+    expect(readFileSync(join(home, "journal.log.jsonl"), "utf8")).toMatch(/"t":"init"/);
+    // before the fix: "the journal … cannot be read …; restore it from a backup"
+    const next = await tw(home, ["run", "--yes"]);
+    expectExit(next, 0);
+    expect(String(next.stderr)).toMatch(/journal\.json was missing .*rebuilt from .*journal\.log\.jsonl \(1 events\)/);
+    expectExit(await tw(home, ["journal", "verify"]), 0);
+    await expectAgreement(home);
+  }, 90_000);
+
+  it.skipIf(noTmpfs !== null)(`a disk that fills during the first run (tmpfs with 4, 8, 12 KiB left): every later command works once space is freed${noTmpfs ? ` (skipped: ${noTmpfs})` : ""}`, async () => {
+    for (const freeKiB of [4, 8, 12]) {
+      const mnt = mkdtempSync(join(tmpdir(), "tw-full-"));
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt]);
+      try {
+        const home = join(mnt, "home");
+        mkdirSync(home);
+        const { bavail, bsize } = statfsSync(mnt);
+        writeFileSync(join(mnt, "filler"), Buffer.alloc(Math.max(0, bavail * bsize - freeKiB * 1024)));
+        const full = await tw(home, ["run", "--yes"]);
+        const what = `${freeKiB} KiB left: first run exit ${full.exitCode}\n${text(full).slice(-600)}`;
+        rmSync(join(mnt, "filler"));
+        const verify = await tw(home, ["journal", "verify"]);
+        expect(verify.exitCode, `${what}\n${text(verify)}`).toBe(0);
+        expect(text(verify)).not.toMatch(/cannot be read/);
+        const next = await tw(home, ["run", "--yes"]);
+        expect(next.exitCode, `${what}\n${text(next)}`).toBe(0);
+        await expectAgreement(home);
+      } finally {
+        execFileSync("umount", [mnt]);
+        rmSync(mnt, { recursive: true, force: true });
+      }
+    }
+  }, 240_000);
 });
