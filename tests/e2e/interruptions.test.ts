@@ -145,3 +145,53 @@ describe("the first run of a fresh home cut short: the journal heals from its lo
     }
   }, 240_000);
 });
+
+describe("concurrent first commands on a fresh home agree", () => {
+  /** The journal's cash and the simulated broker's (null when that book was never written). */
+  async function books(home: string): Promise<{ journal: number | null; broker: number | null }> {
+    const simPath = join(home, "sim-broker.json");
+    const broker = existsSync(simPath) ? (JSON.parse(readFileSync(simPath, "utf8")) as { cash: number }).cash : null;
+    const j = await createAccountServices(home, {}, { readOnly: true });
+    return { journal: j.journal.isInitialised() ? j.journal.cash() : null, broker };
+  }
+
+  /** Resolves once `child` holds the home's lock or has exited (polls the lock folder; no fixed sleep). */
+  async function waitForLock(home: string, child: Promise<unknown>): Promise<void> {
+    let done = false;
+    void child.finally(() => {
+      done = true;
+    });
+    while (!done && !existsSync(join(home, "tradewarden.lock"))) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  it("`reconcile --json` first on a fresh home is refused and writes nothing (it left the broker's 100,000 against journal cash 0)", async () => {
+    const home = freshHome();
+    const r = await tw(home, ["reconcile", "--json"]);
+    expectExit(r, 2);
+    expect(text(r)).toMatch(/not initialised yet: run `tradewarden run`/);
+    expect(existsSync(join(home, "sim-broker.json"))).toBe(false);
+    expect(existsSync(join(home, "journal.log.jsonl"))).toBe(false);
+  }, 60_000);
+
+  it("`run --yes` and `reconcile --json` started together (the home's lock is the barrier): whichever wins, the books agree", async () => {
+    for (const reconcileFirst of [true, false, false]) {
+      const home = freshHome();
+      const recP = tw(home, ["reconcile", "--json"]);
+      // barrier: the run starts once reconcile holds the home's lock (its lock folder exists) — or has already exited
+      if (reconcileFirst) await waitForLock(home, recP);
+      const [run, rec] = await Promise.all([tw(home, ["run", "--yes"]), recP]);
+      const round = reconcileFirst ? "reconcile took the lock first" : "started together";
+      const b = await books(home);
+      const what = `${round}: run exit ${run.exitCode}, reconcile exit ${rec.exitCode}, books ${JSON.stringify(b)}`;
+      // nothing written, or both books written and the journal holds the broker's cash
+      if (b.broker === null) expect(b.journal, what).toBeNull();
+      else if (run.exitCode !== 0) expect(b.journal, what).toBe(b.broker);
+      expect([0, 2], what).toContain(rec.exitCode);
+      const next = await tw(home, ["reconcile", "--json"]);
+      if (b.broker !== null) {
+        expectExit(next, 0);
+        expect(JSON.parse(String(next.stdout))).toMatchObject({ agree: true });
+      }
+    }
+  }, 240_000);
+});
