@@ -37,7 +37,9 @@ import {
   type RunStatus,
   type TripRecord,
 } from "./types.js";
-import { verifyState } from "./verify.js";
+import { brokerFillFindings, verifyState } from "./verify.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { WatchEvent, WatchState } from "./watchlist.js";
 
 export { MAX_LIVE_NOTES };
@@ -343,6 +345,19 @@ export class Journal extends JournalReads {
 
   /** Recomputes cash and holdings from the ledger and the fills and checks every reference. */
   verify(): Finding[] {
-    return verifyState(this.s, this.db.data.checkpoint, MAX_LIVE_NOTES, this.chainIssue);
+    const findings = verifyState(this.s, this.db.data.checkpoint, MAX_LIVE_NOTES, this.chainIssue);
+    return [...findings, ...this.brokerFindings()];
+  }
+
+  /** The booked fills against the simulated broker's own record of them, where the home has one. */
+  private brokerFindings(): Finding[] {
+    const bookPath = join(this.home, "sim-broker.json");
+    let book: unknown;
+    try {
+      book = JSON.parse(readFileSync(bookPath, "utf8"));
+    } catch {
+      return []; // no simulated broker here (or a book its own open refuses, naming it)
+    }
+    return brokerFillFindings(this.s, book, bookPath);
   }
 }

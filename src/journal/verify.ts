@@ -131,3 +131,26 @@ export function checkpointMismatch(committed: Checkpoint, folded: Checkpoint): s
   }
   return null;
 }
+
+/**
+ * Every booked fill the broker's own record also holds (the simulated broker's `sim-broker.json`
+ * fills, matched by fill id) must have the broker's symbol, side, quantity and price. The book is
+ * read as plain JSON here; it is validated where the broker opens it (src/broker/sim-*).
+ */
+export function brokerFillFindings(s: State, book: unknown, bookPath: string): Finding[] {
+  const fills = (book as { fills?: unknown } | null)?.fills;
+  if (!Array.isArray(fills)) return [];
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const f of fills) if (f && typeof f === "object" && typeof (f as { fill_id?: unknown }).fill_id === "string") byId.set((f as { fill_id: string }).fill_id, f as Record<string, unknown>);
+  const out: Finding[] = [];
+  for (const f of s.fillList) {
+    const b = byId.get(f.fill_id);
+    if (!b) continue;
+    const differs: string[] = [];
+    if (b.symbol !== f.symbol || b.side !== f.side) differs.push(`${String(b.side)} ${String(b.symbol)} at the broker, ${f.side} ${f.symbol} booked`);
+    if (typeof b.quantity !== "number" || !new Dec(b.quantity).sub(f.quantity).abs().lte(EPS)) differs.push(`quantity ${String(b.quantity)} at the broker, ${f.quantity} booked`);
+    if (typeof b.price !== "number" || !new Dec(b.price).sub(f.price).abs().lte(EPS)) differs.push(`price ${String(b.price)} at the broker, ${f.price} booked`);
+    if (differs.length > 0) out.push({ code: "fill_broker_mismatch", message: `fill ${f.fill_id} differs from the broker's record in ${bookPath}: ${differs.join("; ")}` });
+  }
+  return out;
+}
