@@ -42,6 +42,8 @@ export interface ParsedLog {
   hash: string;
   /** The first break of the chain (the line named), or null. */
   chainIssue: string | null;
+  /** Bytes past the head's commit mark (a write a crash cut off before its commit); cut on the next append. */
+  uncommittedBytes?: number;
 }
 
 /** Why line `n` (1-based) breaks the chain, or null; `chained` is whether an earlier line carried `prev`. */

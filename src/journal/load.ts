@@ -89,7 +89,7 @@ export async function loadJournalFiles(home: string, opts: LoadOptions): Promise
   }
   const invalidHead = headIssue(head);
   if (invalidHead) throw corrupt(paths.journal, invalidHead);
-  const { events, hash, chainIssue } = await readLog(logPath, head.log.committed_bytes, head.log.last_seq, head.log.last_hash);
+  const { events, hash, chainIssue, uncommittedBytes } = await readLog(logPath, head.log.committed_bytes, head.log.last_seq, head.log.last_hash);
   const state = fold(events);
   // A broken chain, a checkpoint that disagrees with the log or a log that contradicts itself is
   // refused before any write (which would build on it); a read-only open still shows the books,
@@ -99,6 +99,9 @@ export async function loadJournalFiles(home: string, opts: LoadOptions): Promise
     const mismatch = checkpointMismatch(head.checkpoint, checkpointOf(state));
     if (mismatch) throw corrupt(paths.journal, `${mismatch} in ${logPath}; run \`tradewarden journal verify\``);
     refuseContradictions(logPath, state);
+  }
+  if (!opts.readOnly && uncommittedBytes) {
+    (opts.notice ?? toStderr)(`${logPath} holds ${uncommittedBytes} bytes past the last commit recorded in ${paths.journal} (a write a crash or a full disk cut off before it was committed): they are not part of the journal and are cut off with the next write`);
   }
   // the chain continues from the log's last committed line (a head written before the chain had no last_hash)
   head.log = { ...head.log, last_hash: hash };

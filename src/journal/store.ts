@@ -143,6 +143,7 @@ export async function readLog(path: string, committedBytes: number, lastSeq: num
     throw corrupt(path, why);
   });
   if (parsed.events.length !== lastSeq) throw corrupt(path, `the event log holds ${parsed.events.length} committed events, the head says ${lastSeq}`);
+  parsed.uncommittedBytes = buf.length - committedBytes;
   if (lastHash !== undefined && lastHash !== parsed.hash && !parsed.chainIssue) {
     parsed.chainIssue = `the last committed line (${lastSeq}) does not match the head's last_hash: a line was edited`;
   }

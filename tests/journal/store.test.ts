@@ -96,8 +96,10 @@ describe("storage", () => {
     await j.deposit({ amount: 1, at: new Date() });
     const logPath = join(j.home, "journal.log.jsonl");
     appendFileSync(logPath, '{"seq":3,"t":"deposit","amount_minor":99999,"at":"2024-');
-    const j2 = await openJournal(j.home, { timezone: "UTC", fsync: false });
+    const said: string[] = [];
+    const j2 = await openJournal(j.home, { timezone: "UTC", fsync: false, notice: (m) => said.push(m) });
     expect(j2.cash()).toBe(10_001);
+    expect(said).toEqual([expect.stringMatching(/holds \d+ bytes past the last commit .*cut off with the next write/)]);
     await j2.deposit({ amount: 2, at: new Date() });
     const j3 = await openJournal(j.home, { timezone: "UTC" });
     expect(j3.cash()).toBe(10_003);
