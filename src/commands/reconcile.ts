@@ -58,7 +58,10 @@ export async function cmdReconcile(opts: ReconcileOptions, io: CommandIO): Promi
   // Recovery writes the journal and may cancel orders: one process at a time.
   const lock = await acquireLock(opts.home, "reconcile");
   try {
-    const svc = await createAccountServices(opts.home, io.env);
+    // A fresh home is refused before the broker is opened: a fresh simulated broker would write its
+    // book while the journal stays uninitialised (cash 0 against the broker's capital). The first
+    // `run` (or `init`) initialises both, under this same lock.
+    const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true });
     const endpoint = svc.broker.endpoint();
     assertPaperEndpoint(endpoint, { allowLoopback: loopbackAllowedForTests() });
     assertPaperAccount(endpoint, await svc.broker.account());

@@ -19,6 +19,7 @@ import { firstValuationEvents, resetEvents, STALE_RUN_MS, type StartRunArgs, sta
 import type { StandingEvent, StandingState } from "./standing-orders.js";
 import { apply, checkpointOf, type State } from "./state.js";
 import { LogAppender, makeHeadDb } from "./store.js";
+import { CHAIN_ORIGIN, chainEvents } from "./chain.js";
 import { assertZone, iso } from "./time.js";
 import {
   type AdjustmentRecord,
@@ -36,7 +37,9 @@ import {
   type RunStatus,
   type TripRecord,
 } from "./types.js";
-import { verifyState } from "./verify.js";
+import { brokerFillFindings, verifyState } from "./verify.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { WatchEvent, WatchState } from "./watchlist.js";
 
 export { MAX_LIVE_NOTES };
@@ -58,12 +61,16 @@ export interface OpenJournalOptions {
    * per commit.
    */
   headOnFlush?: boolean;
+  /** Told what the open repaired (a head rebuilt from the log, a torn line dropped); default: a line on stderr. */
+  notice?: (message: string) => void;
 }
 
 export async function openJournal(home: string, opts: OpenJournalOptions): Promise<Journal> {
   assertZone(opts.timezone);
-  const { head, events, exists, state } = await loadJournalFiles(home, opts);
-  return new Journal(home, opts, head, events, exists, state);
+  const { head, events, exists, state, chainIssue } = await loadJournalFiles(home, opts);
+  const journal = new Journal(home, opts, head, events, exists, state);
+  journal.chainIssue = chainIssue ?? null;
+  return journal;
 }
 
 /** The journal: the reads (journal-reads.ts) plus serialised, atomic writes of the events the modules build. */
@@ -78,6 +85,8 @@ export class Journal extends JournalReads {
   private readonly db;
   private queue: Promise<unknown> = Promise.resolve();
   private broken: Error | null = null;
+  /** The first break of the log's hash chain found on a read-only open (reported by `verify`). */
+  chainIssue: string | null = null;
 
   constructor(home: string, opts: OpenJournalOptions, head: HeadDoc, events: JournalEvent[], exists: boolean, state?: State) {
     super(home, opts.timezone, state ?? fold(events), exists);
@@ -109,8 +118,8 @@ export class Journal extends JournalReads {
   private async commit(bodies: JournalEventBody[]): Promise<void> {
     const head = this.db.data;
     // Every text that reaches the append-only log passes the redactor first (an error message may carry an echoed key).
-    const events = bodies.map((b, i) => ({ ...redactValue(b), seq: head.log.last_seq + i + 1 }) as JournalEvent);
-    const text = events.map((e) => JSON.stringify(e)).join("\n") + "\n";
+    const numbered = bodies.map((b, i) => ({ ...redactValue(b), seq: head.log.last_seq + i + 1 }) as JournalEvent);
+    const { events, text, hash } = chainEvents(numbered, head.log.last_hash ?? CHAIN_ORIGIN);
     for (const b of bodies) faultPoint(`journal.append:${b.t}`);
     const committed = this.log.append(head.log.committed_bytes, text, this.durable);
     try {
@@ -119,7 +128,7 @@ export class Journal extends JournalReads {
       this.db.data = {
         ...head,
         updated_at: now,
-        log: { file: LOG_FILE, committed_bytes: committed, last_seq: head.log.last_seq + events.length },
+        log: { file: LOG_FILE, committed_bytes: committed, last_seq: head.log.last_seq + events.length, last_hash: hash },
         checkpoint: checkpointOf(this.s),
       };
       if (this.headOnFlush) this.headDirty = true;
@@ -337,6 +346,19 @@ export class Journal extends JournalReads {
 
   /** Recomputes cash and holdings from the ledger and the fills and checks every reference. */
   verify(): Finding[] {
-    return verifyState(this.s, this.db.data.checkpoint, MAX_LIVE_NOTES);
+    const findings = verifyState(this.s, this.db.data.checkpoint, MAX_LIVE_NOTES, this.chainIssue);
+    return [...findings, ...this.brokerFindings()];
+  }
+
+  /** The booked fills against the simulated broker's own record of them, where the home has one. */
+  private brokerFindings(): Finding[] {
+    const bookPath = join(this.home, "sim-broker.json");
+    let book: unknown;
+    try {
+      book = JSON.parse(readFileSync(bookPath, "utf8"));
+    } catch {
+      return []; // no simulated broker here (or a book its own open refuses, naming it)
+    }
+    return brokerFillFindings(this.s, book, bookPath);
   }
 }

@@ -3,7 +3,9 @@
  * migration of an older schema (the original kept as a backup). Pure of the Journal class.
  */
 import { headIssue } from "./validate.js";
-import { checkpointMismatch } from "./verify.js";
+import { CONTRADICTIONS, checkpointMismatch, verifyState } from "./verify.js";
+import { readFile } from "node:fs/promises";
+import { CHAIN_ORIGIN, chainEvents, salvageLog } from "./chain.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
@@ -17,7 +19,20 @@ export interface LoadedJournal {
   events: JournalEvent[];
   exists: boolean;
   state?: State;
+  /** The first break of the log's hash chain (a read-only open only: a writable open refuses it). */
+  chainIssue?: string | null;
 }
+
+export interface LoadOptions {
+  readOnly?: boolean;
+  fsync?: boolean;
+  /** Told what an open repaired (a head rebuilt from the log, a torn line dropped); default: a line on stderr. */
+  notice?: (message: string) => void;
+}
+
+const toStderr = (message: string) => {
+  process.stderr.write(`tradewarden: ${message}\n`);
+};
 
 export function newHead(now: string): HeadDoc {
   return {
@@ -30,17 +45,12 @@ export function newHead(now: string): HeadDoc {
   };
 }
 
-export async function loadJournalFiles(home: string, opts: { readOnly?: boolean; fsync?: boolean }): Promise<LoadedJournal> {
+export async function loadJournalFiles(home: string, opts: LoadOptions): Promise<LoadedJournal> {
   const paths = homePaths(home);
   const logPath = `${home}/${LOG_FILE}`;
   const durable = opts.fsync ?? true;
   const text = await readText(paths.journal);
-  if (text === null) {
-    const log = await readText(logPath);
-    if (log !== null && log.length > 0) throw corrupt(paths.journal, `the head document is missing while ${logPath} holds events`);
-    const head = newHead(new Date().toISOString());
-    return { head, events: [], exists: false };
-  }
+  if (text === null) return rebuildHead(paths.journal, logPath, opts);
   const raw = parseStrict(paths.journal, text);
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw corrupt(paths.journal, "not a JSON object");
   const version = (raw as { schema_version?: unknown }).schema_version;
@@ -56,16 +66,19 @@ export async function loadJournalFiles(home: string, opts: { readOnly?: boolean;
   }
   if (version < SCHEMA_VERSION) {
     const bodies = migrate(raw as Record<string, unknown>, version, paths.journal);
-    const events = bodies.map((b, i) => ({ ...b, seq: i + 1 }) as JournalEvent);
+    const chained = chainEvents(
+      bodies.map((b, i) => ({ ...b, seq: i + 1 }) as JournalEvent),
+      CHAIN_ORIGIN,
+    );
+    const events = chained.events;
     const state = fold(events);
     const head = newHead(new Date().toISOString());
-    const logText = events.map((e) => JSON.stringify(e)).join("\n") + (events.length ? "\n" : "");
-    head.log = { file: LOG_FILE, committed_bytes: Buffer.byteLength(logText), last_seq: events.length };
+    head.log = { file: LOG_FILE, committed_bytes: Buffer.byteLength(chained.text), last_seq: events.length, last_hash: chained.hash };
     head.checkpoint = checkpointOf(state);
     if (!opts.readOnly) {
       // keep the original, write the log, then switch the head: a crash before the switch leaves v1 in place
       await writeFileAtomic(`${paths.journal}.v${version}.bak`, text, durable);
-      await writeFileAtomic(logPath, logText, durable);
+      await writeFileAtomic(logPath, chained.text, durable);
       await makeHeadDb(paths.journal, head, durable).write();
     }
     return { head, events, exists: true, state };
@@ -76,15 +89,68 @@ export async function loadJournalFiles(home: string, opts: { readOnly?: boolean;
   }
   const invalidHead = headIssue(head);
   if (invalidHead) throw corrupt(paths.journal, invalidHead);
-  const events = await readLog(logPath, head.log.committed_bytes, head.log.last_seq);
+  const { events, hash, chainIssue, uncommittedBytes } = await readLog(logPath, head.log.committed_bytes, head.log.last_seq, head.log.last_hash);
   const state = fold(events);
-  // A checkpoint that disagrees with the log is refused before any write (which would rewrite it);
-  // a read-only open still shows the books, so `journal verify` can report the difference.
+  // A broken chain, a checkpoint that disagrees with the log or a log that contradicts itself is
+  // refused before any write (which would build on it); a read-only open still shows the books,
+  // so `journal verify` can report the difference.
   if (!opts.readOnly) {
+    if (chainIssue) throw corrupt(logPath, `${chainIssue}; run \`tradewarden journal verify\``);
     const mismatch = checkpointMismatch(head.checkpoint, checkpointOf(state));
     if (mismatch) throw corrupt(paths.journal, `${mismatch} in ${logPath}; run \`tradewarden journal verify\``);
+    refuseContradictions(logPath, state);
   }
-  return { head, events, exists: true, state };
+  if (!opts.readOnly && uncommittedBytes) {
+    (opts.notice ?? toStderr)(`${logPath} holds ${uncommittedBytes} bytes past the last commit recorded in ${paths.journal} (a write a crash or a full disk cut off before it was committed): they are not part of the journal and are cut off with the next write`);
+  }
+  // the chain continues from the log's last committed line (a head written before the chain had no last_hash)
+  head.log = { ...head.log, last_hash: hash };
+  return { head, events, exists: true, state, chainIssue };
+}
+
+/**
+ * The head is missing (a crash or a full disk during the first commit of a fresh home): the log is
+ * the record and the head is derived, so it is rebuilt from the log's whole lines (a torn last
+ * line dropped) and, on a writable open, written before anything else; the user is told.
+ */
+async function rebuildHead(headPath: string, logPath: string, opts: LoadOptions): Promise<LoadedJournal> {
+  const notice = opts.notice ?? toStderr;
+  let buf: Buffer;
+  try {
+    buf = await readFile(logPath);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw corrupt(logPath, (e as Error).message);
+    buf = Buffer.alloc(0);
+  }
+  const fresh: LoadedJournal = { head: newHead(new Date().toISOString()), events: [], exists: false };
+  if (buf.length === 0) return fresh;
+  const log = salvageLog(buf, (why) => {
+    throw corrupt(logPath, `${why} (the head ${headPath} is missing, so it could not be rebuilt)`);
+  });
+  if (log.chainIssue && !opts.readOnly) throw corrupt(logPath, `${log.chainIssue} (the head ${headPath} is missing, so it was not rebuilt)`);
+  const dropped = log.dropped ? `; a torn last line (line ${log.dropped.line}, ${log.dropped.bytes} bytes, a write cut short) was dropped` : "";
+  const state = fold(log.events);
+  if (log.events.length === 0) {
+    notice(`${headPath} is missing and ${logPath} holds no whole event${dropped}: starting a fresh journal`);
+    return fresh;
+  }
+  const head = newHead(new Date().toISOString());
+  head.log = { file: LOG_FILE, committed_bytes: log.bytes, last_seq: log.events.length, last_hash: log.hash };
+  head.checkpoint = checkpointOf(state);
+  if (!opts.readOnly) {
+    refuseContradictions(logPath, state);
+    await makeHeadDb(headPath, head, opts.fsync ?? true).write();
+  }
+  const done = opts.readOnly ? "rebuilt in memory from" : "rebuilt from";
+  notice(`${headPath} was missing (a crash or a full disk during a write): ${done} ${logPath} (${log.events.length} events)${dropped}`);
+  return { head, events: log.events, exists: true, state, chainIssue: log.chainIssue };
+}
+
+/** What `journal verify` reports of a log that contradicts itself: a writable open refuses it (never builds on it). */
+function refuseContradictions(logPath: string, state: State): void {
+  const found = verifyState(state, checkpointOf(state), Number.MAX_SAFE_INTEGER).filter((f) => CONTRADICTIONS.has(f.code));
+  const first = found[0];
+  if (first) throw corrupt(logPath, `${first.message}${found.length > 1 ? ` (and ${found.length - 1} more)` : ""}; run \`tradewarden journal verify\``);
 }
 
 export function fold(events: JournalEvent[]): State {

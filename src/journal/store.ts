@@ -16,8 +16,9 @@ import type { Adapter } from "lowdb";
 import { Low } from "lowdb";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
-import type { HeadDoc, JournalEvent } from "./types.js";
-import { eventIssue } from "./validate.js";
+import { faultPoint } from "../util/test-fault.js";
+import type { HeadDoc } from "./types.js";
+import { CHAIN_ORIGIN, type ParsedLog, parseLines } from "./chain.js";
 
 export interface StoreOptions {
   /** fsync files and the folder on every commit (default true; tests and simulations may turn it off). */
@@ -118,14 +119,18 @@ export function makeHeadDb(path: string, head: HeadDoc, durable: boolean): Low<H
   return new Low<HeadDoc>(new DurableJsonFile<HeadDoc>(path, durable), head);
 }
 
-/** Reads the committed part of the log: exactly `committedBytes` bytes, every line a JSON event in sequence. */
-export async function readLog(path: string, committedBytes: number, lastSeq: number): Promise<JournalEvent[]> {
+/**
+ * Reads the committed part of the log: exactly `committedBytes` bytes, every line a JSON event in
+ * sequence, valid by its schema (else refused naming the line), and its hash chain checked (the
+ * first break, including a head whose `last_hash` is not the log's, is returned in `chainIssue`).
+ */
+export async function readLog(path: string, committedBytes: number, lastSeq: number, lastHash?: string): Promise<ParsedLog> {
   let buf: Buffer;
   try {
     buf = await readFile(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") {
-      if (committedBytes === 0) return [];
+      if (committedBytes === 0) return { events: [], hash: CHAIN_ORIGIN, chainIssue: null };
       throw corrupt(path, `the event log is missing but ${committedBytes} bytes are committed`);
     }
     throw corrupt(path, (e as Error).message);
@@ -134,21 +139,15 @@ export async function readLog(path: string, committedBytes: number, lastSeq: num
   const text = buf.subarray(0, committedBytes).toString("utf8");
   if (committedBytes > 0 && !text.endsWith("\n")) throw corrupt(path, "the committed event log does not end on a record boundary");
   const lines = text.length === 0 ? [] : text.slice(0, -1).split("\n");
-  const events: JournalEvent[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    let ev: JournalEvent;
-    try {
-      ev = JSON.parse(lines[i] as string) as JournalEvent;
-    } catch {
-      throw corrupt(path, `event log line ${i + 1} is not valid JSON`);
-    }
-    if (typeof ev !== "object" || ev === null || ev.seq !== i + 1) throw corrupt(path, `event log line ${i + 1} is out of sequence`);
-    const invalid = eventIssue(i + 1, ev as unknown as Record<string, unknown>);
-    if (invalid) throw corrupt(path, invalid);
-    events.push(ev);
+  const parsed = parseLines(lines, (why) => {
+    throw corrupt(path, why);
+  });
+  if (parsed.events.length !== lastSeq) throw corrupt(path, `the event log holds ${parsed.events.length} committed events, the head says ${lastSeq}`);
+  parsed.uncommittedBytes = buf.length - committedBytes;
+  if (lastHash !== undefined && lastHash !== parsed.hash && !parsed.chainIssue) {
+    parsed.chainIssue = `the last committed line (${lastSeq}) does not match the head's last_hash: a line was edited`;
   }
-  if (events.length !== lastSeq) throw corrupt(path, `the event log holds ${events.length} committed events, the head says ${lastSeq}`);
-  return events;
+  return parsed;
 }
 
 /**
@@ -182,6 +181,7 @@ export class LogAppender {
       if (size !== at) ftruncateSync(fd, at);
       let off = 0;
       while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+      faultPoint("journal.log_fsync");
       if (durable) fsyncSync(fd);
       ok = true;
       return at + data.length;

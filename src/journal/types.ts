@@ -31,7 +31,8 @@ export interface HeadDoc {
   schema_version: number;
   created_at: string;
   updated_at: string;
-  log: { file: string; committed_bytes: number; last_seq: number };
+  /** `last_hash`: the hash chain after the last committed line (chain.ts); absent in heads written before the chain. */
+  log: { file: string; committed_bytes: number; last_seq: number; last_hash?: string };
   checkpoint: Checkpoint;
 }
 
@@ -240,7 +241,8 @@ export type JournalEventBody =
       resets: ResetRecord[];
     };
 
-export type JournalEvent = JournalEventBody & { seq: number };
+/** `prev`: the hash chain before this line (chain.ts); absent on lines written before the chain. */
+export type JournalEvent = JournalEventBody & { seq: number; prev?: string };
 
 export interface Holding {
   quantity: number;

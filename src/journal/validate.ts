@@ -227,6 +227,7 @@ export const JOURNAL_EVENT_TYPES: readonly string[] = Object.keys(EVENT_BODIES);
 
 const checkers = new Map(Object.entries(EVENT_BODIES).map(([t, schema]) => [t, schemaChecker(schema)]));
 
+const Hash = Type.String({ pattern: "^[0-9a-f]{64}$" });
 const Holding = Type.Object({ quantity: Type.String({ pattern: "^-?\\d+(\\.\\d+)?$" }), cost_basis_minor: Type.String({ pattern: "^-?\\d+(\\.\\d+)?$" }), currency: Str });
 const checkHead = schemaChecker(
   Type.Object({
@@ -234,7 +235,7 @@ const checkHead = schemaChecker(
     schema_version: Type.Integer({ minimum: 1 }),
     created_at: Str,
     updated_at: Str,
-    log: Type.Object({ file: Str, committed_bytes: NonNegInt, last_seq: NonNegInt }),
+    log: Type.Object({ file: Str, committed_bytes: NonNegInt, last_seq: NonNegInt, last_hash: Type.Optional(Hash) }),
     checkpoint: Type.Object({
       initialised: Type.Boolean(),
       base_currency: Nullable(Type.String({ pattern: "^[A-Z]{3}$" })),

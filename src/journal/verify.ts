@@ -11,9 +11,26 @@ import type { Checkpoint, Finding } from "./types.js";
 
 const EPS = new Dec("1e-9");
 
-export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: number): Finding[] {
+/**
+ * Findings that mean the log contradicts itself (an edited or forged line): a writable open
+ * refuses them, as `journal verify` reports them, instead of trading on.
+ */
+export const CONTRADICTIONS: ReadonlySet<string> = new Set([
+  "cash_mismatch",
+  "duplicate_fill",
+  "fill_ledger_mismatch",
+  "fill_without_order",
+  "fill_order_mismatch",
+  "ledger_without_fill",
+  "holding_mismatch",
+  "overfilled_order",
+  "order_without_run",
+]);
+
+export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: number, chainIssue?: string | null): Finding[] {
   const out: Finding[] = [];
   const add = (code: string, message: string) => out.push({ code, message });
+  if (chainIssue) add("chain_broken", `${chainIssue}: the log was changed after it was written`);
 
   // cash = sum of the ledger
   let ledgerSum = 0;
@@ -113,4 +130,27 @@ export function checkpointMismatch(committed: Checkpoint, folded: Checkpoint): s
     if (x !== y) return `the committed checkpoint's ${key} is ${x ?? "missing"}, the event log gives ${y ?? "nothing"}`;
   }
   return null;
+}
+
+/**
+ * Every booked fill the broker's own record also holds (the simulated broker's `sim-broker.json`
+ * fills, matched by fill id) must have the broker's symbol, side, quantity and price. The book is
+ * read as plain JSON here; it is validated where the broker opens it (src/broker/sim-*).
+ */
+export function brokerFillFindings(s: State, book: unknown, bookPath: string): Finding[] {
+  const fills = (book as { fills?: unknown } | null)?.fills;
+  if (!Array.isArray(fills)) return [];
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const f of fills) if (f && typeof f === "object" && typeof (f as { fill_id?: unknown }).fill_id === "string") byId.set((f as { fill_id: string }).fill_id, f as Record<string, unknown>);
+  const out: Finding[] = [];
+  for (const f of s.fillList) {
+    const b = byId.get(f.fill_id);
+    if (!b) continue;
+    const differs: string[] = [];
+    if (b.symbol !== f.symbol || b.side !== f.side) differs.push(`${String(b.side)} ${String(b.symbol)} at the broker, ${f.side} ${f.symbol} booked`);
+    if (typeof b.quantity !== "number" || !new Dec(b.quantity).sub(f.quantity).abs().lte(EPS)) differs.push(`quantity ${String(b.quantity)} at the broker, ${f.quantity} booked`);
+    if (typeof b.price !== "number" || !new Dec(b.price).sub(f.price).abs().lte(EPS)) differs.push(`price ${String(b.price)} at the broker, ${f.price} booked`);
+    if (differs.length > 0) out.push({ code: "fill_broker_mismatch", message: `fill ${f.fill_id} differs from the broker's record in ${bookPath}: ${differs.join("; ")}` });
+  }
+  return out;
 }

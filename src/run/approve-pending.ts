@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { ProposedOrder } from "../core/domain.js";
 import type { Journal } from "../journal/journal.js";
+import type { RunRecord } from "../journal/types.js";
 import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
 import { artifactPaths } from "./artifacts.js";
@@ -24,13 +25,41 @@ export interface PendingProposal {
 
 const refuse = (code: string, message: string) => new TwError(code, message, EXIT.USAGE_OR_CONFIG);
 
+type PendingJournal = Pick<Journal, "runs" | "approvals" | "proposals" | "orders">;
+
+/**
+ * Whether `later` was an `approve` of `run`'s proposal that stopped before it placed anything (a
+ * kill, a signal or a failure after the decision or the final gate): the same session, the same
+ * orders (its approval names the awaiting proposal's hash), no order in the journal, and not
+ * completed. Such a run has not moved the account: the proposal is still pending.
+ */
+function stoppedResumeOf(journal: PendingJournal, later: RunRecord, run: RunRecord, awaitingHash: string): boolean {
+  if (later.trading_day !== run.trading_day || later.status === "completed") return false;
+  if (journal.orders(later.run_id).length > 0) return false;
+  const decided = journal.approvals(later.run_id);
+  return decided.length > 0 && decided.every((a) => a.decision !== "awaiting" && a.orders_hash === awaitingHash);
+}
+
+/** The run whose proposal is pending: the latest run, passing over stopped `approve` runs of an earlier proposal. */
+function latestDeciding(journal: PendingJournal, runs: RunRecord[]): RunRecord | undefined {
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i] as RunRecord;
+    const awaiting = journal.approvals(run.run_id).at(-1);
+    if (awaiting?.decision !== "awaiting") continue;
+    const after = runs.slice(i + 1);
+    if (after.every((later) => stoppedResumeOf(journal, later, run, awaiting.orders_hash))) return run;
+  }
+  return runs.at(-1);
+}
+
 /**
  * The proposal awaiting approval: of run `runId`, else of the latest run. Only the latest run's
- * proposal can be pending (any later run has moved the account and the session on).
+ * proposal can be pending (any later run has moved the account and the session on) — except that
+ * an `approve` of it that was stopped before it placed anything does not count as a later run.
  */
-export function findPendingProposal(journal: Pick<Journal, "runs" | "approvals" | "proposals">, runId?: string): PendingProposal {
+export function findPendingProposal(journal: PendingJournal, runId?: string): PendingProposal {
   const runs = journal.runs();
-  const latest = runs[runs.length - 1];
+  const latest = latestDeciding(journal, runs);
   if (!latest) throw refuse("nothing_pending", "no run in the journal: there is no proposal to approve");
   const run = runId ? runs.find((r) => r.run_id === runId) : latest;
   if (!run) throw refuse("unknown_run", `run ${runId} is not in the journal (\`tradewarden journal\` lists the runs)`);

@@ -115,3 +115,62 @@ describe("state files are validated on open, before any write", () => {
     expect(snapshot(home)).toEqual(before);
   });
 });
+
+/** Rewrites one log line in place with `edit` on its text (same length: the commit mark still holds). */
+function editLogText(home: string, pick: (ev: Record<string, unknown>) => boolean, edit: (line: string) => string): number {
+  const path = join(home, LOG);
+  const lines = readFileSync(path, "utf8").split("\n");
+  const i = lines.findIndex((l) => l.length > 0 && pick(JSON.parse(l) as Record<string, unknown>));
+  const edited = edit(lines[i] as string);
+  expect(edited).not.toBe(lines[i]);
+  expect(edited.length).toBe((lines[i] as string).length);
+  lines[i] = edited;
+  writeFileSync(path, lines.join("\n"));
+  return i + 1;
+}
+
+/** One digit of a number changed: the first digit after `key` bumped (9 → 0). */
+const bumpDigitAfter = (key: string) => (line: string) => line.replace(new RegExp(`(${key}:\\d*?)(\\d)([.,}])`), (_m, a: string, d: string, b: string) => `${a}${(Number(d) + 1) % 10}${b}`);
+
+describe("tamper evidence: a same-length edit of the log is found by verify and refused by a writable open", () => {
+  it("a fill's price edited by one digit: journal verify reports it; run refuses naming the file and line; nothing changes", async () => {
+    const home = copyOfBase();
+    const line = editLogText(home, (e) => e.t === "fill", bumpDigitAfter('"price"'));
+    const before = snapshot(home);
+    const verify = await tw(home, ["journal", "verify"]);
+    expect(verify.exitCode, text(verify)).toBe(1);
+    expect(text(verify)).toMatch(/chain_broken/);
+    expect(text(verify)).toMatch(/fill_broker_mismatch.*price/);
+    const run = await tw(home, ["run", "--yes"]);
+    expect(run.exitCode, text(run)).toBe(1);
+    expect(String(run.stderr)).toMatch(new RegExp(`journal\\.log\\.jsonl cannot be read \\(event log line (${line}|${line + 1})`));
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it("an order_intent's symbol edited: verify reports it and run refuses (it traded on)", async () => {
+    const home = copyOfBase();
+    editLogText(home, (e) => e.t === "order_intent", (l) => l.replace(/"symbol":"(\w)(\w*)"/, (_m, a: string, rest: string) => `"symbol":"${a === "Z" ? "Y" : "Z"}${rest}"`));
+    const before = snapshot(home);
+    const verify = await tw(home, ["journal", "verify"]);
+    expect(verify.exitCode, text(verify)).toBe(1);
+    expect(text(verify)).toMatch(/chain_broken/);
+    const run = await tw(home, ["run", "--yes"]);
+    expect(run.exitCode, text(run)).toBe(1);
+    expect(String(run.stderr)).toMatch(/journal\.log\.jsonl cannot be read/);
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it("an approval's orders_hash, a usage count, a run's outcome: each edit is reported by journal verify", async () => {
+    for (const [pick, edit] of [
+      [(e: Record<string, unknown>) => e.t === "approval", (l: string) => l.replace(/"orders_hash":"(.)/, (_m, c: string) => `"orders_hash":"${c === "a" ? "b" : "a"}`)],
+      [(e: Record<string, unknown>) => e.t === "usage", bumpDigitAfter('"input_tokens"')],
+      [(e: Record<string, unknown>) => e.t === "run_finish", (l: string) => l.replace('"outcome":"executed"', '"outcome":"executeD"')],
+    ] as const) {
+      const home = copyOfBase();
+      editLogText(home, pick, edit);
+      const verify = await tw(home, ["journal", "verify"]);
+      expect(verify.exitCode, text(verify)).toBe(1);
+      expect(text(verify)).toMatch(/chain_broken/);
+    }
+  });
+});

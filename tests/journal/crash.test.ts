@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { openJournal } from "../../src/journal/journal.js";
-import { freshJournal } from "./helpers.js";
+import { freshJournal, tmpHome } from "./helpers.js";
 
 describe("crash safety", () => {
   it("a writer killed with SIGKILL mid-loop leaves a journal that opens and verifies", async () => {
@@ -31,5 +33,26 @@ describe("crash safety", () => {
     const j = await openJournal(home, { timezone: "UTC" });
     expect(lastRuns).toBeGreaterThan(1);
     expect(j.runs().filter((r) => r.status === "aborted").length).toBeGreaterThan(0);
+  });
+});
+
+describe("crash safety of a fresh journal's first commit", () => {
+  it("SIGKILL at the first fsync of the log (head not yet written): the next open rebuilds the head from the log and says so", async () => {
+    const home = tmpHome();
+    const script = `import { setTestFaults } from "./src/util/test-fault.js";
+import { openJournal } from "./src/journal/journal.js";
+setTestFaults("journal.log_fsync=kill");
+const j = await openJournal(${JSON.stringify(home)}, { timezone: "UTC" });
+await j.init({ capital: 100000, currency: "USD", at: "2024-01-02T00:00:00Z" });`;
+    const child = await execa(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: process.cwd(), reject: false });
+    expect(child.signal).toBe("SIGKILL");
+    expect(existsSync(join(home, "journal.json"))).toBe(false);
+    const said: string[] = [];
+    // before the fix: "the head document is missing while … holds events" — every later command refused
+    const j = await openJournal(home, { timezone: "UTC", notice: (m) => said.push(m) });
+    expect(said.join("\n")).toMatch(/journal\.json was missing .*rebuilt from .*journal\.log\.jsonl \(1 events\)/);
+    expect(j.cash()).toBe(100_000);
+    expect(j.verify()).toEqual([]);
+    expect(existsSync(join(home, "journal.json"))).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openJournal } from "../../src/journal/journal.js";
-import { buy, freshJournal, startRun, tmpHome } from "./helpers.js";
+import { buy, finish, freshJournal, startRun, tmpHome } from "./helpers.js";
 
 const V1 = {
   schema_version: 1,
@@ -96,8 +96,10 @@ describe("storage", () => {
     await j.deposit({ amount: 1, at: new Date() });
     const logPath = join(j.home, "journal.log.jsonl");
     appendFileSync(logPath, '{"seq":3,"t":"deposit","amount_minor":99999,"at":"2024-');
-    const j2 = await openJournal(j.home, { timezone: "UTC", fsync: false });
+    const said: string[] = [];
+    const j2 = await openJournal(j.home, { timezone: "UTC", fsync: false, notice: (m) => said.push(m) });
     expect(j2.cash()).toBe(10_001);
+    expect(said).toEqual([expect.stringMatching(/holds \d+ bytes past the last commit .*cut off with the next write/)]);
     await j2.deposit({ amount: 2, at: new Date() });
     const j3 = await openJournal(j.home, { timezone: "UTC" });
     expect(j3.cash()).toBe(10_003);
@@ -128,5 +130,126 @@ describe("storage", () => {
 
   it("refuses an invalid time zone", async () => {
     await expect(openJournal(tmpHome(), { timezone: "Mars/Olympus" })).rejects.toMatchObject({ code: "invalid_timezone" });
+  });
+});
+
+describe("the log is the record: the head heals from it, and the hash chain finds edits", () => {
+  const logOf = (home: string) => join(home, "journal.log.jsonl");
+  const headOf = (home: string) => join(home, "journal.json");
+  const lines = (home: string) => readFileSync(logOf(home), "utf8").split("\n").filter(Boolean);
+  async function traded(): Promise<string> {
+    const j = await freshJournal();
+    await startRun(j, "r1");
+    await buy(j, "r1", "c1", "AAA", 10, 123.45, 1);
+    await j.recordUsage("r1", { model: "m", usage: { input_tokens: 1234, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, cost_usd: 0.01, at: "2024-01-02T14:10:00Z" });
+    await j.recordApproval("r1", { decision: "approved", by: "alice", orders_hash: "h".repeat(64), at: "2024-01-02T14:20:00Z" });
+    await j.remember({ kind: "lesson", text: "be patient", run_id: "r1", at: "2024-01-02T14:40:00Z" });
+    await finish(j, "r1");
+    await j.deposit({ amount: 1, at: "2024-01-03T00:00:00Z" });
+    return j.home;
+  }
+  /** Replaces `from` by `to` (same length) in the first log line containing `pick`. */
+  function editLine(home: string, pick: string, from: string, to: string): number {
+    expect(to.length).toBe(from.length);
+    const all = lines(home);
+    const i = all.findIndex((l) => l.includes(pick));
+    all[i] = (all[i] as string).replace(from, to);
+    writeFileSync(logOf(home), `${all.join("\n")}\n`);
+    return i + 1;
+  }
+
+  it("a head missing while the log holds events is rebuilt from the log, a torn last line dropped, and both said", async () => {
+    const home = await traded();
+    const cash = (await openJournal(home, { timezone: "UTC", readOnly: true })).cashMinor();
+    rmSync(headOf(home));
+    appendFileSync(logOf(home), '{"t":"deposit","amount_minor":99999,"at":"2024-'); // a write cut short
+    const said: string[] = [];
+    const ro = await openJournal(home, { timezone: "UTC", readOnly: true, notice: (m) => said.push(m) });
+    expect(ro.cashMinor()).toBe(cash);
+    expect(existsSync(headOf(home))).toBe(false); // a read-only open writes nothing
+    const j = await openJournal(home, { timezone: "UTC", notice: (m) => said.push(m) });
+    expect(said.at(-1)).toMatch(/journal\.json was missing .*: rebuilt from .*journal\.log\.jsonl \(\d+ events\); a torn last line \(line \d+, \d+ bytes/);
+    expect(existsSync(headOf(home))).toBe(true);
+    expect(j.cashMinor()).toBe(cash);
+    expect(j.runs().map((r) => r.run_id)).toEqual(["r1"]);
+    await j.deposit({ amount: 1, at: new Date() });
+    const again = await openJournal(home, { timezone: "UTC" });
+    expect(again.cashMinor()).toBe(cash + 100);
+    expect(lines(home).every((l) => !l.includes("99999"))).toBe(true);
+    expect(again.verify().filter((f) => f.code !== "unsettled_order")).toEqual([]);
+  });
+
+  it("a fill's price edited by one digit: a writable open refuses naming the file and the line; verify reports it", async () => {
+    const home = await traded();
+    const head = readFileSync(headOf(home));
+    const line = editLine(home, '"t":"fill"', "123.45", "123.46");
+    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_corrupt", message: expect.stringMatching(new RegExp(`journal\\.log\\.jsonl.*line ${line + 1}`)) });
+    expect(readFileSync(headOf(home)).equals(head)).toBe(true);
+    const ro = await openJournal(home, { timezone: "UTC", readOnly: true });
+    expect(ro.verify().map((f) => f.code)).toContain("chain_broken");
+  });
+
+  it.each([
+    ["a note's text", '"t":"note"', "be patient", "be pAtient"],
+    ["a fill's quantity", '"t":"fill"', '"quantity":10,', '"quantity":19,'],
+    ["an approval's by", '"t":"approval"', '"by":"alice"', '"by":"alicf"'],
+    ["a usage token count", '"t":"usage"', '"input_tokens":1234', '"input_tokens":1235'],
+    ["a run's outcome", '"t":"run_finish"', '"outcome":"executed"', '"outcome":"executeD"'],
+    ["the last line (checked against the head's last_hash)", '"t":"deposit"', '"amount_minor":100,', '"amount_minor":900,'],
+  ])("a same-length edit of %s is reported by verify and refused by a writable open", async (_what, pick, from, to) => {
+    const home = await traded();
+    editLine(home, pick, from, to);
+    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_corrupt" });
+    const ro = await openJournal(home, { timezone: "UTC", readOnly: true });
+    expect(ro.verify().map((f) => f.code)).toContain("chain_broken");
+  });
+
+  it("two swapped log events (their seq swapped too) are refused", async () => {
+    const home = await traded();
+    const all = lines(home).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const [a, b] = [all[2] as Record<string, unknown>, all[3] as Record<string, unknown>];
+    [a.seq, b.seq] = [b.seq, a.seq];
+    const text = [all[0], all[1], b, a, ...all.slice(4)].map((e) => JSON.stringify(e)).join("\n");
+    writeFileSync(logOf(home), `${text}\n`);
+    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_corrupt", message: expect.stringMatching(/line 3 does not follow/) });
+  });
+
+  it("an older log without the chain still opens and verifies; new events chain onto it, covering the older lines too", async () => {
+    const home = await traded();
+    const unchained = lines(home).map((l) => {
+      const { prev: _prev, ...rest } = JSON.parse(l) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    });
+    const logText = `${unchained.join("\n")}\n`;
+    writeFileSync(logOf(home), logText);
+    const head = JSON.parse(readFileSync(headOf(home), "utf8")) as { log: Record<string, unknown> };
+    delete head.log.last_hash;
+    head.log.committed_bytes = Buffer.byteLength(logText);
+    writeFileSync(headOf(home), JSON.stringify(head));
+    const j = await openJournal(home, { timezone: "UTC" });
+    expect(j.verify().filter((f) => f.code !== "unsettled_order")).toEqual([]);
+    await j.deposit({ amount: 1, at: new Date() });
+    expect(JSON.parse(lines(home).at(-1) as string).prev).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.parse(readFileSync(headOf(home), "utf8")).log.last_hash).toMatch(/^[0-9a-f]{64}$/);
+    // an edit of an older (unchained) line is now caught by the first chained line after it
+    editLine(home, '"t":"fill"', "123.45", "123.46");
+    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_corrupt", message: expect.stringMatching(/does not follow/) });
+  });
+
+  it("an older (unchained) log whose order_intent symbol was edited: a writable open refuses what verify reports", async () => {
+    const home = await traded();
+    const unchained = lines(home).map((l) => {
+      const { prev: _prev, ...rest } = JSON.parse(l) as Record<string, unknown>;
+      return JSON.stringify(rest).replace('"symbol":"AAA","side":"BUY","quantity":10,"limit_price"', '"symbol":"AAB","side":"BUY","quantity":10,"limit_price"');
+    });
+    const logText = `${unchained.join("\n")}\n`;
+    writeFileSync(logOf(home), logText);
+    const head = JSON.parse(readFileSync(headOf(home), "utf8")) as { log: Record<string, unknown> };
+    delete head.log.last_hash;
+    head.log.committed_bytes = Buffer.byteLength(logText);
+    writeFileSync(headOf(home), JSON.stringify(head));
+    const ro = await openJournal(home, { timezone: "UTC", readOnly: true });
+    expect(ro.verify().map((f) => f.code)).toContain("fill_order_mismatch");
+    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_corrupt", message: expect.stringMatching(/journal\.log\.jsonl.*its order is BUY AAB/) });
   });
 });
