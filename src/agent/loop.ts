@@ -20,6 +20,8 @@
  * state: the proposal comes from the validated arguments of a successful submit_orders.
  */
 import type { AgentOutcome, RunEventBody } from "../core/events.js";
+import { redactValue } from "../core/redact.js";
+import { StreamRedactor } from "../core/redact-stream.js";
 import { CassetteError } from "./cassette.js";
 import type { AgentProposal, AgentResult, RunAgentOptions, UsageRecord } from "./loop-types.js";
 import { costOf } from "./pricing.js";
@@ -112,14 +114,23 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       deadline.abort();
     }, timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+    // The live text is redacted whole, not piece by piece: a tail that could begin a key waits for the next piece.
+    const live = new StreamRedactor();
+    const text = (delta: string) => {
+      if (delta) push({ type: "model.text", turn, delta });
+    };
     const hooks: CallHooks = {
-      onText: (delta) => push({ type: "model.text", turn, delta }),
-      onRetry: (attempt, message) => push({ type: "model.retry", turn, attempt, message }),
+      onText: (delta) => text(live.push(delta)),
+      onRetry: (attempt, message) => {
+        text(live.flush());
+        push({ type: "model.retry", turn, attempt, message });
+      },
     };
     const t0 = now();
     let settled: CallSettled | undefined;
+    // What leaves for the model passes the redactor too (the transcript is redacted where it grows; this is the last door).
     const call = client
-      .complete({ system: opts.system, tools, messages: transcript.slice(), maxTokens: limits.maxTokens, timeoutMs, signal }, hooks)
+      .complete({ system: opts.system, tools, messages: redactValue(transcript.slice()), maxTokens: limits.maxTokens, timeoutMs, signal }, hooks)
       .then(
         (response): CallSettled => ({ ok: true, response }),
         (error: unknown): CallSettled => ({ ok: false, error }),
@@ -149,6 +160,8 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
     }
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
+    const rest = live.flush();
+    if (rest) yield { type: "model.text", turn, delta: rest };
     const durationMs = now() - t0;
     const outcome = settled;
 
@@ -194,7 +207,9 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       total_cost_usd: round6(cost),
       duration_ms: Math.round(durationMs),
     };
-    transcript.push({ role: "assistant", content: response.content });
+    // The model's own text and tool arguments (keys as well as values) are kept, run and sent back redacted.
+    const said = redactValue(response.content);
+    transcript.push({ role: "assistant", content: said });
 
     if (cost > limits.runBudgetUsd) {
       const f = finish("cost_budget", `run cost ${round6(cost)} USD is above the run budget of ${limits.runBudgetUsd} USD (after turn ${turn})`);
@@ -228,7 +243,7 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
     }
     if (stop === "pause_turn") continue;
 
-    const uses = response.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+    const uses = said.filter((b): b is ToolUseBlock => b.type === "tool_use");
     if (uses.length === 0) {
       const f = finish("no_submission", `the model ended turn ${turn} (${stop}) without calling submit_orders`);
       yield f.event;
