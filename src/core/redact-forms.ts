@@ -84,30 +84,41 @@ function escapeAt(s: string, i: number): { c: string; len: number } | null {
   return null;
 }
 
-/** The view of a text: fast when it holds no escape character. */
+/** The view of a text: fast when it holds no escape character; otherwise runs between escapes are copied whole. */
 export function viewOf(s: string): View {
-  if (!ESCAPES.test(s)) {
-    const l = lower(s);
-    return { text: l, start: null, end: null };
-  }
-  const chars: string[] = [];
-  const start: number[] = [];
-  const end: number[] = [];
+  if (!ESCAPES.test(s)) return { text: lower(s), start: null, end: null };
+  const start = new Int32Array(s.length);
+  const end = new Int32Array(s.length);
+  const parts: string[] = [];
+  const next = /[\\%&]/g;
+  let n = 0;
   let i = 0;
+  const put = (c: string, from: number, to: number) => {
+    parts.push(c);
+    start[n] = from;
+    end[n] = to;
+    n++;
+  };
   while (i < s.length) {
-    const e = s[i] === "\\" || s[i] === "%" || s[i] === "&" ? escapeAt(s, i) : null;
-    const c = e ? e.c : (s[i] as string);
-    const len = e ? e.len : 1;
-    // One view character per code unit (a decoded astral character spans the whole escape).
-    for (const unit of c.length === 1 ? [c] : c.split("")) {
-      const lc = unit.toLowerCase();
-      chars.push(lc.length === 1 ? lc : unit);
-      start.push(i);
-      end.push(i + len);
+    next.lastIndex = i;
+    const m = next.exec(s);
+    const stop = m ? m.index : s.length;
+    if (stop > i) {
+      parts.push(s.slice(i, stop));
+      for (let k = i; k < stop; k++, n++) {
+        start[n] = k;
+        end[n] = k + 1;
+      }
+      i = stop;
     }
-    i += len;
+    if (!m) break;
+    const e = escapeAt(s, i);
+    if (!e) put(s[i] as string, i, i + 1);
+    // One view character per code unit (a decoded astral character spans the whole escape).
+    else for (let u = 0; u < e.c.length; u++) put(e.c[u] as string, i, i + e.len);
+    i += e ? e.len : 1;
   }
-  return { text: chars.join(""), start: Int32Array.from(start), end: Int32Array.from(end) };
+  return { text: lower(parts.join("")), start: start.subarray(0, n), end: end.subarray(0, n) };
 }
 
 /** The text span of view characters [a, b). */
