@@ -21,9 +21,9 @@ export class StreamRedactor {
     return text.slice(0, cut);
   }
 
-  /** The held tail (redacted): the text has ended. */
+  /** The held tail (redacted; a tail that is the beginning of a key too): the text has ended. */
   flush(): string {
-    const rest = this.r.text(this.held);
+    const rest = this.r.ending(this.held);
     this.held = "";
     return rest;
   }

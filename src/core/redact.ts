@@ -35,6 +35,12 @@ interface Found {
   name: string;
 }
 
+/** Where an escape that has begun at the end of `s` starts, or the end. */
+function partialOrEnd(s: string): number {
+  const p = partialEscapeAt(s);
+  return p >= 0 ? p : s.length;
+}
+
 export class Redactor {
   private readonly secrets = new Map<string, string>();
   private needles: Needle[] | null = null;
@@ -104,19 +110,34 @@ export class Redactor {
    * when no tail could. `s` is already redacted (no whole secret is in it).
    */
   heldFrom(s: string): number {
+    return this.beginning(s)?.from ?? partialOrEnd(s);
+  }
+
+  /** The longest tail of `s` that is a proper beginning of a secret's form: where it starts, how long it is (decoded), whose it is. */
+  private beginning(s: string): { from: number; length: number; name: string } | null {
     const needles = this.all();
-    if (needles.length === 0 || s.length === 0) return s.length;
-    const partial = partialEscapeAt(s);
-    const end = partial >= 0 ? partial : s.length;
+    if (needles.length === 0 || s.length === 0) return null;
+    const end = partialOrEnd(s);
     const from = Math.max(0, end - this.longest * MAX_ESCAPE);
     const view = viewOf(s.slice(from, end));
     const t = view.text;
     for (let j = Math.max(0, t.length - this.longest + 1); j < t.length; j++) {
       if (!this.firsts.has(t[j] as string)) continue;
       const tail = t.slice(j);
-      if (needles.some((n) => n.text.length > tail.length && n.text.startsWith(tail))) return from + spanOf(view, j, j + 1)[0];
+      const n = needles.find((x) => x.text.length > tail.length && x.text.startsWith(tail));
+      if (n) return { from: from + spanOf(view, j, j + 1)[0], length: tail.length, name: n.name };
     }
-    return end;
+    return null;
+  }
+
+  /**
+   * The end of a text that stopped early (a stream cut off): a tail that is the first
+   * `MIN_SECRET` or more characters of a secret's form is replaced too (a key is not shown in part).
+   */
+  ending(s: string): string {
+    const text = this.text(s);
+    const b = this.beginning(text);
+    return b && b.length >= MIN_SECRET ? `${text.slice(0, b.from)}[redacted ${b.name}]` : text;
   }
 
   /** A deep copy of a JSON-like value with every string — object keys too — redacted (the same value when nothing matched). */

@@ -103,3 +103,15 @@ describe("a text that arrives in pieces (streamed model text)", () => {
     expect(s.push("sk-ant-")).toBe("sk-ant-");
   });
 });
+
+describe("a stream cut off in the middle of a key", () => {
+  it("does not show the part of the key it got; a short ordinary tail is shown as it is", () => {
+    const r = new Redactor();
+    r.register("ANTHROPIC_API_KEY", KEY);
+    const cut = new StreamRedactor(r);
+    const out = [cut.push("The key: "), cut.push(KEY.slice(0, 14)), cut.flush()].join("");
+    expect(out).toBe("The key: [redacted ANTHROPIC_API_KEY]");
+    const short = new StreamRedactor(r);
+    expect([short.push("ask"), short.flush()].join("")).toBe("ask");
+  });
+});
