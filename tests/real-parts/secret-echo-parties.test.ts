@@ -115,6 +115,28 @@ describe("keys echoed by the model and the search provider, in every form", () =
   }, 90_000);
 });
 
+describe("a search result that echoes the key exactly (a form always redacted)", () => {
+  it("the run audits clean: the result is redacted before it is hashed, kept and sent, so the records agree", async () => {
+    const fake = await startFakeAnthropic();
+    closers.push(() => fake.close());
+    const usage = { input_tokens: 500, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    fake.setResponder((_body, i) =>
+      i === 0
+        ? { kind: "message", content: [{ type: "tool_use", id: "tu_1", name: "search_news", input: { query: "Fed rates" } }], stop_reason: "tool_use", usage }
+        : { kind: "message", content: [{ type: "tool_use", id: "tu_9", name: "submit_orders", input: { orders: [], summary: "Hold." } }], stop_reason: "tool_use", usage },
+    );
+    const tavily = await startFakeTavily([{ title: "Fed news", url: "https://www.wirenews.example/fed", content: `key ${T_KEY} and ${A_KEY}`, score: 0.9, published_date: "2006-12-29" }]);
+    closers.push(() => tavily.close());
+    const home = freshHome(`[model]\nprovider = "anthropic"\nid = "claude-sonnet-5"\nbase_url = "${fake.url}"\n\n[broker]\nkind = "sim"\n\n[research]\nprovider = "tavily"\n`);
+    const env = { ANTHROPIC_API_KEY: A_KEY, TAVILY_API_KEY: T_KEY, TRADEWARDEN_TAVILY_BASE_URL: tavily.url, NO_COLOR: "1" };
+    const r = await tw(home, ["run", "--yes"], { env });
+    expectExit(r, 0);
+    const runId = readdirSync(join(home, "runs"))[0] as string;
+    expect(auditRunDir(join(home, "runs", runId), env)).toEqual([]);
+    expect(leaks(JSON.stringify(fake.requests[1]?.body), [A_KEY, T_KEY])).toEqual([]);
+  }, 60_000);
+});
+
 describe("doctor --ping against a model API that echoes the key in every form", () => {
   it("Anthropic: the failed ping names the redaction, never the key", async () => {
     const fake = await startFakeAnthropic();
