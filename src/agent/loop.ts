@@ -20,6 +20,8 @@
  * state: the proposal comes from the validated arguments of a successful submit_orders.
  */
 import type { AgentOutcome, RunEventBody } from "../core/events.js";
+import { redactValue } from "../core/redact.js";
+import { StreamRedactor } from "../core/redact-stream.js";
 import { CassetteError } from "./cassette.js";
 import type { AgentProposal, AgentResult, RunAgentOptions, UsageRecord } from "./loop-types.js";
 import { costOf } from "./pricing.js";
@@ -115,14 +117,23 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       deadline.abort();
     }, timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+    // The live text is redacted whole, not piece by piece: a tail that could begin a key waits for the next piece.
+    const live = new StreamRedactor();
+    const text = (delta: string) => {
+      if (delta) push({ type: "model.text", turn, delta });
+    };
     const hooks: CallHooks = {
-      onText: (delta) => push({ type: "model.text", turn, delta }),
-      onRetry: (attempt, message) => push({ type: "model.retry", turn, attempt, message }),
+      onText: (delta) => text(live.push(delta)),
+      onRetry: (attempt, message) => {
+        text(live.flush());
+        push({ type: "model.retry", turn, attempt, message });
+      },
     };
     const t0 = now();
     let settled: CallSettled | undefined;
+    // What leaves for the model passes the redactor too (the transcript is redacted where it grows; this is the last door).
     const call = client
-      .complete({ system: opts.system, tools, messages: transcript.slice(), maxTokens: limits.maxTokens, timeoutMs, signal }, hooks)
+      .complete({ system: opts.system, tools, messages: redactValue(transcript.slice()), maxTokens: limits.maxTokens, timeoutMs, signal }, hooks)
       .then(
         (response): CallSettled => ({ ok: true, response }),
         (error: unknown): CallSettled => ({ ok: false, error }),
@@ -152,6 +163,8 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
     }
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
+    const rest = live.flush();
+    if (rest) yield { type: "model.text", turn, delta: rest };
     const durationMs = now() - t0;
     const outcome = settled;
 
@@ -197,8 +210,9 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       total_cost_usd: round6(cost),
       duration_ms: Math.round(durationMs),
     };
-    // Missing or repeated tool-use ids are repaired before anything answers them (./tool-use-ids.ts).
-    const answer = uniqueToolUseIds(response.content, toolUseIds, turn);
+    // The model's own text and tool arguments (keys as well as values) are kept, run and sent back
+    // redacted; missing or repeated tool-use ids are repaired before anything answers them (./tool-use-ids.ts).
+    const answer = uniqueToolUseIds(redactValue(response.content), toolUseIds, turn);
     transcript.push({ role: "assistant", content: answer });
 
     if (cost > limits.runBudgetUsd) {

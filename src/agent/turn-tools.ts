@@ -8,6 +8,8 @@
 import type { ProposedOrder } from "../core/domain.js";
 import type { Correction, RunEventBody } from "../core/events.js";
 import { createHash } from "node:crypto";
+import { redact } from "../core/redact.js";
+import { redact as redactCredentials } from "./cassette-format.js";
 import type { AgentDispatchOutcome, AgentProposal, AgentToolRuntime } from "./loop-types.js";
 import { summarizeNewTool } from "./tool-summaries.js";
 import { normalizeDecisions, type SubmitState } from "./submit.js";
@@ -51,6 +53,9 @@ export async function* dispatchTurn(t: TurnTools): AsyncGenerator<RunEventBody, 
     } catch (e) {
       out = failedOutcome(use, e);
     }
+    // A result may echo a key (a search provider's error, a page that quotes one): it is redacted
+    // once, here, so the model, the transcript, the cassette and the event's hash all see the same text.
+    out = { ...out, text: redactCredentials(redact(out.text)) };
     const block: ToolResultBlock = { type: "tool_result", tool_use_id: use.id, content: out.text };
     if (!out.success) block.is_error = true;
     results[at] = block;

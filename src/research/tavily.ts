@@ -9,7 +9,7 @@
 import type { tavily } from "@tavily/core";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
-import { redactor } from "../core/redact.js";
+import { redact, redactor } from "../core/redact.js";
 import type { SearchOptions, SearchProvider, SearchResult } from "./types.js";
 
 export const TAVILY_KEY_ENV = "TAVILY_API_KEY";
@@ -67,7 +67,8 @@ export class TavilyProvider implements SearchProvider {
 
   async search(query: string, opts: SearchOptions): Promise<SearchResult[]> {
     const client = await this.connect();
-    const res = await client.search(query, {
+    // A query leaves the process for a third party: no key of this process goes with it.
+    const res = await client.search(redact(query), {
       topic: "news",
       searchDepth: "basic",
       maxResults: Math.min(20, Math.max(opts.maxResults * 2, opts.maxResults)),

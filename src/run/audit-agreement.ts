@@ -2,11 +2,9 @@
  * Audit: the run's records agree record for record. Every tool result the model saw is in three
  * places — the transcript, the cassette's next request (what was sent to the model) and the
  * events (its SHA-256) — so an edit of any one of them (a `HTLX` turned into `HTLY`) is found and
- * named. And every file of the run, and the home's journal, is scanned for the secrets of this
- * environment in every form a server may echo them. Pure over file contents.
+ * named. Pure over file contents.
  */
 import { createHash } from "node:crypto";
-import { Redactor, registerSecretEnv } from "../core/redact.js";
 import type { RunEvent } from "../core/events.js";
 
 type Add = (check: string, message: string) => void;
@@ -72,12 +70,4 @@ export function checkAgreement(transcript: readonly Message[] | null, cassetteCa
     const c = fromCassette.get(e.call_id);
     if (c && sha(c.text) !== e.result_sha256) add("agreement", `tool result ${e.call_id} (${e.tool}) in cassette.jsonl line ${c.line} is not the one events.jsonl recorded (its SHA-256 differs)`);
   }
-}
-
-/** Every file given is scanned for this environment's secrets, in every form (exact, case-changed, base64, URL-encoded). */
-export function checkSecrets(files: readonly { name: string; text: string }[], env: NodeJS.ProcessEnv, add: Add): void {
-  const r = new Redactor();
-  registerSecretEnv(env, r);
-  if (r.size === 0) return;
-  for (const f of files) for (const name of r.find(f.text)) add("secrets", `${f.name} contains the value of ${name} (in some form)`);
 }

@@ -7,9 +7,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { LOG_FILE } from "../journal/types.js";
-import { checkAgreement, checkSecrets } from "./audit-agreement.js";
+import { checkAgreement } from "./audit-agreement.js";
 import { checkDigests } from "./audit-digests.js";
 import { checkRecords, type TranscriptDoc } from "./audit-records.js";
+import { checkSecrets, nestedRunFiles } from "./audit-secrets.js";
 import { ARTIFACT_FILES, PACKED_FILE, readArtifact } from "./artifacts.js";
 import { buildTradecatCycle } from "./tradecat.js";
 import { TRADECAT_FILE } from "./tradecat-export.js";
@@ -24,13 +25,6 @@ export interface AuditFinding {
   check: string;
   message: string;
 }
-
-const SECRET_PATTERNS: { name: string; re: RegExp }[] = [
-  { name: "Anthropic API key", re: /sk-ant-[A-Za-z0-9_-]{8,}/ },
-  { name: "OpenAI API key", re: /sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{16,}/ },
-  { name: "API key header", re: /"x-api-key"\s*:/i },
-  { name: "Alpaca key header", re: /APCA-API-(KEY-ID|SECRET-KEY)"\s*:\s*"[^"]+"/ },
-];
 
 /** Every other file of the run folder (anything written there besides the artifacts; the packed file is read through readArtifact). */
 function otherRunFiles(runDir: string): { name: string; text: string }[] {
@@ -65,9 +59,8 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
   // Secrets: every file of the run and the home's journal, for key patterns and for the values of
   // this environment's secrets in every form a server may echo them.
   const artifactTexts = Object.entries(texts).map(([key, text]) => ({ name: ARTIFACT_FILES[key as keyof typeof ARTIFACT_FILES], text }));
-  const scanned = [...artifactTexts, ...otherRunFiles(runDir), ...journalFiles(runDir)];
-  for (const f of scanned) for (const p of SECRET_PATTERNS) if (p.re.test(f.text)) add("secrets", `${f.name} contains what looks like a ${p.name}`);
-  checkSecrets(scanned, env, add);
+  const scanned = [...artifactTexts, ...otherRunFiles(runDir), ...nestedRunFiles(runDir), ...journalFiles(runDir)];
+  checkSecrets(scanned, texts.events, env, add);
 
   // Events.
   const events: RunEvent[] = [];

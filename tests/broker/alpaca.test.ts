@@ -7,6 +7,7 @@ import { GuardedBroker } from "../../src/broker/guard.js";
 import { execute } from "../../src/executor/execute.js";
 import type { RunEventBody } from "../../src/core/events.js";
 import { FakeJournal, SpyBroker } from "../executor/fakes.js";
+import { leaksOf } from "../fixtures/secret-forms.js";
 import { FakeAlpaca } from "./fake-alpaca.js";
 
 const KEY = "PKTESTKEYID0123456789";
@@ -238,6 +239,7 @@ describe("alpaca paper adapter: orders", () => {
     for (const m of thrown) {
       expect(m).not.toContain(KEY);
       expect(m).not.toContain(SECRET);
+      expect([...leaksOf(m, KEY), ...leaksOf(m, SECRET)], m).toEqual([]);
     }
     // and never in a URL
     for (const r of fake.requests) expect(`${r.path}?${r.query}`).not.toContain(SECRET);

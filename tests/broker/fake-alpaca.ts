@@ -10,7 +10,7 @@
  * FILL fills at once in two executions; WORK rests until cancelled; LATE fills while its cancel is in
  * flight (DELETE → 422, read back: filled); BOOM is created, then the POST answers 500; LOST answers 500
  * without creating anything; SLOW is created but answers after the client's timeout; POOR → 403;
- * ECHO → 422 whose message echoes the secret header. A symbol in `fillAtLimit` fills in full at its
+ * ECHO → 422 whose message echoes both key headers in every form (tests/fixtures/secret-forms.ts). A symbol in `fillAtLimit` fills in full at its
  * limit price in one execution as it is posted; any other symbol rests like WORK.
  *
  * Positions: `positions` when set (a fixed answer), otherwise derived from the orders placed here
@@ -18,6 +18,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { echoAll } from "../fixtures/secret-forms.js";
 
 export interface FakeOrder {
   id: string;
@@ -283,7 +284,7 @@ export class FakeAlpaca {
       const symbol = String(b.symbol);
       if (symbol === "LOST") return json(500, { code: 50010000, message: "internal server error" });
       if (symbol === "POOR") return json(403, { code: 40310000, message: "insufficient buying power" });
-      if (symbol === "ECHO") return json(422, { code: 40010000, message: `invalid header value ${this.opts.secret}` });
+      if (symbol === "ECHO") return json(422, { code: 40010000, message: `invalid header value ${echoAll(this.opts.secret)} for ${echoAll(this.opts.key)}` });
       const at = this.now();
       const o: FakeOrder = {
         id: `ord-${++this.seq}`,

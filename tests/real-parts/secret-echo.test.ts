@@ -1,23 +1,26 @@
 /**
  * A model API (a loopback fake of the Messages API, driven by the real SDK) that echoes the key in
- * its error bodies — as a proxy or gateway may, in every form: exact, upper- and lower-cased,
- * base64, URL-encoded and in a `Bearer` header. The canary appears in no file under the home and
+ * its error bodies — as a proxy or gateway may, in every form (tests/fixtures/secret-forms.ts:
+ * exact, case-changed, base64 alone and in a basic-auth pair or a header line, URL- and
+ * `\u`-escaped, JSON in JSON, hex, a `Bearer` header). The canary appears in no file under the home and
  * in no output; the run ends non-zero (exit 4: the model is unavailable) and its events say so;
  * `audit` finds no secret. The real CLI once (its printed output included); the other statuses
  * through the same pipeline in this process.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { brotliDecompressSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { Redactor } from "../../src/core/redact.js";
 import { auditRunDir } from "../../src/run/audit.js";
 import { type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
 import { cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
+import { echoAll, leaksOf } from "../fixtures/secret-forms.js";
 import { cleanupTempHomes, ofType, runIn, tempHome } from "../recovery/harness.js";
 
 const CANARY = "sk-ant-canary+Q/7x9Zk2mWv4Rt8Lp3";
 const FORMS = [CANARY, CANARY.toUpperCase(), CANARY.toLowerCase(), Buffer.from(CANARY).toString("base64"), encodeURIComponent(CANARY), `Bearer ${CANARY}`];
-const ECHO = `invalid x-api-key ${FORMS.join(" | ")}`;
+const ECHO = `invalid x-api-key ${echoAll(CANARY)}`;
 const ENV = { ANTHROPIC_API_KEY: CANARY, NO_COLOR: "1" };
 
 let fake: FakeAnthropic | null = null;
@@ -39,7 +42,7 @@ function filesUnder(dir: string): string[] {
 function leaks(text: string): string[] {
   const r = new Redactor();
   r.register("CANARY", CANARY);
-  return [...r.find(text), ...FORMS.filter((f) => text.includes(f))];
+  return [...r.find(text), ...FORMS.filter((f) => text.includes(f)), ...leaksOf(text, CANARY)];
 }
 
 async function echoingModel(status: number): Promise<string> {
@@ -50,7 +53,7 @@ async function echoingModel(status: number): Promise<string> {
 
 /** No file under the home holds the key; audit (with the key in its environment) finds no secret in the run or the journal. */
 function expectNoLeakOnDisk(home: string): void {
-  for (const f of filesUnder(home)) expect(leaks(readFileSync(f, "utf8")), f).toEqual([]);
+  for (const f of filesUnder(home)) expect(leaks(f.endsWith(".br") ? brotliDecompressSync(readFileSync(f)).toString("utf8") : readFileSync(f, "utf8")), f).toEqual([]);
   const runId = readdirSync(join(home, "runs"))[0] as string;
   expect(auditRunDir(join(home, "runs", runId), ENV).filter((f) => f.check === "secrets")).toEqual([]);
 }

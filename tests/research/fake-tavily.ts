@@ -16,7 +16,11 @@ export interface FakeTavily {
   close(): Promise<void>;
 }
 
-export async function startFakeTavily(results: FakeTavilyResult[], status = 200): Promise<FakeTavily> {
+/**
+ * `status` may depend on the request (0-based index); `errorDetail` is the message of a non-200
+ * answer (a test makes it echo the key, as a gateway may).
+ */
+export async function startFakeTavily(results: FakeTavilyResult[], status: number | ((index: number) => number) = 200, errorDetail = "quota exceeded"): Promise<FakeTavily> {
   const requests: FakeTavily["requests"] = [];
   const server: Server = createServer((req, res) => {
     let raw = "";
@@ -24,9 +28,10 @@ export async function startFakeTavily(results: FakeTavilyResult[], status = 200)
       raw += String(c);
     });
     req.on("end", () => {
+      const answer = typeof status === "number" ? status : status(requests.length);
       requests.push({ path: req.url ?? "", headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {} });
-      res.writeHead(status, { "content-type": "application/json" });
-      if (status !== 200) res.end(JSON.stringify({ detail: { error: "quota exceeded" } }));
+      res.writeHead(answer, { "content-type": "application/json" });
+      if (answer !== 200) res.end(JSON.stringify({ detail: { error: errorDetail } }));
       else res.end(JSON.stringify({ query: "q", response_time: 0.01, images: [], results, request_id: "req-1" }));
     });
   });
