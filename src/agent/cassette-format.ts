@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
+import { redactValue } from "../core/redact.js";
 import type { ModelCallError, ModelRequest, ModelResponse } from "./types.js";
 
 export const CASSETTE_FORMAT = 2;
@@ -94,13 +95,21 @@ export class CassetteError extends TwError {
 
 const SECRET = /(sk-ant-[A-Za-z0-9_-]{6,}|sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{6,}|Bearer\s+[A-Za-z0-9._~+/-]{12,}=*)/g;
 
-/** Credential-looking strings replaced at every level. */
+/**
+ * Every known key in every echoed form (the one redactor, keys and values alike), then any other
+ * credential-looking string, replaced at every level. The known keys go first: the pattern alone
+ * would cut a key at its first `+` or `/` and keep its tail.
+ */
 export function redact<T>(value: T): T {
+  return scrubPatterns(redactValue(value));
+}
+
+function scrubPatterns<T>(value: T): T {
   if (typeof value === "string") return value.replace(SECRET, "[redacted]") as T;
-  if (Array.isArray(value)) return value.map((v) => redact(v)) as T;
+  if (Array.isArray(value)) return value.map((v) => scrubPatterns(v)) as T;
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redact(v);
+    for (const [k, v] of Object.entries(value)) out[k] = scrubPatterns(v);
     return out as T;
   }
   return value;
