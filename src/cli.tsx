@@ -14,12 +14,15 @@ import { EXIT, EXIT_TABLE } from "./core/exit-codes.js";
 import { TwError } from "./core/errors.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
 import { registerSecretEnv } from "./core/redact.js";
+import { faultPoint } from "./util/test-fault.js";
 
 const io = processIO();
 // Every secret in the environment is known to the redactor before anything is printed or written.
 registerSecretEnv(io.env);
 // SIGINT/SIGTERM/SIGHUP: a run claims them and stops safely; otherwise the process ends at once. Exit 130 either way.
+faultPoint("cli.loaded");
 installProcessInterrupts(io);
+faultPoint("cli.ready");
 
 // Commands load their modules on demand, so `--help`, `--version` and light commands start fast.
 const load = {
