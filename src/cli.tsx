@@ -394,6 +394,11 @@ async function main(argv: string[]): Promise<number> {
 const code = await main(process.argv);
 // Every interrupted command exits 130, whenever the signal came.
 process.exitCode = interruptReceived() ? EXIT.INTERRUPTED : code;
+// When the event loop runs dry, Node closes its signal handles (the default action comes back)
+// while it tears the process down after the 'exit' event: a second Ctrl+C or SIGTERM in that
+// moment ended the process by the signal (143) instead of 130. Exiting from the 'exit' event
+// itself, the last listener, skips that teardown; the signal handlers stay ours to the end.
+process.on("exit", (c) => process.exit(interruptReceived() ? EXIT.INTERRUPTED : c));
 // No process lingers after its command ended: whatever still holds the event loop (a socket kept
 // alive, a timer of a failed write) gets a moment, then the process exits with its code.
 setTimeout(() => process.exit(interruptReceived() ? EXIT.INTERRUPTED : code), 1_500).unref();
