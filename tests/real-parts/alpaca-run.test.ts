@@ -268,4 +268,22 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
     expect(fake.orders).toHaveLength(0);
     expect((await journal(home)).orders).toEqual([]);
   }, 120_000);
+  it("every order POST dropped, or answered 500 or 429, without the broker creating it: exit 4 (broker_unavailable), never exit 0; nothing re-sent, nothing booked", async () => {
+    for (const mode of ["drop", 500, 429] as const) {
+      fake.reset();
+      for (const s of SYMBOLS) fake.fillAtLimit.add(s);
+      const home = await alpacaHome(fake.url);
+      fake.failPosts = mode;
+      const r = await tw(home, ["run", "--yes", "--json"]);
+      expectExit(r, 4);
+      const { events, envelope } = runOutput(r.stdout);
+      expect(envelope.outcome, String(mode)).toBe("broker_unavailable");
+      expect(ofType(events, "run.finished")).toEqual([expect.objectContaining({ outcome: "broker_unavailable", exit_code: 4 })]);
+      expect(ofType(events, "order.placed")).toEqual([]);
+      // Each order was sent once (never re-sent after the unknown outcome) and nothing exists at the broker.
+      expect(fake.posts().map((q) => JSON.parse(q.body).symbol).sort()).toEqual([...SYMBOLS]);
+      expect(fake.orders).toEqual([]);
+      expect(held((await journal(home)).state.holdings)).toEqual({});
+    }
+  }, 240_000);
 });
