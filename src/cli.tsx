@@ -2,7 +2,7 @@
  * tradewarden's entry: parses arguments with commander, builds the services, and hands each
  * command to its module. Commands return exit codes; only this file calls process.exit.
  */
-import { statSync } from "node:fs";
+import { statSync, writeSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { installProcessInterrupts, interruptReceived } from "./commands/interrupts.js";
 import { processIO } from "./commands/io.js";
@@ -391,7 +391,20 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A command whose work can never finish (a promise nobody will settle: the event loop ran dry under
+// it) would end the process with Node's bare exit 13 and no word. Name it and exit 1 instead.
+let mainSettled = false;
+process.on("exit", () => {
+  if (mainSettled || interruptReceived()) return;
+  try {
+    writeSync(2, "tradewarden: internal error: the command stopped with its work unfinished (nothing was left that could complete it)\n");
+  } catch {
+    // stderr is gone: the exit code still says it
+  }
+  process.exit(EXIT.INTERNAL_ERROR);
+});
 const code = await main(process.argv);
+mainSettled = true;
 // Every interrupted command exits 130, whenever the signal came.
 process.exitCode = interruptReceived() ? EXIT.INTERRUPTED : code;
 // When the event loop runs dry, Node closes its signal handles (the default action comes back)
