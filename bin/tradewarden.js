@@ -2,7 +2,8 @@
 // tradewarden entry. Ink and chalk ignore NO_COLOR by themselves: translate it before any import.
 if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") process.env.FORCE_COLOR = "0";
 // A signal while the CLI is still loading (nothing has started yet) ends it with 130, not 143/129;
-// the CLI replaces these handlers with its own as soon as it runs.
+// the CLI takes over as soon as it runs, adding its own handlers BEFORE it removes these (a signal
+// is never without a listener, so none that is pending can be lost: src/commands/interrupts.ts).
 const early = (sig) => () => process.exit(130);
 globalThis.__tradewardenEarlySignals = ["SIGINT", "SIGTERM", "SIGHUP"].map((sig) => {
   const h = early(sig);

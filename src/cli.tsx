@@ -2,7 +2,7 @@
  * tradewarden's entry: parses arguments with commander, builds the services, and hands each
  * command to its module. Commands return exit codes; only this file calls process.exit.
  */
-import { statSync } from "node:fs";
+import { statSync, writeSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { installProcessInterrupts, interruptReceived } from "./commands/interrupts.js";
 import { processIO } from "./commands/io.js";
@@ -14,12 +14,15 @@ import { EXIT, EXIT_TABLE } from "./core/exit-codes.js";
 import { TwError } from "./core/errors.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
 import { registerSecretEnv } from "./core/redact.js";
+import { faultPoint } from "./util/test-fault.js";
 
 const io = processIO();
 // Every secret in the environment is known to the redactor before anything is printed or written.
 registerSecretEnv(io.env);
 // SIGINT/SIGTERM/SIGHUP: a run claims them and stops safely; otherwise the process ends at once. Exit 130 either way.
+faultPoint("cli.loaded");
 installProcessInterrupts(io);
+faultPoint("cli.ready");
 
 // Commands load their modules on demand, so `--help`, `--version` and light commands start fast.
 const load = {
@@ -388,9 +391,27 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A command whose work can never finish (a promise nobody will settle: the event loop ran dry under
+// it) would end the process with Node's bare exit 13 and no word. Name it and exit 1 instead.
+let mainSettled = false;
+process.on("exit", () => {
+  if (mainSettled || interruptReceived()) return;
+  try {
+    writeSync(2, "tradewarden: internal error: the command stopped with its work unfinished (nothing was left that could complete it)\n");
+  } catch {
+    // stderr is gone: the exit code still says it
+  }
+  process.exit(EXIT.INTERNAL_ERROR);
+});
 const code = await main(process.argv);
+mainSettled = true;
 // Every interrupted command exits 130, whenever the signal came.
 process.exitCode = interruptReceived() ? EXIT.INTERRUPTED : code;
+// When the event loop runs dry, Node closes its signal handles (the default action comes back)
+// while it tears the process down after the 'exit' event: a second Ctrl+C or SIGTERM in that
+// moment ended the process by the signal (143) instead of 130. Exiting from the 'exit' event
+// itself, the last listener, skips that teardown; the signal handlers stay ours to the end.
+process.on("exit", (c) => process.exit(interruptReceived() ? EXIT.INTERRUPTED : c));
 // No process lingers after its command ended: whatever still holds the event loop (a socket kept
 // alive, a timer of a failed write) gets a moment, then the process exits with its code.
 setTimeout(() => process.exit(interruptReceived() ? EXIT.INTERRUPTED : code), 1_500).unref();

@@ -19,6 +19,7 @@
  * of recorded calls, on a contract-version change, on an unreadable cassette (`cassette_invalid`,
  * naming the line) and on leftovers (`assertConsumed()`).
  */
+import { withShallowToolInputs } from "./deep-input.js";
 import { redact as redactSecrets } from "../core/redact.js";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { type CallHooks, ModelCallError, type ModelClient, type ModelRequest, type ModelResponse } from "./types.js";
@@ -139,7 +140,8 @@ export class RecordingClient implements ModelClient {
     const tools = toolsCanonical(req.tools);
     const entry: CallLine = { type: "call", index: this.index++, key: requestKey(request), request: storedRequest(request, tools.id) };
     try {
-      const response = await this.inner.complete(req, hooks);
+      // Too-deep tool arguments are cut before they are recorded (./deep-input.ts).
+      const response = withShallowToolInputs(await this.inner.complete(req, hooks));
       entry.response = redact(response);
       this.writeCall(entry, req.tools === undefined ? null : tools);
       return response;

@@ -19,6 +19,7 @@
  * tool_use blocks, with `is_error` on failures. The loop never trusts the model's words about order
  * state: the proposal comes from the validated arguments of a successful submit_orders.
  */
+import { withShallowToolInputs } from "./deep-input.js";
 import type { AgentOutcome, RunEventBody } from "../core/events.js";
 import { redactValue } from "../core/redact.js";
 import { StreamRedactor } from "../core/redact-stream.js";
@@ -188,7 +189,8 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       return f.result;
     }
 
-    const response = outcome.response;
+    // Tool arguments nested too deep are replaced before the transcript or an event holds them.
+    const response = withShallowToolInputs(outcome.response);
     const callCost = costOf(response.usage, opts.price);
     cost += callCost;
     const record: UsageRecord = {

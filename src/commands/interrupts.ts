@@ -19,10 +19,15 @@ export function interruptReceived(): string | null {
   return received;
 }
 
-/** Installed once by the CLI, before any command runs (it replaces bin/tradewarden.js's loading-time handlers). */
+/**
+ * Installed once by the CLI, before any command runs; it takes over from bin/tradewarden.js's
+ * loading-time handlers. Ours are added BEFORE theirs are removed: Node closes a signal's handle
+ * when its last listener goes, and a signal that had arrived but was not yet dispatched (the CLI
+ * was still loading) went with it — the run then went on and placed its orders. Never being
+ * without a listener also keeps signal-exit (used by Ink and proper-lockfile) from believing it
+ * is alone and re-raising the signal, which would end the process by it (143) instead of 130.
+ */
 export function installProcessInterrupts(io: CommandIO): void {
-  const early = (globalThis as { __tradewardenEarlySignals?: [string, () => void][] }).__tradewardenEarlySignals ?? [];
-  for (const [sig, h] of early) process.off(sig, h);
   for (const sig of INTERRUPT_SIGNALS) {
     process.on(sig, () => {
       received ??= sig;
@@ -31,6 +36,8 @@ export function installProcessInterrupts(io: CommandIO): void {
       process.exit(EXIT.INTERRUPTED);
     });
   }
+  const early = (globalThis as { __tradewardenEarlySignals?: [string, () => void][] }).__tradewardenEarlySignals ?? [];
+  for (const [sig, h] of early) process.off(sig, h);
 }
 
 /**

@@ -18,6 +18,7 @@ import type { RunMode } from "../core/domain.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 import { installInterruptHandlers } from "./interrupts.js";
+import { faultPoint } from "../util/test-fault.js";
 
 export interface RunCommandOptions {
   home: string;
@@ -61,6 +62,7 @@ export async function cmdRun(
 }
 
 async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal, makeConsole?: () => Promise<ConsoleFrontEnd>): Promise<number> {
+  faultPoint("run.start");
   const sink = new EventSink();
   const useConsole = term.interactive && !opts.yes && !opts.json && makeConsole !== undefined;
   // Claimed before the lock is taken: a signal during start-up stops the run safely too. On the
@@ -71,8 +73,10 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
   let consoleUi: ConsoleFrontEnd | null = null;
   let lock: Awaited<ReturnType<typeof acquireLock>> | null = null;
   try {
+    faultPoint("run.claimed");
     lock = await acquireLock(opts.home, "run");
     const services = await createRunServices(opts.home, io.env);
+    faultPoint("run.services");
     // `approve`: the pending proposal and its session are checked before anything is shown.
     let resumed: ReturnType<typeof resumeDeps> | null = null;
     if (opts.approve) {

@@ -13,6 +13,11 @@ export interface CliContext {
   setExit: (code: number) => void;
 }
 
+/** `simulate list --json`: commander hands a --json after the subcommand to `simulate`'s own --json. */
+function jsonOf(opts: { json: boolean }, cmd: Command): boolean {
+  return opts.json || cmd.parent?.opts<{ json?: boolean }>().json === true;
+}
+
 export function registerSimulate(program: Command, { io, homeOf, setExit }: CliContext): void {
   const collect = (v: string, prev: string[]) => [...prev, v];
   const simulateCmd = program
@@ -68,14 +73,14 @@ export function registerSimulate(program: Command, { io, homeOf, setExit }: CliC
     .argument("<name>", "the simulation's name")
     .option("--json", "print the report as JSON", false)
     .action(async (name: string, opts: { json: boolean }, cmd: Command) => {
-      setExit((await import("./simulate-report.js")).cmdSimulateReport({ home: homeOf(cmd), name, json: opts.json }, io));
+      setExit((await import("./simulate-report.js")).cmdSimulateReport({ home: homeOf(cmd), name, json: jsonOf(opts, cmd) }, io));
     });
   simulateCmd
     .command("list")
     .description("every simulation of the home in a table")
     .option("--json", "as JSON", false)
     .action(async (opts: { json: boolean }, cmd: Command) => {
-      setExit((await import("./simulate-report.js")).cmdSimulateList({ home: homeOf(cmd), json: opts.json }, io));
+      setExit((await import("./simulate-report.js")).cmdSimulateList({ home: homeOf(cmd), json: jsonOf(opts, cmd) }, io));
     });
   simulateCmd
     .command("compare")
@@ -83,6 +88,6 @@ export function registerSimulate(program: Command, { io, homeOf, setExit }: CliC
     .argument("<names...>", "two or more simulation names")
     .option("--json", "as JSON", false)
     .action(async (names: string[], opts: { json: boolean }, cmd: Command) => {
-      setExit((await import("./simulate-report.js")).cmdSimulateCompare({ home: homeOf(cmd), names, json: opts.json }, io));
+      setExit((await import("./simulate-report.js")).cmdSimulateCompare({ home: homeOf(cmd), names, json: jsonOf(opts, cmd) }, io));
     });
 }

@@ -26,7 +26,8 @@ function reportOf(home: string, name: string): SimulationReport {
   const { paths, meta, days } = openSimulation(home, name);
   if (existsSync(paths.reportJson)) {
     try {
-      return JSON.parse(readFileSync(paths.reportJson, "utf8")) as SimulationReport;
+      // The saved report of a simulation whose process died still says "running": the record decides.
+      return { ...(JSON.parse(readFileSync(paths.reportJson, "utf8")) as SimulationReport), status: meta.status };
     } catch {
       // rebuilt below
     }

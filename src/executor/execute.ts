@@ -244,6 +244,9 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
         await resolveByLookup(e, "the broker already has this client order id (already sent)");
       } else if (isUncertainSendError(err)) {
         const why = `send outcome unknown (${err instanceof TwError ? err.code : "error"}: ${(err as Error).message})`;
+        // The send failed: if the lookup proves the broker never got it, the run names that cause
+        // (exit 4), not "nothing to trade" (exit 0). An order found at the broker counts as sent.
+        e.res.error_code = err instanceof TwError ? err.code : "broker_unreachable";
         await record(e, "uncertain", why);
         emit({ type: "order.uncertain", ...base(e), message: `${why}; looking it up by client order id` });
         await resolveByLookup(e, why);

@@ -8,7 +8,7 @@
  * never both proceed.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { mkdir, readFile, rename, rm, rmdir, stat, unlink, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -215,4 +215,28 @@ export async function acquireLock(home: string, purpose: LockPurpose, opts: Lock
 /** The current holder of a home's lock, if any (for messages and the TUI). */
 export async function lockHolder(home: string): Promise<LockHolder | null> {
   return readHolder(homePaths(home).lock);
+}
+
+/**
+ * Whether a live process holds the lock on `home`, read synchronously (for `simulate list`/`report`,
+ * which show a simulation whose process died as interrupted). A holder on another host, or one
+ * still describing itself, counts as live; a holder of this host whose pid is gone, or no lock, not.
+ */
+export function lockHeldByLiveProcess(home: string): boolean {
+  const lockDir = homePaths(home).lock;
+  let mtime: number;
+  try {
+    mtime = statSync(lockDir).mtimeMs;
+  } catch {
+    return false;
+  }
+  let h: LockHolder | null = null;
+  try {
+    const v = JSON.parse(readFileSync(join(lockDir, HOLDER), "utf8")) as LockHolder;
+    h = typeof v.pid === "number" ? v : null;
+  } catch {
+    h = null;
+  }
+  if (!h) return mtime >= Date.now() - HOLDERLESS_GRACE_MS;
+  return h.host !== hostname() || isPidAlive(h.pid);
 }

@@ -68,7 +68,7 @@ export class TavilyProvider implements SearchProvider {
   async search(query: string, opts: SearchOptions): Promise<SearchResult[]> {
     const client = await this.connect();
     // A query leaves the process for a third party: no key of this process goes with it.
-    const res = await client.search(redact(query), {
+    const res = await settleWithin(TIMEOUT_S * 1000 + 2_000, client.search(redact(query), {
       topic: "news",
       searchDepth: "basic",
       maxResults: Math.min(20, Math.max(opts.maxResults * 2, opts.maxResults)),
@@ -76,7 +76,7 @@ export class TavilyProvider implements SearchProvider {
       timeout: TIMEOUT_S,
       ...(opts.domains && opts.domains.allow.length > 0 ? { includeDomains: [...opts.domains.allow] } : {}),
       ...(opts.domains && opts.domains.block.length > 0 ? { excludeDomains: [...opts.domains.block] } : {}),
-    });
+    }));
     return (res.results ?? []).map((r) => ({
       title: String(r.title ?? ""),
       url: String(r.url ?? ""),
@@ -86,4 +86,28 @@ export class TavilyProvider implements SearchProvider {
       provider: this.name,
     }));
   }
+}
+
+/**
+ * The client's answer, or a named error. Through a proxy whose tunnel is dropped (HTTPS_PROXY), the
+ * client's request ends with neither an answer nor an error: its promise never settles and, with
+ * nothing else to wait for, the process ran dry mid-command (`research search` exit 13 without a
+ * word; a run exiting 0 and left "running"). Here the process running dry while the search is
+ * pending ('beforeExit': nothing is left that could ever answer it) fails it at once, and `ms` of
+ * silence fail it in any case.
+ */
+export function settleWithin<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onDry: (() => void) | undefined;
+  const silence = new Promise<never>((_, reject) => {
+    const fail = (why: string) => reject(new TwError("research_unreachable", `Tavily gave no answer: ${why}`, EXIT.BROKER_OR_DATA_UNAVAILABLE));
+    onDry = () => fail("the connection (or a proxy's tunnel, HTTPS_PROXY) was dropped without a response");
+    process.once("beforeExit", onDry);
+    timer = setTimeout(() => fail(`nothing within ${Math.round(ms / 1000)} s`), ms);
+    timer.unref();
+  });
+  return Promise.race([work, silence]).finally(() => {
+    clearTimeout(timer);
+    if (onDry) process.off("beforeExit", onDry);
+  });
 }

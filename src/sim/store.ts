@@ -7,6 +7,7 @@ import { Type } from "@sinclair/typebox";
 import { schemaChecker } from "../config/ajv.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
+import { lockHeldByLiveProcess } from "../journal/lock.js";
 import type { DayRecord } from "./day-record.js";
 import { simulationPaths, simulationsDir } from "./paths.js";
 
@@ -109,7 +110,16 @@ export function openSimulation(home: string, name: string): { paths: ReturnType<
     const known = listSimulationNames(home);
     throw new TwError("no_simulation", `no simulation named "${name}" in ${simulationsDir(home)}${known.length ? ` (there are: ${known.join(", ")})` : " (there are none yet)"}`, EXIT.USAGE_OR_CONFIG);
   }
-  return { paths, meta: readMeta(paths.meta), days: readDays(paths.days) };
+  return { paths, meta: withLiveStatus(paths.dir, readMeta(paths.meta)), days: readDays(paths.days) };
+}
+
+/**
+ * A simulation recorded as running whose process is gone (SIGKILL, a crash, a power cut: it never
+ * closed its record) is shown as interrupted: its lock has no live holder any more.
+ */
+export function withLiveStatus(dir: string, meta: SimulationMeta): SimulationMeta {
+  if (meta.status !== "running" || lockHeldByLiveProcess(dir)) return meta;
+  return { ...meta, status: "interrupted" };
 }
 
 export function listSimulationNames(home: string): string[] {

@@ -5,7 +5,7 @@
  * (evidence ids returned in this run, and about each order's own instrument) → pending check
  * (final tool). A refusal names its failure, its dispatch stage and the arguments to record.
  */
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.js";
+import { isTooDeepStandIn, MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.js";
 import { GROUNDED_TOOLS } from "./catalogue.js";
 import type { FailureSpec } from "./envelope.js";
 import type { EvidenceRegistry } from "./grounding.js";
@@ -84,7 +84,7 @@ export function admit(c: AdmissionContext, name: string, rawArgs: unknown): Admi
                 args,
       );
     }
-    if (nestsDeeperThan(args)) {
+    if (nestsDeeperThan(args) || isTooDeepStandIn(args)) {
       return refused(
         {
           code: "invalid_tool_arguments_json",

@@ -20,3 +20,18 @@ export function nestsDeeperThan(value: unknown, max: number = MAX_JSON_DEPTH): b
   }
   return false;
 }
+
+/** The key of the shallow stand-in that replaces a model's too-deeply nested tool arguments. */
+export const TOO_DEEP_KEY = "$tradewarden_arguments_too_deep";
+
+/** What replaces arguments nested past MAX_JSON_DEPTH (kept in the transcript, events and cassette). */
+export function tooDeepStandIn(): Record<string, number> {
+  return { [TOO_DEEP_KEY]: MAX_JSON_DEPTH };
+}
+
+/** True for the stand-in (also after a JSON round trip, as when a cassette is replayed). */
+export function isTooDeepStandIn(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === TOO_DEEP_KEY;
+}

@@ -12,15 +12,26 @@
  * `executor.after_send` (the broker acknowledged it, the journal does not know yet),
  * `executor.after_fill` (the first fill is booked), `journal.append:<event type>` (a journal
  * write of that event type, e.g. `journal.append:fill`), `run.before_close`.
+ * Start-up points: `cli.loaded` (every module of the CLI evaluated, its own signal handlers not yet
+ * installed), `cli.ready` (handlers installed, arguments not yet parsed), `run.start` (the run
+ * command entered, its stop not yet claimed), `run.claimed` (the stop claimed, the lock not yet
+ * taken), `run.services` (services built, the model not yet asked).
  * actions: `kill` (SIGKILL this process), `hup` / `term` / `int` (send this process that signal and
- * carry on), `enospc` (throw a disk-full write error).
+ * carry on), `enospc` (throw a disk-full write error), `pause` (write
+ * `tradewarden-test-fault: paused at <point>` to stderr, then block — synchronously, as a busy
+ * start-up would — until the file named by the preload's `TRADEWARDEN_TEST_FAULT_GO` exists: a test
+ * sends its signal in that pause, then creates the file).
  *
  * Without the symbol every hook is a no-op.
  */
-export const TEST_FAULTS = Symbol.for("tradewarden.tests.faults");
+import { existsSync, writeSync } from "node:fs";
 
-type Action = "kill" | "hup" | "term" | "int" | "enospc";
-const ACTIONS: ReadonlySet<string> = new Set(["kill", "hup", "term", "int", "enospc"]);
+export const TEST_FAULTS = Symbol.for("tradewarden.tests.faults");
+/** The file whose creation ends a `pause` (set by the preload from TRADEWARDEN_TEST_FAULT_GO). */
+export const TEST_FAULT_GO = Symbol.for("tradewarden.tests.fault-go");
+
+type Action = "kill" | "hup" | "term" | "int" | "enospc" | "pause";
+const ACTIONS: ReadonlySet<string> = new Set(["kill", "hup", "term", "int", "enospc", "pause"]);
 
 let parsedFrom: string | null = null;
 let parsed = new Map<string, Action>();
@@ -63,10 +74,23 @@ export function faultPoint(point: string): void {
     case "int":
       process.kill(process.pid, "SIGINT");
       return;
+    case "pause":
+      pauseUntilGo(point);
+      return;
     case "enospc": {
       const e = new Error(`ENOSPC: no space left on device, write (injected at ${point})`) as NodeJS.ErrnoException;
       e.code = "ENOSPC";
       throw e;
     }
   }
+}
+
+/** Blocks this thread (signals still arrive and queue, as in a busy start-up) until the go file exists; 30 s at most. */
+function pauseUntilGo(point: string): void {
+  const go = (globalThis as Record<symbol, unknown>)[TEST_FAULT_GO];
+  writeSync(2, `tradewarden-test-fault: paused at ${point}\n`);
+  if (typeof go !== "string" || go === "") return;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  const until = Date.now() + 30_000;
+  while (!existsSync(go) && Date.now() < until) Atomics.wait(tick, 0, 0, 5);
 }

@@ -96,6 +96,8 @@ export class FakeAlpaca {
   positions: FakePosition[] | null = null;
   /** Symbols filled in full at their limit, in one execution, as they are posted. */
   fillAtLimit = new Set<string>();
+  /** Every order POST fails without creating anything: its connection dropped, or answered 500 / 429. */
+  failPosts: "drop" | 500 | 429 | null = null;
   /** Answer 429 to the next n requests of a path. */
   limited = new Map<string, { n: number; headers: Record<string, string> }>();
   private seq = 0;
@@ -137,6 +139,7 @@ export class FakeAlpaca {
     this.limited.clear();
     this.fillAtLimit.clear();
     this.positions = null;
+    this.failPosts = null;
     this.accountNumber = "PA2TESTACCT9";
     this.cash = "100000.25";
     this.open = true;
@@ -275,6 +278,10 @@ export class FakeAlpaca {
       const token = u.searchParams.get("page_token");
       if (token) list = list.slice(list.findIndex((a) => a.id === token) + 1);
       return json(200, list.slice(0, Number(u.searchParams.get("page_size") ?? 100)));
+    }
+    if (req.method === "POST" && u.pathname === "/v2/orders" && this.failPosts !== null) {
+      if (this.failPosts === "drop") return void req.socket.destroy();
+      return json(this.failPosts, { code: this.failPosts * 100000, message: this.failPosts === 429 ? "rate limit exceeded" : "internal server error" });
     }
     if (req.method === "POST" && u.pathname === "/v2/orders") {
       const b = JSON.parse(body) as Record<string, unknown>;

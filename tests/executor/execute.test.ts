@@ -5,6 +5,7 @@ import type { SimFault } from "../../src/broker/sim-faults.js";
 import type { SimBrokerConfig } from "../../src/config/types.js";
 import type { Bar } from "../../src/core/domain.js";
 import { clientOrderId, execute } from "../../src/executor/execute.js";
+import { describeExecution } from "../../src/executor/summary.js";
 import type { Order } from "../../src/core/order.js";
 import { MarketData } from "../../src/market/data.js";
 import type { RunEventBody } from "../../src/core/events.js";
@@ -154,6 +155,24 @@ describe("executor", () => {
     expect(res.results[0]?.message).toMatch(/was not received \(not re-sent\)/);
     noDuplicateSends(s);
     expect(await s.sim.openOrders()).toEqual([]);
+  });
+
+  it("fault: every send lost before the broker got it: the run says the broker was unavailable (exit 4), not that there was nothing to trade (exit 0)", async () => {
+    const s = await setup();
+    s.sim.inject({ kind: "timeout_before_accept" });
+    const res = await run(s, [buy(10)]);
+    expect(res.results[0]).toMatchObject({ status: "rejected", error_code: "timeout" });
+    const told = describeExecution(res.results);
+    expect(told).toMatchObject({ outcome: "broker_unavailable", exitCode: 4, acknowledged: 0 });
+    expect(told.message).toMatch(/0 orders sent .* was not received \(not re-sent\)/);
+    noDuplicateSends(s);
+  });
+
+  it("fault: a dropped connection after acceptance counts as sent (exit 0): the lookup found it", async () => {
+    const s = await setup();
+    s.sim.inject({ kind: "timeout_after_accept", code: "broker_unreachable" });
+    const res = await run(s, [buy(10)]);
+    expect(describeExecution(res.results)).toMatchObject({ outcome: "executed", exitCode: 0, acknowledged: 1 });
   });
 
   it("an unknown send outcome stays uncertain until the executor's wait has passed: a send that arrives late is adopted, never declared rejected early", async () => {

@@ -17,7 +17,8 @@ import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.js";
 import { FakeAlpaca } from "../broker/fake-alpaca.js";
-import { BIN, childEnv, ofType, ROOT, runOutput } from "../e2e/helpers.js";
+import { ALLOW_LOOPBACK_HOOK, BIN, childEnv, ofType, ROOT, runOutput, TEST_FAULT_HOOK } from "../e2e/helpers.js";
+import { pausedAt } from "../e2e/pause.js";
 import { LAST_BAR, risingBarsCsv } from "./alpaca-bars.js";
 
 const KEY = "PKRUNTESTKEY0123456789";
@@ -267,5 +268,46 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
     expect(fake.posts()).toHaveLength(0);
     expect(fake.orders).toHaveLength(0);
     expect((await journal(home)).orders).toEqual([]);
+  }, 120_000);
+  it("every order POST dropped, or answered 500 or 429, without the broker creating it: exit 4 (broker_unavailable), never exit 0; nothing re-sent, nothing booked", async () => {
+    for (const mode of ["drop", 500, 429] as const) {
+      fake.reset();
+      for (const s of SYMBOLS) fake.fillAtLimit.add(s);
+      const home = await alpacaHome(fake.url);
+      fake.failPosts = mode;
+      const r = await tw(home, ["run", "--yes", "--json"]);
+      expectExit(r, 4);
+      const { events, envelope } = runOutput(r.stdout);
+      expect(envelope.outcome, String(mode)).toBe("broker_unavailable");
+      expect(ofType(events, "run.finished")).toEqual([expect.objectContaining({ outcome: "broker_unavailable", exit_code: 4 })]);
+      expect(ofType(events, "order.placed")).toEqual([]);
+      // Each order was sent once (never re-sent after the unknown outcome) and nothing exists at the broker.
+      expect(fake.posts().map((q) => JSON.parse(q.body).symbol).sort()).toEqual([...SYMBOLS]);
+      expect(fake.orders).toEqual([]);
+      expect(held((await journal(home)).state.holdings)).toEqual({});
+    }
+  }, 240_000);
+  it("a SIGTERM or SIGINT at start-up (the CLI loaded, its own handlers not yet installed; the stop claimed): exit 130, no POST, no order", async () => {
+    for (const s of SYMBOLS) fake.fillAtLimit.add(s);
+    const home = await alpacaHome(fake.url);
+    for (const [point, signal] of [["cli.loaded", "SIGTERM"], ["run.claimed", "SIGINT"]] as const) {
+      const go = join(home, `go-${point}`);
+      const child = execa(process.execPath, ["--import", ALLOW_LOOPBACK_HOOK, "--import", TEST_FAULT_HOOK, BIN, "--home", home, "run", "--yes", "--json"], {
+        cwd: ROOT,
+        env: childEnv({ APCA_API_KEY_ID: KEY, APCA_API_SECRET_KEY: SECRET, TRADEWARDEN_TEST_FAULT: `${point}=pause`, TRADEWARDEN_TEST_FAULT_GO: go }),
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+        killSignal: "SIGKILL",
+      });
+      await pausedAt(child, point);
+      child.kill(signal);
+      writeFileSync(go, "");
+      const r = await child;
+      expect(r.signal, point).toBeUndefined();
+      expect(r.exitCode, `${point}: ${String(r.stdout).slice(-2000)}`).toBe(130);
+      expect(fake.posts(), point).toHaveLength(0);
+      expect(fake.orders, point).toHaveLength(0);
+    }
   }, 120_000);
 });
