@@ -214,7 +214,15 @@ data
   .requiredOption("--symbol <symbol>", "symbol the bars belong to")
   .option("--currency <code>", "the instrument's currency (default USD)")
   .action(async (opts: { csv: string; symbol: string; currency?: string }, cmd: Command) => {
-    setExit((await load.dataImport()).cmdDataImport({ home: homeOf(cmd), csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) }, io));
+    const home = homeOf(cmd);
+    // A writer like every other: never replaces a symbol's bars while a run reads them.
+    const { acquireLock } = await import("./journal/lock.js");
+    const lock = await acquireLock(home, "sim");
+    try {
+      setExit((await load.dataImport()).cmdDataImport({ home, csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) }, io));
+    } finally {
+      await lock.release();
+    }
   });
 
 const killswitch = program

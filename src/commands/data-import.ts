@@ -10,6 +10,7 @@ import { formatBarFile } from "../market/bars.js";
 import { asciiSymbol, parseImportCsv } from "../market/import.js";
 import { EXIT } from "../core/exit-codes.js";
 import { homePaths } from "../util/paths.js";
+import { READ_LIMITS, readRequiredFile } from "../util/regular-file.js";
 import type { CommandIO } from "./io.js";
 
 export interface DataImportOptions {
@@ -34,14 +35,13 @@ export function cmdDataImport(opts: DataImportOptions, io: CommandIO): number {
     io.stderr(`error: currency "${opts.currency}" is not an ISO 4217 code (e.g. USD)\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
-  let text: string;
-  try {
-    text = readFileSync(opts.csv, "utf8");
-  } catch (e) {
-    io.stderr(`error: cannot read ${opts.csv}: ${(e as Error).message}\n`);
+  // Only a regular file: a FIFO or a device is refused at once, never waited on.
+  const read = readRequiredFile(opts.csv, READ_LIMITS.import);
+  if (!read.ok) {
+    io.stderr(`error: cannot read ${opts.csv}: ${read.reason}\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
-  const parsed = parseImportCsv(text);
+  const parsed = parseImportCsv(read.text);
   if (!parsed.ok) {
     const n = parsed.problems.length;
     io.stderr(`error: ${opts.csv}: ${n} problem${n === 1 ? "" : "s"}; nothing was imported\n`);

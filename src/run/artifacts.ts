@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { redactValue } from "../core/redact.js";
-import { readRegularFile } from "../util/regular-file.js";
+import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from "node:zlib";
 
 export const ARTIFACT_FILES = {
@@ -77,7 +77,7 @@ function readPacked(runDir: string): Map<string, string> | null {
 /** One artifact's text, from its file or the run's packed bundle; null when it is in neither. */
 export function readArtifact(runDir: string, key: ArtifactKey): string | null {
   const file = join(runDir, fileOf(key));
-  const plain = readRegularFile(file);
+  const plain = readRegularFile(file, READ_LIMITS.artifact);
   if (plain.kind === "ok") return plain.text;
   if (plain.kind === "refused") throw new TwError("artifact_unreadable", plain.reason, EXIT.USAGE_OR_CONFIG);
   return readPacked(runDir)?.get(fileOf(key)) ?? null;
