@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { parse } from "csv-parse/sync";
 import type { Instrument } from "../core/domain.js";
+import { isIsoCurrency } from "../core/money.js";
 import { READ_LIMITS, readRequiredFile } from "../util/regular-file.js";
 import type { ConfigIssue } from "./types.js";
 
@@ -87,6 +88,9 @@ export function parseUniverse(files: Array<{ label: string; text: string }>): {
         bad = true;
       } else if (!CURRENCY.test(currency)) {
         issue(label, `${where}.currency`, `must be a 3-letter ISO 4217 currency code, got ${JSON.stringify(currency)}`);
+        bad = true;
+      } else if (!isIsoCurrency(currency)) {
+        issue(label, `${where}.currency`, `must be an ISO 4217 currency code in use (e.g. USD, EUR, JPY), got ${JSON.stringify(currency)}`);
         bad = true;
       }
       const tickText = cell(row, "tick");
