@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { redactValue } from "../core/redact.js";
-import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
+import { READ_LIMITS, readRegularBytes, readRegularFile } from "../util/regular-file.js";
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from "node:zlib";
 
 export const ARTIFACT_FILES = {
@@ -59,8 +59,16 @@ const fileOf = (key: ArtifactKey): string => (key in ARTIFACT_FILES ? ARTIFACT_F
 
 function readPacked(runDir: string): Map<string, string> | null {
   const p = join(runDir, PACKED_FILE);
-  if (!existsSync(p)) return null;
-  const raw = brotliDecompressSync(readFileSync(p));
+  // Only a regular file, within the artifact limit, and never unpacked past it (no decompression bomb).
+  const read = readRegularBytes(p, READ_LIMITS.artifact);
+  if (read.kind === "absent") return null;
+  if (read.kind === "refused") throw new Error(read.reason);
+  let raw: Buffer;
+  try {
+    raw = brotliDecompressSync(read.bytes, { maxOutputLength: READ_LIMITS.artifact.maxBytes });
+  } catch (e) {
+    throw new Error(`${p} cannot be unpacked: ${(e as Error).message}`);
+  }
   const nl = raw.indexOf(10);
   const head = JSON.parse(raw.subarray(0, nl).toString("utf8")) as { format?: string; files?: [string, number][] };
   if (head.format !== PACKED_FORMAT || !Array.isArray(head.files)) throw new Error(`${p} is not a packed run (format ${String(head.format)})`);

@@ -76,6 +76,18 @@ describe("only regular files are read as data, refused at once", () => {
     expect(readdirSync(home).sort()).toEqual(["in.fifo"]);
   }, 240_000);
 
+  it("a FIFO as a run folder's packed artifacts: replay and audit refuse it naming the path", async () => {
+    const home = freshHome();
+    const runDir = join(home, "some-run");
+    mkdirSync(runDir);
+    const fifo = fifoIn(runDir, "artifacts.json.br");
+    const r = await tw(home, ["replay", runDir], { timeoutMs: NO_HANG_MS });
+    expectPromptRefusal(r, 2, `${fifo} is a FIFO (named pipe), not a regular file`);
+    const a = await tw(home, ["audit", runDir], { timeoutMs: NO_HANG_MS });
+    expect(a.timedOut, "the command hung on the file").toBe(false);
+    expect(String(a.stdout)).toContain(`${fifo} is a FIFO (named pipe), not a regular file`);
+  }, 120_000);
+
   it("a scenario over its size limit is refused with a sentence, not read", async () => {
     const home = freshHome();
     const file = join(home, "big.json");
