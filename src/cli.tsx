@@ -2,7 +2,7 @@
  * tradewarden's entry: parses arguments with commander, builds the services, and hands each
  * command to its module. Commands return exit codes; only this file calls process.exit.
  */
-import { statSync, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { installProcessInterrupts, interruptReceived } from "./commands/interrupts.js";
 import { processIO } from "./commands/io.js";
@@ -12,6 +12,7 @@ import { TOOL_FORMATS } from "./tools/formats.js";
 import { prepareInkForTerminal } from "./util/terminal-env.js";
 import { EXIT, EXIT_TABLE } from "./core/exit-codes.js";
 import { TwError } from "./core/errors.js";
+import { homeProblem } from "./util/home-check.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
 import { registerSecretEnv } from "./core/redact.js";
 import { faultPoint } from "./util/test-fault.js";
@@ -53,11 +54,11 @@ async function configOf(home: string) {
 function homeOf(cmd: Command): string {
   const opts = cmd.optsWithGlobals() as { home?: string };
   const home = resolveHome(opts.home, io.env);
-  // A home that exists must be a folder (or a link to one): a file there is a usage error, exit 2.
-  const st = statSync(home, { throwIfNoEntry: false });
-  if (st && !st.isDirectory()) {
+  // A home must be a writable folder (or a place one can be created): anything else is a usage error, exit 2.
+  const problem = homeProblem(home);
+  if (problem !== undefined) {
     const from = opts.home ? "--home" : io.env.TRADEWARDEN_HOME ? "TRADEWARDEN_HOME" : "the default home";
-    throw new TwError("home_not_a_folder", `${from} ${home} is not a folder; point it at a folder (it is created if missing)`, EXIT.USAGE_OR_CONFIG);
+    throw new TwError("home_not_a_folder", `${from} ${home} ${problem}; point it at a folder you can write (it is created if missing)`, EXIT.USAGE_OR_CONFIG);
   }
   return home;
 }
@@ -217,7 +218,15 @@ data
   .requiredOption("--symbol <symbol>", "symbol the bars belong to")
   .option("--currency <code>", "the instrument's currency (default USD)")
   .action(async (opts: { csv: string; symbol: string; currency?: string }, cmd: Command) => {
-    setExit((await load.dataImport()).cmdDataImport({ home: homeOf(cmd), csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) }, io));
+    const home = homeOf(cmd);
+    // A writer like every other: never replaces a symbol's bars while a run reads them.
+    const { acquireLock } = await import("./journal/lock.js");
+    const lock = await acquireLock(home, "sim");
+    try {
+      setExit((await load.dataImport()).cmdDataImport({ home, csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) }, io));
+    } finally {
+      await lock.release();
+    }
   });
 
 const killswitch = program

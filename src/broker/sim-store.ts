@@ -10,7 +10,7 @@ import { EXIT } from "../core/exit-codes.js";
 import type { MarketData } from "../market/data.js";
 import { BrokerError } from "./errors.js";
 import { assertSimLogRecord, assertSimState, assertSimStateAfterLine } from "./sim-state.js";
-import { readRegularFile } from "../util/regular-file.js";
+import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
 import type { BrokerFill, BrokerOrder } from "./types.js";
 
 export const SIM_DEFAULT_START = "2007-01-03";
@@ -106,7 +106,7 @@ export const logPath = (path: string) => `${path}.log`;
  * torn last line are ignored.
  */
 export function readSimState(path: string): SimState | undefined {
-  const read = readRegularFile(path);
+  const read = readRegularFile(path, READ_LIMITS.state);
   if (read.kind === "absent") return undefined;
   if (read.kind === "refused") throw new BrokerError("sim_state_invalid", `simulated broker state: ${read.reason}`);
   let state: SimState;

@@ -9,7 +9,9 @@ import type { Bar } from "../core/domain.js";
 import { formatBarFile } from "../market/bars.js";
 import { asciiSymbol, parseImportCsv } from "../market/import.js";
 import { EXIT } from "../core/exit-codes.js";
+import { isIsoCurrency } from "../core/money.js";
 import { homePaths } from "../util/paths.js";
+import { READ_LIMITS, readRequiredFile } from "../util/regular-file.js";
 import type { CommandIO } from "./io.js";
 
 export interface DataImportOptions {
@@ -30,18 +32,17 @@ export function cmdDataImport(opts: DataImportOptions, io: CommandIO): number {
     io.stderr(`error: symbol ${JSON.stringify(opts.symbol)} is not valid (ASCII letters, digits, '.' or '-', at most 15 characters)\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
-  if (!/^[A-Z]{3}$/.test(currency)) {
-    io.stderr(`error: currency "${opts.currency}" is not an ISO 4217 code (e.g. USD)\n`);
+  if (!isIsoCurrency(currency)) {
+    io.stderr(`error: currency "${opts.currency}" is not an ISO 4217 currency code in use (e.g. USD, EUR, JPY)\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
-  let text: string;
-  try {
-    text = readFileSync(opts.csv, "utf8");
-  } catch (e) {
-    io.stderr(`error: cannot read ${opts.csv}: ${(e as Error).message}\n`);
+  // Only a regular file: a FIFO or a device is refused at once, never waited on.
+  const read = readRequiredFile(opts.csv, READ_LIMITS.import);
+  if (!read.ok) {
+    io.stderr(`error: cannot read ${opts.csv}: ${read.reason}\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
-  const parsed = parseImportCsv(text);
+  const parsed = parseImportCsv(read.text);
   if (!parsed.ok) {
     const n = parsed.problems.length;
     io.stderr(`error: ${opts.csv}: ${n} problem${n === 1 ? "" : "s"}; nothing was imported\n`);

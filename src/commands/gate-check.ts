@@ -3,10 +3,10 @@
  * Exit 0 when evaluated (blocked orders included), 2 when the scenario cannot be read or is
  * invalid (every problem named with its path).
  */
-import { readFile } from "node:fs/promises";
 import { parseScenario, runScenario, scenarioOutput, scenarioTable } from "../gate/scenario.js";
 import { EXIT } from "../core/exit-codes.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.js";
+import { READ_LIMITS, readRequiredFile } from "../util/regular-file.js";
 import type { CommandIO } from "./io.js";
 
 export interface GateCheckOptions {
@@ -15,13 +15,13 @@ export interface GateCheckOptions {
 }
 
 export async function cmdGateCheck(opts: GateCheckOptions, io: CommandIO): Promise<number> {
-  let text: string;
-  try {
-    text = await readFile(opts.scenario, "utf8");
-  } catch (e) {
-    io.stderr(`gate check: cannot read scenario ${opts.scenario}: ${(e as Error).message}\n`);
+  // Only a regular file: a FIFO or a device is refused at once, never waited on.
+  const read = readRequiredFile(opts.scenario, READ_LIMITS.scenario);
+  if (!read.ok) {
+    io.stderr(`gate check: cannot read scenario ${opts.scenario}: ${read.reason}\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
+  const text = read.text;
   let doc: unknown;
   try {
     doc = JSON.parse(text);

@@ -6,6 +6,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import formatsPlugin from "ajv-formats";
 import { IANAZone } from "luxon";
+import { isIsoCurrency } from "../core/money.js";
 
 export function makeAjv(options: { useDefaults?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
@@ -25,6 +26,7 @@ export function makeAjv(options: { useDefaults?: boolean } = {}): Ajv2020 {
   const plugin: Plugin = mod.default ?? mod;
   plugin(ajv, ["date", "uri"]);
   ajv.addFormat("iana-timezone", { type: "string", validate: (s: string) => IANAZone.isValidZone(s) });
+  ajv.addFormat("iso-4217", { type: "string", validate: isIsoCurrency });
   return ajv;
 }
 
@@ -72,6 +74,7 @@ export function numericRule(s: Record<string, unknown>): string {
 
 const FORMAT_RULES: Record<string, string> = {
   "iana-timezone": "must be an IANA time zone (e.g. America/New_York)",
+  "iso-4217": "must be an ISO 4217 currency code in use (e.g. USD, EUR, JPY)",
   date: "must be a date YYYY-MM-DD",
   uri: "must be a URL",
 };

@@ -8,7 +8,7 @@ import { parse as parseToml, TomlDate, TomlError } from "smol-toml";
 import { pickLimits } from "../gate/limits.js";
 import type { Limits } from "../core/gate-types.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
-import { readRegularFile } from "../util/regular-file.js";
+import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
 import { describeErrors, lazyValidator } from "./ajv.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import type { Config, ConfigIssue, ConfigLoadResult } from "./types.js";
@@ -112,7 +112,7 @@ export function loadConfig(home: string, dataDir: string = bundledDataDir()): Co
   let doc: unknown = {};
   let source: string | null = null;
   // A broken symbolic link, a folder or a FIFO is refused, never read as "no config" (or waited on).
-  const read = readRegularFile(path);
+  const read = readRegularFile(path, READ_LIMITS.config);
   if (read.kind === "refused") return { ok: false, errors: [issueOf(file, "(file)", `${read.reason}; refusing to run on the built-in defaults`)] };
   if (read.kind === "ok") {
     source = path;

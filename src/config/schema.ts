@@ -100,6 +100,7 @@ export const CONFIG_SCHEMA = {
       base_currency: {
         type: "string",
         pattern: CURRENCY_PATTERN,
+        format: "iso-4217",
         default: "USD",
         description: "ISO 4217 code of the base currency.",
       },
@@ -227,7 +228,7 @@ export const CONFIG_SCHEMA = {
       type: "object",
       description:
         "Exchange rates to the base currency: CURRENCY = units of base currency per unit (e.g. EUR = 1.08 with a USD base). An instrument in a currency without a rate has no reference price, so its orders are blocked.",
-      propertyNames: { pattern: CURRENCY_PATTERN },
+      propertyNames: { pattern: CURRENCY_PATTERN, format: "iso-4217" },
       additionalProperties: { type: "number", minimum: 1e-6, maximum: 1e6 },
       default: {},
     },

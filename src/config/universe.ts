@@ -4,10 +4,12 @@
  * currencies and exchanges are upper-cased. Fail closed: a row without symbol or currency, a bad
  * currency code, a bad tick, or one symbol on two exchanges (or in two currencies) refuses to load.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { parse } from "csv-parse/sync";
 import type { Instrument } from "../core/domain.js";
+import { isIsoCurrency } from "../core/money.js";
+import { READ_LIMITS, readRequiredFile } from "../util/regular-file.js";
 import type { ConfigIssue } from "./types.js";
 
 const CURRENCY = /^[A-Z]{3}$/;
@@ -87,6 +89,9 @@ export function parseUniverse(files: Array<{ label: string; text: string }>): {
       } else if (!CURRENCY.test(currency)) {
         issue(label, `${where}.currency`, `must be a 3-letter ISO 4217 currency code, got ${JSON.stringify(currency)}`);
         bad = true;
+      } else if (!isIsoCurrency(currency)) {
+        issue(label, `${where}.currency`, `must be an ISO 4217 currency code in use (e.g. USD, EUR, JPY), got ${JSON.stringify(currency)}`);
+        bad = true;
       }
       const tickText = cell(row, "tick");
       let tick: number | undefined;
@@ -153,12 +158,10 @@ export function loadUniverse(
       issues.push({ file: configFile, path, rule, message: `${configFile}: ${path}: ${rule}` });
       return;
     }
-    try {
-      texts.push({ label: f, text: readFileSync(resolved, "utf8") });
-    } catch (e) {
-      const rule = `cannot read ${resolved}: ${(e as Error).message}`;
-      issues.push({ file: configFile, path, rule, message: `${configFile}: ${path}: ${rule}` });
-    }
+    // A FIFO or a device is refused at once (never waited on), a huge file by its size.
+    const read = readRequiredFile(resolved, READ_LIMITS.universe);
+    if (read.ok) texts.push({ label: f, text: read.text });
+    else issues.push({ file: configFile, path, rule: read.reason, message: `${configFile}: ${path}: ${read.reason}` });
   });
   const parsed = parseUniverse(texts);
   return { universe: parsed.universe, issues: [...issues, ...parsed.issues] };

@@ -14,13 +14,25 @@ export type Dec = Decimal;
 const FALLBACK_DIGITS: Record<string, number> = { JPY: 0, KRW: 0, CLP: 0, ISK: 0, VND: 0, KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3 };
 const digitCache = new Map<string, number>();
 
+/**
+ * The ISO 4217 codes of currencies in use, as the runtime's ICU data knows them (with their
+ * minor-unit digits, below): "QQQ" or "ABC" have the shape of a code but are none.
+ */
+let isoCodes: ReadonlySet<string> | undefined;
+
+/** Whether `code` (upper case, as written) is an ISO 4217 currency code in use. */
+export function isIsoCurrency(code: string): boolean {
+  isoCodes ??= new Set(Intl.supportedValuesOf("currency"));
+  return isoCodes.has(code);
+}
+
 /** Minor-unit digits of an ISO 4217 currency (USD 2, JPY 0, KWD 3). */
 export function minorDigits(currency: string): number {
   const code = currency.toUpperCase();
   const cached = digitCache.get(code);
   if (cached !== undefined) return cached;
-  if (!/^[A-Z]{3}$/.test(code)) {
-    throw new TwError("invalid_currency", `"${currency}" is not an ISO 4217 currency code (three letters, e.g. USD)`, EXIT.USAGE_OR_CONFIG);
+  if (!isIsoCurrency(code)) {
+    throw new TwError("invalid_currency", `"${currency}" is not an ISO 4217 currency code in use (e.g. USD, EUR, JPY)`, EXIT.USAGE_OR_CONFIG);
   }
   let digits = FALLBACK_DIGITS[code];
   if (digits === undefined) {

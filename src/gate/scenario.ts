@@ -27,7 +27,7 @@ export const SCENARIO_SCHEMA = {
       additionalProperties: false,
       default: {},
       properties: {
-        base_currency: { type: "string", pattern: CURRENCY_PATTERN, default: "USD" },
+        base_currency: { type: "string", pattern: CURRENCY_PATTERN, format: "iso-4217", default: "USD" },
         ...LIMITS_PROPERTIES,
         // The scenario contract predates the config's fail-closed default: here null (or left
         // out) still means "no price-age check", so existing scenarios evaluate as they did.

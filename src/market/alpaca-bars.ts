@@ -19,6 +19,7 @@
 import type { Bar } from "../core/domain.js";
 import { EXIT, type ExitCode } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
+import { barProblems } from "./bars.js";
 import { isIsoDay } from "./calendar.js";
 import { asciiSymbol, SYMBOL_PATTERN } from "./import.js";
 
@@ -322,17 +323,9 @@ function toBar(symbol: string, raw: unknown, prev: Bar | undefined, from: string
   const low = num("l", "low");
   const close = num("c", "close");
   const volume = num("v", "volume");
-  for (const [name, v] of [
-    ["open", open],
-    ["high", high],
-    ["low", low],
-    ["close", close],
-  ] as const) {
-    if (v <= 0) throw invalid(`${where}: ${name} ${v} must be > 0`);
-  }
-  if (volume < 0) throw invalid(`${where}: volume ${volume} must be ≥ 0`);
-  if (high < Math.max(open, close)) throw invalid(`${where}: high ${high} is below max(open ${open}, close ${close})`);
-  if (low > Math.min(open, close)) throw invalid(`${where}: low ${low} is above min(open ${open}, close ${close})`);
+  // The reader's own rule (range, sign, low ≤ open, close ≤ high): nothing imported is refused later.
+  const problem = barProblems({ open, high, low, close, volume })[0];
+  if (problem !== undefined) throw invalid(`${where}: ${problem}`);
   if (date < from || date > to) throw invalid(`${where}: the date is outside the range asked for (${from} to ${to})`);
   if (prev && date <= prev.date) throw invalid(`${where}: dates must be strictly increasing (${date} after ${prev.date})`);
   return { date, open, high, low, close, volume };

@@ -22,6 +22,41 @@ export interface ParseBarOptions {
   dayPool?: Map<number, string>;
 }
 
+/**
+ * Largest price or volume a bar may hold (as the gate's MAX_GATE_NUMBER): products of it stay far
+ * below 2^1023, so no valuation becomes Infinity or NaN.
+ */
+export const MAX_BAR_NUMBER = 1e15;
+
+const PRICE_FIELDS = ["open", "high", "low", "close"] as const;
+
+/**
+ * What is wrong with one bar's numbers (empty: a usable bar). The one rule for every bar, applied
+ * by the reader of bar files and by every import (CSV and Alpaca) before anything is written, so
+ * an import never writes a bar the reader would refuse: prices finite, > 0 and at most
+ * MAX_BAR_NUMBER; volume finite, ≥ 0 and at most MAX_BAR_NUMBER; low ≤ open, close ≤ high.
+ */
+export function barProblems(b: Pick<Bar, "open" | "high" | "low" | "close" | "volume">): string[] {
+  const out: string[] = [];
+  for (const name of PRICE_FIELDS) {
+    const v = b[name];
+    if (!Number.isFinite(v)) out.push(`${name} ${v} is not a finite number`);
+    else if (v <= 0) out.push(`${name} ${v} must be > 0`);
+    else if (v > MAX_BAR_NUMBER) out.push(`${name} ${v} is beyond ${MAX_BAR_NUMBER}`);
+  }
+  const { open, high, low, close, volume } = b;
+  if (!Number.isFinite(volume)) out.push(`volume ${volume} is not a finite number`);
+  else if (volume < 0) out.push(`volume ${volume} must be ≥ 0`);
+  else if (volume > MAX_BAR_NUMBER) out.push(`volume ${volume} is beyond ${MAX_BAR_NUMBER}`);
+  if (out.length > 0) return out;
+  if (high < low) out.push(`high ${high} is below low ${low}`);
+  else {
+    if (high < Math.max(open, close)) out.push(`high ${high} is below max(open ${open}, close ${close})`);
+    if (low > Math.min(open, close)) out.push(`low ${low} is above min(open ${open}, close ${close})`);
+  }
+  return out;
+}
+
 /** 10^0 … 10^15, exact doubles. */
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 /** At most this many digits per number on the fast path: the integer mantissa stays below 2^53. */
@@ -139,7 +174,10 @@ export function parseBarBytes(bytes: Uint8Array, source = "bars", opts: ParseBar
           throw new Error(`${source}: line ${lineNo}: dates must be strictly ascending (${date} after ${prev.date})`);
         }
         prevKey = key;
-        bars.push({ date, open: values[0]!, high: values[1]!, low: values[2]!, close: values[3]!, volume: values[4]! });
+        const bar: Bar = { date, open: values[0]!, high: values[1]!, low: values[2]!, close: values[3]!, volume: values[4]! };
+        const problems = barProblems(bar);
+        if (problems.length > 0) throw new Error(`${source}: line ${lineNo}: not a usable bar: ${problems.join("; ")}`);
+        bars.push(bar);
         start = p + 1;
         continue;
       }
@@ -170,6 +208,8 @@ export function parseBarBytes(bytes: Uint8Array, source = "bars", opts: ParseBar
     if (f.length !== 6 || !DATE_RE.test(bar.date) || !Number.isFinite(bar.open + bar.high + bar.low + bar.close + bar.volume)) {
       throw new Error(`${source}: line ${lineNo}: not a valid bar: ${line}`);
     }
+    const problems = barProblems(bar);
+    if (problems.length > 0) throw new Error(`${source}: line ${lineNo}: not a usable bar: ${problems.join("; ")}`);
     const key = dayKey(bar.date, 0);
     if (key <= prevKey) {
       const prev = bars[bars.length - 1]!;

@@ -5,12 +5,13 @@
  * Point in time: `asOf(tradingDay)` is what tools and reference prices see — bars strictly before
  * the trading day. `barOn(symbol, day)` is the trading day's own bar, for the simulated broker only.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Bar, Instrument, PriceSource, ReferencePrice } from "../core/domain.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
+import { READ_LIMITS, readRegularBytes } from "../util/regular-file.js";
 import { countBefore, parseBarBytes } from "./bars.js";
 import { TradingCalendar } from "./calendar.js";
 import { asciiSymbol, weekendOf } from "./import.js";
@@ -182,13 +183,11 @@ function readBarDir(dir: string, origin: "bundled" | "imported", dayPool: Map<nu
     if (!name.endsWith(".csv")) continue;
     const symbol = asciiSymbol(name.slice(0, -4));
     if (symbol === undefined) throw new Error(`${join(dir, name)}: the file name is not an ASCII symbol`);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(join(dir, name));
-    } catch (e) {
-      throw new Error(`${join(dir, name)}: ${(e as Error).message}`);
-    }
-    const { bars, meta } = parseBarBytes(bytes, join(dir, name), { dayPool });
+    // Only regular files: a FIFO or a device here is refused at once, never waited on.
+    const read = readRegularBytes(join(dir, name), READ_LIMITS.bars);
+    if (read.kind === "absent") continue;
+    if (read.kind === "refused") throw new Error(read.reason);
+    const { bars, meta } = parseBarBytes(read.bytes, join(dir, name), { dayPool });
     // Bars on a weekend would make the whole calendar trade that day: refused, never traded on.
     if (origin === "imported") {
       const weekend = bars.find((b) => weekendOf(b.date));

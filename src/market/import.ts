@@ -4,6 +4,7 @@
  */
 import { parse } from "csv-parse/sync";
 import type { Bar } from "../core/domain.js";
+import { barProblems } from "./bars.js";
 import { isIsoDay } from "./calendar.js";
 
 export const IMPORT_COLUMNS = ["date", "open", "high", "low", "close", "volume"] as const;
@@ -83,16 +84,12 @@ export function parseImportCsv(text: string): ImportParse {
       const raw = record[cols[c]!];
       const n = toNumber(raw);
       if (n === undefined) rowProblems.push(`${c} "${raw ?? ""}" is not a number`);
-      else if (c === "volume" ? n < 0 : n <= 0) rowProblems.push(`${c} ${n} must be ${c === "volume" ? "≥ 0" : "> 0"}`);
       else values[c] = n;
     }
     const { open, high, low, close, volume } = values;
-    if (open !== undefined && high !== undefined && low !== undefined && close !== undefined) {
-      if (high < low) rowProblems.push(`high ${high} is below low ${low}`);
-      else {
-        if (high < Math.max(open, close)) rowProblems.push(`high ${high} is below max(open ${open}, close ${close})`);
-        if (low > Math.min(open, close)) rowProblems.push(`low ${low} is above min(open ${open}, close ${close})`);
-      }
+    // The reader's own rule (range, sign, low ≤ open, close ≤ high): nothing imported is refused later.
+    if (open !== undefined && high !== undefined && low !== undefined && close !== undefined && volume !== undefined) {
+      rowProblems.push(...barProblems({ open, high, low, close, volume }));
     }
     if (isIsoDay(date)) {
       const dup = seen.get(date);

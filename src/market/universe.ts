@@ -2,11 +2,11 @@
  * Reads a universe CSV (`symbol,currency,exchange,name,sector,tick,note`). The config loader owns
  * validation of configured universes; this reader serves the bundled file, the sim commands and tests.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import type { Instrument } from "../core/domain.js";
 import { bundledDataDir } from "../util/paths.js";
+import { READ_LIMITS, readRequiredFile } from "../util/regular-file.js";
 
 export function bundledUniversePath(): string {
   return join(bundledDataDir(), "universe", "sim.csv");
@@ -32,5 +32,7 @@ export function parseUniverseCsv(text: string): Instrument[] {
 }
 
 export function loadUniverseCsv(path: string = bundledUniversePath()): Instrument[] {
-  return parseUniverseCsv(readFileSync(path, "utf8"));
+  const read = readRequiredFile(path, READ_LIMITS.universe);
+  if (!read.ok) throw new Error(read.reason);
+  return parseUniverseCsv(read.text);
 }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { redactValue } from "../core/redact.js";
-import { readRegularFile } from "../util/regular-file.js";
+import { READ_LIMITS, readRegularBytes, readRegularFile } from "../util/regular-file.js";
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from "node:zlib";
 
 export const ARTIFACT_FILES = {
@@ -62,8 +62,16 @@ const fileOf = (key: ArtifactKey): string => (key in ARTIFACT_FILES ? ARTIFACT_F
 
 function readPacked(runDir: string): Map<string, string> | null {
   const p = join(runDir, PACKED_FILE);
-  if (!existsSync(p)) return null;
-  const raw = brotliDecompressSync(readFileSync(p));
+  // Only a regular file, within the artifact limit, and never unpacked past it (no decompression bomb).
+  const read = readRegularBytes(p, READ_LIMITS.artifact);
+  if (read.kind === "absent") return null;
+  if (read.kind === "refused") throw new Error(read.reason);
+  let raw: Buffer;
+  try {
+    raw = brotliDecompressSync(read.bytes, { maxOutputLength: READ_LIMITS.artifact.maxBytes });
+  } catch (e) {
+    throw new Error(`${p} cannot be unpacked: ${(e as Error).message}`);
+  }
   const nl = raw.indexOf(10);
   const head = JSON.parse(raw.subarray(0, nl).toString("utf8")) as { format?: string; files?: [string, number][] };
   if (head.format !== PACKED_FORMAT || !Array.isArray(head.files)) throw new Error(`${p} is not a packed run (format ${String(head.format)})`);
@@ -80,7 +88,7 @@ function readPacked(runDir: string): Map<string, string> | null {
 /** One artifact's text, from its file or the run's packed bundle; null when it is in neither. */
 export function readArtifact(runDir: string, key: ArtifactKey): string | null {
   const file = join(runDir, fileOf(key));
-  const plain = readRegularFile(file);
+  const plain = readRegularFile(file, READ_LIMITS.artifact);
   if (plain.kind === "ok") return plain.text;
   if (plain.kind === "refused") throw new TwError("artifact_unreadable", plain.reason, EXIT.USAGE_OR_CONFIG);
   return readPacked(runDir)?.get(fileOf(key)) ?? null;

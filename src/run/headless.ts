@@ -3,7 +3,7 @@
  * cursor codes; colour only on a terminal without NO_COLOR), or `--json`: one JSON object per
  * event. It consumes the run's event stream and holds no trading logic.
  */
-import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
+import { displayEvent, sanitizeLine, sanitizeText, terminalSafeJson } from "../util/sanitize.js";
 import type { RunEvent } from "../core/events.js";
 import { decisionText, joinClauses, money, pct, standingFiredText, usd, verdictLine, withoutCodePrefix } from "./format.js";
 
@@ -30,7 +30,7 @@ export function createHeadlessPrinter(opts: HeadlessOptions): { onEvent: (e: Run
 
   function onEvent(e: RunEvent): void {
     if (opts.json) {
-      opts.write(`${JSON.stringify(e)}\n`);
+      opts.write(`${terminalSafeJson(e)}\n`);
       return;
     }
     if (e.type === "model.text") {
@@ -44,7 +44,8 @@ export function createHeadlessPrinter(opts: HeadlessOptions): { onEvent: (e: Run
       return;
     }
     flushText();
-    const text = describe(e, { red, green, yellow, dim });
+    // Every string of the event sanitised here, at the boundary, so no field of any line skips it.
+    const text = describe(displayEvent(e), { red, green, yellow, dim });
     if (text !== null) line(text);
   }
 

@@ -11,7 +11,7 @@ import type { GateDecision } from "../core/gate-types.js";
 import type { RunEvent } from "../core/events.js";
 import { decisionText, joinClauses, money, pct, standingFiredText, usd, withoutCodePrefix } from "../run/format.js";
 import { describe } from "../run/headless.js";
-import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
+import { displayEvent, sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import type { Tone } from "./theme.js";
 import { compactJson } from "./text.js";
 import type { PendingToolCall, RunFinal, RunHeader, RunItem, RunState, ToolCorrectionView, VerdictRow } from "./run-state-types.js";
@@ -70,7 +70,9 @@ const ORDER_TONE: Record<string, Tone> = {
   "order.recovered": "warn",
 };
 
-export function reduceRun(state: RunState, e: RunEvent): RunState {
+export function reduceRun(state: RunState, event: RunEvent): RunState {
+  // Every string of the event sanitised here, at the boundary, so no field of the state skips it.
+  const e = displayEvent(event);
   let s: RunState = { ...state, lastSeq: Math.max(state.lastSeq, e.seq) };
   const seq = e.seq;
   // Everything except more text for the turn, retries and notes ends the streamed text block.

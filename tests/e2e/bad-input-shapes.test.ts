@@ -88,7 +88,7 @@ describe("shapes", () => {
     mkdirSync(join(home2, "market", "X.csv"), { recursive: true });
     const r2 = await tw(home2, ["run", "--yes"]);
     expect(r2.exitCode, text(r2)).toBe(4);
-    expect(String(r2.stderr)).toContain(`${join(home2, "market", "X.csv")}: EISDIR`);
+    expect(String(r2.stderr)).toContain(`${join(home2, "market", "X.csv")} is a folder, not a regular file`);
   }, 120_000);
 
   it("amounts: 0.001 USD has too many decimals, 0x10 and 1e3 are not plain decimals; nothing is deposited", async () => {
