@@ -33,7 +33,7 @@ describe("crash safety", () => {
     const j = await openJournal(home, { timezone: "UTC" });
     expect(lastRuns).toBeGreaterThan(1);
     expect(j.runs().filter((r) => r.status === "aborted").length).toBeGreaterThan(0);
-  });
+  }, 120_000);
 });
 
 describe("crash safety of a fresh journal's first commit", () => {
