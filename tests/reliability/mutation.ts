@@ -368,3 +368,21 @@ export async function runMutations(perTarget: number, seed = 13): Promise<Mutati
   }
   return results;
 }
+
+/** Each class's refused and harmless counts, one line per class (sorted). */
+export function classReport(results: readonly MutationResult[]): string[] {
+  const by = new Map<MutationClass, { refused: number; loaded: number }>();
+  for (const r of results) {
+    const c = by.get(r.cls) ?? { refused: 0, loaded: 0 };
+    c[r.outcome]++;
+    by.set(r.cls, c);
+  }
+  return [...by]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([cls, c]) => `${cls} (${CLASSES[cls]}): ${c.refused} refused, ${c.loaded} harmless`);
+}
+
+/** The must-refuse mutations that loaded (each a defect of a loader). */
+export function acceptedMustRefuse(results: readonly MutationResult[]): string[] {
+  return results.filter((r) => CLASSES[r.cls] === "must-refuse" && r.outcome === "loaded").map((r) => `${r.target}: ${r.cls}: ${r.mutation}`);
+}
