@@ -21,7 +21,7 @@ import { EventSink } from "../src/run/event-sink.js";
 import { runDaily } from "../src/run/pipeline.js";
 import { createAccountServices, accountDeps } from "../src/run/services.js";
 import { loadEvents } from "../tests/reliability/load.js";
-import { runMutations, TARGETS } from "../tests/reliability/mutation.js";
+import { acceptedMustRefuse, classReport, runMutations, TARGETS } from "../tests/reliability/mutation.js";
 import { recordedCount } from "../tests/reliability/record.js";
 import { fuzzToolCalls } from "../tests/reliability/tool-fuzz.js";
 
@@ -45,6 +45,10 @@ const mutN = recordedCount("mutation", "bench");
 const [mutations, mutMs] = await timed(() => runMutations(Math.ceil(mutN / TARGETS.length)));
 const refused = mutations.filter((m) => m.outcome === "refused").length;
 process.stderr.write(`[reliability bench] mutation: ${mutations.length} mutations, ${refused} refused naming file and place, ${mutations.length - refused} harmless, nothing written (${(mutMs / 1000).toFixed(1)} s)\n`);
+for (const line of classReport(mutations)) process.stderr.write(`[reliability bench]   ${line}\n`);
+const mustHaveRefused = acceptedMustRefuse(mutations);
+for (const m of mustHaveRefused) process.stderr.write(`[reliability bench] mutation: MUST-REFUSE LOADED ${m}\n`);
+if (mustHaveRefused.length > 0) process.exitCode = 1;
 
 const load = loadEvents(recordedCount("load-events", "bench"));
 report(`${load.events} events through reducer + headless printer`, load.ms, "ms", 2000);

@@ -52,6 +52,8 @@ export const SimFillSchema = Type.Object({
   quantity: NonNeg,
   price: NonNeg,
   commission: NonNeg,
+  /** Written with every fill; books from before it was recorded lack it (the base currency then). */
+  commission_currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$" })),
   at: Type.String(),
   trading_day: Day,
 });
@@ -62,7 +64,7 @@ export const SimStateSchema = Type.Object({
   version: Type.Literal(1),
   account_id: Type.String({ minLength: 1 }),
   currency: Type.String({ pattern: "^[A-Z]{3}$" }),
-  starting_cash: Num,
+  starting_cash: NonNeg,
   cash: Num,
   start_date: Day,
   current_day: Type.Union([Day, Type.Null()]),

@@ -241,7 +241,7 @@ describe("tool turns", () => {
 
   test("check_orders successes emit gate.dry_run with the decisions; its limit (5) holds", async () => {
     const w = makeWorld();
-    const order = (q: number) => ({ symbol: "ALFA", side: "BUY", quantity: q, limit_price: 167, reason: "r", evidence_ids: ["price:ALFA:2024-05-06"] });
+    const order = (q: number) => ({ symbol: "ALFA", side: "BUY", quantity: q, limit_price: 167, reason: "r", evidence_ids: ["price:ALFA:2024-05-03"] });
     const turns = [
       { content: [use("h", "get_price_history", { symbol: "ALFA" })], stop_reason: "tool_use" },
       ...Array.from({ length: 6 }, (_, i) => ({ content: [use(`c${i}`, "check_orders", { orders: [order(1 + i * 100)] })], stop_reason: "tool_use" })),
@@ -284,7 +284,7 @@ describe("tool turns", () => {
 
   test("after the revision a still-blocked order is accepted (the final gate drops it)", async () => {
     const w = makeWorld();
-    const bad = { symbol: "ALFA", side: "BUY", quantity: 1, limit_price: 500, reason: "r", evidence_ids: ["portfolio:2024-05-06", "price:ALFA:2024-05-06"] };
+    const bad = { symbol: "ALFA", side: "BUY", quantity: 1, limit_price: 500, reason: "r", evidence_ids: ["portfolio:2024-05-06", "price:ALFA:2024-05-03"] };
     const turns = [
       { content: [use("p", "get_portfolio", {}), use("h", "get_price_history", { symbol: "ALFA" })], stop_reason: "tool_use" },
       { content: [use("s1", "submit_orders", { orders: [bad], summary: "x" })], stop_reason: "tool_use" },

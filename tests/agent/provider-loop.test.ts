@@ -14,7 +14,7 @@ import { makeWorld } from "./world.js";
 const msg = (content: FakeBlock[], stop_reason = "tool_use", usage?: FakeUsage): Behaviour => ({ kind: "message", content, stop_reason, ...(usage ? { usage } : {}) });
 const call = (id: string, name: string, input: unknown): FakeBlock => ({ type: "tool_use", id, name, input });
 const HOLD = (id: string) => call(id, "submit_orders", { orders: [], summary: "Nothing compelling; holding." });
-const order = (limit: number) => ({ symbol: "ALFA", side: "BUY", quantity: 10, limit_price: limit, reason: "uptrend", evidence_ids: ["price:ALFA:2024-05-06"] });
+const order = (limit: number) => ({ symbol: "ALFA", side: "BUY", quantity: 10, limit_price: limit, reason: "uptrend", evidence_ids: ["price:ALFA:2024-05-03"] });
 
 describe.each(PROVIDERS)("the agent loop over $name (real SDK, loopback fake)", (p) => {
   let fake: Fake;

@@ -31,8 +31,11 @@ describe("scripted momentum policy", () => {
       const close = w.opts.series[o.symbol]?.at(-1) as number;
       expect(o.limit_price).toBe(Math.round(close * 1.005 * 100) / 100);
       expect(Number.isInteger(o.quantity)).toBe(true);
-      expect((o.quantity * o.limit_price) / 100_000).toBeLessThanOrEqual(0.1);
+      // The policy sizes to ~80% of the 10% limit at its limit price; the gate's position limit is
+      // taken at the reference price (the last close), and the real gate approves every order below.
+      expect((o.quantity * o.limit_price) / 100_000).toBeLessThanOrEqual(0.08);
       expect((o.quantity * o.limit_price) / 100_000).toBeGreaterThan(0.07);
+      expect((o.quantity * close) / 100_000).toBeLessThanOrEqual(0.1);
       for (const id of o.evidence_ids) expect(seen.has(id)).toBe(true);
     }
     expect(result.proposal?.decisions.every((d) => d.approved)).toBe(true);

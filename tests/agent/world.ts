@@ -1,11 +1,20 @@
 /**
- * A small fake world for agent tests: an account, a universe with synthetic closes, read-tool
- * handlers with the real contracts' output shapes, a tiny gate (price band, position limit, cash, no
- * shorting), and the real `buildToolRuntime` + `makeSubmitHandler` on top.
+ * A small world for agent tests, built from the real parts: synthetic daily bars in a real
+ * `MarketData`, the real market tools (`list_universe`, `get_price_history`: the real summaries),
+ * the real gate inputs (`buildGateInputs`, as a run builds them) with the built-in limits and the
+ * simulated broker's built-in commission schedule, the real gate behind `check_orders` and the
+ * `submit_orders` bounce, and the real `buildToolRuntime` + `makeSubmitHandler` on top. No product
+ * rule is re-implemented here: the world only chooses the facts (cash, holdings, closes, state).
+ *
+ * `get_portfolio` is a row built from the same facts (the journal's snapshot needs a journal); its
+ * value is the gate's own valuation of those facts.
  */
-import type { ProposedOrder } from "../../src/core/domain.js";
-import type { BlockReason, GateDecision } from "../../src/core/gate-types.js";
-import { makeSubmitHandler, flattenDecision, type SubmitHandler } from "../../src/agent/submit.js";
+import type { Bar, Instrument, ProposedOrder } from "../../src/core/domain.js";
+import { type GateDecision, type GateOrder, evaluate, makeCheckOrdersHandler, portfolioValue } from "../../src/gate/index.js";
+import { defaultConfig, limitsOf } from "../../src/config/load.js";
+import { MarketData, makeMarketToolHandlers } from "../../src/market/index.js";
+import { buildGateInputs, type GateInputSnapshot } from "../../src/run/gate-inputs.js";
+import { makeSubmitHandler, type SubmitHandler } from "../../src/agent/submit.js";
 import { buildToolRuntime, type ToolRuntime } from "../../src/tools/runtime.js";
 import type { ToolHandler } from "../../src/tools/types.js";
 import { type CorpusItem, EmbeddedProvider } from "../../src/research/embedded.js";
@@ -15,6 +24,7 @@ import { makeSearchNewsHandler } from "../../src/research/tool.js";
 export interface WorldOptions {
   cash?: number;
   holdings?: { symbol: string; quantity: number }[];
+  /** Daily closes per symbol, oldest first; the last one is the close of the day before the trading day. */
   series?: Record<string, number[]>;
   tradingDay?: string;
   tradingState?: "ACTIVE" | "REDUCING" | "HALTED";
@@ -39,33 +49,35 @@ export function series(start: number, driftPerBar: number, bars = 130): number[]
 export const UP = () => series(100, 0.004);
 export const DOWN = () => series(100, -0.003);
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const r2 = (n: number) => Math.round(n * 100) / 100;
+const DAY_MS = 86_400_000;
 
-export function summary(symbol: string, closes: number[], day: string): Record<string, unknown> {
-  const lastClose = closes[closes.length - 1] as number;
-  const ret = (bars: number) => r2(((lastClose / (closes[Math.max(0, closes.length - 1 - bars)] as number)) - 1) * 100);
-  const high = Math.max(...closes);
-  return {
-    evidence_id: `price:${symbol}:${day}`,
-    symbol,
-    as_of: "2024-05-03",
-    last_close: lastClose,
-    returns_pct: { "1w": ret(5), "1m": ret(21), "3m": ret(63), "6m": ret(closes.length - 1) },
-    sma20: r2(mean(closes.slice(-20))),
-    sma50: r2(mean(closes.slice(-50))),
-    high_6m: high,
-    low_6m: Math.min(...closes),
-    drawdown_from_high_pct: r2(((high - lastClose) / high) * 100),
-    volatility_annual_pct: 20,
-    last_closes: closes.slice(-10),
-  };
+/** The `n` weekdays strictly before `day` (ISO dates, oldest first). */
+export function weekdaysBefore(day: string, n: number): string[] {
+  const out: string[] = [];
+  let t = Date.parse(`${day}T00:00:00Z`);
+  while (out.length < n) {
+    t -= DAY_MS;
+    const wd = new Date(t).getUTCDay();
+    if (wd !== 0 && wd !== 6) out.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return out.reverse();
+}
+
+/** Closes → daily bars ending on the last weekday before the trading day. */
+export function barsOf(closes: number[], tradingDay: string): Bar[] {
+  const days = weekdaysBefore(tradingDay, closes.length);
+  return closes.map((close, i) => ({ date: days[i] as string, open: close, high: close, low: close, close, volume: 1_000_000 }));
 }
 
 export interface World {
   runtime: ToolRuntime;
   submit: SubmitHandler;
+  /** The gate's dry run on the world's state (the real `evaluate` on the real gate inputs). */
   evaluate: (orders: ProposedOrder[]) => GateDecision[];
+  /** The gate inputs the world's gate sees (state, market, limits, universe, commission). */
+  gateInputs: () => GateInputSnapshot;
+  market: MarketData;
+  universe: Instrument[];
   handlerCalls: Record<string, number>;
   opts: Required<WorldOptions>;
 }
@@ -83,77 +95,69 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
     news: o.news ?? [],
   };
   const day = opts.tradingDay;
-  const price = (s: string) => {
-    const c = opts.series[s];
-    return c ? (c[c.length - 1] as number) : undefined;
+  const symbols = Object.keys(opts.series);
+  const universe: Instrument[] = symbols.map((symbol) => ({ symbol, name: symbol, sector: "Test", currency: "USD" }));
+  const market = MarketData.fromBars(Object.fromEntries(symbols.map((s) => [s, barsOf(opts.series[s] as number[], day)])));
+  const prices = market.asOf(day, { universe, baseCurrency: "USD" });
+
+  // The built-in configuration, with the world's two limits; the simulated broker's fee schedule.
+  const config = defaultConfig();
+  const defaults = limitsOf(config);
+  const limits = {
+    ...defaults,
+    max_position_pct: opts.maxPositionPct,
+    max_price_deviation_pct: opts.maxDeviationPct,
+    max_orders_per_month: Math.max(defaults.max_orders_per_month, opts.ordersLeft),
   };
-  const value = () => opts.cash + opts.holdings.reduce((a, h) => a + h.quantity * (price(h.symbol) ?? 0), 0);
+  const ordersThisMonth = limits.max_orders_per_month - opts.ordersLeft;
+  const holdings = Object.fromEntries(opts.holdings.map((h) => [h.symbol, { quantity: h.quantity }]));
+  const facts = (peak: number) => ({ cash: opts.cash, holdings, peak, ordersThisMonth, tradingState: opts.tradingState });
+  const inputsAt = (peak: number): GateInputSnapshot =>
+    buildGateInputs({ facts: facts(peak), openOrders: [], prices, universe, limits, schedule: config.broker.sim, tradingDay: day });
+  // The peak is today's value (no drawdown), valued by the gate itself.
+  const probe = inputsAt(0);
+  const value = portfolioValue(probe.state, probe.market, limits.base_currency);
+  const gateInputs = () => inputsAt(value);
+
   const handlerCalls: Record<string, number> = {};
-  const count = (n: string) => {
-    handlerCalls[n] = (handlerCalls[n] ?? 0) + 1;
+  const counted = (name: string, h: ToolHandler): ToolHandler => (args, ctx) => {
+    handlerCalls[name] = (handlerCalls[name] ?? 0) + 1;
+    return h(args, ctx);
   };
 
-  const evaluate = (orders: ProposedOrder[]): GateDecision[] => {
-    let cash = opts.cash;
-    return orders.map((order) => {
-      const reasons: BlockReason[] = [];
-      const ref = price(order.symbol);
-      const notional = order.quantity * order.limit_price;
-      if (ref === undefined) reasons.push({ code: "not_allowlisted", message: `${order.symbol} is not allowlisted` });
-      else {
-        const dev = Math.abs(order.limit_price / ref - 1) * 100;
-        if (dev > opts.maxDeviationPct) reasons.push({ code: "price_band", message: `limit ${order.limit_price} is ${dev.toFixed(2)}% from ${ref} (max ${opts.maxDeviationPct}%)` });
-        const held = opts.holdings.find((h) => h.symbol === order.symbol)?.quantity ?? 0;
-        if (order.side === "BUY") {
-          const after = (held * ref + notional) / value();
-          if (after * 100 > opts.maxPositionPct) reasons.push({ code: "position_limit", message: `position would be ${(after * 100).toFixed(2)}% (max ${opts.maxPositionPct}%)` });
-          if (notional > cash) reasons.push({ code: "insufficient_cash", message: `needs ${notional}, cash ${cash}` });
-        } else if (order.quantity > held) {
-          reasons.push({ code: "no_shorting", message: `sells ${order.quantity}, holds ${held}` });
-        }
-      }
-      if (reasons.length === 0 && order.side === "BUY") cash -= notional;
-      return { order: { ...order }, approved: reasons.length === 0, reasons, notional, commission: 1 };
-    });
+  const evaluateOrders = (orders: ProposedOrder[]): GateDecision[] => {
+    const g = gateInputs();
+    const gateOrders: GateOrder[] = orders.map((order) => ({ ...order }));
+    return evaluate(gateOrders, g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
   };
+  const marketTools = makeMarketToolHandlers({ market, universe, tradingDay: day, baseCurrency: "USD" });
 
   const handlers: Record<string, ToolHandler> = {
-    get_portfolio: () => {
-      count("get_portfolio");
+    get_portfolio: counted("get_portfolio", () => {
       const id = `portfolio:${day}`;
+      const g = gateInputs();
       return {
         ok: true,
         evidenceIds: [id],
         data: {
           evidence_id: id,
-          as_of: "2024-05-03",
-          base_currency: "USD",
+          as_of: day,
+          base_currency: limits.base_currency,
           cash: opts.cash,
-          value: r2(value()),
-          peak: r2(value()),
+          value,
+          peak: value,
           drawdown_pct: 0,
-          max_drawdown_pct: 15,
+          max_drawdown_pct: limits.max_drawdown_pct,
           trading_state: opts.tradingState,
-          orders_used_this_month: 0,
+          orders_used_this_month: ordersThisMonth,
           orders_left_this_month: opts.ordersLeft,
-          holdings: opts.holdings.map((h) => ({ symbol: h.symbol, quantity: h.quantity, price: price(h.symbol) })),
+          holdings: opts.holdings.map((h) => ({ symbol: h.symbol, quantity: h.quantity, reference_price: g.market[h.symbol]?.price ?? null })),
           recent_activity: [],
         },
       };
-    },
-    list_universe: () => {
-      count("list_universe");
-      const instruments = Object.keys(opts.series).map((s) => ({ symbol: s, name: s, sector: "Test", currency: "USD", reference_price: price(s), price_as_of: "2024-05-03" }));
-      return { ok: true, data: { instruments, total: instruments.length, returned: instruments.length } };
-    },
-    get_price_history: (args) => {
-      count("get_price_history");
-      const symbol = String(args.symbol).toUpperCase();
-      const closes = opts.series[symbol];
-      if (!closes) return { ok: false, code: "unknown_symbol", message: `${symbol} is not in the universe` };
-      const s = summary(symbol, closes, day);
-      return { ok: true, data: s, evidenceIds: [String(s.evidence_id)] };
-    },
+    }),
+    list_universe: counted("list_universe", marketTools.list_universe),
+    get_price_history: counted("get_price_history", marketTools.get_price_history),
     search_news: makeSearchNewsHandler({
       setup: { provider: new EmbeddedProvider(opts.news), providerName: "embedded", policy: { block: [], allow: [] }, undated: "exclude" },
       tradingDay: day,
@@ -169,26 +173,18 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
     place_standing_order: () => ({ ok: true, data: { standing_order: {} } }),
     list_standing_orders: () => ({ ok: true, data: { standing_orders: [] } }),
     cancel_standing_order: () => ({ ok: true, data: { standing_order: {} } }),
-    check_orders: (args) => {
-      count("check_orders");
-      const decisions = evaluate(args.orders as ProposedOrder[]);
-      return { ok: true, data: { all_approved: decisions.every((d) => d.approved), decisions: decisions.map(flattenDecision) } };
-    },
+    check_orders: counted("check_orders", makeCheckOrdersHandler(gateInputs)),
     ...extra.handlers,
   };
-  const submit = makeSubmitHandler({ evaluateOrders: evaluate });
-  const submitCounted: ToolHandler = (args, ctx) => {
-    count("submit_orders");
-    return submit(args, ctx);
-  };
+  const submit = makeSubmitHandler({ evaluateOrders });
   const runtime = buildToolRuntime(
-    { ...handlers, submit_orders: extra.handlers?.submit_orders ?? submitCounted },
+    { ...handlers, submit_orders: extra.handlers?.submit_orders ?? counted("submit_orders", submit) },
     {
       runId: "run-test",
       tradingDay: day,
       budgetChars: extra.budgetChars ?? 20_000,
-      subjectsOf: mentionsOf(Object.keys(opts.series).map((symbol) => ({ symbol }))),
+      subjectsOf: mentionsOf(symbols.map((symbol) => ({ symbol }))),
     },
   );
-  return { runtime, submit, evaluate, handlerCalls, opts };
+  return { runtime, submit, evaluate: evaluateOrders, gateInputs, market, universe, handlerCalls, opts };
 }

@@ -94,17 +94,20 @@ describe("summarizeHistory", () => {
     expect(s.as_of).toBe(last.date);
     expect(s.evidence_id).toBe(`price:ABC:${last.date}`);
     expect(s.last_close).toBe(last.close);
-    const c = (back: number) => before[before.length - 1 - back]!.close;
-    expect(s.returns_pct["1w"]).toBeCloseTo((last.close / c(5) - 1) * 100, 2);
-    expect(s.returns_pct["1m"]).toBeCloseTo((last.close / c(21) - 1) * 100, 2);
-    expect(s.returns_pct["3m"]).toBeCloseTo((last.close / c(63) - 1) * 100, 2);
-    expect(s.returns_pct["6m"]).toBeCloseTo((last.close / c(126) - 1) * 100, 2);
-    const mean = (k: number) => before.slice(-k).reduce((a, b) => a + b.close, 0) / k;
-    expect(s.sma20).toBeCloseTo(mean(20), 3);
-    expect(s.sma50).toBeCloseTo(mean(50), 3);
+    // By hand: all 200 daily bars (bar i on 2019-01-01 + i days) are before 2019-07-20; close(i) =
+    // 100 + i up to i = 99 (199), then 199 − 2(i − 99): close(199) = −1, close(194) = 9,
+    // close(178) = 41, close(136) = 125, close(199 − 126 = 73) = 173.
+    expect(last.close).toBe(-1);
+    expect(s.returns_pct["1w"]).toBe(-111.11); // (−1 / 9 − 1) × 100
+    expect(s.returns_pct["1m"]).toBe(-102.44); // (−1 / 41 − 1) × 100 = −102.439
+    expect(s.returns_pct["3m"]).toBe(-100.8); // (−1 / 125 − 1) × 100
+    expect(s.returns_pct["6m"]).toBe(-100.58); // (−1 / 173 − 1) × 100 = −100.578
+    // SMAs of an arithmetic run: the mean of its ends. sma20: i = 180..199, (37 + −1) / 2; sma50: i = 150..199, (97 + −1) / 2.
+    expect(s.sma20).toBe(18);
+    expect(s.sma50).toBe(48);
     expect(s.high_6m).toBe(199);
-    expect(s.drawdown_from_high_pct).toBeCloseTo((1 - last.close / 199) * 100, 2);
-    expect(s.low_6m).toBe(Math.min(...before.slice(-126).map((b) => b.close)));
+    expect(s.drawdown_from_high_pct).toBe(100.5); // (1 − (−1) / 199) × 100 = 100.503
+    expect(s.low_6m).toBe(-1);
     expect(s.last_closes).toHaveLength(10);
     expect(s.last_closes[9]).toEqual({ date: last.date, close: last.close });
     expect(s.volatility_annualised_pct).toBeGreaterThan(0);

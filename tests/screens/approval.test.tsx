@@ -113,7 +113,7 @@ describe("ApprovalScreen", () => {
     f = await sendInputAndWaitForChange(inst, KEY.enter);
     expect(f).toContain("re-gated: the gate BLOCKS the edited order: price_band");
     expect(f).toContain("BLOCKED price_band");
-    expect(f).toContain("limit 110 is 10.00% from price 100");
+    expect(f).toContain("limit 110.00 is 10.00% from price 100.00 (max 2%)");
     // Approval is refused: nothing approvable.
     f = await sendInputAndWaitForChange(inst, "a");
     expect(f).toContain("nothing to approve");
@@ -227,8 +227,9 @@ describe("approval model", () => {
   });
 
   it("dropping re-gates the remaining batch", () => {
-    // Cash for one buy only: the second is blocked until the first is dropped.
-    const req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "BUY", 5, 200)], { cash: 1000 });
+    // Cash for one buy only: 10 × 100 + commission 1.00 = 1,001.00 (5 × 200 + 1.00 likewise), so the
+    // second is blocked until the first is dropped.
+    const req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "BUY", 5, 200)], { cash: 1001 });
     const rows = initialRows(req);
     expect(rows.map((r) => r.decision?.approved)).toEqual([true, false]);
     const dropped = toggleDrop(req, rows, 0);

@@ -1,6 +1,8 @@
-import type { ProposedOrder } from "../../src/core/domain.js";
-import type { GateDecision } from "../../src/core/gate-types.js";
-import type { ApprovalRequest } from "../../src/run/approval.js";
+import type { Instrument, PriceSource, ProposedOrder } from "../../src/core/domain.js";
+import { defaultConfig, limitsOf } from "../../src/config/load.js";
+import { evaluate, type GateDecision, type GateOrder } from "../../src/gate/index.js";
+import { buildGateInputs } from "../../src/run/gate-inputs.js";
+import { alignDecisions, type ApprovalRequest } from "../../src/run/approval.js";
 import type { RunEvent, RunEventBody } from "../../src/core/events.js";
 
 export const KEY = {
@@ -74,31 +76,47 @@ export function order(symbol: string, side: "BUY" | "SELL", quantity: number, li
 }
 
 /**
- * A tiny deterministic gate for tests: limit within 2% of the reference price, a cash budget for
- * buys, and a blocked-symbol list.
+ * The real gate for screen tests, on facts the test chooses: reference prices (fresh, in USD), the
+ * cash, the holdings, and symbols left off the allowlist. Decisions come in the gate's order (sells
+ * first), as the gate's events carry them. The limits are the built-in ones with the position limit
+ * and the monthly quota out of the way (the screens test the approval flow, not those limits); the
+ * commission is the simulated broker's built-in schedule.
  */
-export function fakeGate(opts: { prices: Record<string, number>; cash: number; notAllowed?: string[] }) {
+export function fakeGate(opts: { prices: Record<string, number>; cash: number; holdings?: Record<string, number>; notAllowed?: string[] }) {
+  const config = defaultConfig();
+  const limits = { ...limitsOf(config), max_position_pct: 100, max_orders_per_month: 1000 };
+  const universe: Instrument[] = Object.keys(opts.prices)
+    .filter((s) => !opts.notAllowed?.includes(s))
+    .map((symbol) => ({ symbol, currency: "USD" }));
+  const prices: PriceSource = {
+    referencePrice: (symbol) => {
+      const price = opts.prices[symbol.toUpperCase()];
+      return price === undefined ? undefined : { symbol: symbol.toUpperCase(), price, as_of: "2026-02-27", currency: "USD", fx_to_base: 1 };
+    },
+  };
   return (orders: ProposedOrder[]): GateDecision[] => {
-    let cash = opts.cash;
-    return orders.map((o) => {
-      const reasons: GateDecision["reasons"] = [];
-      const ref = opts.prices[o.symbol];
-      if (opts.notAllowed?.includes(o.symbol)) reasons.push({ code: "not_allowlisted", message: `${o.symbol} is not on the allowlist` });
-      if (ref !== undefined && Math.abs(o.limit_price - ref) / ref > 0.02)
-        reasons.push({ code: "price_band", message: `limit ${o.limit_price} is ${((Math.abs(o.limit_price - ref) / ref) * 100).toFixed(2)}% from price ${ref} (max 2%)` });
-      const notional = o.quantity * o.limit_price;
-      if (o.side === "BUY") {
-        if (notional > cash) reasons.push({ code: "insufficient_cash", message: `needs ${notional}, cash ${cash}` });
-        else if (reasons.length === 0) cash -= notional;
-      }
-      return { order: { ...o }, approved: reasons.length === 0, reasons, notional, commission: 1 };
+    const g = buildGateInputs({
+      facts: { cash: opts.cash, holdings: Object.fromEntries(Object.entries(opts.holdings ?? {}).map(([s, quantity]) => [s, { quantity }])), peak: opts.cash, ordersThisMonth: 0, tradingState: "ACTIVE" },
+      openOrders: [],
+      prices,
+      universe,
+      limits,
+      schedule: config.broker.sim,
+      tradingDay: "2026-03-02",
     });
+    const gateOrders: GateOrder[] = orders.map((o) => ({ ...o }));
+    return evaluate(gateOrders, g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
   };
 }
 
-export function fakeRequest(orders: ProposedOrder[], opts: { prices?: Record<string, number>; cash?: number; notAllowed?: string[]; summary?: string } = {}): ApprovalRequest & { regateCalls: ProposedOrder[][] } {
+export function fakeRequest(
+  orders: ProposedOrder[],
+  opts: { prices?: Record<string, number>; cash?: number; holdings?: Record<string, number>; notAllowed?: string[]; summary?: string } = {},
+): ApprovalRequest & { regateCalls: ProposedOrder[][] } {
   const prices = opts.prices ?? { AAPL: 100, MSFT: 200, TSLA: 50 };
-  const gate = fakeGate({ prices, cash: opts.cash ?? 10_000, ...(opts.notAllowed ? { notAllowed: opts.notAllowed } : {}) });
+  const evaluate = fakeGate({ prices, cash: opts.cash ?? 10_000, ...(opts.holdings ? { holdings: opts.holdings } : {}), ...(opts.notAllowed ? { notAllowed: opts.notAllowed } : {}) });
+  // An approval request carries the verdicts in the proposal's order, as the run builds it.
+  const gate = (os: ProposedOrder[]) => alignDecisions(os, evaluate(os));
   const regateCalls: ProposedOrder[][] = [];
   return {
     runId: "run-1",

@@ -41,7 +41,7 @@ describe("RunScreen / RunApp", () => {
     const h = await waitForFrame(inst, "gate dry run: 1 approved, 1 blocked");
     expect(h).toContain("✓ BUY 1 AAPL @ 100");
     expect(h).toContain("✗ SELL 1 AAPL @ 150");
-    expect(h).toContain("price_band: limit 150 is 50.00% from price 100 (max 2%)");
+    expect(h).toContain("price_band: limit 150.00 is 50.00% from price 100.00 (max 2%)");
   });
 
   it("keeps the live region short: streamed text is clipped to its last lines until the turn ends", async () => {

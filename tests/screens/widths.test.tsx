@@ -35,7 +35,7 @@ async function approvalAt(columns: number): Promise<string[]> {
   const queue = new ApprovalQueue();
   const app = mountRunConsole({ subscribe: (l) => sink.subscribe(l), replay: sink.events, queue, onInterrupt: () => {}, ...t.opts });
   mounted.push(app);
-  const req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "SELL", 20, 201), order("TSLA", "BUY", 3, 60)]);
+  const req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "SELL", 20, 201), order("TSLA", "BUY", 3, 60)], { holdings: { MSFT: 120 } });
   req.portfolio = portfolio;
   req.tradingDay = "2026-03-02";
   void queue.decide(req);
