@@ -4,14 +4,14 @@
  * test drives one step from the state the steps before it leave, and checks what that step alone
  * did: the journal's writes, the broker's calls, the events and the order's result.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { SimBroker } from "../../src/broker/sim.js";
 import type { SimBrokerConfig } from "../../src/config/types.js";
 import type { Bar } from "../../src/core/domain.js";
 import type { RunEventBody } from "../../src/core/events.js";
 import type { Order } from "../../src/core/order.js";
 import { cancelWorking } from "../../src/executor/steps/cancel.js";
-import { executionContext, newEntry, type OrderEntry, sellsFirst, working } from "../../src/executor/steps/context.js";
+import { executionContext, newEntry, type OrderEntry, record, sellsFirst, working } from "../../src/executor/steps/context.js";
 import { finish } from "../../src/executor/steps/finish.js";
 import { interrupted, notSent, recordIntent } from "../../src/executor/steps/intent.js";
 import { send } from "../../src/executor/steps/send.js";
@@ -25,11 +25,18 @@ const bar = (date: string, c: number, h = c, l = c): Bar => ({ date, open: c, hi
 const market = MarketData.fromBars({ AAA: [bar("2020-01-02", 10), bar("2020-01-03", 10), bar("2020-01-06", 10, 10.5, 9.5), bar("2020-01-07", 10, 10.5, 9.5)] });
 const buy = (quantity = 10, limit_price = 10): Order => ({ symbol: "aaa", side: "BUY", quantity, limit_price, currency: "USD", fx_to_base: 1, liquidation: false });
 
+const journals: FakeJournal[] = [];
+afterEach(() => {
+  // every status a step records is a legal step of the order lifecycle (the fake refuses the others, as the journal does)
+  for (const j of journals.splice(0)) expect(j.illegal).toEqual([]);
+});
+
 function world(config = { wait_s: 2, settle_s: 1, poll_ms: 100 }) {
   const sim = SimBroker.open({ market, config: cfg, start: "2020-01-06" });
   sim.beginDay();
   const log: string[] = [];
   const journal = new FakeJournal(log);
+  journals.push(journal);
   const broker = new SpyBroker(sim, log);
   const events: RunEventBody[] = [];
   let t = Date.UTC(2020, 0, 6, 15);
@@ -280,5 +287,18 @@ describe("executor step: finish", () => {
     await finish(w.ctx, e);
     await finish(w.ctx, w.entry(buy(), 1));
     expect(w.events.length).toBe(before);
+  });
+});
+
+describe("executor steps and the order lifecycle", () => {
+  it("a status change the lifecycle does not allow is refused by the journal and reported, never thrown into the run", async () => {
+    const w = world();
+    const e = await sent(w, w.entry());
+    await waitForEnd(w.ctx, [e]);
+    expect(e.res.status).toBe("filled");
+    await record(w.ctx, e, "accepted");
+    expect(w.journal.orders.get("tw-r1-0")?.status).toBe("filled");
+    expect(w.ctx.journalErrors).toEqual(["tw-r1-0: order tw-r1-0 cannot go from filled to accepted: filled is terminal (the broker has finished with it)"]);
+    expect(w.journal.illegal.splice(0)).toHaveLength(1);
   });
 });
