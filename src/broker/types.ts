@@ -5,11 +5,15 @@
  * instrument's currency; every method may throw a `BrokerError`.
  */
 import type { Side } from "../core/domain.js";
+import { isTerminalStatus } from "../core/order-lifecycle.js";
 
 /** Where an order is at the broker. `pending_cancel` is still working. */
 export type BrokerOrderStatus = "accepted" | "partially_filled" | "pending_cancel" | "filled" | "cancelled" | "expired" | "rejected";
 
-export const WORKING_BROKER_STATUSES: ReadonlySet<BrokerOrderStatus> = new Set(["accepted", "partially_filled", "pending_cancel"]);
+const BROKER_ORDER_STATUSES: readonly BrokerOrderStatus[] = ["accepted", "partially_filled", "pending_cancel", "filled", "cancelled", "expired", "rejected"];
+
+/** Every broker status that is not one of the order lifecycle's terminal statuses (core/order-lifecycle.ts). */
+export const WORKING_BROKER_STATUSES: ReadonlySet<BrokerOrderStatus> = new Set(BROKER_ORDER_STATUSES.filter((s) => !isTerminalStatus(s)));
 
 export function isWorking(status: BrokerOrderStatus): boolean {
   return WORKING_BROKER_STATUSES.has(status);

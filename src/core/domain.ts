@@ -44,17 +44,8 @@ export interface Bar {
 /** paper trades; observe stops at the proposal; watch researches and manages the watchlist, proposing no order. */
 export type RunMode = "paper" | "observe" | "watch";
 
-/** An order's life, as the journal records it and the executor reports it. */
-export type OrderStatus =
-  | "intent" // written to the journal, not yet sent
-  | "accepted" // the broker has it
-  | "partially_filled"
-  | "filled"
-  | "cancelled"
-  | "expired"
-  | "rejected"
-  | "uncertain" // the send's outcome is unknown (timeout); resolved by client-id lookup, never by resending
-  | "working_after_cancel"; // still working after a cancel: next run's reconciliation stops
+/** An order's life (its statuses, their legal steps and the terminal ones): core/order-lifecycle.ts. */
+export type { OrderStatus } from "./order-lifecycle.js";
 
 /** A reference price as of the run's trading day (the last close strictly before it). */
 export interface ReferencePrice {

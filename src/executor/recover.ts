@@ -16,7 +16,7 @@ import type { Broker, BrokerFill, BrokerOrder } from "../broker/types.js";
 import { isWorking } from "../broker/types.js";
 import type { OrderStatus, Side } from "../core/domain.js";
 import type { RunEventBody } from "../core/events.js";
-import { defaultSleep, toOrderStatus } from "./execute.js";
+import { defaultSleep, toOrderStatus } from "./steps/context.js";
 import type { ExecutorJournal } from "./types.js";
 
 /** What recovery needs to know of a journal order. */

@@ -6,6 +6,7 @@
  */
 import type { Side } from "../core/domain.js";
 import { Dec } from "../core/money.js";
+import { TERMINAL_ORDER_STATUSES } from "../core/order-lifecycle.js";
 import type { State } from "./state.js";
 import type { ActivityItem, OrderRecord, RunRecord } from "./types.js";
 
@@ -13,8 +14,6 @@ export interface ActivityOptions {
   /** Only runs whose trading day is before this day (YYYY-MM-DD). */
   before?: string;
 }
-
-const TERMINAL = ["filled", "cancelled", "expired", "rejected"];
 
 /** The last `n` orders of paper-mode runs (newest run first) and what became of each. */
 export function recentActivity(s: State, n = 10, opts: ActivityOptions = {}): ActivityItem[] {
@@ -81,7 +80,7 @@ function orderActivity(s: State, r: RunRecord, o: OrderRecord): ActivityItem {
   const filled = fills.reduce((a, f) => a.add(f.quantity), new Dec(0));
   const filledQty = Math.max(filled.toNumber(), o.filled_quantity);
   const avg = filled.gt(0) ? fills.reduce((a, f) => a.add(new Dec(f.quantity).mul(f.price)), new Dec(0)).div(filled).toDecimalPlaces(6).toNumber() : undefined;
-  const terminal = TERMINAL.includes(o.status);
+  const terminal = TERMINAL_ORDER_STATUSES.has(o.status);
   let outcome: ActivityItem["outcome"];
   let detail: string;
   const last = o.history.at(-1)?.message;

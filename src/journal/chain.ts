@@ -13,6 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import type { JournalEvent } from "./types.js";
+import { lifecycleIssue } from "./lifecycle-check.js";
 import { eventIssue } from "./validate.js";
 
 export const CHAIN_ORIGIN = "0".repeat(64);
@@ -55,7 +56,8 @@ function linkIssue(n: number, ev: Record<string, unknown>, expected: string, cha
 
 /**
  * Parses whole lines (each ending in "\n") into events: JSON, in sequence from `firstSeq`, valid
- * by its schema (else `fail(why)`, which throws), and on the chain (the first break is returned,
+ * by its schema and every order status change a legal step of the order lifecycle (else
+ * `fail(why)`, which throws), and on the chain (the first break is returned,
  * not thrown, so a read-only open can still show the books and `journal verify` report it).
  */
 export function parseLines(lines: string[], fail: (why: string) => never, firstSeq = 1, start = CHAIN_ORIGIN): ParsedLog {
@@ -81,6 +83,8 @@ export function parseLines(lines: string[], fail: (why: string) => never, firstS
     hash = chainNext(hash, line);
     events.push(ev);
   }
+  const illegal = lifecycleIssue(events);
+  if (illegal) fail(illegal);
   return { events, hash, chainIssue };
 }
 

@@ -8,6 +8,7 @@ import type { OrderStatus, Side } from "../core/domain.js";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
 import { productToMinor, toMinor } from "../core/money.js";
+import { transition } from "../core/order-lifecycle.js";
 import type { FillBooking } from "../core/order.js";
 import type { State } from "./state.js";
 import type { FillRecord, JournalEventBody, OrderRecord } from "./types.js";
@@ -73,7 +74,7 @@ export interface UpdateArgs {
   at: string;
 }
 
-/** The status change as an event; none when it repeats the current state. */
+/** The status change as an event; none when it repeats the current state; an illegal step (core/order-lifecycle.ts) is refused. */
 export function updateEvents(s: State, client_order_id: string, args: UpdateArgs): JournalEventBody[] {
   const o = s.orders.get(client_order_id);
   if (!o) throw new TwError("unknown_order", `order ${client_order_id} is not in the journal (record the intent before sending)`);
@@ -85,7 +86,10 @@ export function updateEvents(s: State, client_order_id: string, args: UpdateArgs
     (args.broker_order_id === undefined || args.broker_order_id === o.broker_order_id) &&
     (args.filled_quantity === undefined || args.filled_quantity === o.filled_quantity) &&
     (args.message === undefined || args.message === last.message);
-  return repeat ? [] : [{ t: "order_update", client_order_id, entry }];
+  if (repeat) return [];
+  const step = transition(client_order_id, o.status, args.status);
+  if (!step.ok) throw step.error;
+  return [{ t: "order_update", client_order_id, entry }];
 }
 
 /** A fill to book; the commission currency defaults to the base currency. */

@@ -1,13 +1,12 @@
 /** When an order's outcome is final: one rule for recovery, `journal verify` and the journal's queries. */
 import type { OrderStatus } from "../core/domain.js";
+import { TERMINAL_ORDER_STATUSES } from "../core/order-lifecycle.js";
 import type { OrderRecord } from "./types.js";
 import type { State } from "./state.js";
 
-export const FINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(["filled", "cancelled", "expired", "rejected"]);
-
 /** Not in a final state, or final with fewer fills booked than the broker reported (a filled order without its fills). */
 export function isUnsettled(o: { status: OrderStatus; quantity: number; filled_quantity: number }, booked: number): boolean {
-  if (!FINAL_STATUSES.has(o.status)) return true;
+  if (!TERMINAL_ORDER_STATUSES.has(o.status)) return true;
   const expected = o.status === "filled" ? Math.max(o.quantity, o.filled_quantity) : o.filled_quantity;
   return booked + 1e-9 < expected;
 }

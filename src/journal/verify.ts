@@ -5,7 +5,7 @@
 import { hostname } from "node:os";
 import { Dec } from "../core/money.js";
 import { isPidAlive } from "./lock.js";
-import { FINAL_STATUSES } from "./settled.js";
+import { TERMINAL_ORDER_STATUSES } from "../core/order-lifecycle.js";
 import type { State } from "./state.js";
 import type { Checkpoint, Finding } from "./types.js";
 
@@ -96,7 +96,7 @@ export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: numb
   // orders whose outcome is not final: the next run (or `tradewarden reconcile`) must settle them
   for (const o of s.orders.values()) {
     const booked = qtyByOrder.get(o.client_order_id) ?? new Dec(0);
-    const final = FINAL_STATUSES.has(o.status);
+    const final = TERMINAL_ORDER_STATUSES.has(o.status);
     const expected = o.status === "filled" ? Math.max(o.quantity, o.filled_quantity) : o.filled_quantity;
     const run = s.runs.get(o.run_id);
     if (run?.status === "running" && run.host === hostname() && isPidAlive(run.pid)) continue; // in flight in a run that is still going

@@ -44,7 +44,9 @@ function clock() {
 const buy = (quantity = 10, limit_price = 10, symbol = "AAA"): Order => ({ symbol, side: "BUY", quantity, limit_price, currency: "USD", fx_to_base: 1, liquidation: false });
 
 async function run(s: Awaited<ReturnType<typeof setup>>, orders: Order[], broker: Broker = s.broker, runId = "r1") {
-  return execute({ runId, orders, broker, journal: s.journal, config: conf, emit: s.emit, ...clock() });
+  const res = await execute({ runId, orders, broker, journal: s.journal, config: conf, emit: s.emit, ...clock() });
+  expect(s.journal.illegal, "every status the executor records is a step of the order lifecycle").toEqual([]);
+  return res;
 }
 
 /** Journal holdings (from booked fills) against the broker's positions. */

@@ -1,5 +1,6 @@
 import type { Broker, BrokerOrder, PlaceOrderRequest } from "../../src/broker/types.js";
 import type { OrderStatus, Side } from "../../src/core/domain.js";
+import { transition } from "../../src/core/order-lifecycle.js";
 import type { ExecutorJournal } from "../../src/executor/types.js";
 
 export interface FakeOrderRow {
@@ -18,6 +19,8 @@ export class FakeJournal implements ExecutorJournal {
   orders = new Map<string, FakeOrderRow>();
   fills = new Map<string, { client_order_id: string; symbol: string; side: Side; quantity: number; price: number; commission: number }>();
   updates: { client_order_id: string; status: OrderStatus }[] = [];
+  /** Status changes refused as illegal steps of the order lifecycle. */
+  illegal: string[] = [];
   failIntent = false;
   constructor(readonly log: string[] = []) {}
 
@@ -30,6 +33,12 @@ export class FakeJournal implements ExecutorJournal {
   recordOrderUpdate(id: string, u: Parameters<ExecutorJournal["recordOrderUpdate"]>[1]): void {
     const row = this.orders.get(id);
     if (!row) throw new Error(`update for unknown order ${id}`);
+    // The real journal refuses a step the order lifecycle does not have: so does the fake (and says so).
+    const step = transition(id, row.status, u.status);
+    if (!step.ok) {
+      this.illegal.push(step.error.message);
+      throw step.error;
+    }
     Object.assign(row, u);
     this.updates.push({ client_order_id: id, status: u.status });
   }
