@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from "vitest";
 /** Modules below the run layer: they never import run/, screens/, commands/ or the CLI. */
 const LOWER = ["agent", "broker", "executor", "gate", "journal", "market", "tools", "util", "config", "research", "core"];
 const UPPER = ["run", "screens", "commands"];
-/** Packages the core layer may use (exact arithmetic only). */
-const CORE_PACKAGES = ["decimal.js"];
+/** Packages the core layer may use (exact arithmetic, and TypeBox for the shapes it defines). */
+const CORE_PACKAGES = ["decimal.js", "@sinclair/typebox"];
 /** Gate modules that adapt the pure gate to the outside (scenario JSON, the check_orders tool). */
 const GATE_ADAPTERS = ["gate/scenario.ts", "gate/check-orders-handler.ts", "gate/index.ts"];
 
