@@ -12,7 +12,7 @@ import { redact } from "../core/redact.js";
 import { redact as redactCredentials } from "./cassette-format.js";
 import type { AgentDispatchOutcome, AgentProposal, AgentToolRuntime } from "./loop-types.js";
 import { summarizeNewTool } from "./tool-summaries.js";
-import { normalizeDecisions, type SubmitState } from "./submit.js";
+import type { SubmitState } from "./submit.js";
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "./types.js";
 
 /** Dispatch stages at which the call was refused before its handler ran. */
@@ -89,13 +89,13 @@ export async function* dispatchTurn(t: TurnTools): AsyncGenerator<RunEventBody, 
       if (out.errorCode) ev.error_code = out.errorCode;
       yield ev;
     }
+    // The gate's typed decisions (each naming its input order by index) come with the outcome; the
+    // model-facing result is never parsed back.
     if (out.success && t.dryRunTools.has(use.name)) {
-      yield { type: "gate.dry_run", turn, call_id: use.id, decisions: normalizeDecisions(env.decisions) };
+      yield { type: "gate.dry_run", turn, call_id: use.id, decisions: out.verdicts ?? [] };
     }
     if (out.errorCode === "orders_blocked") {
-      const correction = env.correction as Record<string, unknown> | undefined;
-      const decisions = t.submitState?.lastDecisions ?? normalizeDecisions(correction?.decisions ?? env.decisions);
-      yield { type: "submit.bounced", turn, decisions };
+      yield { type: "submit.bounced", turn, decisions: out.verdicts ?? t.submitState?.lastDecisions ?? [] };
     }
     if (out.success && t.finalTools.has(use.name) && !submitted) submitted = out;
   }
@@ -117,7 +117,7 @@ export function proposalFrom(out: AgentDispatchOutcome, state: SubmitState | und
     orders: Array.isArray(args.orders) ? (args.orders as ProposedOrder[]) : [],
     summary: String(args.summary ?? ""),
     abandoned: Array.isArray(args.abandon_error_codes) ? (args.abandon_error_codes as string[]) : [],
-    decisions: normalizeDecisions(out.envelope.decisions),
+    decisions: out.verdicts ?? [],
   };
   if (typeof args.abandon_explanation === "string") p.abandon_explanation = args.abandon_explanation;
   return p;
@@ -164,7 +164,7 @@ export function summarize(out: AgentDispatchOutcome): string {
       return `${e.symbol} last close ${e.last_close} (${e.as_of}), 3m ${r["3m"] ?? "?"}%, SMA50 ${e.sma50 ?? "?"}`;
     }
     case "check_orders": {
-      const d = normalizeDecisions(e.decisions);
+      const d = out.verdicts ?? [];
       return `${d.length} order(s): ${d.filter((x) => x.approved).length} approved, ${d.filter((x) => !x.approved).length} blocked`;
     }
     case "search_news": {

@@ -95,7 +95,7 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
 
   const evaluate = (orders: ProposedOrder[]): GateDecision[] => {
     let cash = opts.cash;
-    return orders.map((order) => {
+    return orders.map((order, index) => {
       const reasons: BlockReason[] = [];
       const ref = price(order.symbol);
       const notional = order.quantity * order.limit_price;
@@ -113,7 +113,7 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
         }
       }
       if (reasons.length === 0 && order.side === "BUY") cash -= notional;
-      return { order: { ...order }, approved: reasons.length === 0, reasons, notional, commission: 1 };
+      return { index, order: { ...order }, approved: reasons.length === 0, reasons, notional, commission: 1 };
     });
   };
 
@@ -172,7 +172,7 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
     check_orders: (args) => {
       count("check_orders");
       const decisions = evaluate(args.orders as ProposedOrder[]);
-      return { ok: true, data: { all_approved: decisions.every((d) => d.approved), decisions: decisions.map(flattenDecision) } };
+      return { ok: true, data: { all_approved: decisions.every((d) => d.approved), decisions: decisions.map(flattenDecision) }, verdicts: decisions };
     },
     ...extra.handlers,
   };

@@ -80,7 +80,7 @@ export function order(symbol: string, side: "BUY" | "SELL", quantity: number, li
 export function fakeGate(opts: { prices: Record<string, number>; cash: number; notAllowed?: string[] }) {
   return (orders: ProposedOrder[]): GateDecision[] => {
     let cash = opts.cash;
-    return orders.map((o) => {
+    return orders.map((o, index) => {
       const reasons: GateDecision["reasons"] = [];
       const ref = opts.prices[o.symbol];
       if (opts.notAllowed?.includes(o.symbol)) reasons.push({ code: "not_allowlisted", message: `${o.symbol} is not on the allowlist` });
@@ -91,7 +91,7 @@ export function fakeGate(opts: { prices: Record<string, number>; cash: number; n
         if (notional > cash) reasons.push({ code: "insufficient_cash", message: `needs ${notional}, cash ${cash}` });
         else if (reasons.length === 0) cash -= notional;
       }
-      return { order: { ...o }, approved: reasons.length === 0, reasons, notional, commission: 1 };
+      return { index, order: { ...o }, approved: reasons.length === 0, reasons, notional, commission: 1 };
     });
   };
 }
