@@ -5,7 +5,9 @@
  * tool_use blocks, with `is_error` on failures. Also: the proposal taken from a successful
  * submit_orders, and the one-line summary and hash of a tool result the events carry.
  */
-import type { ProposedOrder } from "../core/domain.js";
+import { Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { OrderIntentSchema } from "../core/order-intent.js";
 import type { Correction, RunEventBody } from "../core/events.js";
 import { createHash } from "node:crypto";
 import { redact } from "../core/redact.js";
@@ -14,6 +16,8 @@ import type { AgentDispatchOutcome, AgentProposal, AgentToolRuntime } from "./lo
 import { summarizeNewTool } from "./tool-summaries.js";
 import type { SubmitState } from "./submit.js";
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "./types.js";
+
+const ORDER_BATCH = Type.Array(OrderIntentSchema);
 
 /** Dispatch stages at which the call was refused before its handler ran. */
 const REJECTED_STAGES = new Set(["unknown_tool", "parse", "validation", "unmask", "grounding", "pending", "limit"]);
@@ -112,11 +116,14 @@ export function proposalFrom(out: AgentDispatchOutcome, state: SubmitState | und
     if (a.abandon_explanation !== undefined) p.abandon_explanation = a.abandon_explanation;
     return p;
   }
-  const args = (typeof out.arguments === "object" && out.arguments !== null ? out.arguments : {}) as Record<string, unknown>;
+  // The call's arguments passed the contract before the handler ran; checked again against the one
+  // order intent schema here, so the orders are typed without a cast.
+  const args: Record<string, unknown> = typeof out.arguments === "object" && out.arguments !== null ? { ...out.arguments } : {};
+  const codes = args.abandon_error_codes;
   const p: AgentProposal = {
-    orders: Array.isArray(args.orders) ? (args.orders as ProposedOrder[]) : [],
+    orders: Value.Check(ORDER_BATCH, args.orders) ? args.orders : [],
     summary: String(args.summary ?? ""),
-    abandoned: Array.isArray(args.abandon_error_codes) ? (args.abandon_error_codes as string[]) : [],
+    abandoned: Array.isArray(codes) ? codes.map(String) : [],
     decisions: out.verdicts ?? [],
   };
   if (typeof args.abandon_explanation === "string") p.abandon_explanation = args.abandon_explanation;
