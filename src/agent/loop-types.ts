@@ -28,6 +28,8 @@ export interface AgentDispatchOutcome {
   retryable?: boolean;
   truncated: boolean;
   durationMs: number;
+  /** The gate's typed decisions behind an order tool's result, each naming its input order by `index` (never shown to the model). */
+  verdicts?: GateDecision[];
 }
 
 export interface AgentLimits {

@@ -7,7 +7,7 @@
  * is a hold.
  */
 import type { ProposedOrder } from "../core/domain.js";
-import type { GateDecision, GateOrder } from "../core/gate-types.js";
+import type { GateDecision } from "../core/gate-types.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
 
 export interface AcceptedProposal {
@@ -40,7 +40,11 @@ export interface SubmitHandlerOptions {
 
 export type SubmitHandler = ToolHandler & { readonly state: SubmitState };
 
-/** A decision as the model sees it (the same flat shape check_orders returns). */
+/**
+ * A decision as the model sees it in the bounce (the same flat shape check_orders returns). The
+ * model-facing results of tw-tools/1 and /2 carry no index (recorded results replay unchanged);
+ * the run's events get the typed decisions, index included, as the handler's `verdicts`.
+ */
 export function flattenDecision(d: GateDecision): Record<string, unknown> {
   return {
     symbol: d.order.symbol,
@@ -52,33 +56,6 @@ export function flattenDecision(d: GateDecision): Record<string, unknown> {
     notional: d.notional,
     commission: d.commission,
   };
-}
-
-/** Reads decisions in either shape (GateDecision, or the flat tool shape) back into GateDecision. */
-export function normalizeDecisions(raw: unknown): GateDecision[] {
-  if (!Array.isArray(raw)) return [];
-  const out: GateDecision[] = [];
-  for (const item of raw) {
-    if (typeof item !== "object" || item === null) continue;
-    const d = item as Record<string, unknown>;
-    const order: GateOrder =
-      typeof d.order === "object" && d.order !== null
-        ? (d.order as GateOrder)
-        : {
-            symbol: String(d.symbol ?? ""),
-            side: String(d.side ?? ""),
-            quantity: Number(d.quantity),
-            limit_price: Number(d.limit_price),
-          };
-    out.push({
-      order,
-      approved: d.approved === true,
-      reasons: Array.isArray(d.reasons) ? (d.reasons as GateDecision["reasons"]) : [],
-      notional: typeof d.notional === "number" ? d.notional : 0,
-      commission: typeof d.commission === "number" ? d.commission : 0,
-    });
-  }
-  return out;
 }
 
 export function makeSubmitHandler(opts: SubmitHandlerOptions): SubmitHandler {
@@ -105,6 +82,7 @@ export function makeSubmitHandler(opts: SubmitHandlerOptions): SubmitHandler {
         code: "orders_blocked",
         message: `The risk gate blocked ${blocked.length} of ${orders.length} orders; nothing was submitted. Blocked: ${list}`,
         details: { decisions: decisions.map(flattenDecision), revision_left: false },
+        verdicts: decisions,
       };
     }
     const proposal: AcceptedProposal = {
@@ -120,6 +98,7 @@ export function makeSubmitHandler(opts: SubmitHandlerOptions): SubmitHandler {
     const approved = decisions.filter((d) => d.approved).length;
     return {
       ok: true,
+      verdicts: decisions,
       data: {
         accepted_orders: orders.length,
         hold: orders.length === 0,

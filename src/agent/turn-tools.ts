@@ -5,15 +5,19 @@
  * tool_use blocks, with `is_error` on failures. Also: the proposal taken from a successful
  * submit_orders, and the one-line summary and hash of a tool result the events carry.
  */
-import type { ProposedOrder } from "../core/domain.js";
+import { Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { OrderIntentSchema } from "../core/order-intent.js";
 import type { Correction, RunEventBody } from "../core/events.js";
 import { createHash } from "node:crypto";
 import { redact } from "../core/redact.js";
 import { redact as redactCredentials } from "./cassette-format.js";
 import type { AgentDispatchOutcome, AgentProposal, AgentToolRuntime } from "./loop-types.js";
 import { summarizeNewTool } from "./tool-summaries.js";
-import { normalizeDecisions, type SubmitState } from "./submit.js";
+import type { SubmitState } from "./submit.js";
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "./types.js";
+
+const ORDER_BATCH = Type.Array(OrderIntentSchema);
 
 /** Dispatch stages at which the call was refused before its handler ran. */
 const REJECTED_STAGES = new Set(["unknown_tool", "parse", "validation", "unmask", "grounding", "pending", "limit"]);
@@ -89,13 +93,13 @@ export async function* dispatchTurn(t: TurnTools): AsyncGenerator<RunEventBody, 
       if (out.errorCode) ev.error_code = out.errorCode;
       yield ev;
     }
+    // The gate's typed decisions (each naming its input order by index) come with the outcome; the
+    // model-facing result is never parsed back.
     if (out.success && t.dryRunTools.has(use.name)) {
-      yield { type: "gate.dry_run", turn, call_id: use.id, decisions: normalizeDecisions(env.decisions) };
+      yield { type: "gate.dry_run", turn, call_id: use.id, decisions: out.verdicts ?? [] };
     }
     if (out.errorCode === "orders_blocked") {
-      const correction = env.correction as Record<string, unknown> | undefined;
-      const decisions = t.submitState?.lastDecisions ?? normalizeDecisions(correction?.decisions ?? env.decisions);
-      yield { type: "submit.bounced", turn, decisions };
+      yield { type: "submit.bounced", turn, decisions: out.verdicts ?? t.submitState?.lastDecisions ?? [] };
     }
     if (out.success && t.finalTools.has(use.name) && !submitted) submitted = out;
   }
@@ -112,12 +116,15 @@ export function proposalFrom(out: AgentDispatchOutcome, state: SubmitState | und
     if (a.abandon_explanation !== undefined) p.abandon_explanation = a.abandon_explanation;
     return p;
   }
-  const args = (typeof out.arguments === "object" && out.arguments !== null ? out.arguments : {}) as Record<string, unknown>;
+  // The call's arguments passed the contract before the handler ran; checked again against the one
+  // order intent schema here, so the orders are typed without a cast.
+  const args: Record<string, unknown> = typeof out.arguments === "object" && out.arguments !== null ? { ...out.arguments } : {};
+  const codes = args.abandon_error_codes;
   const p: AgentProposal = {
-    orders: Array.isArray(args.orders) ? (args.orders as ProposedOrder[]) : [],
+    orders: Value.Check(ORDER_BATCH, args.orders) ? args.orders : [],
     summary: String(args.summary ?? ""),
-    abandoned: Array.isArray(args.abandon_error_codes) ? (args.abandon_error_codes as string[]) : [],
-    decisions: normalizeDecisions(out.envelope.decisions),
+    abandoned: Array.isArray(codes) ? codes.map(String) : [],
+    decisions: out.verdicts ?? [],
   };
   if (typeof args.abandon_explanation === "string") p.abandon_explanation = args.abandon_explanation;
   return p;
@@ -164,7 +171,7 @@ export function summarize(out: AgentDispatchOutcome): string {
       return `${e.symbol} last close ${e.last_close} (${e.as_of}), 3m ${r["3m"] ?? "?"}%, SMA50 ${e.sma50 ?? "?"}`;
     }
     case "check_orders": {
-      const d = normalizeDecisions(e.decisions);
+      const d = out.verdicts ?? [];
       return `${d.length} order(s): ${d.filter((x) => x.approved).length} approved, ${d.filter((x) => !x.approved).length} blocked`;
     }
     case "search_news": {

@@ -2,21 +2,12 @@
  * Domain vocabulary shared by every module. Pure types only: no I/O, no logic.
  */
 
-export type Side = "BUY" | "SELL";
-
 /** Trading states (Nautilus semantics): REDUCING allows sells only, HALTED allows nothing. */
 export type TradingState = "ACTIVE" | "REDUCING" | "HALTED";
 
-/** An order as the model proposes it (the `orders` items of check_orders / submit_orders). */
-export interface ProposedOrder {
-  symbol: string;
-  side: Side;
-  quantity: number;
-  limit_price: number;
-  reason: string;
-  evidence_ids: string[];
-  exchange?: string;
-}
+/** An order as the model proposes it (the order intent) and its side: defined once, as schemas, in ./order-intent.ts. */
+import type { Side } from "./order-intent.js";
+export type { ProposedOrder, Side } from "./order-intent.js";
 
 /** One allowlisted instrument (a universe row). */
 export interface Instrument {

@@ -107,6 +107,12 @@ export interface GateOrder {
 }
 
 export interface GateDecision {
+  /**
+   * The position in the input of the order this decision answers (0-based). The gate answers in
+   * evaluated order (sells first), so a caller looks a verdict up by its index, never by value:
+   * two identical orders are two inputs with two verdicts.
+   */
+  index: number;
   order: GateOrder;
   approved: boolean;
   reasons: BlockReason[];
@@ -120,6 +126,27 @@ export interface GateDecision {
    */
   placement?: Order | null;
 }
+
+/** The decision that answers input order `index` (decisions come in evaluated order: sells first). */
+export function decisionFor(decisions: readonly GateDecision[], index: number): GateDecision | undefined {
+  return decisions.find((d) => d.index === index);
+}
+
+/**
+ * The decisions in input order, each found by its index: exactly one per input order. A missing
+ * or repeated index is the gate's bug and throws, naming the input order.
+ */
+export function inInputOrder(decisions: readonly GateDecision[], count: number): GateDecision[] {
+  if (decisions.length !== count) throw new Error(`the gate answered ${decisions.length} decisions for ${count} orders`);
+  return Array.from({ length: count }, (_, i) => {
+    const d = decisionFor(decisions, i);
+    if (!d) throw new Error(`no gate decision for input order ${i}`);
+    return d;
+  });
+}
+
+/** One order's verdict as the gate's per-order modules build it; `evaluate` adds the input index. */
+export type Verdict = Omit<GateDecision, "index">;
 
 export interface GateResult {
   decisions: GateDecision[];

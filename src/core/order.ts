@@ -40,7 +40,11 @@ export interface FillBooking {
   at: string;
 }
 
-/** The fields an approval and a placement bind to, in a fixed order. */
-export function orderKey(o: Pick<Order, "symbol" | "side" | "quantity" | "limit_price">): [string, string, number, number] {
+/**
+ * An order's identity: the fields an approval and a placement bind to, in a fixed order (the
+ * approval hash, the audit's cross-checks). The one definition; reason and evidence are not part
+ * of it. Within a batch two identical orders are told apart by their input index, never by this.
+ */
+export function orderKey(o: { symbol: string; side: string; quantity: number; limit_price: number }): [string, string, number, number] {
   return [o.symbol.toUpperCase(), o.side, o.quantity, o.limit_price];
 }

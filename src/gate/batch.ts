@@ -30,11 +30,19 @@ export interface Prepared {
   openSellQty: Map<string, number>;
 }
 
-/** Sells first, stable within each side; anything that is not a SELL keeps its place after them. */
-export function evaluationOrder(orders: readonly GateOrder[]): GateOrder[] {
-  const sells: GateOrder[] = [];
-  const rest: GateOrder[] = [];
-  for (const o of orders) (normSide(o?.side) === "SELL" ? sells : rest).push(o);
+/** An order of the batch with its position in the input. */
+export interface IndexedOrder {
+  order: GateOrder;
+  index: number;
+}
+
+/** Sells first, stable within each side; anything that is not a SELL keeps its place after them. Each keeps its input index. */
+export function evaluationOrder(orders: readonly GateOrder[]): IndexedOrder[] {
+  const sells: IndexedOrder[] = [];
+  const rest: IndexedOrder[] = [];
+  orders.forEach((order, index) => {
+    (normSide(order?.side) === "SELL" ? sells : rest).push({ order, index });
+  });
   return [...sells, ...rest];
 }
 

@@ -5,7 +5,7 @@
 import type { Instrument } from "../core/domain.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import { type EvaluateOptions, evaluate } from "./evaluate.js";
-import type { BlockReason, GateMarket, GateOrder, GateState, Limits } from "../core/gate-types.js";
+import type { BlockReason, GateMarket, GateOrder, GateResult, GateState, Limits } from "../core/gate-types.js";
 
 export interface GateInputs {
   state: GateState;
@@ -27,6 +27,10 @@ export interface OrderVerdict {
   commission: number | null;
 }
 
+/**
+ * The model-facing result of check_orders (tw-tools/1 and /2 serialise exactly this: decisions in
+ * evaluated order, with no index, so recorded results replay unchanged).
+ */
 export interface OrderVerdicts {
   all_approved: boolean;
   decisions: OrderVerdict[];
@@ -35,11 +39,20 @@ export interface OrderVerdicts {
 
 const round = (n: number): number => Number(n.toFixed(9));
 
-/** The gate's verdicts for a batch, shaped for the model (decisions in evaluated order: sells first). */
-export function gateVerdicts(orders: GateOrder[], inputs: GateInputs): OrderVerdicts {
+/** The gate on a copy of the inputs (it changes nothing). */
+function dryRun(orders: GateOrder[], inputs: GateInputs): GateResult {
   const copy = structuredClone({ orders, state: inputs.state, market: inputs.market });
   const options: EvaluateOptions = inputs.commission ? { commission: inputs.commission } : {};
-  const r = evaluate(copy.orders, copy.state, copy.market, inputs.limits, inputs.universe, options);
+  return evaluate(copy.orders, copy.state, copy.market, inputs.limits, inputs.universe, options);
+}
+
+/** The gate's verdicts for a batch, shaped for the model (decisions in evaluated order: sells first). */
+export function gateVerdicts(orders: GateOrder[], inputs: GateInputs): OrderVerdicts {
+  return modelVerdicts(dryRun(orders, inputs));
+}
+
+/** A gate result as the model is shown it. */
+function modelVerdicts(r: GateResult): OrderVerdicts {
   return {
     all_approved: r.decisions.every((d) => d.approved),
     decisions: r.decisions.map((d) => ({
@@ -73,7 +86,8 @@ export function makeCheckOrdersHandler(inputs: () => GateInputs): ToolHandler {
         message: `the run's state is not available for the gate: ${(e as Error).message}`,
       };
     }
-    const verdicts = gateVerdicts(orders as GateOrder[], current);
-    return { ok: true, data: { ...verdicts } };
+    const r = dryRun(orders as GateOrder[], current);
+    // The typed decisions (with each order's input index) go to the run's events, not to the model.
+    return { ok: true, data: { ...modelVerdicts(r) }, verdicts: r.decisions };
   };
 }

@@ -5,7 +5,7 @@
  * Order of evaluation (guardrail-trader semantics, extended):
  * 1. Global blocks first: HALTED (or an unknown trading state), an unvaluable portfolio, and
  *    drawdown ≥ limit block every order; no per-order checks run.
- * 2. Sells first, stable within each side. Each approved order is applied to a simulated portfolio
+ * 2. Sells first, stable within each side; every decision carries the input `index` of its order. Each approved order is applied to a simulated portfolio
  *    (cash, holdings, quota, running value) so a batch cannot jointly break a limit; a blocked
  *    order changes nothing and uses no quota. Buys are funded from the cash held before the batch:
  *    a sell's proceeds are never credited to a buy in the same batch (no margin through an
@@ -64,14 +64,15 @@ export function evaluate(
     kill_switch: tripped,
   });
 
+  // Each decision names the input position of the order it answers (decisions are in evaluated order).
   const global = globalBlocks(state, market, limits, value0, dd, tripped);
-  if (global.length > 0) return result(globallyBlocked(ordered, global, market));
+  if (global.length > 0) return result(ordered.map(({ order, index }) => ({ index, ...globallyBlocked(order, global, market) })));
 
   const prep = prepare(state, market, universe);
   const seen = new Set<string>();
   const decisions: GateDecision[] = [];
-  for (const order of ordered) {
-    decisions.push(evaluateOne(order, state, limits, prep, sim, seen, options));
+  for (const { order, index } of ordered) {
+    decisions.push({ index, ...evaluateOne(order, state, limits, prep, sim, seen, options) });
   }
   return result(decisions);
 }

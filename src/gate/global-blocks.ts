@@ -3,7 +3,7 @@
  * portfolio or limits with non-finite or out-of-range numbers, an unvaluable portfolio, and
  * drawdown at the kill-switch limit. Any of them blocks every order of the batch. Pure: no I/O.
  */
-import type { BlockReason, GateDecision, GateMarket, GateOrder, GateState, Limits } from "../core/gate-types.js";
+import type { BlockReason, GateMarket, GateOrder, GateState, Limits, Verdict } from "../core/gate-types.js";
 import { fmtLimitPct, fmtNum, fmtPct, fmtValue } from "./format.js";
 import { limitRangeIssues, portfolioRangeIssues } from "./input-checks.js";
 import { block, copyOrder, isNum, lookup, normSymbol } from "./normalize.js";
@@ -69,16 +69,16 @@ export function globalBlocks(
   return global;
 }
 
-/** Every order blocked with the global reasons (each decision gets its own copies). */
-export function globallyBlocked(ordered: readonly GateOrder[], global: readonly BlockReason[], market: GateMarket): GateDecision[] {
-  return ordered.map((o) => ({
+/** An order blocked with the global reasons (each decision gets its own copies); the caller adds its index. */
+export function globallyBlocked(o: GateOrder, global: readonly BlockReason[], market: GateMarket): Verdict {
+  return {
     order: copyOrder(o),
     approved: false,
     reasons: global.map((r) => ({ ...r })),
     notional: notionalOf(o, prepareFx(market, o)),
     commission: 0,
     placement: null,
-  }));
+  };
 }
 
 function prepareFx(market: GateMarket, o: GateOrder): number {

@@ -4,7 +4,7 @@
  * portfolio and gets its placement. A blocked order changes nothing and uses no quota. Pure: no I/O.
  */
 import type { Order } from "../core/order.js";
-import type { BlockReason, GateDecision, GateOrder, GateState, Limits } from "../core/gate-types.js";
+import type { BlockReason, GateOrder, GateState, Limits, Verdict } from "../core/gate-types.js";
 import { applyFill, type Prepared, type Sim } from "./batch.js";
 import type { EvaluateOptions } from "./commission.js";
 import { nonFinite } from "./input-checks.js";
@@ -20,10 +20,10 @@ export function evaluateOne(
   sim: Sim,
   seen: Set<string>,
   options: EvaluateOptions,
-): GateDecision {
+): Verdict {
   const reasons: BlockReason[] = [];
   let placement: Order | null = null;
-  const out = (notional = 0, commission = 0): GateDecision => ({
+  const out = (notional = 0, commission = 0): Verdict => ({
     order: copyOrder(order),
     approved: reasons.length === 0,
     reasons,

@@ -221,10 +221,14 @@ export function runScenario(s: Scenario): GateResult {
 /** Round away float noise (0.1 + 0.2) for output; null for non-finite numbers (JSON has none). */
 const clean = (n: number): number | null => (Number.isFinite(n) ? Number(n.toFixed(9)) : null);
 
-/** The public JSON output (the contract of `gate check --json`). */
+/**
+ * The public JSON output (the contract of `gate check --json`): decisions in evaluated order (sells
+ * first), each with `index`, the position in the scenario's `orders` of the order it answers.
+ */
 export function scenarioOutput(r: GateResult): Record<string, unknown> {
   return {
     decisions: r.decisions.map((d) => ({
+      index: d.index,
       order: d.order,
       approved: d.approved,
       reasons: d.reasons.map((x) => ({ code: x.code, message: x.message })),

@@ -8,15 +8,16 @@
 import type { StandingOrder } from "../journal/standing-orders.js";
 import { createHash } from "node:crypto";
 import type { PortfolioView, ProposedOrder } from "../core/domain.js";
-import type { GateDecision } from "../core/gate-types.js";
+import { decisionFor, type GateDecision } from "../core/gate-types.js";
+import { orderKey } from "../core/order.js";
 
 export interface ApprovalRequest {
   runId: string;
   summary: string;
   orders: ProposedOrder[];
-  /** The gate's verdict on `orders`, in the same order as `orders`. */
+  /** The gate's verdicts on `orders`: each names the order it answers by `index` (look them up with `decisionFor`). */
   decisions: GateDecision[];
-  /** Re-gate an edited batch against the same state (pure; for edit flows). Verdicts align with the input. */
+  /** Re-gate an edited batch against the same state (pure; for edit flows). Each verdict names its input order by `index`. */
   regate(orders: ProposedOrder[]): GateDecision[];
   signal?: AbortSignal;
   /** Portfolio value before the orders, in the base currency (for "share of portfolio after"). */
@@ -71,28 +72,15 @@ export interface StandingDecision {
   rejected: { id: string; reason: string }[];
 }
 
-/** The fields an approval binds to, in a fixed order (reason and evidence do not change what is sent). */
-type Bound = Pick<ProposedOrder, "symbol" | "side" | "quantity" | "limit_price">;
+/** The fields an approval binds to (reason and evidence do not change what is sent): the order's identity. */
+type Bound = Parameters<typeof orderKey>[0];
 
 export function canonicalOrders(orders: readonly Bound[]): string {
-  return JSON.stringify(orders.map((o) => [o.symbol.toUpperCase(), o.side, o.quantity, o.limit_price]));
+  return JSON.stringify(orders.map(orderKey));
 }
 
 export function ordersHash(orders: readonly Bound[]): string {
   return createHash("sha256").update(canonicalOrders(orders)).digest("hex");
-}
-
-/** Decisions aligned with `orders` (the gate returns them in evaluated order: sells first). */
-export function alignDecisions(orders: readonly ProposedOrder[], decisions: readonly GateDecision[]): GateDecision[] {
-  const pool = [...decisions];
-  return orders.map((o) => {
-    const i = pool.findIndex(
-      (d) => d.order.symbol.toUpperCase() === o.symbol.toUpperCase() && String(d.order.side).toUpperCase() === o.side && d.order.quantity === o.quantity && d.order.limit_price === o.limit_price,
-    );
-    const [d] = i >= 0 ? pool.splice(i, 1) : [undefined];
-    if (!d) throw new Error(`no gate decision for order ${o.side} ${o.quantity} ${o.symbol}`);
-    return d;
-  });
 }
 
 /** `--yes`: approves exactly the orders the gate approves, nothing else. */
@@ -100,7 +88,7 @@ export class AutoApprover implements Approver {
   readonly name = "auto";
   readonly standingApprover = "auto (--yes)";
   async decide(req: ApprovalRequest): Promise<ApprovalDecision> {
-    const approved = req.orders.filter((_, i) => req.decisions[i]?.approved === true);
+    const approved = req.orders.filter((_, i) => decisionFor(req.decisions, i)?.approved === true);
     return { kind: "approve", orders: approved, by: "auto" };
   }
 }

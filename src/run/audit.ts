@@ -17,6 +17,7 @@ import { TRADECAT_FILE } from "./tradecat-export.js";
 import { tradecatProblems } from "./tradecat-rules.js";
 import { type RunEvent, RUN_EVENT_TYPES } from "../core/events.js";
 import { ordersHash } from "./approval.js";
+import { orderKey } from "../core/order.js";
 import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
 import { type CassetteRead, readCassette, requestKey } from "../agent/cassette.js";
 import { maskerOfRun } from "./masking.js";
@@ -167,6 +168,15 @@ export function checkCassette(read: CassetteRead, add: (c: string, m: string) =>
   }
 }
 
+/**
+ * An order's identity (core/order.ts) as the audit's findings print it: SIDE:SYMBOL:QTY:LIMIT. The
+ * records may have been edited (a key renamed, a string made a number): read as strings, never thrown on.
+ */
+function keyOf(o: { symbol: unknown; side: unknown; quantity: number; limit_price: number }): string {
+  const [symbol, side, quantity, limit] = orderKey({ symbol: String(o.symbol), side: String(o.side).toUpperCase(), quantity: o.quantity, limit_price: o.limit_price });
+  return `${side}:${symbol}:${quantity}:${limit}`;
+}
+
 /** Every non-liquidation order placed was approved by the final gate and the operator. */
 function checkGateAndOperator(events: RunEvent[], add: (c: string, m: string) => void): void {
   const approvedByGate = new Set<string>();
@@ -183,16 +193,16 @@ function checkGateAndOperator(events: RunEvent[], add: (c: string, m: string) =>
       if (ordersHash(e.orders) !== e.orders_hash) add("approval", "the approval's hash does not match its orders");
     }
     if (e.type === "gate.final") {
-      for (const d of e.decisions) if (d.approved) approvedByGate.add(`${String(d.order.side).toUpperCase()}:${d.order.symbol}:${d.order.quantity}:${d.order.limit_price}`);
+      for (const d of e.decisions) if (d.approved) approvedByGate.add(keyOf(d.order));
     }
     if (e.type === "killswitch.tripped") {
       halted = true;
-      for (const o of e.liquidation) liquidation.add(`${o.side}:${o.symbol}:${o.quantity}:${o.limit_price}`);
+      for (const o of e.liquidation) liquidation.add(keyOf(o));
     }
     if (e.type === "valuation" && e.first_of_run && e.trading_state === "HALTED") halted = true;
-    if (e.type === "standing.fired" && e.result === "placed") standing.add(`${e.order.side}:${e.order.symbol.toUpperCase()}:${e.order.quantity}:${e.order.limit_price}`);
+    if (e.type === "standing.fired" && e.result === "placed") standing.add(keyOf(e.order));
     if (e.type === "order.placed") {
-      const key = `${e.side}:${e.symbol}:${e.quantity}:${e.limit_price}`;
+      const key = keyOf(e);
       if (liquidation.has(key)) continue;
       // A halted account's later runs sell what is still held: kill-switch sells (ids end in -L<i>).
       if (halted && e.side === "SELL" && /-L\d+$/.test(e.client_order_id)) continue;
@@ -201,7 +211,7 @@ function checkGateAndOperator(events: RunEvent[], add: (c: string, m: string) =>
         if (!standing.has(key)) add("approval", `order ${e.client_order_id} (${key}) was placed as a standing order that did not fire in this run`);
         continue;
       }
-      if (operatorHash === null || !operatorOrders.some((o) => `${o.side}:${o.symbol}:${o.quantity}:${o.limit_price}` === key)) {
+      if (operatorHash === null || !operatorOrders.some((o) => keyOf(o) === key)) {
         add("approval", `order ${e.client_order_id} (${key}) was placed without an operator approval`);
       }
     }

@@ -8,13 +8,13 @@
  */
 import type { ProposedOrder, RunMode } from "../core/domain.js";
 import type { RunEventBody } from "../core/events.js";
-import type { GateDecision } from "../core/gate-types.js";
+import { type GateDecision, inInputOrder } from "../core/gate-types.js";
 import { checkTriggers } from "../gate/standing-triggers.js";
 import type { Journal } from "../journal/journal.js";
 import { bindingHash, type StandingEvent, type StandingOrder } from "../journal/standing-orders.js";
 import { clientOrderId } from "../executor/execute.js";
 import type { Order } from "../core/order.js";
-import { alignDecisions, ordersHash } from "./approval.js";
+import { ordersHash } from "./approval.js";
 
 export interface StandingRunDeps {
   runId: string;
@@ -89,13 +89,14 @@ export async function fireStandingOrders(deps: StandingRunDeps): Promise<Standin
 
   // The final gate on fresh state, jointly for everything that fired (sells first, as for any batch).
   const orders = triggered.map((t) => orderOf(t.so));
-  const decisions = alignDecisions(orders, deps.finalGate(orders));
+  // Each decision names its fired order by input index (the gate answers sells first).
+  const decisions = inInputOrder(deps.finalGate(orders), orders.length);
   const placements = decisions.flatMap((d) => (d.approved && d.placement ? [d.placement] : []));
   deps.emit({ type: "gate.final", decisions, orders_hash: ordersHash(placements) });
   const toPlace: Order[] = [];
   const events: StandingEvent[] = [];
   triggered.forEach((t, i) => {
-    const d = decisions[i] as GateDecision;
+    const d = decisions[i] as GateDecision; // decisions[i] answers triggered[i] (input order)
     const fired = { run_id: deps.runId, trading_day: deps.tradingDay, reference_price: t.reference, at };
     if (d.approved && d.placement) {
       // Journalled as fired (with the client id its order gets) before anything is sent.

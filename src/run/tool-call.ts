@@ -12,7 +12,6 @@ import { fxToBaseOf } from "../config/fx.js";
 import { limitsOf } from "../config/load.js";
 import { requireConfig } from "../config/require.js";
 import { evaluate } from "../gate/evaluate.js";
-import type { GateOrder } from "../core/gate-types.js";
 import { openJournal } from "../journal/journal.js";
 import { LOG_FILE } from "../journal/types.js";
 import { isIsoDay } from "../market/calendar.js";
@@ -95,7 +94,7 @@ export async function callTool(opts: { home: string; tool: string; args: string;
       gateInputs: inputs,
       evaluateOrders: (orders) => {
         const g = inputs();
-        return evaluate(orders as unknown as GateOrder[], g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
+        return evaluate(orders, g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
       },
       // What a run on this day would search: the config's provider, undated results excluded for a past day.
       research: createResearchSetup(config.research, { env: opts.env ?? {}, historical: config.broker.kind === "sim" }),

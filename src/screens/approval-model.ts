@@ -5,7 +5,7 @@
  * are re-gated as that exact batch just before it is built.
  */
 import type { ProposedOrder } from "../core/domain.js";
-import type { GateDecision } from "../core/gate-types.js";
+import { decisionFor, type GateDecision } from "../core/gate-types.js";
 import type { ApprovalDecision, ApprovalRequest } from "../run/approval.js";
 import { sanitizeLine } from "../util/sanitize.js";
 
@@ -19,9 +19,9 @@ export interface ApprovalRow {
   decision: GateDecision | null;
 }
 
-function blockedDecision(order: ProposedOrder, message: string): GateDecision {
+function blockedDecision(order: ProposedOrder, index: number, message: string): GateDecision {
   // The gate could not be asked: treat as blocked (fail closed). The code is only for display.
-  return { order: { ...order }, approved: false, reasons: [{ code: "non_finite_number", message }], notional: order.quantity * order.limit_price, commission: 0 };
+  return { index, order: { ...order }, approved: false, reasons: [{ code: "non_finite_number", message }], notional: order.quantity * order.limit_price, commission: 0 };
 }
 
 /** Re-gate the kept rows as one batch (verdicts depend on the whole batch: cash, duplicates…). */
@@ -33,15 +33,20 @@ export function regateRows(req: ApprovalRequest, rows: readonly ApprovalRow[]): 
     if (decisions.length !== kept.length) throw new Error(`the gate returned ${decisions.length} verdicts for ${kept.length} orders`);
   } catch (e) {
     const msg = `could not re-gate: ${e instanceof Error ? e.message : String(e)}`;
-    decisions = kept.map((r) => blockedDecision(r.order, msg));
+    decisions = kept.map((r, i) => blockedDecision(r.order, i, msg));
   }
+  // The i-th kept row is input order i of the re-gated batch: its verdict is the one with index i.
   let i = 0;
-  return rows.map((r) => (r.dropped ? { ...r, decision: null } : { ...r, decision: decisions[i++] ?? blockedDecision(r.order, "no verdict") }));
+  return rows.map((r) => {
+    if (r.dropped) return { ...r, decision: null };
+    const at = i++;
+    return { ...r, decision: decisionFor(decisions, at) ?? blockedDecision(r.order, at, "no verdict") };
+  });
 }
 
 export function initialRows(req: ApprovalRequest): ApprovalRow[] {
-  const rows: ApprovalRow[] = req.orders.map((o, i) => ({ proposed: o, order: { ...o }, dropped: false, decision: req.decisions[i] ?? null }));
-  return req.decisions.length === req.orders.length ? rows : regateRows(req, rows);
+  const rows: ApprovalRow[] = req.orders.map((o, i) => ({ proposed: o, order: { ...o }, dropped: false, decision: decisionFor(req.decisions, i) ?? null }));
+  return rows.every((r) => r.decision !== null) ? rows : regateRows(req, rows);
 }
 
 export function isEdited(row: ApprovalRow): boolean {

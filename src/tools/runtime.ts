@@ -8,6 +8,7 @@
  * The checks before the call limit (unknown tool to pending) live in `./admission.ts`.
  */
 import type { PendingError } from "../core/events.js";
+import type { GateDecision } from "../core/gate-types.js";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
 import type { ToolName } from "./catalogue.js";
@@ -40,6 +41,8 @@ export interface DispatchOutcome {
   durationMs: number;
   /** The handler's success payload, for the caller (e.g. check_orders decisions). */
   data?: Record<string, unknown>;
+  /** The gate's typed decisions behind an order tool's result (never shown to the model). */
+  verdicts?: GateDecision[];
 }
 
 export interface ToolRuntimeOptions {
@@ -215,7 +218,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     inFlight.set(name, (inFlight.get(name) ?? 1) - 1);
     if (!result.ok) {
       const code = Object.hasOwn(TOOL_ERROR_CODES, result.code) ? result.code : "tool_execution_failed";
-      return fail(
+      const failed = fail(
         {
           code,
           tool: name,
@@ -230,11 +233,14 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
         started,
         argObj,
       );
+      if (result.verdicts) failed.verdicts = result.verdicts;
+      return failed;
     }
     const outcome = finish(name, argObj, "ok", successEnvelope(result.data ?? {}), started, result.data ?? {});
     if (outcome.success) {
       successes.set(name, (successes.get(name) ?? 0) + 1);
       if (Array.isArray(result.evidenceIds)) registry.record(result.evidenceIds.filter((id): id is string => typeof id === "string"), result.data ?? {});
+      if (result.verdicts) outcome.verdicts = result.verdicts;
     }
     return outcome;
   }

@@ -3,6 +3,7 @@
  * registry build time by the module that owns the capability (journal, market, gate, agent).
  */
 import type { TSchema } from "@sinclair/typebox";
+import type { GateDecision } from "../core/gate-types.js";
 
 export type ToolKind = "read" | "dry_run" | "final";
 export type ToolGroup = "portfolio" | "market" | "research" | "screening" | "watchlist" | "memory" | "sandbox" | "orders";
@@ -33,6 +34,8 @@ export interface HandlerFailure {
   issues?: { path: string; message: string }[];
   /** Extra fields merged into the correction (e.g. `candidates`, `pending`). */
   details?: Record<string, unknown>;
+  /** The gate's typed decisions behind the failure (submit_orders' bounce): for the run's events, never shown to the model. */
+  verdicts?: GateDecision[];
 }
 
 /** A handler's success: the payload (without `success`), and the evidence ids it returned. */
@@ -41,6 +44,11 @@ export interface HandlerSuccess {
   data: Record<string, unknown>;
   /** Ids the model may cite in `evidence_ids` later in this run. */
   evidenceIds?: string[];
+  /**
+   * The gate's typed decisions behind the result (check_orders, submit_orders), each naming its
+   * input order by `index`: for the run's events and the proposal, never shown to the model.
+   */
+  verdicts?: GateDecision[];
 }
 
 export type HandlerResult = HandlerSuccess | HandlerFailure;

@@ -38,8 +38,8 @@ describe("gate check --scenario (shipped examples)", () => {
   it("clean-buy: approved, the public shape exactly", async () => {
     const out = await json("clean-buy.json");
     expect(Object.keys(out)).toEqual(["decisions", "portfolio_after", "drawdown_pct", "kill_switch"]);
-    expect(Object.keys(out.decisions[0])).toEqual(["order", "approved", "reasons", "notional", "commission"]);
-    expect(out.decisions[0]).toMatchObject({ approved: true, reasons: [], notional: 1005, commission: 1 });
+    expect(Object.keys(out.decisions[0])).toEqual(["index", "order", "approved", "reasons", "notional", "commission"]);
+    expect(out.decisions[0]).toMatchObject({ index: 0, approved: true, reasons: [], notional: 1005, commission: 1 });
     expect(out.decisions[0].order).toMatchObject({ symbol: "AAA", side: "BUY", quantity: 10, limit_price: 100.5 });
     expect(out.portfolio_after).toEqual({
       cash: 8994,
@@ -56,6 +56,8 @@ describe("gate check --scenario (shipped examples)", () => {
       ["AAA", true, []],
       ["BBB", false, ["insufficient_cash"]],
     ]);
+    // Evaluated order (the sell first); each decision names its order's position in the scenario.
+    expect(out.decisions.map((d: { index: number }) => d.index)).toEqual([2, 0, 1]);
     expect(out.portfolio_after.cash).toBe(548);
   });
   it("halted: everything blocked", async () => {
@@ -64,6 +66,7 @@ describe("gate check --scenario (shipped examples)", () => {
       ["AAA", false, ["trading_halted"]],
       ["AAA", false, ["trading_halted"]],
     ]);
+    expect(out.decisions.map((d: { index: number }) => d.index)).toEqual([0, 1]);
     expect(out.portfolio_after.orders_this_month).toBe(1);
   });
   it("fat-finger: price band and friends accumulate; exchange and duplicate", async () => {

@@ -220,7 +220,8 @@ describe("monthly quota", () => {
   });
 });
 
-const dec = (o: ProposedOrder, approved: boolean, reasons: GateDecision["reasons"] = []): GateDecision => ({
+const dec = (o: ProposedOrder, approved: boolean, reasons: GateDecision["reasons"] = [], index = 0): GateDecision => ({
+  index,
   order: { ...o },
   approved,
   reasons,

@@ -17,7 +17,7 @@ test("an operator may drop orders, shrink quantities and move limits, nothing mo
 });
 
 test("--yes approves exactly the gate-approved orders and cannot supply the hash (the pipeline computes it)", async () => {
-  const decisions = proposed.map((o, i) => ({ order: o, approved: i === 0, reasons: [], notional: 0, commission: 0 }) as unknown as GateDecision);
+  const decisions = proposed.map((o, i): GateDecision => ({ index: i, order: o, approved: i === 0, reasons: [], notional: 0, commission: 0 }));
   const d = await new AutoApprover().decide({ runId: "r", summary: "s", orders: proposed, decisions, regate: () => decisions });
   expect(d).toMatchObject({ kind: "approve", by: "auto", orders: [proposed[0]] });
   expect(Object.keys(d)).not.toContain("orders_hash");

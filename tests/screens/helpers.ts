@@ -2,7 +2,7 @@ import type { Instrument, PriceSource, ProposedOrder } from "../../src/core/doma
 import { defaultConfig, limitsOf } from "../../src/config/load.js";
 import { evaluate, type GateDecision, type GateOrder } from "../../src/gate/index.js";
 import { buildGateInputs } from "../../src/run/gate-inputs.js";
-import { alignDecisions, type ApprovalRequest } from "../../src/run/approval.js";
+import type { ApprovalRequest } from "../../src/run/approval.js";
 import type { RunEvent, RunEventBody } from "../../src/core/events.js";
 
 export const KEY = {
@@ -115,8 +115,8 @@ export function fakeRequest(
 ): ApprovalRequest & { regateCalls: ProposedOrder[][] } {
   const prices = opts.prices ?? { AAPL: 100, MSFT: 200, TSLA: 50 };
   const evaluate = fakeGate({ prices, cash: opts.cash ?? 10_000, ...(opts.holdings ? { holdings: opts.holdings } : {}), ...(opts.notAllowed ? { notAllowed: opts.notAllowed } : {}) });
-  // An approval request carries the verdicts in the proposal's order, as the run builds it.
-  const gate = (os: ProposedOrder[]) => alignDecisions(os, evaluate(os));
+  // Verdicts in the gate's order (sells first), each carrying the index of the order it answers.
+  const gate = (os: ProposedOrder[]) => evaluate(os);
   const regateCalls: ProposedOrder[][] = [];
   return {
     runId: "run-1",

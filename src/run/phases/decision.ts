@@ -5,7 +5,8 @@
  */
 import { TwError } from "../../core/errors.js";
 import { EXIT } from "../../core/exit-codes.js";
-import { alignDecisions, approvalOutsideProposal, ordersHash } from "../approval.js";
+import { inInputOrder } from "../../core/gate-types.js";
+import { approvalOutsideProposal, ordersHash } from "../approval.js";
 import { evidenceFromTranscript } from "../evidence.js";
 import { portfolioView } from "../portfolio.js";
 import { type Phase, Stop } from "./context.js";
@@ -19,8 +20,9 @@ export const decisionPhase: Phase = {
     const { journal, sink, signal, config } = deps;
     const proposal = ctx.proposal;
     if (!proposal) throw new Error("the decision phase needs a proposal");
-    const decisions = proposal.orders.length > 0 ? alignDecisions(proposal.orders, evaluateOrders(ctx, proposal.orders)) : [];
-    // The agent loop has emitted the `proposal` event; these verdicts are re-aligned with the orders for the operator.
+    // The agent loop has emitted the `proposal` event; these verdicts, on the state now, are for the operator.
+    // Each names its order by input index; the journal records them in input order, as it always has.
+    const decisions = proposal.orders.length > 0 ? inInputOrder(evaluateOrders(ctx, proposal.orders), proposal.orders.length) : [];
     await journal.recordProposal(ctx.runId, { orders: proposal.orders, summary: proposal.summary, decisions, at: ctx.now() });
     if (deps.mode === "watch") return new Stop("observed", EXIT.OK, "watch mode: research and watchlist recorded; nothing placed");
     if (proposal.orders.length === 0) return new Stop("hold", EXIT.OK, "the model proposed to hold");
@@ -42,7 +44,7 @@ export const decisionPhase: Phase = {
       summary: proposal.summary,
       orders: proposal.orders,
       decisions,
-      regate: (orders) => alignDecisions(orders, evaluateOrders(ctx, orders)),
+      regate: (orders) => evaluateOrders(ctx, orders),
       signal,
       portfolioValue: ctx.value,
       referencePrices: Object.fromEntries(Object.entries(snapshot.market).map(([s, q]) => [s, q.price])),

@@ -9,7 +9,7 @@ import { TwError } from "../../core/errors.js";
 import { evaluate } from "../../gate/evaluate.js";
 import { ordersHash } from "../approval.js";
 import { type Phase, Stop } from "./context.js";
-import { gateInputs, readOpenOrders, toGateOrders } from "./gate.js";
+import { gateInputs, readOpenOrders } from "./gate.js";
 
 export const finalGatePhase: Phase = {
   name: "final gate",
@@ -18,7 +18,7 @@ export const finalGatePhase: Phase = {
     const approved = ctx.approved ?? [];
     ctx.openOrders = await readOpenOrders(broker);
     const g = gateInputs(ctx);
-    const final = evaluate(toGateOrders(approved), g.state, g.market, g.limits, g.universe, { commission: g.commission });
+    const final = evaluate([...approved], g.state, g.market, g.limits, g.universe, { commission: g.commission });
     const toPlace: Order[] = [];
     for (const d of final.decisions) {
       if (!d.approved) continue;

@@ -3,7 +3,7 @@
  * broker's open orders as last read, and the run's point-in-time prices.
  */
 import type { ProposedOrder } from "../../core/domain.js";
-import type { GateDecision, GateOrder, OpenOrder } from "../../core/gate-types.js";
+import type { GateDecision, OpenOrder } from "../../core/gate-types.js";
 import type { Broker } from "../../broker/types.js";
 import { limitsOf } from "../../config/load.js";
 import { evaluate } from "../../gate/evaluate.js";
@@ -38,11 +38,8 @@ export function gateInputs(ctx: RunContext): GateInputSnapshot {
   });
 }
 
+/** The gate on the run's current state: one decision per order, each naming its order by input `index`. */
 export function evaluateOrders(ctx: RunContext, orders: readonly ProposedOrder[]): GateDecision[] {
   const g = gateInputs(ctx);
-  return evaluate(toGateOrders(orders), g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
-}
-
-export function toGateOrders(orders: readonly ProposedOrder[]): GateOrder[] {
-  return orders.map((o) => ({ ...o }) as unknown as GateOrder);
+  return evaluate([...orders], g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
 }

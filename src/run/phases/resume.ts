@@ -4,7 +4,7 @@
  * original transcript is kept with this run (the evidence its orders cite is in it).
  */
 import { writeJsonAtomic } from "../artifacts.js";
-import { alignDecisions } from "../approval.js";
+import { inInputOrder } from "../../core/gate-types.js";
 import type { Phase } from "./context.js";
 import { evaluateOrders } from "./gate.js";
 
@@ -16,7 +16,7 @@ export const resumePhase: Phase = {
     const { sink } = ctx.deps;
     sink.emit({ type: "run.note", level: "info", message: `deciding the proposal of run ${r.fromRunId} (recorded as awaiting approval); the model is not called` });
     writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, resumed_from: r.fromRunId, system: r.transcript.system, messages: r.transcript.messages });
-    const decisions = alignDecisions(r.orders, evaluateOrders(ctx, r.orders));
+    const decisions = inInputOrder(evaluateOrders(ctx, r.orders), r.orders.length);
     sink.emit({ type: "proposal", orders: r.orders, summary: r.summary, decisions, abandoned: [] });
     ctx.proposal = { orders: r.orders, summary: r.summary };
     return undefined;

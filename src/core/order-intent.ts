@@ -1,0 +1,55 @@
+/**
+ * The order intent: one order as the model proposes it (an item of `orders` in check_orders and
+ * submit_orders), as the operator approves it, and as the journal records the proposal. Defined
+ * once, here, as a TypeBox schema; its TypeScript type is `Static<>` of it. The tool contracts
+ * (src/tools/defs/order.ts) render this schema; the domain never imports the tools layer.
+ *
+ * The schema bounds what the model may send; the gate, not the schema, enforces limits and whole
+ * shares. Where an intent sits in its batch is its input index (`GateDecision.index`), never a
+ * field of the intent itself.
+ */
+import { type Static, Type } from "@sinclair/typebox";
+
+/** Symbol: what list_universe returns (letters, digits, dot, dash), 1–15 characters. */
+export const SymbolField = Type.String({
+  minLength: 1,
+  maxLength: 15,
+  pattern: "^[A-Za-z0-9][A-Za-z0-9.\\-]*$",
+  description: "Instrument symbol exactly as list_universe returns it, e.g. \"ALFA\".",
+});
+
+export const EvidenceIds = Type.Array(Type.String({ minLength: 1, maxLength: 100, description: "An evidence id." }), {
+  minItems: 1,
+  maxItems: 10,
+  uniqueItems: true,
+  description:
+    "Ids of results returned earlier in this run that support the order (the `evidence_id` of get_portfolio or get_price_history results). Unseen ids are refused.",
+});
+
+export const SideSchema = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], { description: "BUY or SELL (upper case)." });
+export type Side = Static<typeof SideSchema>;
+
+/** One order as the model proposes it. The gate, not the schema, enforces limits and whole shares. */
+export const OrderIntentSchema = Type.Object(
+  {
+    symbol: SymbolField,
+    side: SideSchema,
+    quantity: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 10_000_000,
+      description: "Number of shares, > 0. Whole shares unless the account allows fractional quantities.",
+    }),
+    limit_price: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 10_000_000,
+      description:
+        "Limit price in the instrument's currency. Orders are DAY limit orders; the limit must lie within the configured band around the reference price.",
+    }),
+    reason: Type.String({ minLength: 1, maxLength: 500, description: "Why this order, in one or two sentences." }),
+    evidence_ids: EvidenceIds,
+  },
+  { additionalProperties: false, description: "One DAY limit order." },
+);
+
+/** An order intent: one order as the model proposes it (its type is the schema's). */
+export type ProposedOrder = Static<typeof OrderIntentSchema>;
