@@ -48,7 +48,8 @@ const order = (symbol: string, side: "BUY" | "SELL", quantity: number, limit: nu
   quantity,
   limit_price: limit,
   reason,
-  evidence_ids: [`price:${symbol}:${DAY}`],
+  // The price summary's evidence id carries the date of its last bar (the Friday before DAY).
+  evidence_ids: [`price:${symbol}:2024-05-03`],
 });
 // Input order: buy, sell, the same buy again, the same sell again (reasons differ; identity does not).
 const BATCH = [
