@@ -72,6 +72,7 @@ describe("the atomic writer", () => {
     fs.writeFileSync(path.join(target, "inside"), "kept");
     expect(() => writeFileAtomicSync(target, "x")).toThrow();
     await expect(writeFileAtomic(target, "x")).rejects.toThrow();
+    expect(() => writeJsonAtomic(target, { run_id: "r1" })).toThrow(); // a run artifact's writer
     expect(fs.readdirSync(dir)).toEqual(["taken"]);
     expect(fs.readFileSync(path.join(target, "inside"), "utf8")).toBe("kept");
   });
