@@ -40,8 +40,9 @@ export function artifactPaths(runDir: string) {
 }
 export type ArtifactPaths = ReturnType<typeof artifactPaths>;
 
-export function writeJsonAtomic(path: string, value: unknown): void {
-  writeFileAtomicSync(path, `${JSON.stringify(redactValue(value), null, 2)}\n`);
+/** Writes a run artifact (redacted) atomically; durably unless the run's journal is not (a simulation's day, packed afterwards). */
+export function writeJsonAtomic(path: string, value: unknown, durable = true): void {
+  writeFileAtomicSync(path, `${JSON.stringify(redactValue(value), null, 2)}\n`, { durable });
 }
 
 export function ensureRunDir(runDir: string): ArtifactPaths {

@@ -77,11 +77,12 @@ describe("the atomic writer", () => {
     expect(fs.readFileSync(path.join(target, "inside"), "utf8")).toBe("kept");
   });
 
-  it("does not fsync when asked not to (a simulation's throwaway files)", () => {
+  it("does not fsync when asked not to (a simulation's throwaway journal head and run artifacts)", () => {
     const dir = tmp();
     writeFileAtomicSync(path.join(dir, "head.json"), "{}", { durable: false });
+    writeJsonAtomic(path.join(dir, "transcript.json"), { run_id: "r1" }, false); // a simulated day's artifact, packed afterwards
     expect(synced).toEqual([]);
-    expect(fs.readdirSync(dir)).toEqual(["head.json"]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["head.json", "transcript.json"]);
   });
 
   it("run artifacts, the simulated broker's book and imported bars are flushed to the disk", () => {
