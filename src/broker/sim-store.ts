@@ -4,10 +4,11 @@
  * operations, and in a many-day simulation the day changes between snapshots.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
 import type { MarketData } from "../market/data.js";
+import { writeFileAtomicSync } from "../util/atomic-write.js";
 import { BrokerError } from "./errors.js";
 import { assertSimLogRecord, assertSimState, assertSimStateAfterLine } from "./sim-state.js";
 import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
@@ -188,8 +189,6 @@ function logOrder(file: string, line: number, gen: number, lastGen: number, snap
 export function writeSimState(path: string, state: SimState): void {
   mkdirSync(dirname(path), { recursive: true });
   state.gen = (state.gen ?? 0) + 1;
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, JSON.stringify(state));
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, JSON.stringify(state));
   rmSync(logPath(path), { force: true });
 }

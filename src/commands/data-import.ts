@@ -10,6 +10,7 @@ import { formatBarFile } from "../market/bars.js";
 import { asciiSymbol, parseImportCsv } from "../market/import.js";
 import { EXIT } from "../core/exit-codes.js";
 import { isIsoCurrency } from "../core/money.js";
+import { fsyncDirSync, writeFileDurableSync } from "../util/atomic-write.js";
 import { homePaths } from "../util/paths.js";
 import { READ_LIMITS, readRequiredFile } from "../util/regular-file.js";
 import type { CommandIO } from "./io.js";
@@ -99,9 +100,10 @@ export function importMeta(symbol: string, currency: string, source: string, row
 
 /**
  * Writes every file, all or nothing: each is written in full to a temporary name beside its
- * destination first, and only when all of them were written are they renamed into place (each
- * rename is atomic). If a rename fails, the files already replaced are put back as they were.
- * A file replaces the symbol's previous import whole. Returns the destination paths; throws an
+ * destination first and flushed to the disk, and only when all of them were written are they
+ * renamed into place (each rename is atomic; the folder is flushed after them, as the one atomic
+ * writer does, src/util/atomic-write.ts). If a rename fails, the files already replaced are put
+ * back as they were. A file replaces the symbol's previous import whole. Returns the destination paths; throws an
  * `ImportWriteError` after cleaning up.
  */
 export function writeImportedBarFiles(home: string, files: readonly ImportedBarFile[]): string[] {
@@ -118,7 +120,7 @@ export function writeImportedBarFiles(home: string, files: readonly ImportedBarF
     mkdirSync(dir, { recursive: true });
     for (const p of plan) {
       current = p.dest;
-      writeFileSync(p.tmp, p.text);
+      writeFileDurableSync(p.tmp, p.text);
     }
     // What each destination file held before, to put back if a later rename fails.
     for (const p of plan) {
@@ -153,5 +155,6 @@ export function writeImportedBarFiles(home: string, files: readonly ImportedBarF
     removeTemps();
     throw new ImportWriteError(current, (e as Error).message);
   }
+  fsyncDirSync(dir);
   return plan.map((p) => p.dest);
 }

@@ -76,7 +76,8 @@ export async function openJournal(home: string, opts: OpenJournalOptions): Promi
 /** The journal: the reads (journal-reads.ts) plus serialised, atomic writes of the events the modules build. */
 export class Journal extends JournalReads {
   private readonly readOnly: boolean;
-  private readonly durable: boolean;
+  /** Commits are fsynced (false for a simulation's throwaway journal): the run's artifacts follow it. */
+  readonly durable: boolean;
   private readonly reducingRuns: number;
   private readonly headOnFlush: boolean;
   private headDirty = false;

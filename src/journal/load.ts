@@ -11,7 +11,8 @@ import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
 import { migrate } from "./migrate.js";
 import { apply, checkpointOf, emptyState, type State } from "./state.js";
-import { corrupt, makeHeadDb, parseStrict, readLog, readText, writeFileAtomic } from "./store.js";
+import { writeFileAtomic } from "../util/atomic-write.js";
+import { corrupt, makeHeadDb, parseStrict, readLog, readText } from "./store.js";
 import { type HeadDoc, type JournalEvent, LOG_FILE, SCHEMA_VERSION } from "./types.js";
 
 export interface LoadedJournal {
@@ -77,8 +78,8 @@ export async function loadJournalFiles(home: string, opts: LoadOptions): Promise
     head.checkpoint = checkpointOf(state);
     if (!opts.readOnly) {
       // keep the original, write the log, then switch the head: a crash before the switch leaves v1 in place
-      await writeFileAtomic(`${paths.journal}.v${version}.bak`, text, durable);
-      await writeFileAtomic(logPath, chained.text, durable);
+      await writeFileAtomic(`${paths.journal}.v${version}.bak`, text, { durable, mode: 0o600 });
+      await writeFileAtomic(logPath, chained.text, { durable, mode: 0o600 });
       await makeHeadDb(paths.journal, head, durable).write();
     }
     return { head, events, exists: true, state };

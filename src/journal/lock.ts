@@ -16,7 +16,7 @@ import lockfile from "proper-lockfile";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { homePaths } from "../util/paths.js";
-import { writeFileAtomic } from "./store.js";
+import { writeFileAtomic } from "../util/atomic-write.js";
 import type { LockPurpose } from "./types.js";
 
 export interface LockHolder {
@@ -187,7 +187,7 @@ export async function acquireLock(home: string, purpose: LockPurpose, opts: Lock
       // proper-lockfile refreshes the lock folder's mtime and treats any other change of it as a
       // takeover ("compromised"); writing holder.json inside changes it, so put the mtime back.
       const before = await stat(lockDir);
-      await writeFileAtomic(join(lockDir, HOLDER), JSON.stringify(holder, null, 2), false);
+      await writeFileAtomic(join(lockDir, HOLDER), JSON.stringify(holder, null, 2), { durable: false, mode: 0o600 });
       await utimes(lockDir, before.atime, before.mtime);
     } catch (e) {
       await release().catch(() => {});

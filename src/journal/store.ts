@@ -1,21 +1,16 @@
 /**
- * Durable storage: the lowdb head document (`journal.json`, written temp-file → fsync → rename →
- * fsync of the folder) and the append-only event log (`journal.log.jsonl`). The head records how
- * many log bytes are committed; bytes past that mark are a torn or uncommitted tail from a crash,
+ * Durable storage: the head document (`journal.json`, replaced by the one atomic writer of
+ * src/util/atomic-write.ts: temp file → fsync → rename → fsync of the folder) and the append-only
+ * event log (`journal.log.jsonl`). The head records how many log bytes are committed; bytes past that mark are a torn or uncommitted tail from a crash,
  * ignored on read and cut off before the next append. So a write is: append events (fsync), then
  * replace the head. A crash at any point leaves the previous commit or the new one, never a mix.
- *
- * lowdb's own JSONFile (steno) renames a temp file but never fsyncs and uses one fixed temp name,
- * so the head goes through `DurableJsonFile`, a lowdb adapter with the same contract.
  */
-import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { open, readFile, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import type { Adapter } from "lowdb";
-import { Low } from "lowdb";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
+import { writeFileAtomic } from "../util/atomic-write.js";
 import { faultPoint } from "../util/test-fault.js";
 import type { HeadDoc } from "./types.js";
 import { CHAIN_ORIGIN, type ParsedLog, parseLines } from "./chain.js";
@@ -23,70 +18,6 @@ import { CHAIN_ORIGIN, type ParsedLog, parseLines } from "./chain.js";
 export interface StoreOptions {
   /** fsync files and the folder on every commit (default true; tests and simulations may turn it off). */
   fsync: boolean;
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, "r");
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // some platforms cannot fsync a directory; the rename is still atomic
-  }
-}
-
-/** Replace `path` atomically with `text` (unique temp file in the same folder, fsync, rename). */
-export async function writeFileAtomic(path: string, text: string, durable = true): Promise<void> {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  if (!durable) {
-    // Without fsync the write is a few fast system calls: done synchronously, with no thread-pool
-    // round trip per step (a simulation writes its head once per simulated day).
-    try {
-      writeFileSync(tmp, text, { encoding: "utf8", mode: 0o600 });
-      renameSync(tmp, path);
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      throw e;
-    }
-    return;
-  }
-  const fh = await open(tmp, "w", 0o600);
-  try {
-    await fh.writeFile(text, "utf8");
-    if (durable) await fh.sync();
-  } catch (e) {
-    await fh.close();
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
-  await fh.close();
-  try {
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
-  if (durable) await fsyncDir(dir);
-}
-
-/** A lowdb adapter that reads strictly and writes durably. */
-export class DurableJsonFile<T> implements Adapter<T> {
-  constructor(
-    private readonly path: string,
-    private readonly durable: boolean,
-  ) {}
-  async read(): Promise<T | null> {
-    const text = await readText(this.path);
-    if (text === null) return null;
-    return parseStrict(this.path, text) as T;
-  }
-  async write(data: T): Promise<void> {
-    await writeFileAtomic(this.path, JSON.stringify(data), this.durable);
-  }
 }
 
 export async function readText(path: string): Promise<string | null> {
@@ -115,8 +46,20 @@ export function parseStrict(path: string, text: string): unknown {
   }
 }
 
-export function makeHeadDb(path: string, head: HeadDoc, durable: boolean): Low<HeadDoc> {
-  return new Low<HeadDoc>(new DurableJsonFile<HeadDoc>(path, durable), head);
+/** The head document in memory and its file: `write()` replaces the file atomically (durably unless turned off). */
+export class HeadFile {
+  constructor(
+    private readonly path: string,
+    public data: HeadDoc,
+    private readonly durable: boolean,
+  ) {}
+  async write(): Promise<void> {
+    await writeFileAtomic(this.path, JSON.stringify(this.data), { durable: this.durable, mode: 0o600 });
+  }
+}
+
+export function makeHeadDb(path: string, head: HeadDoc, durable: boolean): HeadFile {
+  return new HeadFile(path, head, durable);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Journal record and event shapes. The journal is event-sourced: every write appends events to the
- * log (`journal.log.jsonl`), and the lowdb head document (`journal.json`) holds the schema version,
+ * log (`journal.log.jsonl`), and the head document (`journal.json`) holds the schema version,
  * the commit mark and a checkpoint of the balances. The in-memory model is the fold of the log.
  */
 import type { OrderStatus, ProposedOrder, RunMode, Side, TradingState } from "../core/domain.js";

@@ -1,7 +1,9 @@
 /**
  * The `get_price_history` summary: what about six months of daily closes say, in a few numbers.
- * Pure: give it bars (already point-in-time, or let it cut at `tradingDay`).
+ * Pure: give it bars (already point-in-time, or let it cut at `tradingDay`). The indicators (SMA,
+ * log returns, standard deviation) come from `trading-signals`, as the screen's do (./screen.ts).
  */
+import { getLogReturns, getStandardDeviation, SMA } from "trading-signals";
 import type { Bar } from "../core/domain.js";
 import { countBefore } from "./bars.js";
 
@@ -38,6 +40,32 @@ export type SummaryResult = { ok: true; summary: PriceHistorySummary } | { ok: f
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const r4 = (x: number) => Math.round(x * 10000) / 10000;
 
+const closes = (bars: readonly Bar[], from: number, to: number): number[] => bars.slice(from, to).map((b) => b.close);
+
+/** The indicator's value after all of `values` (it is stable: callers pass at least its interval). */
+function lastOf(ind: SMA, values: number[]): number {
+  ind.updates(values, false);
+  return ind.getResult() ?? Number.NaN;
+}
+
+/**
+ * Annualised volatility (percent, 2 decimals) of the daily log returns of bars[start..end): the
+ * sample standard deviation (n − 1), from trading-signals' log returns and standard deviation as
+ * the screen uses them. A pair with a non-positive close is skipped; null under 2 returns.
+ */
+function annualisedVolatilityPct(bars: readonly Bar[], start: number, end: number): number | null {
+  const returns: number[] = [];
+  for (let i = start + 1; i < end; i++) {
+    const pair = [bars[i - 1]!.close, bars[i]!.close];
+    if (pair[0]! > 0 && pair[1]! > 0) returns.push(...getLogReturns(pair));
+  }
+  const m = returns.length;
+  if (m < 2) return null;
+  // The library's deviation is the population one (÷ m); the summary has always shown the sample one (÷ m − 1).
+  const sample = getStandardDeviation(returns) * Math.sqrt(m / (m - 1));
+  return r2(sample * Math.sqrt(252) * 100);
+}
+
 /**
  * Summarises the closes strictly before `tradingDay` (all of `bars` when it is omitted).
  * Fewer than 2 closes → `{ ok: false }` ("not enough history").
@@ -58,12 +86,7 @@ export function summarizeHistory(
   const last = bars[end - 1]!;
   const closeAt = (back: number) => bars[end - 1 - back]!.close;
   const ret = (k: number) => (n > k ? r2((last.close / closeAt(k) - 1) * 100) : null);
-  const sma = (k: number) => {
-    if (n < k) return null;
-    let s = 0;
-    for (let i = end - k; i < end; i++) s += bars[i]!.close;
-    return r4(s / k);
-  };
+  const sma = (k: number) => (n < k ? null : r4(lastOf(new SMA(k), closes(bars, end - k, end))));
 
   // High/low/drawdown over the last six months of the window.
   const hlStart = Math.max(start, end - DEFAULT_LOOKBACK_DAYS);
@@ -75,25 +98,7 @@ export function summarizeHistory(
     if (b.close <= lo.close) lo = b;
   }
 
-  let vol: number | null = null;
-  if (n >= 3) {
-    let sum = 0;
-    let sumSq = 0;
-    let m = 0;
-    for (let i = start + 1; i < end; i++) {
-      const prev = bars[i - 1]!.close;
-      const cur = bars[i]!.close;
-      if (!(prev > 0 && cur > 0)) continue;
-      const lr = Math.log(cur / prev);
-      sum += lr;
-      sumSq += lr * lr;
-      m++;
-    }
-    if (m >= 2) {
-      const variance = Math.max(0, (sumSq - (sum * sum) / m) / (m - 1));
-      vol = r2(Math.sqrt(variance) * Math.sqrt(252) * 100);
-    }
-  }
+  const vol = n >= 3 ? annualisedVolatilityPct(bars, start, end) : null;
 
   const lastCloses: { date: string; close: number }[] = [];
   for (let i = Math.max(start, end - 10); i < end; i++) lastCloses.push({ date: bars[i]!.date, close: bars[i]!.close });

@@ -5,10 +5,11 @@
  * A finished run's files may be packed into one compressed bundle (`artifacts.json.br`, what
  * simulations keep per day); readers go through `readArtifact`, which reads either form.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
+import { writeFileAtomicSync } from "../util/atomic-write.js";
 import { redactValue } from "../core/redact.js";
 import { READ_LIMITS, readRegularBytes, readRegularFile } from "../util/regular-file.js";
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from "node:zlib";
@@ -39,10 +40,9 @@ export function artifactPaths(runDir: string) {
 }
 export type ArtifactPaths = ReturnType<typeof artifactPaths>;
 
-export function writeJsonAtomic(path: string, value: unknown): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(redactValue(value), null, 2)}\n`);
-  renameSync(tmp, path);
+/** Writes a run artifact (redacted) atomically; durably unless the run's journal is not (a simulation's day, packed afterwards). */
+export function writeJsonAtomic(path: string, value: unknown, durable = true): void {
+  writeFileAtomicSync(path, `${JSON.stringify(redactValue(value), null, 2)}\n`, { durable });
 }
 
 export function ensureRunDir(runDir: string): ArtifactPaths {

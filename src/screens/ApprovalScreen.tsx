@@ -22,7 +22,7 @@ import { APPROVAL_DETAIL_KEYS, APPROVAL_KEYS, CONFIRM_KEYS, EDIT_KEYS, isMove, m
 import { EMPTY_LINE, editLine, lineOf, promptKey } from "./line-editor.js";
 import { moveSelection, rangeLabel, scrollBy, windowStart } from "./scroll.js";
 import { useTerminalSize } from "./terminal.js";
-import { fitSegments, wrapText } from "./text.js";
+import { fitSegments, sliceToWidth, wrapText } from "./text.js";
 import { useTheme } from "./theme.js";
 import { useRefState } from "./use-ref-state.js";
 
@@ -231,7 +231,7 @@ export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows, typeAh
   }
 
   const summaryLines = wrapText(sanitizeLine(request.summary || "(no summary)"), width - 9);
-  const summary = summaryLines.length > 2 ? [summaryLines[0] ?? "", `${(summaryLines[1] ?? "").slice(0, width - 11)}…`] : summaryLines;
+  const summary = summaryLines.length > 2 ? [summaryLines[0] ?? "", `${sliceToWidth(summaryLines[1] ?? "", width - 11)}…`] : summaryLines;
   const sel = st.rows[st.selected];
   const brief = sel ? briefLines(request, sel, st.selected) : [];
   const showPortfolio = request.portfolio !== undefined && budget >= 20;

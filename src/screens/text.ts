@@ -1,14 +1,43 @@
-/** Small pure text helpers for fixed-width terminal layout (no Ink). */
+/**
+ * Small pure text helpers for fixed-width terminal layout (no Ink). Widths are display columns as
+ * the terminal draws them (`string-width`, the measure Ink itself uses): a CJK character or an emoji
+ * takes two, a combining mark none; a cut never splits a character (grapheme).
+ */
+import stringWidth from "string-width";
+
+/** Printable ASCII only: one column per code unit (the common case, measured without the library). */
+const NARROW = /^[\x20-\x7e]*$/;
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** The columns `s` takes on a terminal. */
+export function displayWidth(s: string): number {
+  return NARROW.test(s) ? s.length : stringWidth(s);
+}
+
+/** The longest start of `s` at most `width` columns wide (at least one character when `s` is not empty and `atLeastOne`). */
+export function sliceToWidth(s: string, width: number, atLeastOne = false): string {
+  if (NARROW.test(s)) return s.slice(0, Math.max(atLeastOne ? 1 : 0, width));
+  let used = 0;
+  let end = 0;
+  for (const { segment, index } of graphemes.segment(s)) {
+    const w = stringWidth(segment);
+    if (used + w > width && !(atLeastOne && end === 0)) break;
+    used += w;
+    end = index + segment.length;
+  }
+  return s.slice(0, end);
+}
 
 /** Wrap one paragraph-free string to `width` columns: at the last space when there is one, else hard. */
 export function wrapLine(line: string, width: number): string[] {
   const w = Math.max(1, width);
-  if (line.length <= w) return [line];
+  if (displayWidth(line) <= w) return [line];
   const out: string[] = [];
   let rest = line;
-  while (rest.length > w) {
-    let cut = rest.lastIndexOf(" ", w);
-    if (cut <= 0) cut = w;
+  while (displayWidth(rest) > w) {
+    const fit = sliceToWidth(rest, w, true).length;
+    let cut = rest.lastIndexOf(" ", fit);
+    if (cut <= 0) cut = fit;
     out.push(rest.slice(0, cut).trimEnd());
     rest = rest.slice(cut).replace(/^ /, "");
   }
@@ -40,19 +69,26 @@ export function tailLines(text: string, width: number, maxLines: number): { line
   return { lines: lines.slice(Math.max(0, lines.length - n)), clipped };
 }
 
+/** `s` cut to `width` columns with an ellipsis (assumes it is wider). */
+function cut(s: string, width: number): string {
+  return width <= 1 ? sliceToWidth(s, Math.max(0, width)) : `${sliceToWidth(s, width - 1)}…`;
+}
+
+/** `s` exactly `width` columns wide: cut with an ellipsis, or padded with spaces after it. */
 export function padEnd(s: string, width: number): string {
-  if (s.length > width) return width <= 1 ? s.slice(0, width) : `${s.slice(0, width - 1)}…`;
-  return s + " ".repeat(width - s.length);
+  const t = displayWidth(s) > width ? cut(s, width) : s;
+  return t + " ".repeat(Math.max(0, width - displayWidth(t)));
 }
 
+/** `s` exactly `width` columns wide: cut with an ellipsis, or padded with spaces before it. */
 export function padStart(s: string, width: number): string {
-  if (s.length > width) return width <= 1 ? s.slice(0, width) : `${s.slice(0, width - 1)}…`;
-  return " ".repeat(width - s.length) + s;
+  const t = displayWidth(s) > width ? cut(s, width) : s;
+  return " ".repeat(Math.max(0, width - displayWidth(t))) + t;
 }
 
+/** `s` at most `width` columns wide (cut with an ellipsis). */
 export function clip(s: string, width: number): string {
-  if (s.length <= width) return s;
-  return width <= 1 ? s.slice(0, Math.max(0, width)) : `${s.slice(0, width - 1)}…`;
+  return displayWidth(s) <= width ? s : cut(s, width);
 }
 
 /** A compact one-line JSON rendering of tool arguments. */
@@ -86,7 +122,7 @@ export interface Segment {
 export function fitSegments(segments: readonly Segment[], width: number, sep = " · "): string {
   let kept = segments.filter((s) => s.text !== "");
   const join = (xs: readonly Segment[]) => xs.map((s) => s.text).join(sep);
-  while (kept.length > 1 && join(kept).length > width) {
+  while (kept.length > 1 && displayWidth(join(kept)) > width) {
     const lowest = kept.reduce((a, b) => (b.priority < a.priority ? b : a));
     kept = kept.filter((s) => s !== lowest);
   }

@@ -2,11 +2,12 @@
  * A simulation's own files: `simulation.json` (what was asked, how far it got) and `days.jsonl`
  * (one record per simulated day), and the list of simulations in a home.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
 import { schemaChecker } from "../config/ajv.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
+import { writeFileAtomicSync } from "../util/atomic-write.js";
 import { lockHeldByLiveProcess } from "../journal/lock.js";
 import type { DayRecord } from "./day-record.js";
 import { simulationPaths, simulationsDir } from "./paths.js";
@@ -39,9 +40,7 @@ export interface SimulationMeta {
 }
 
 export function writeMeta(path: string, meta: SimulationMeta): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(meta, null, 2)}\n`);
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, `${JSON.stringify(meta, null, 2)}\n`);
 }
 
 const Str = Type.String();

@@ -86,7 +86,7 @@ export const agentPhase: Phase = {
     }
     const result = ctx.agentResult;
     if (mask) for (const leak of modelTextLeaks(mask, result.transcript)) sink.emit(leak);
-    writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript });
+    writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript }, ctx.deps.journal.durable);
     if (result.outcome === "interrupted") return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the agent loop; nothing placed");
     // A model that cannot be reached or refuses the key is an outage, not a hold: cron must see it.
     if (result.outcome === "model_error") return new Stop("model_unavailable", EXIT.BROKER_OR_DATA_UNAVAILABLE, `the model was unavailable: ${result.reason}; nothing proposed`);

@@ -55,7 +55,7 @@ export async function closeRun(ctx: RunContext, stopped: Stop): Promise<RunSumma
 function writeArtifacts(ctx: RunContext, s: Stop): RunSummary {
   const { deps, runId, paths, runDir, tradingDay, now } = ctx;
   const { sink } = deps;
-  if (!ctx.agentResult && !(deps.resume && existsSync(paths.transcript))) writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] });
+  if (!ctx.agentResult && !(deps.resume && existsSync(paths.transcript))) writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] }, deps.journal.durable);
   const endpoint = deps.broker.endpoint();
   const cycle = buildResearchCycle(sink.events, {
     runId,
@@ -70,10 +70,10 @@ function writeArtifacts(ctx: RunContext, s: Stop): RunSummary {
   });
   const problems = validateResearchCycle(cycle);
   if (problems.length > 0) {
-    writeJsonAtomic(`${paths.researchCycle}.invalid`, cycle);
+    writeJsonAtomic(`${paths.researchCycle}.invalid`, cycle, deps.journal.durable);
     return { runId, outcome: "error", exitCode: EXIT.INTERNAL_ERROR, message: `the research-cycle envelope failed validation: ${problems.join("; ")}`, tradingDay, runDir };
   }
-  writeJsonAtomic(paths.researchCycle, cycle);
+  writeJsonAtomic(paths.researchCycle, cycle, deps.journal.durable);
   const tradecat = writeTradecatCycle(runDir, cycle, sink.events);
   ensureCassette(paths, deps.model.id, now());
   if (tradecat.length > 0) return { runId, outcome: "error", exitCode: EXIT.INTERNAL_ERROR, message: `the TradeCat record failed its checks: ${tradecat.join("; ")}`, tradingDay, runDir };
