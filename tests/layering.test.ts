@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 const LOWER = ["agent", "broker", "executor", "gate", "journal", "market", "tools", "util", "config", "research", "core"];
 const UPPER = ["run", "screens", "commands"];
 /** Packages the core layer may use (exact arithmetic only). */
-const CORE_PACKAGES = ["decimal.js"];
+const CORE_PACKAGES = ["decimal.js", "@sinclair/typebox"];
 /** Gate modules that adapt the pure gate to the outside (scenario JSON, the check_orders tool). */
 const GATE_ADAPTERS = ["gate/scenario.ts", "gate/check-orders-handler.ts", "gate/index.ts"];
 
