@@ -11,6 +11,8 @@ import { TwError } from "./errors.js";
 /** A Decimal with enough precision that cost-basis arithmetic never rounds in practice. */
 export const Dec: Decimal.Constructor = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
 export type Dec = Decimal;
+/** What a Dec is made from: a number, a decimal string or a Dec. */
+export type DecValue = Decimal.Value;
 
 const FALLBACK_DIGITS: Record<string, number> = { JPY: 0, KRW: 0, CLP: 0, ISK: 0, VND: 0, KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3 };
 const digitCache = new Map<string, number>();
