@@ -181,6 +181,12 @@ export function sumMinor(values: Iterable<number>): number {
   return s;
 }
 
-/** USD spend is kept in micro-dollars so per-call costs add up exactly. */
-export const usdToMicros = (usd: number): number => halfEvenUnits(usd, 6).toNumber();
+/**
+ * LLM spend is kept in whole micro-dollars everywhere (the loop's running total, its budgets, the
+ * journal's usage records), so per-call costs add up exactly. ±Infinity (no cap) stays infinite.
+ */
+export const usdToMicros = (usd: number): number => (Number.isFinite(usd) ? halfEvenUnits(usd, 6).toNumber() : usd);
+
+/** An amount already in micro-dollars (e.g. tokens × USD per million tokens) → whole micro-dollars, half-even. */
+export const wholeMicros = (micros: DecValue): number => halfEvenUnits(micros, 0).toNumber();
 export const microsToUsd = (micros: number): number => new Dec(micros).div(1_000_000).toNumber();
