@@ -11,6 +11,7 @@
  *   `working_after_cancel` (the next run's reconciliation stops on it).
  * - Every outcome is an event.
  */
+import { Dec } from "../core/money.js";
 import { createHash } from "node:crypto";
 import { isBrokerError, isUncertainSendError } from "../broker/errors.js";
 import type { BrokerFill, BrokerOrder, BrokerOrderStatus } from "../broker/types.js";
@@ -311,7 +312,7 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
 
   // ---- 4. settle and book fills -------------------------------------------------------------
   const needsFills = (e: Entry) => e.broker !== undefined && (e.broker.filled_quantity > 0 || e.res.status === "working_after_cancel");
-  const bookedQty = (e: Entry) => e.res.fills.reduce((s, f) => s + f.quantity, 0);
+  const bookedQty = (e: Entry) => e.res.fills.reduce((s, f) => s.add(f.quantity), new Dec(0)).toNumber();
   const book = async (e: Entry, fills: BrokerFill[]) => {
     for (const f of fills) {
       if (e.bookedIds.has(f.fill_id)) continue;
@@ -356,9 +357,10 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
     if (e.done || !e.broker) continue;
     const o = e.broker;
     const qty = bookedQty(e);
-    const value = e.res.fills.reduce((s, f) => s + f.quantity * f.price, 0);
-    e.res.commission = Math.round(e.res.fills.reduce((s, f) => s + f.commission, 0) * 100) / 100;
-    e.res.avg_price = qty > 0 ? Math.round((value / qty) * 1e6) / 1e6 : null;
+    // Exact sums: each fill's commission is already in whole minor units of its currency.
+    const value = e.res.fills.reduce((s, f) => s.add(new Dec(f.quantity).mul(f.price)), new Dec(0));
+    e.res.commission = e.res.fills.reduce((s, f) => s.add(f.commission), new Dec(0)).toNumber();
+    e.res.avg_price = qty > 0 ? value.div(qty).toDecimalPlaces(6, Dec.ROUND_HALF_EVEN).toNumber() : null;
     if (qty !== o.filled_quantity) {
       e.res.discrepancy = `the broker reports ${o.filled_quantity} filled but its fills add up to ${qty} (booked ${qty})`;
       note(`${e.res.client_order_id} (${e.res.side} ${e.res.symbol}): ${e.res.discrepancy}`);
