@@ -5,6 +5,7 @@
  * The SDKs are loaded on the first call: runs on the scripted model (and commands that never call a
  * model) do not pay for loading them.
  */
+import { microsToUsd, usdToMicros } from "../core/money.js";
 import type { ModelConfig } from "../config/types.js";
 import type { Limits } from "../core/gate-types.js";
 import { EXIT } from "../core/exit-codes.js";
@@ -98,7 +99,8 @@ export function agentLimitsFrom(model: ModelConfig, monthSpentUsd: number): Agen
     maxTurns: model.max_turns,
     maxSeconds: model.max_seconds,
     runBudgetUsd: model.run_budget_usd,
-    monthlyBudgetLeftUsd: model.monthly_budget_usd - monthSpentUsd,
+    // In whole micro-dollars, so what is left is exact.
+    monthlyBudgetLeftUsd: microsToUsd(usdToMicros(model.monthly_budget_usd) - usdToMicros(monthSpentUsd)),
     maxTokens: model.max_tokens,
     requestTimeoutS: model.request_timeout_s,
   };

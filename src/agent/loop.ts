@@ -25,7 +25,8 @@ import { redactValue } from "../core/redact.js";
 import { StreamRedactor } from "../core/redact-stream.js";
 import { CassetteError } from "./cassette.js";
 import type { AgentProposal, AgentResult, RunAgentOptions, UsageRecord } from "./loop-types.js";
-import { costOf } from "./pricing.js";
+import { microsToUsd, usdToMicros } from "../core/money.js";
+import { costMicrosOf } from "./pricing.js";
 import { uniqueToolUseIds } from "./tool-use-ids.js";
 import { dispatchTurn, proposalFrom } from "./turn-tools.js";
 import type { CallHooks, Message, ModelResponse, ToolUseBlock } from "./types.js";
@@ -41,7 +42,8 @@ export type {
 } from "./loop-types.js";
 export { sha256, summarize } from "./turn-tools.js";
 
-const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+/** Whole micro-dollars → USD for events and messages (exact: 6 decimals at most). */
+const usd = microsToUsd;
 
 type CallSettled = { ok: true; response: ModelResponse } | { ok: false; error: unknown };
 
@@ -56,20 +58,23 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
   const tools = runtime.anthropicTools();
   const transcript: Message[] = [{ role: "user", content: [{ type: "text", text: opts.task }] }];
   const usage: UsageRecord[] = [];
-  let cost = 0;
+  /** The run's LLM spend so far, in whole micro-dollars (exact). */
+  let costMicros = 0;
+  const runBudgetMicros = usdToMicros(limits.runBudgetUsd);
+  const monthLeftMicros = usdToMicros(limits.monthlyBudgetLeftUsd);
   let turns = 0;
   let lastPending = "[]";
   /** Every tool_use id of the transcript so far: each answer's ids are made unique against them. */
   const toolUseIds = new Set<string>();
 
   const finish = (outcome: AgentOutcome, reason: string, proposal?: AgentProposal): { event: RunEventBody; result: AgentResult } => {
-    const result: AgentResult = { outcome, reason, transcript, usage, cost_usd: round6(cost), turns };
+    const result: AgentResult = { outcome, reason, transcript, usage, cost_usd: usd(costMicros), turns };
     if (proposal) result.proposal = proposal;
-    return { event: { type: "agent.finished", outcome, reason, turns, cost_usd: round6(cost) }, result };
+    return { event: { type: "agent.finished", outcome, reason, turns, cost_usd: usd(costMicros) }, result };
   };
 
   if (limits.monthlyBudgetLeftUsd <= 0) {
-    const f = finish("monthly_budget", `the month's LLM spend cap is used up (${round6(limits.monthlyBudgetLeftUsd)} USD left); the model was not called`);
+    const f = finish("monthly_budget", `the month's LLM spend cap is used up (${usd(monthLeftMicros)} USD left); the model was not called`);
     yield f.event;
     return f.result;
   }
@@ -100,7 +105,7 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       turn,
       max_turns: limits.maxTurns,
       time_left_ms: Math.round(timeLeft),
-      cost_usd: round6(cost),
+      cost_usd: usd(costMicros),
       budget_usd: limits.runBudgetUsd,
     };
 
@@ -191,14 +196,14 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
 
     // Tool arguments nested too deep are replaced before the transcript or an event holds them.
     const response = withShallowToolInputs(outcome.response);
-    const callCost = costOf(response.usage, opts.price);
-    cost += callCost;
+    const callMicros = costMicrosOf(response.usage, opts.price);
+    costMicros += callMicros;
     const record: UsageRecord = {
       turn,
       model: response.model,
       stop_reason: String(response.stop_reason),
       usage: response.usage,
-      cost_usd: round6(callCost),
+      cost_usd: usd(callMicros),
       duration_ms: Math.round(durationMs),
     };
     usage.push(record);
@@ -208,8 +213,8 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
       turn,
       stop_reason: String(response.stop_reason),
       usage: response.usage,
-      cost_usd: round6(callCost),
-      total_cost_usd: round6(cost),
+      cost_usd: usd(callMicros),
+      total_cost_usd: usd(costMicros),
       duration_ms: Math.round(durationMs),
     };
     // The model's own text and tool arguments (keys as well as values) are kept, run and sent back
@@ -217,15 +222,15 @@ export async function* runAgent(opts: RunAgentOptions): AsyncGenerator<RunEventB
     const answer = uniqueToolUseIds(redactValue(response.content), toolUseIds, turn);
     transcript.push({ role: "assistant", content: answer });
 
-    if (cost > limits.runBudgetUsd) {
-      const f = finish("cost_budget", `run cost ${round6(cost)} USD is above the run budget of ${limits.runBudgetUsd} USD (after turn ${turn})`);
+    if (costMicros > runBudgetMicros) {
+      const f = finish("cost_budget", `run cost ${usd(costMicros)} USD is above the run budget of ${limits.runBudgetUsd} USD (after turn ${turn})`);
       yield f.event;
       return f.result;
     }
-    if (cost > limits.monthlyBudgetLeftUsd) {
+    if (costMicros > monthLeftMicros) {
       const f = finish(
         "monthly_budget",
-        `run cost ${round6(cost)} USD is above what was left of the month's LLM spend cap (${round6(limits.monthlyBudgetLeftUsd)} USD)`,
+        `run cost ${usd(costMicros)} USD is above what was left of the month's LLM spend cap (${usd(monthLeftMicros)} USD)`,
       );
       yield f.event;
       return f.result;

@@ -6,6 +6,7 @@
  * the cache prices are multiples of the input price (1.25, 2, 0.1), for OpenAI-compatible models a
  * cached prompt token costs `cached_input` and there are no writes.
  */
+import { Dec, microsToUsd, wholeMicros } from "../core/money.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
@@ -149,18 +150,25 @@ export function resolvePrice(provider: PricedProvider, modelId: string, configur
 }
 
 /**
- * USD cost of one call. Cache writes use the TTL split when the API reports it; writes it does not
- * attribute to a TTL are priced at the 5-minute rate (the API's default TTL).
+ * Cost of one call in whole micro-dollars (prices are USD per million tokens, so tokens × price is
+ * micro-dollars), computed exactly and rounded half-even once. Cache writes use the TTL split when
+ * the API reports it; writes it does not attribute to a TTL are priced at the 5-minute rate (the
+ * API's default TTL).
  */
-export function costOf(usage: Usage, price: ModelPrice): number {
+export function costMicrosOf(usage: Usage, price: ModelPrice): number {
   const writes = usage.cache_creation_input_tokens;
   const w1h = Math.min(writes, usage.cache_creation_1h_input_tokens ?? 0);
   const w5m = writes - w1h;
-  const micro =
-    usage.input_tokens * price.input +
-    w5m * price.cacheWrite5m +
-    w1h * price.cacheWrite1h +
-    usage.cache_read_input_tokens * price.cacheRead +
-    usage.output_tokens * price.output;
-  return micro / 1e6;
+  const micro = new Dec(usage.input_tokens)
+    .mul(price.input)
+    .add(new Dec(w5m).mul(price.cacheWrite5m))
+    .add(new Dec(w1h).mul(price.cacheWrite1h))
+    .add(new Dec(usage.cache_read_input_tokens).mul(price.cacheRead))
+    .add(new Dec(usage.output_tokens).mul(price.output));
+  return wholeMicros(micro);
+}
+
+/** USD cost of one call: `costMicrosOf` in dollars. */
+export function costOf(usage: Usage, price: ModelPrice): number {
+  return microsToUsd(costMicrosOf(usage, price));
 }

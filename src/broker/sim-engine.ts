@@ -8,7 +8,7 @@
  * journal books the same fill, so reconciliation can compare cash to the minor unit.
  */
 import type { Bar, Side } from "../core/domain.js";
-import { fromMinor, productToMinor, toMinor } from "../core/money.js";
+import { Dec, fromMinor, productToMinor, roundMajor, toMinor } from "../core/money.js";
 import { type CommissionSchedule, commissionFor, estimateCommission } from "./commission.js";
 import type { SimFill, SimOrder, SimState } from "./sim-store.js";
 import type { BrokerOrder } from "./types.js";
@@ -35,8 +35,6 @@ export function fillPrice(side: Side, limit: number, bar: Bar): number | undefin
   return bar.open >= limit - eps ? bar.open : limit;
 }
 
-const cents = (x: number) => Math.round(x * 100 + (x >= 0 ? 1e-9 : -1e-9)) / 100;
-
 function rateOf(pricing: SimPricing, symbol: string): { currency: string; fx_to_base: number } {
   const r = pricing.instrument(symbol);
   if (!r) throw new Error(`the simulated broker has no currency for ${symbol}`);
@@ -45,8 +43,8 @@ function rateOf(pricing: SimPricing, symbol: string): { currency: string; fx_to_
 
 /** The base-currency cost (minor units) of buying `quantity` at `price` with the schedule's commission. */
 export function buyCostMinor(schedule: CommissionSchedule, pricing: SimPricing, symbol: string, quantity: number, price: number): number {
-  const { fx_to_base } = rateOf(pricing, symbol);
-  return productToMinor(quantity, price, fx_to_base, pricing.base) + productToMinor(1, estimateCommission(schedule, quantity, price), fx_to_base, pricing.base);
+  const { currency, fx_to_base } = rateOf(pricing, symbol);
+  return productToMinor(quantity, price, fx_to_base, pricing.base) + productToMinor(1, estimateCommission(schedule, quantity, price, currency), fx_to_base, pricing.base);
 }
 
 /**
@@ -58,13 +56,14 @@ export function applyFill(state: SimState, o: SimOrder, qty: number, price: numb
   const { currency, fx_to_base: fx } = rateOf(pricing, o.symbol);
   const base = pricing.base;
   const prevQty = o.filled_quantity;
-  const prevValue = prevQty * (o.avg_fill_price ?? 0);
-  const newQty = prevQty + qty;
-  const newValue = prevValue + qty * price;
-  const commission = cents(Math.max(0, commissionFor(schedule, newQty, newValue) - o.commission));
-  o.commission = cents(o.commission + commission);
+  // Exact decimals: the order's value so far, its average price (6 places) and the commission due.
+  const prevValue = new Dec(prevQty).mul(o.avg_fill_price ?? 0);
+  const newQty = new Dec(prevQty).add(qty).toNumber();
+  const newValue = prevValue.add(new Dec(qty).mul(price));
+  const commission = roundMajor(Dec.max(0, new Dec(commissionFor(schedule, newQty, newValue, currency)).sub(o.commission)), currency);
+  o.commission = roundMajor(new Dec(o.commission).add(commission), currency);
   o.filled_quantity = newQty;
-  o.avg_fill_price = Math.round((newValue / newQty) * 1e6) / 1e6;
+  o.avg_fill_price = newValue.div(newQty).toDecimalPlaces(6, Dec.ROUND_HALF_EVEN).toNumber();
   o.status = newQty >= o.quantity ? "filled" : "partially_filled";
   o.updated_at = at;
   const fill: SimFill = {
@@ -86,13 +85,13 @@ export function applyFill(state: SimState, o: SimOrder, qty: number, price: numb
   let cash = toMinor(state.cash, base);
   if (o.side === "BUY") {
     cash -= grossMinor + commissionMinor;
-    pos.quantity += qty;
+    pos.quantity = new Dec(pos.quantity).add(qty).toNumber();
     pos.cost = fromMinor(toMinor(pos.cost, base) + grossMinor + commissionMinor, base);
   } else {
     cash += grossMinor - commissionMinor;
     const before = pos.quantity;
-    pos.quantity -= qty;
-    pos.cost = before > 0 ? cents((pos.cost * pos.quantity) / before) : 0;
+    pos.quantity = new Dec(before).sub(qty).toNumber();
+    pos.cost = before > 0 ? roundMajor(new Dec(pos.cost).mul(pos.quantity).div(before), base) : 0;
   }
   state.cash = fromMinor(cash, base);
   if (pos.quantity === 0) delete state.positions[o.symbol];

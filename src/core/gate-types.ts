@@ -157,4 +157,10 @@ export interface GateResult {
   };
   drawdown_pct: number;
   kill_switch: boolean;
+  /**
+   * Cash once the approved orders fill at their limits, as the journal books those fills (each
+   * notional and commission rounded half-even once to the base currency's minor unit): whole minor
+   * units. `portfolio_after.cash` is the same projection unrounded. Not part of the scenario JSON.
+   */
+  cash_after_minor: number;
 }

@@ -3,6 +3,7 @@
  * product (quantity × price × fx) is computed exactly with decimal.js, then rounded half-even to
  * minor units once. Pure: no I/O.
  */
+import { type Static, Type } from "@sinclair/typebox";
 import { Decimal } from "decimal.js";
 import { EXIT } from "./exit-codes.js";
 import { TwError } from "./errors.js";
@@ -10,6 +11,8 @@ import { TwError } from "./errors.js";
 /** A Decimal with enough precision that cost-basis arithmetic never rounds in practice. */
 export const Dec: Decimal.Constructor = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
 export type Dec = Decimal;
+/** What a Dec is made from: a number, a decimal string or a Dec. */
+export type DecValue = Decimal.Value;
 
 const FALLBACK_DIGITS: Record<string, number> = { JPY: 0, KRW: 0, CLP: 0, ISK: 0, VND: 0, KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3 };
 const digitCache = new Map<string, number>();
@@ -46,6 +49,75 @@ export function minorDigits(currency: string): number {
   return digits;
 }
 
+/**
+ * THE rounding of money: an amount in major units (a number, a decimal string or a Dec) to whole
+ * minor units of `currency`, half-even (banker's rounding), exactly. The journal's booking, the
+ * simulated broker, the gate and every valuation round through it. Returns the integer as a Dec so
+ * callers can compare amounts beyond 2^53 without throwing (the gate fails closed on them).
+ */
+export function roundMinor(amount: Decimal.Value, currency: string): Dec {
+  return halfEvenUnits(amount, minorDigits(currency));
+}
+
+/** `amount` × 10^digits rounded half-even to a whole number: the one rounding rule (money and micro-dollars). */
+function halfEvenUnits(amount: Decimal.Value, digits: number): Dec {
+  return new Dec(amount).mul(new Dec(10).pow(digits)).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN);
+}
+
+/** An amount in major units rounded to the currency's minor unit (e.g. 0.125 USD → 0.12, 12.5 JPY → 12). */
+export function roundMajor(amount: Decimal.Value, currency: string): number {
+  return fromMinor(checkMinor(roundMinor(amount, currency), "amount"), currency);
+}
+
+/** An amount of money: integer minor units of an ISO 4217 currency (12345 USD is 123.45 dollars). */
+export const MoneySchema = Type.Object(
+  {
+    minor: Type.Integer({ description: "whole minor units (cents for USD, yen for JPY, fils for KWD)" }),
+    currency: Type.String({ pattern: "^[A-Z]{3}$", description: "ISO 4217 code, upper case" }),
+  },
+  { additionalProperties: false },
+);
+export type Money = Static<typeof MoneySchema>;
+
+/** Money from whole minor units. */
+export function money(minor: number, currency: string): Money {
+  if (!Number.isSafeInteger(minor)) throw new TwError("invalid_amount", `${minor} is not a whole number of minor units`);
+  minorDigits(currency);
+  return { minor, currency: currency.toUpperCase() };
+}
+
+/** Money from a major amount, rounded half-even to the minor unit (`roundMinor`). */
+export function moneyOf(amount: number | string | Dec, currency: string): Money {
+  return { minor: toMinor(amount, currency), currency: currency.toUpperCase() };
+}
+
+function sameCurrency(a: Money, b: Money): void {
+  if (a.currency !== b.currency) throw new TwError("currency_mismatch", `cannot combine ${a.currency} with ${b.currency} without a rate`);
+}
+
+/** a + b (same currency). */
+export function addMoney(a: Money, b: Money): Money {
+  sameCurrency(a, b);
+  return money(a.minor + b.minor, a.currency);
+}
+
+/** a − b (same currency). */
+export function subMoney(a: Money, b: Money): Money {
+  sameCurrency(a, b);
+  return money(a.minor - b.minor, a.currency);
+}
+
+/** −1, 0 or 1 as a is below, equal to or above b (same currency). */
+export function compareMoney(a: Money, b: Money): -1 | 0 | 1 {
+  sameCurrency(a, b);
+  return a.minor < b.minor ? -1 : a.minor > b.minor ? 1 : 0;
+}
+
+/** The amount in major units as the nearest number (12345 USD → 123.45; 12345 JPY → 12345). */
+export function majorOf(m: Money): number {
+  return fromMinor(m.minor, m.currency);
+}
+
 function checkMinor(d: Dec, what: string): number {
   const n = d.toNumber();
   if (!Number.isSafeInteger(n)) throw new TwError("invalid_amount", `${what} is out of range`, EXIT.USAGE_OR_CONFIG);
@@ -64,7 +136,7 @@ export function toMinor(amount: number | string | Dec, currency: string): number
     throw new TwError("invalid_amount", `amount "${String(amount)}" is not a number`, EXIT.USAGE_OR_CONFIG);
   }
   if (!d.isFinite()) throw new TwError("invalid_amount", `amount ${String(amount)} is not finite`, EXIT.USAGE_OR_CONFIG);
-  return checkMinor(d.mul(new Dec(10).pow(minorDigits(currency))).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN), "amount");
+  return checkMinor(roundMinor(d, currency), "amount");
 }
 
 /**
@@ -98,7 +170,7 @@ export function fromMinor(minor: number, currency: string): number {
 export function productToMinor(quantity: number | string, price: number | string, fx: number | string, currency: string): number {
   const d = new Dec(quantity).mul(price).mul(fx);
   if (!d.isFinite()) throw new TwError("invalid_amount", "non-finite product", EXIT.USAGE_OR_CONFIG);
-  return checkMinor(d.mul(new Dec(10).pow(minorDigits(currency))).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN), "amount");
+  return checkMinor(roundMinor(d, currency), "amount");
 }
 
 /** Sum of integer minor amounts (exact while below 2^53). */
@@ -109,6 +181,12 @@ export function sumMinor(values: Iterable<number>): number {
   return s;
 }
 
-/** USD spend is kept in micro-dollars so per-call costs add up exactly. */
-export const usdToMicros = (usd: number): number => new Dec(usd).mul(1_000_000).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN).toNumber();
+/**
+ * LLM spend is kept in whole micro-dollars everywhere (the loop's running total, its budgets, the
+ * journal's usage records), so per-call costs add up exactly. ±Infinity (no cap) stays infinite.
+ */
+export const usdToMicros = (usd: number): number => (Number.isFinite(usd) ? halfEvenUnits(usd, 6).toNumber() : usd);
+
+/** An amount already in micro-dollars (e.g. tokens × USD per million tokens) → whole micro-dollars, half-even. */
+export const wholeMicros = (micros: DecValue): number => halfEvenUnits(micros, 0).toNumber();
 export const microsToUsd = (micros: number): number => new Dec(micros).div(1_000_000).toNumber();

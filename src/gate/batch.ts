@@ -1,31 +1,45 @@
 /**
  * The batch a gate call evaluates: its evaluation order (sells first), what the open orders already
  * reserve, and the simulated portfolio each approved order is applied to (cash, spendable cash,
- * holdings, monthly quota, running value) so a batch cannot jointly break a limit. Pure: no I/O.
+ * holdings, monthly quota, running value) so a batch cannot jointly break a limit. Money the
+ * checks compare is kept in whole minor units of the base currency, booked as the journal books
+ * fills (./exact.ts); the projected cash the scenario JSON reports is kept exactly too. Pure: no I/O.
  */
 import type { Instrument } from "../core/domain.js";
 import type { GateHolding, GateMarket, GateOrder, GateState, MarketQuote } from "../core/gate-types.js";
-import { EPS, isNum, normSide, normSymbol } from "./normalize.js";
+import { Dec } from "../core/money.js";
+import { minorOf, productMinor } from "./exact.js";
+import { isNum, normSide, normSymbol } from "./normalize.js";
 import { fxOf, valuationPrice } from "./valuation.js";
 
 export interface Sim {
-  /** Projected cash once the approved orders fill (portfolio_after.cash). */
-  cash: number;
+  /** The base currency every amount below is in. */
+  base: string;
+  /** Projected cash once the approved orders fill at their limits (portfolio_after.cash), exact. */
+  cash: Dec;
+  /** The same projection as the journal would book the fills: whole minor units. */
+  cashMinor: Dec;
   /**
-   * Cash buys may use: the starting cash less approved buys. Proceeds of sells in the same batch
-   * are not counted — the sell may not fill while the buy does, and a margin account would lend
-   * the difference.
+   * Cash buys may use (minor units): the starting cash less approved buys. Proceeds of sells in the
+   * same batch are not counted — the sell may not fill while the buy does, and a margin account
+   * would lend the difference.
    */
-  spendable: number;
+  spendableMinor: Dec;
+  /** The same, exact (unrounded). */
+  spendable: Dec;
   holdings: Map<string, GateHolding>;
   orders: number;
-  value: number;
+  /** Portfolio value (minor units): the one valuation, moved by each approved order as booked. */
+  valueMinor: Dec;
 }
 
 export interface Prepared {
   universe: Map<string, Instrument>;
   market: Map<string, MarketQuote>;
-  openBuyReserve: number;
+  /** What open buy orders may still spend (minor units, base currency); infinite when one is malformed. */
+  openBuyReserveMinor: Dec;
+  /** The same, exact (unrounded). */
+  openBuyReserve: Dec;
   openBuyQty: Map<string, number>;
   openSellQty: Map<string, number>;
 }
@@ -46,17 +60,20 @@ export function evaluationOrder(orders: readonly GateOrder[]): IndexedOrder[] {
   return [...sells, ...rest];
 }
 
-/** The simulated portfolio before any order of the batch: a copy of the state's. */
-export function startSim(state: GateState, value: number): Sim {
+/** The simulated portfolio before any order of the batch: a copy of the state's (`value` in major units). */
+export function startSim(state: GateState, value: number, base: string): Sim {
   const holdings = new Map<string, GateHolding>();
   for (const [k, h] of Object.entries(state.holdings ?? {})) {
     if (h !== undefined) holdings.set(k, { ...h });
   }
-  return { cash: state.cash, spendable: state.cash, holdings, orders: state.orders_this_month, value };
+  const cash = isNum(state.cash) ? new Dec(state.cash) : new Dec(Number.NaN);
+  const cashMinor = minorOf(cash, base);
+  const valueMinor = isNum(value) ? minorOf(value, base) : new Dec(Number.NaN);
+  return { base, cash, cashMinor, spendableMinor: cashMinor, spendable: cash, holdings, orders: state.orders_this_month, valueMinor };
 }
 
 /** The universe and market keyed by normalised symbol, and what the open orders reserve. */
-export function prepare(state: GateState, market: GateMarket, universe: Instrument[]): Prepared {
+export function prepare(state: GateState, market: GateMarket, universe: Instrument[], base: string): Prepared {
   const uni = new Map<string, Instrument>();
   for (const inst of universe ?? []) {
     const s = normSymbol(inst?.symbol);
@@ -67,25 +84,28 @@ export function prepare(state: GateState, market: GateMarket, universe: Instrume
     const s = normSymbol(k);
     if (v !== undefined && !mkt.has(s)) mkt.set(s, v);
   }
-  let openBuyReserve = 0;
+  let openBuyReserveMinor = new Dec(0);
+  let openBuyReserve = new Dec(0);
   const openBuyQty = new Map<string, number>();
   const openSellQty = new Map<string, number>();
+  const add = (m: Map<string, number>, s: string, q: number) => m.set(s, new Dec(m.get(s) ?? 0).add(q).toNumber());
   for (const o of state.open_orders ?? []) {
     const s = normSymbol(o?.symbol);
     const side = normSide(o?.side);
     // Fail closed: a malformed open order reserves everything on its side.
     const qty = isNum(o?.quantity) && o.quantity > 0 ? o.quantity : Number.POSITIVE_INFINITY;
     if (side === "SELL") {
-      openSellQty.set(s, (openSellQty.get(s) ?? 0) + qty);
+      add(openSellQty, s, qty);
     } else {
       const fx = fxOf(mkt.get(s));
       const px = isNum(o?.limit_price) && o.limit_price > 0 ? o.limit_price : Number.POSITIVE_INFINITY;
-      const cost = qty * px * (isNum(fx) ? fx : Number.POSITIVE_INFINITY);
-      openBuyReserve += cost;
-      openBuyQty.set(s, (openBuyQty.get(s) ?? 0) + qty);
+      const rate = isNum(fx) ? fx : Number.POSITIVE_INFINITY;
+      openBuyReserveMinor = openBuyReserveMinor.add(productMinor(qty, px, rate, base));
+      openBuyReserve = openBuyReserve.add(new Dec(qty).mul(px).mul(rate));
+      add(openBuyQty, s, qty);
     }
   }
-  return { universe: uni, market: mkt, openBuyReserve, openBuyQty, openSellQty };
+  return { universe: uni, market: mkt, openBuyReserveMinor, openBuyReserve, openBuyQty, openSellQty };
 }
 
 /** Holdings are keyed by (upper-case) symbol. */
@@ -100,29 +120,41 @@ export interface Fill {
   holdingKey: string | undefined;
   held: number;
   qty: number;
-  notional: number;
+  /** quantity × limit × fx, exact (base currency). */
+  notional: Dec;
+  /** The commission as given (base currency). */
   commission: number;
+  /** Both as the journal books them (minor units). */
+  notionalMinor: Dec;
+  commissionMinor: Dec;
   quote: MarketQuote;
   fx: number;
 }
 
-/** Applies an approved order to the simulated portfolio: cash, holdings, value and one order of quota. */
+/**
+ * Applies an approved order to the simulated portfolio: cash (exact, and as booked), holdings,
+ * value (the position revalued at its valuation price, each position rounded as the one valuation
+ * rounds it) and one order of quota.
+ */
 export function applyFill(sim: Sim, f: Fill): void {
   const hKey = f.holdingKey ?? f.sym;
   const prev = sim.holdings.get(hKey);
   const vp = valuationPrice(prev, f.quote);
-  const valuePerShare = vp * f.fx;
+  const sign = f.side === "BUY" ? 1 : -1;
+  const after = new Dec(f.held).add(new Dec(f.qty).mul(sign));
+  const positionBefore = productMinor(f.held, vp, f.fx, sim.base);
+  const positionAfter = productMinor(after, vp, f.fx, sim.base);
+  // A buy pays notional + commission; a sell receives notional − commission.
+  const cashMove = f.notional.mul(-sign).sub(f.commission);
+  const cashMoveMinor = f.notionalMinor.mul(-sign).sub(f.commissionMinor);
+  sim.cash = sim.cash.add(cashMove);
+  sim.cashMinor = sim.cashMinor.add(cashMoveMinor);
   if (f.side === "BUY") {
-    sim.cash -= f.notional + f.commission;
-    sim.spendable -= f.notional + f.commission;
-    sim.value += f.qty * valuePerShare - f.notional - f.commission;
-    sim.holdings.set(hKey, { ...(prev ?? {}), quantity: f.held + f.qty });
-  } else {
-    sim.cash += f.notional - f.commission;
-    sim.value += f.notional - f.commission - f.qty * valuePerShare;
-    const left = f.held - f.qty;
-    if (Math.abs(left) <= EPS) sim.holdings.delete(hKey);
-    else sim.holdings.set(hKey, { ...(prev ?? {}), quantity: left });
+    sim.spendableMinor = sim.spendableMinor.add(cashMoveMinor);
+    sim.spendable = sim.spendable.add(cashMove);
   }
+  sim.valueMinor = sim.valueMinor.add(cashMoveMinor).add(positionAfter).sub(positionBefore);
+  if (after.isZero()) sim.holdings.delete(hKey);
+  else sim.holdings.set(hKey, { ...(prev ?? {}), quantity: after.toNumber() });
   sim.orders += 1;
 }

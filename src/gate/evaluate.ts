@@ -17,8 +17,9 @@
  *    Reasons accumulate within each group.
  *
  * Money: notional and cost use the limit price; the position share uses the reference price; all
- * amounts compared are in the base currency (instrument amounts × `fx_to_base`). Comparisons
- * allow a tolerance of 1e-9, so an order exactly at a limit passes.
+ * amounts compared are in the base currency (instrument amounts × `fx_to_base`), in whole minor
+ * units rounded half-even as the journal books a fill, and compared exactly (exact.ts): an order
+ * exactly at a limit passes, one minor unit over does not. The scenario JSON reports major units.
  *
  * The parts live in their own modules: normalize.ts (shared vocabulary), valuation.ts (portfolio
  * value, drawdown, kill switch), global-blocks.ts (1), batch.ts (2: ordering, open-order
@@ -30,13 +31,14 @@ import type { GateDecision, GateMarket, GateOrder, GateResult, GateState, Limits
 import { evaluationOrder, prepare, startSim } from "./batch.js";
 import type { EvaluateOptions } from "./commission.js";
 import { globalBlocks, globallyBlocked } from "./global-blocks.js";
-import { EPS, isNum } from "./normalize.js";
+import { drawdownReached, minorOf } from "./exact.js";
+import { isNum } from "./normalize.js";
 import { evaluateOne } from "./order-decision.js";
 import { drawdownPct, portfolioValue } from "./valuation.js";
 
 export { evaluationOrder } from "./batch.js";
 export type { EvaluateOptions } from "./commission.js";
-export { EPS, normSide, normSymbol } from "./normalize.js";
+export { normSide, normSymbol } from "./normalize.js";
 export { drawdownPct, killSwitchTriggered, portfolioValue, unpricedHoldings } from "./valuation.js";
 
 export function evaluate(
@@ -48,27 +50,30 @@ export function evaluate(
   options: EvaluateOptions = {},
 ): GateResult {
   const ordered = evaluationOrder(orders ?? []);
-  const value0 = portfolioValue(state, market, limits.base_currency);
+  const base = limits.base_currency;
+  const value0 = portfolioValue(state, market, base);
   const dd = drawdownPct(value0, state.peak);
-  const tripped = isNum(dd) && isNum(limits.max_drawdown_pct) && dd + EPS >= limits.max_drawdown_pct;
-  const sim = startSim(state, value0);
+  const tripped =
+    isNum(dd) && isNum(limits.max_drawdown_pct) && drawdownReached(minorOf(value0, base), minorOf(Math.max(state.peak, value0), base), limits.max_drawdown_pct);
+  const sim = startSim(state, value0, base);
 
   const result = (decisions: GateDecision[]): GateResult => ({
     decisions,
     portfolio_after: {
-      cash: sim.cash,
+      cash: sim.cash.toNumber(),
       holdings: Object.fromEntries(sim.holdings),
       orders_this_month: sim.orders,
     },
     drawdown_pct: dd,
     kill_switch: tripped,
+    cash_after_minor: sim.cashMinor.toNumber(),
   });
 
   // Each decision names the input position of the order it answers (decisions are in evaluated order).
   const global = globalBlocks(state, market, limits, value0, dd, tripped);
   if (global.length > 0) return result(ordered.map(({ order, index }) => ({ index, ...globallyBlocked(order, global, market) })));
 
-  const prep = prepare(state, market, universe);
+  const prep = prepare(state, market, universe, base);
   const seen = new Set<string>();
   const decisions: GateDecision[] = [];
   for (const { order, index } of ordered) {

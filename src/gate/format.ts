@@ -34,3 +34,14 @@ export function fmtValue(v: unknown): string {
     return String(v);
   }
 }
+
+/**
+ * An amount with its currency's minor-unit `digits` (USD 2, JPY 0, KWD 3), so a
+ * message never shows two amounts alike that differ by one minor unit; smaller amounts as fmtNum.
+ */
+export function fmtMoney(n: number, digits: number): string {
+  if (!Number.isFinite(n) || digits === 2) return fmtNum(n);
+  const abs = Math.abs(n);
+  if (abs !== 0 && abs < 10 ** -digits) return String(Number(n.toPrecision(4)));
+  return n.toFixed(digits);
+}

@@ -1,7 +1,6 @@
 /** The risk gate's public surface. */
 export * from "../core/gate-types.js";
 export {
-  EPS,
   type EvaluateOptions,
   evaluate,
   evaluationOrder,

@@ -1,11 +1,8 @@
 /**
- * The gate's small shared vocabulary: the comparison tolerance, the finite-number test, symbol and
+ * The gate's small shared vocabulary: the finite-number test, symbol and
  * side normalisation, own-key lookup, block reasons and defensive order copies. Pure: no I/O.
  */
 import type { BlockCode, BlockReason, GateOrder } from "../core/gate-types.js";
-
-/** Tolerance of every comparison with a limit, so an order exactly at a limit passes. */
-export const EPS = 1e-9;
 
 export const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 

@@ -37,16 +37,18 @@ export function evaluateOne(
   const checked = inputs.order;
   const { side, sym, inst, quote, qty, limitPrice, fx, notional } = checked;
 
-  const { commission, commissionKnown, holdingKey, held } = checkEconomics(order, checked, limits, prep, sim, options, reasons);
+  const economics = checkEconomics(order, checked, limits, prep, sim, options, reasons);
+  const { commission, commissionKnown, holdingKey, held } = economics;
 
-  const unusable = nonFinite({ notional, commission: commissionKnown ? commission : 0, value: sim.value, cash: sim.cash });
+  const unusable = nonFinite({ notional, commission: commissionKnown ? commission : 0, value: sim.valueMinor.toNumber(), cash: sim.cash.toNumber() });
   if (unusable.length > 0) {
     reasons.length = 0;
     reasons.push(block("non_finite_result", `${sym}: ${unusable.join(", ")} is not finite; nothing is compared with it`));
   }
   if (reasons.length > 0) return out(isNum(notional) ? notional : 0, commission);
 
-  applyFill(sim, { side, sym, holdingKey, held, qty, notional, commission, quote, fx });
+  const { notionalMinor, commissionMinor } = economics;
+  applyFill(sim, { side, sym, holdingKey, held, qty, notional: checked.notionalExact, commission, notionalMinor, commissionMinor, quote, fx });
   placement = { symbol: sym, side, quantity: qty, limit_price: limitPrice, currency: inst.currency.toUpperCase(), fx_to_base: fx, liquidation: false };
   if (inst.exchange !== undefined && inst.exchange !== "") placement.exchange = inst.exchange;
   return out(notional, commission);

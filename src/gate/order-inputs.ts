@@ -9,7 +9,8 @@ import type { BlockReason, GateOrder, GateState, Limits, MarketQuote } from "../
 import type { Prepared } from "./batch.js";
 import { fmtNum, fmtQty, fmtValue } from "./format.js";
 import { onTick, orderRangeIssues } from "./input-checks.js";
-import { block, EPS, isNum, normSide, normSymbol } from "./normalize.js";
+import { Dec } from "../core/money.js";
+import { block, isNum, normSide, normSymbol } from "./normalize.js";
 import { fxOf } from "./valuation.js";
 
 /** An order whose inputs passed: everything the economic checks and the fill need. */
@@ -23,8 +24,10 @@ export interface CheckedOrder {
   /** Reference price, instrument currency. */
   ref: number;
   fx: number;
-  /** quantity × limit price × fx, base currency. */
+  /** quantity × limit price × fx, base currency (the nearest number to the exact product). */
   notional: number;
+  /** The same product, exact. */
+  notionalExact: Dec;
 }
 
 /** Either the order passed its input checks, or it is blocked (reasons pushed) with this notional. */
@@ -119,11 +122,12 @@ export function checkOrderInputs(
       if (stale !== null) reasons.push(block("stale_reference_price", `${sym}: ${stale}`));
     }
   }
-  const notional = isNum(qty * limitPrice * fx) ? qty * limitPrice * fx : 0;
+  const exact = isNum(qty * limitPrice * fx) ? new Dec(qty).mul(limitPrice).mul(fx) : new Dec(0);
+  const notional = exact.toNumber();
   if (reasons.length > 0 || inst === undefined || quote === undefined || !isNum(ref) || !isNum(fx)) {
     return { ok: false, notional };
   }
-  return { ok: true, order: { side, sym, inst, quote, qty, limitPrice, ref, fx, notional } };
+  return { ok: true, order: { side, sym, inst, quote, qty, limitPrice, ref, fx, notional, notionalExact: exact } };
 }
 
 /** Days between two YYYY-MM-DD dates (b − a); NaN when either does not parse. */
@@ -146,7 +150,7 @@ function staleness(quote: MarketQuote, state: GateState, maxDays: number): strin
   }
   const age = daysBetween(quote.as_of, state.as_of);
   if (Number.isNaN(age)) return `price date ${fmtValue(quote.as_of)} or evaluation day ${fmtValue(state.as_of)} is not a date`;
-  if (age > maxDays + EPS) {
+  if (age > maxDays) {
     return `reference price from ${quote.as_of} is ${age} days old on ${state.as_of} (max ${maxDays} days)`;
   }
   return null;

@@ -4,7 +4,8 @@
  */
 import type { GateHolding, GateMarket, GateState, MarketQuote } from "../core/gate-types.js";
 import { accountValue } from "../core/valuation.js";
-import { EPS, isNum, lookup } from "./normalize.js";
+import { drawdownReached } from "./exact.js";
+import { isNum, lookup } from "./normalize.js";
 
 /** FX rate of a quote (default 1); NaN when present but unusable. */
 export function fxOf(q: MarketQuote | undefined): number {
@@ -67,9 +68,9 @@ export function drawdownPct(value: number, peak: number): number {
   return ((hi - value) / hi) * 100;
 }
 
-/** Drawdown ≥ the limit (with the 1e-9 tolerance); true when the value is unknown (fail closed). */
+/** Drawdown ≥ the limit, compared exactly; true when the value is unknown (fail closed). */
 export function killSwitchTriggered(value: number, peak: number, maxDrawdownPct: number): boolean {
   const dd = drawdownPct(value, peak);
-  if (!Number.isFinite(dd)) return true;
-  return dd + EPS >= maxDrawdownPct;
+  if (!Number.isFinite(dd) || !Number.isFinite(maxDrawdownPct)) return true;
+  return drawdownReached(value, Math.max(peak, value), maxDrawdownPct);
 }

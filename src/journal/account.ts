@@ -6,14 +6,15 @@ import type { State } from "./state.js";
 import { iso } from "./time.js";
 import type { JournalEventBody, LedgerEntry } from "./types.js";
 
-export type Money = number | string;
+/** An amount a person gave (a number or the decimal text they typed), in major units; core/money.ts `Money` is the exact amount. */
+export type AmountInput = number | string;
 
 export function usage(code: string, message: string): TwError {
   return new TwError(code, message, EXIT.USAGE_OR_CONFIG);
 }
 
 /** The `init` event: refused when the journal is already initialised or the capital is not positive. */
-export function initEvents(s: State, args: { capital: Money; currency: string; at: Date | string }): { events: JournalEventBody[]; result: undefined } {
+export function initEvents(s: State, args: { capital: AmountInput; currency: string; at: Date | string }): { events: JournalEventBody[]; result: undefined } {
   if (s.account) {
     throw usage(
       "already_initialised",
@@ -27,7 +28,7 @@ export function initEvents(s: State, args: { capital: Money; currency: string; a
 }
 
 /** A `deposit` event and the ledger entry it will become (append-only; there are no withdrawals). */
-export function depositEvents(s: State, currency: string, args: { amount: Money; at: Date | string; note?: string }): { events: JournalEventBody[]; result: LedgerEntry } {
+export function depositEvents(s: State, currency: string, args: { amount: AmountInput; at: Date | string; note?: string }): { events: JournalEventBody[]; result: LedgerEntry } {
   const amount_minor = exactMinor(args.amount, currency, "a deposit");
   if (amount_minor <= 0) throw usage("invalid_amount", `a deposit must be positive (got ${String(args.amount)})`);
   const ev: JournalEventBody = { t: "deposit", amount_minor, at: iso(args.at), ...(args.note ? { note: args.note } : {}) };

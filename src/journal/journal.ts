@@ -9,7 +9,7 @@ import { usdToMicros } from "../core/money.js";
 import { redactValue } from "../core/redact.js";
 import { homePaths } from "../util/paths.js";
 import { faultPoint } from "../util/test-fault.js";
-import { depositEvents, initEvents, type Money, usage } from "./account.js";
+import { type AmountInput, depositEvents, initEvents, usage } from "./account.js";
 import { adoptionEvents } from "./adjust.js";
 import { JournalReads } from "./journal-reads.js";
 import { fold, loadJournalFiles } from "./load.js";
@@ -166,12 +166,12 @@ export class Journal extends JournalReads {
 
   // ───────────────────────────── account and ledger (account.ts) ─────────────────────────────
 
-  init(args: { capital: Money; currency: string; at: Date | string }): Promise<void> {
+  init(args: { capital: AmountInput; currency: string; at: Date | string }): Promise<void> {
     return this.exclusive(() => initEvents(this.s, args));
   }
 
   /** Adds money (append-only; there are no withdrawals). Returns the ledger entry. */
-  deposit(args: { amount: Money; at: Date | string; note?: string }): Promise<LedgerEntry> {
+  deposit(args: { amount: AmountInput; at: Date | string; note?: string }): Promise<LedgerEntry> {
     return this.exclusive(() => depositEvents(this.s, this.account().currency, args));
   }
 

@@ -7,7 +7,7 @@ import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import { TwError } from "../core/errors.js";
 import type { Journal } from "./journal.js";
 import { Dec, fromMinor } from "../core/money.js";
-import { positionValueMinor } from "../core/valuation.js";
+import { valueAccount } from "../core/valuation.js";
 import { NOTES_PROVENANCE, noteForModel, type RecallQuery } from "./notes.js";
 import type { Note, NoteKind } from "./types.js";
 
@@ -22,27 +22,23 @@ export interface JournalToolDeps {
 
 const round = (n: number, dp: number): number => new Dec(n).toDecimalPlaces(dp, Dec.ROUND_HALF_EVEN).toNumber();
 
-/** The portfolio as the model and the pipeline see it (value = ledger cash + holdings at reference prices). */
+/**
+ * The portfolio as the model sees it: the one valuation (core/valuation.ts `valueAccount`, the same
+ * the operator's view is made from) of ledger cash and holdings at reference prices.
+ */
 export function portfolioSnapshot(deps: Omit<JournalToolDeps, "now"> & { now: Date }) {
   const { journal, prices } = deps;
   const cur = journal.baseCurrency();
-  const cashMinor = journal.cashMinor();
-  const holdings = Object.entries(journal.holdings()).sort(([a], [b]) => a.localeCompare(b));
-  let valueMinor = cashMinor;
-  const rows = holdings.map(([symbol, h]) => {
-    const ref = prices.referencePrice(symbol);
-    const mvMinor = ref ? positionValueMinor({ quantity: h.quantity, price: ref.price, fx_to_base: ref.fx_to_base }, cur) : null;
-    if (mvMinor !== null) valueMinor += mvMinor;
-    return { symbol, h, ref, mvMinor };
-  });
-  const value = fromMinor(valueMinor, cur);
+  const held = journal.holdings();
+  const v = valueAccount(journal.cashMinor(), held, (s) => prices.referencePrice(s), cur);
+  const value = fromMinor(v.valueMinor, cur);
   const peak = journal.peak() ?? value;
   const drawdown_pct = peak > 0 ? round(Math.max(0, ((peak - value) / peak) * 100), 4) : 0;
   const used = journal.ordersThisMonth(deps.now);
   return {
     as_of: deps.tradingDay,
     base_currency: cur,
-    cash: fromMinor(cashMinor, cur),
+    cash: fromMinor(v.cashMinor, cur),
     value,
     peak,
     drawdown_pct,
@@ -50,15 +46,16 @@ export function portfolioSnapshot(deps: Omit<JournalToolDeps, "now"> & { now: Da
     trading_state: journal.tradingState(),
     orders_used_this_month: used,
     orders_left_this_month: Math.max(0, deps.limits.max_orders_per_month - used),
-    holdings: rows.map(({ symbol, h, ref, mvMinor }) => {
-      const mv = mvMinor === null ? null : fromMinor(mvMinor, cur);
-      const pnl = mv === null ? null : round(mv - h.cost_basis, 2);
+    holdings: v.holdings.map((r) => {
+      const h = held[r.symbol] as (typeof held)[string];
+      const mv = r.valueMinor === null ? null : fromMinor(r.valueMinor, cur);
+      const pnl = r.pnlMinor === null ? null : fromMinor(r.pnlMinor, cur);
       return {
-        symbol,
-        quantity: h.quantity,
+        symbol: r.symbol,
+        quantity: r.quantity,
         currency: h.currency,
-        reference_price: ref?.price ?? null,
-        price_as_of: ref?.as_of ?? null,
+        reference_price: r.price,
+        price_as_of: r.price_as_of,
         market_value: mv,
         weight_pct: mv === null || value <= 0 ? null : round((mv / value) * 100, 2),
         avg_cost: round(h.avg_cost, 6),

@@ -1,6 +1,7 @@
 /** Plain-text formatting of numbers and verdicts, shared by the headless printer and the console. */
 import type { RunEvent } from "../core/events.js";
 import type { GateDecision } from "../core/gate-types.js";
+import { minorDigits } from "../core/money.js";
 import { sanitizeLine } from "../util/sanitize.js";
 
 // One formatter per shape, made once: toLocaleString builds a new one on every call (slow on screens).
@@ -12,8 +13,19 @@ function fmt(min: number, max: number): Intl.NumberFormat {
   return f;
 }
 
-export function money(n: number, currency = ""): string {
-  const s = fmt(2, 2).format(n);
+/** The minor-unit digits of a currency (USD 2, JPY 0, KWD 3); 2 when none or unknown. */
+export function currencyDigits(currency: string): number {
+  if (!currency) return 2;
+  try {
+    return minorDigits(currency);
+  } catch {
+    return 2;
+  }
+}
+
+/** Money with thousands separators and the currency's own decimals (JPY 0, KWD 3; 2 by default). */
+export function money(n: number, currency = "", digits = currencyDigits(currency)): string {
+  const s = fmt(digits, digits).format(n);
   return currency ? `${s} ${currency}` : s;
 }
 
@@ -51,8 +63,8 @@ export function quantity(n: number): string {
 }
 
 /** Money with an explicit sign (P&L). */
-export function signedMoney(n: number, currency = ""): string {
-  return `${n > 0 ? "+" : n < 0 ? "−" : ""}${money(Math.abs(n), currency)}`;
+export function signedMoney(n: number, currency = "", digits = currencyDigits(currency)): string {
+  return `${n > 0 ? "+" : n < 0 ? "−" : ""}${money(Math.abs(n), currency, digits)}`;
 }
 
 /** Clauses joined with "; ", each without its own trailing "." or ";" (no "error.; more"). */

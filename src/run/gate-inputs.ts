@@ -6,6 +6,7 @@ import type { Instrument, PriceSource } from "../core/domain.js";
 import type { GateMarket, GateOrder, GateState, Limits, OpenOrder } from "../core/gate-types.js";
 import type { CommissionSchedule } from "../broker/commission.js";
 import { estimateCommission } from "../broker/commission.js";
+import { fromMinor, productToMinor } from "../core/money.js";
 
 export interface GateInputSnapshot {
   state: GateState;
@@ -54,16 +55,20 @@ export function buildGateInputs(args: {
     as_of: args.tradingDay,
   };
   const schedule = args.schedule;
+  const base = args.limits.base_currency;
   return {
     state,
     market,
     limits: args.limits,
     universe: args.universe,
-    // Commission by the broker's schedule for this order's quantity, converted to the base currency.
+    // Commission by the broker's schedule for this order's quantity (instrument currency), converted
+    // to the base currency and rounded exactly as the journal books it.
     commission: (order) => {
       if (!(order.quantity > 0) || !Number.isFinite(order.limit_price)) return undefined;
-      const fx = market[order.symbol.toUpperCase()]?.fx_to_base ?? 1;
-      return estimateCommission(schedule, order.quantity, order.limit_price) * fx;
+      const sym = order.symbol.toUpperCase();
+      const fx = market[sym]?.fx_to_base ?? 1;
+      const currency = args.universe.find((i) => i.symbol.toUpperCase() === sym)?.currency ?? base;
+      return fromMinor(productToMinor(1, estimateCommission(schedule, order.quantity, order.limit_price, currency), fx, base), base);
     },
   };
 }

@@ -6,33 +6,44 @@
  */
 import type { FillView, HoldingView, PortfolioView, PriceSource, Side } from "../core/domain.js";
 import type { GateDecision } from "../core/gate-types.js";
+import { fromMinor, productToMinor, toMinor } from "../core/money.js";
+import { valueAccount } from "../core/valuation.js";
 
 export type { FillView, HoldingView, PortfolioView } from "../core/domain.js";
 
 export interface PortfolioSource {
-  cash(): number;
+  /** Ledger cash in whole minor units of the base currency. */
+  cashMinor(): number;
   holdings(): Record<string, { quantity: number; cost_basis: number; currency: string }>;
   runs(): Array<{ run_id: string; trading_day: string }>;
   fills(run_id?: string): Array<{ at: string; run_id: string; symbol: string; side: Side; quantity: number; price: number }>;
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
+/**
+ * The operator's portfolio: the one valuation (core/valuation.ts `valueAccount`, the same the
+ * model's get_portfolio is made from), in the base currency's own decimals (JPY 0, KWD 3).
+ */
 export function portfolioView(src: PortfolioSource, prices: PriceSource, opts: { currency: string; currentRunId?: string }): PortfolioView {
-  const cash = src.cash();
-  const rows: HoldingView[] = [];
-  let value = cash;
-  for (const [symbol, h] of Object.entries(src.holdings())) {
-    if (!(h.quantity > 0)) continue;
-    const p = prices.referencePrice(symbol);
-    const v = p ? round2(h.quantity * p.price * p.fx_to_base) : null;
-    if (v !== null) value += v;
-    rows.push({ symbol, quantity: h.quantity, price: p ? p.price : null, value: v, weight: null, cost_basis: h.cost_basis, unrealised_pnl: v === null ? null : round2(v - h.cost_basis), currency: h.currency });
-  }
-  value = round2(value);
-  for (const r of rows) r.weight = r.value === null || value <= 0 ? null : r.value / value;
+  const cur = opts.currency;
+  const held = src.holdings();
+  const v = valueAccount(src.cashMinor(), held, (s) => prices.referencePrice(s), cur);
+  const value = fromMinor(v.valueMinor, cur);
+  const rows: HoldingView[] = v.holdings.map((r) => {
+    const mv = r.valueMinor === null ? null : fromMinor(r.valueMinor, cur);
+    const h = held[r.symbol] as (typeof held)[string];
+    return {
+      symbol: r.symbol,
+      quantity: r.quantity,
+      price: r.price,
+      value: mv,
+      weight: mv === null || value <= 0 ? null : mv / value,
+      cost_basis: h.cost_basis,
+      unrealised_pnl: r.pnlMinor === null ? null : fromMinor(r.pnlMinor, cur),
+      currency: h.currency,
+    };
+  });
   rows.sort((a, b) => (b.value ?? 0) - (a.value ?? 0) || a.symbol.localeCompare(b.symbol));
-  return { currency: opts.currency, cash: round2(cash), value, holdings: rows, last_fills: lastRunFills(src, opts.currentRunId) };
+  return { currency: cur, cash: fromMinor(v.cashMinor, cur), value, holdings: rows, last_fills: lastRunFills(src, opts.currentRunId) };
 }
 
 /** The fills of the most recent run (other than `currentRunId`) that had fills. */
@@ -47,12 +58,19 @@ export function lastRunFills(src: PortfolioSource, currentRunId?: string): FillV
   return [];
 }
 
-/** Cash after the approvable orders fill at their limits (buys pay notional + commission; sells receive notional − commission). */
-export function cashAfter(cash: number, decisions: readonly GateDecision[]): number {
-  let c = cash;
+/**
+ * Cash after the approvable orders fill at their limits, as the journal would book them (buys pay
+ * notional + commission, sells receive notional − commission, each rounded half-even once to the
+ * currency's minor unit).
+ */
+export function cashAfter(cash: number, decisions: readonly GateDecision[], currency: string): number {
+  let c = toMinor(cash, currency);
   for (const d of decisions) {
     if (!d.approved) continue;
-    c += String(d.order.side).toUpperCase() === "SELL" ? d.notional - d.commission : -(d.notional + d.commission);
+    const p = d.placement;
+    const notional = p ? productToMinor(p.quantity, p.limit_price, p.fx_to_base, currency) : toMinor(d.notional, currency);
+    const commission = toMinor(d.commission, currency);
+    c += String(d.order.side).toUpperCase() === "SELL" ? notional - commission : -(notional + commission);
   }
-  return round2(c);
+  return fromMinor(c, currency);
 }

@@ -126,5 +126,5 @@ export function detailLines(req: ApprovalRequest, row: ApprovalRow, index: numbe
 
 export function cashAfterRows(req: ApprovalRequest, rows: readonly ApprovalRow[]): number | null {
   if (!req.portfolio) return null;
-  return cashAfter(req.portfolio.cash, rows.filter(isApprovable).flatMap((r) => (r.decision ? [r.decision] : [])));
+  return cashAfter(req.portfolio.cash, rows.filter(isApprovable).flatMap((r) => (r.decision ? [r.decision] : [])), req.portfolio.currency);
 }

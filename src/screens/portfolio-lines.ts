@@ -1,6 +1,6 @@
 /** The portfolio as lines (run and approval screens), pure. */
 import type { PortfolioView } from "../core/domain.js";
-import { money, pct, price, quantity, signedMoney } from "../run/format.js";
+import { currencyDigits, money, pct, price, quantity, signedMoney } from "../run/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import type { Line } from "./components.js";
 import { fitSegments, padEnd, padStart } from "./text.js";
@@ -8,6 +8,7 @@ import { fitSegments, padEnd, padStart } from "./text.js";
 /** Holdings with quantity, value, weight and unrealised P&L; cash now and after; the last run's fills. */
 export function portfolioLines(p: PortfolioView, cashAfterProposal: number | null, width: number, maxHoldings: number): Line[] {
   const cur = p.currency;
+  const digits = currencyDigits(cur);
   const out: Line[] = [];
   out.push({
     tone: "plain",
@@ -28,7 +29,7 @@ export function portfolioLines(p: PortfolioView, cashAfterProposal: number | nul
     const pnl = h.unrealised_pnl;
     out.push({
       tone: pnl === null ? "warn" : pnl < 0 ? "error" : pnl > 0 ? "ok" : "plain",
-      text: `  ${padEnd(sanitizeLine(h.symbol), 9)}${padStart(quantity(h.quantity), 10)} ${padStart(h.value === null ? "unpriced" : money(h.value), 14)} ${padStart(h.weight === null ? "—" : pct(h.weight * 100, 1), 7)} ${padStart(pnl === null ? "—" : signedMoney(pnl), 14)}${wide ? ` ${padStart(h.price === null ? "—" : price(h.price), 11)}` : ""}`,
+      text: `  ${padEnd(sanitizeLine(h.symbol), 9)}${padStart(quantity(h.quantity), 10)} ${padStart(h.value === null ? "unpriced" : money(h.value, "", digits), 14)} ${padStart(h.weight === null ? "—" : pct(h.weight * 100, 1), 7)} ${padStart(pnl === null ? "—" : signedMoney(pnl, "", digits), 14)}${wide ? ` ${padStart(h.price === null ? "—" : price(h.price), 11)}` : ""}`,
     });
   }
   if (p.holdings.length > shown.length) out.push({ tone: "dim", text: `  …and ${p.holdings.length - shown.length} more (p: the whole portfolio)` });

@@ -6,6 +6,7 @@
  */
 import { isWorking } from "../../broker/types.js";
 import type { OrderStatus } from "../../core/domain.js";
+import { Dec } from "../../core/money.js";
 import { base, type ExecContext, note, type OrderEntry, record } from "./context.js";
 import { bookedQty } from "./settle.js";
 
@@ -13,9 +14,10 @@ export async function finish(ctx: ExecContext, e: OrderEntry): Promise<void> {
   if (e.done || !e.broker) return;
   const o = e.broker;
   const qty = bookedQty(e);
-  const value = e.res.fills.reduce((s, f) => s + f.quantity * f.price, 0);
-  e.res.commission = Math.round(e.res.fills.reduce((s, f) => s + f.commission, 0) * 100) / 100;
-  e.res.avg_price = qty > 0 ? Math.round((value / qty) * 1e6) / 1e6 : null;
+  // Exact sums: each fill's commission is already in whole minor units of its currency.
+  const value = e.res.fills.reduce((s, f) => s.add(new Dec(f.quantity).mul(f.price)), new Dec(0));
+  e.res.commission = e.res.fills.reduce((s, f) => s.add(f.commission), new Dec(0)).toNumber();
+  e.res.avg_price = qty > 0 ? value.div(qty).toDecimalPlaces(6, Dec.ROUND_HALF_EVEN).toNumber() : null;
   if (qty !== o.filled_quantity) {
     e.res.discrepancy = `the broker reports ${o.filled_quantity} filled but its fills add up to ${qty} (booked ${qty})`;
     note(ctx, `${e.res.client_order_id} (${e.res.side} ${e.res.symbol}): ${e.res.discrepancy}`);

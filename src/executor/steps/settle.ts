@@ -3,11 +3,12 @@
  * books them, once each by fill id. Only fills the broker reports are booked.
  */
 import type { BrokerFill } from "../../broker/types.js";
+import { Dec } from "../../core/money.js";
 import { faultPoint } from "../../util/test-fault.js";
 import { type ExecContext, note, type OrderEntry } from "./context.js";
 
 /** Fill quantity booked for the order in this run. */
-export const bookedQty = (e: OrderEntry): number => e.res.fills.reduce((s, f) => s + f.quantity, 0);
+export const bookedQty = (e: OrderEntry): number => e.res.fills.reduce((s, f) => s.add(f.quantity), new Dec(0)).toNumber();
 
 const needsFills = (e: OrderEntry) => e.broker !== undefined && (e.broker.filled_quantity > 0 || e.res.status === "working_after_cancel");
 

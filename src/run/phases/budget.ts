@@ -1,5 +1,6 @@
 /** Quota and budget: the model is not called when the monthly order quota or LLM spend cap is used up. */
 import { EXIT } from "../../core/exit-codes.js";
+import { usdToMicros } from "../../core/money.js";
 import { type Phase, Stop } from "./context.js";
 
 export const budgetPhase: Phase = {
@@ -11,7 +12,7 @@ export const budgetPhase: Phase = {
       return new Stop("quota_exhausted", EXIT.OK, `the monthly order quota is used up (${used} of ${config.limits.max_orders_per_month}); the model was not called`);
     }
     const spent = journal.spendThisMonth(ctx.now());
-    if (spent >= config.model.monthly_budget_usd) {
+    if (usdToMicros(spent) >= usdToMicros(config.model.monthly_budget_usd)) {
       return new Stop("spend_cap_reached", EXIT.OK, `this month's LLM spend ${spent.toFixed(4)} USD reached the cap of ${config.model.monthly_budget_usd} USD; the model was not called`);
     }
     // From here the run could have traded.
