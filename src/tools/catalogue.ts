@@ -17,7 +17,7 @@ import { addWatchlist, getWatchlist, removeWatchlist } from "./defs/watchlist.js
 import type { ToolContract } from "./types.js";
 
 /** Bump when a description, schema or serialisation changes: cassettes record it. */
-export const CONTRACT_VERSION = "tw-tools/2";
+export const CONTRACT_VERSION = "tw-tools/3";
 
 export const CATALOGUE = [
   getPortfolio,
@@ -50,12 +50,5 @@ export function contractOf(name: string): ToolContract | undefined {
 /** Tools whose `orders[*].evidence_ids` must name evidence returned earlier in the run. */
 export const GROUNDED_TOOLS: ReadonlySet<string> = new Set(["check_orders", "submit_orders"]);
 
-/** Tools whose handler writes state (the journal) or ends the run; `tools call` runs them on a throwaway copy. */
-export const STATE_CHANGING_TOOLS: ReadonlySet<string> = new Set([
-  "remember",
-  "add_watchlist",
-  "remove_watchlist",
-  "place_standing_order",
-  "cancel_standing_order",
-  "submit_orders",
-]);
+/** Tools whose handler writes state (the journal) or ends the run (kinds `write` and `final`); `tools call` runs them on a throwaway copy. */
+export const STATE_CHANGING_TOOLS: ReadonlySet<string> = new Set(CATALOGUE.filter((t) => t.kind === "write" || t.kind === "final").map((t) => t.name));

@@ -32,7 +32,7 @@ const Output = Type.Object(
 export const remember: ToolContract<typeof Input, typeof Output> = {
   name: "remember",
   group: "memory",
-  kind: "read",
+  kind: "write",
   description:
     "Save a short typed note for future runs (they persist in the journal). Replace an outdated note by passing its id in `supersedes` rather than adding a contradicting one. A note on a symbol that already has live notes of the same kind is not saved at first: the answer (memory_conflict) lists them as conflict candidates with a complete retry argument object to supersede each, or to keep both. Notes are capped in number.",
   example: { kind: "lesson", text: "ALFA gapped below my limit twice; use limits nearer the last close.", symbol: "ALFA" },

@@ -35,7 +35,7 @@ const OneOutput = Type.Object({ success: Type.Literal(true), standing_order: Typ
 export const placeStandingOrder: ToolContract<typeof PlaceInput, typeof OneOutput> = {
   name: "place_standing_order",
   group: "orders",
-  kind: "read",
+  kind: "write",
   description:
     "Propose a standing order: a stop-loss, take-profit or buy-limit-below trigger on an allowlisted instrument with the DAY limit order it would place, armed for a number of trading days. It is a proposal: the operator approves it (the approval binds to exactly this trigger and order). At the start of each later run the harness compares the reference price with the trigger; a fired order goes through the final risk gate on fresh state (kill switch, REDUCING, quota and limits apply) and is placed only if it passes.",
   example: {
@@ -87,7 +87,7 @@ const CancelInput = Type.Object(
 export const cancelStandingOrder: ToolContract<typeof CancelInput, typeof OneOutput> = {
   name: "cancel_standing_order",
   group: "orders",
-  kind: "read",
+  kind: "write",
   description: "Cancel a proposed or active standing order; it will not fire. (Cancelling needs no approval: it can only remove risk.)",
   example: { id: "so-1", reason: "The position was sold; the stop is no longer needed." },
   successSummary: "success=true with standing_order (now cancelled).",

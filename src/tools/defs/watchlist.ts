@@ -23,7 +23,7 @@ const ItemOutput = Type.Object({ success: Type.Literal(true), item: Type.Object(
 export const addWatchlist: ToolContract<typeof AddInput, typeof ItemOutput> = {
   name: "add_watchlist",
   group: "watchlist",
-  kind: "read",
+  kind: "write",
   description:
     "Put an allowlisted instrument on the watchlist with a reason, a time to live in trading days and optional price alerts. It is kept in the journal and shown to later runs (get_watchlist) with what changed since it was added, until it expires or is removed. Places nothing.",
   example: { symbol: "ALFA", reason: "Pulled back to its 50-day average; buy if it holds.", ttl_trading_days: 10, alert_below: 95 },
@@ -44,7 +44,7 @@ const RemoveInput = Type.Object(
 export const removeWatchlist: ToolContract<typeof RemoveInput, typeof ItemOutput> = {
   name: "remove_watchlist",
   group: "watchlist",
-  kind: "read",
+  kind: "write",
   description: "Take an instrument off the watchlist (the journal keeps the record, marked removed).",
   example: { symbol: "ALFA", reason: "Broke below its 200-day average; no longer a candidate." },
   successSummary: "success=true with item (the removed entry).",
