@@ -12,10 +12,15 @@ import { afterAll, describe, expect, it } from "vitest";
 /** Modules below the run layer: they never import run/, screens/, commands/ or the CLI. */
 const LOWER = ["agent", "broker", "executor", "gate", "journal", "market", "tools", "util", "config", "research", "core"];
 const UPPER = ["run", "screens", "commands"];
+/**
+ * Domain layers: what the tools layer's adapters (src/tools/handlers) call. They never import
+ * src/tools; a tool is defined and adapted there, over them.
+ */
+const DOMAIN = ["agent", "broker", "executor", "gate", "journal", "market", "research", "config", "util", "core"];
 /** Packages the core layer may use (exact arithmetic only). */
 const CORE_PACKAGES = ["decimal.js"];
 /** Gate modules that adapt the pure gate to the outside (scenario JSON, the check_orders tool). */
-const GATE_ADAPTERS = ["gate/scenario.ts", "gate/check-orders-handler.ts", "gate/index.ts"];
+const GATE_ADAPTERS = ["gate/scenario.ts", "gate/index.ts"];
 
 interface Module {
   /** Path relative to src/, with forward slashes. */
@@ -71,6 +76,9 @@ function layeringViolations(srcDir: string): string[] {
         if (UPPER.includes(top(dep)) || dep === "cli.tsx") out.push(`${m.file} (a lower layer) imports ${dep}`);
       }
     }
+    if (DOMAIN.includes(layer)) {
+      for (const dep of m.local) if (top(dep) === "tools") out.push(`${m.file} (a domain layer) imports ${dep}, in the tools layer`);
+    }
     if (layer === "core") {
       for (const dep of m.local) if (top(dep) !== "core") out.push(`${m.file} (core) imports ${dep}, outside core`);
       for (const pkg of m.packages) if (!CORE_PACKAGES.includes(pkg)) out.push(`${m.file} (core) imports the package ${pkg}`);
@@ -114,12 +122,14 @@ function tree(files: Record<string, string>): string {
 }
 
 describe("layering", () => {
-  it("src/ respects the layers: lower modules never import run, screens or commands; core is self-contained; the pure gate needs no ajv or config", () => {
+  it("src/ respects the layers: lower modules never import run, screens or commands; domain layers never import tools; core is self-contained; the pure gate needs no ajv or config", () => {
     const src = path.resolve(__dirname, "../src");
     const graph = importGraph(src);
     // The parser sees the real tree (a guard against a vacuous pass).
     expect(graph.some((m) => m.file === "core/events.ts")).toBe(true);
     expect(graph.find((m) => m.file === "gate/scenario.ts")?.local).toContain("config/ajv.ts");
+    // The tool adapters sit in the tools layer and reach down into the domain (not the other way).
+    expect(graph.find((m) => m.file === "tools/handlers/journal.ts")?.local).toContain("journal/journal.ts");
     expect(layeringViolations(src)).toEqual([]);
   });
 
@@ -140,6 +150,10 @@ describe("layering", () => {
       "gate/limits.ts": 'import Ajv from "ajv";\nexport const a = Ajv;\n',
       "gate/scenario.ts": 'import Ajv from "ajv";\nimport { load } from "../config/load.js";\nexport const s = [Ajv, load];\n',
       "run/ok.ts": 'import { j } from "../journal/journal.js";\nexport const ok = j;\n',
+      "tools/types.ts": "export type ToolHandler = () => void;\n",
+      "tools/handlers/journal.ts": 'import { j } from "../../journal/journal.js";\nexport const h = j;\n',
+      "market/tools.ts": 'import type { ToolHandler } from "../tools/types.js";\nexport const t: ToolHandler = () => {};\n',
+      "agent/submit.ts": 'export const load = () => import("../tools/handlers/journal.js");\n',
     });
     expect(layeringViolations(bad)).toEqual(
       [
@@ -147,6 +161,8 @@ describe("layering", () => {
         "core/domain.ts (core) imports journal/types.ts, outside core",
         "core/events.ts (core) imports the package zod",
         "journal/journal.ts (a lower layer) imports run/pipeline.ts",
+        "market/tools.ts (a domain layer) imports tools/types.ts, in the tools layer",
+        "agent/submit.ts (a domain layer) imports tools/handlers/journal.ts, in the tools layer",
         "the pure gate reaches ajv: gate/limits.ts → ajv",
         "the pure gate reaches the config layer: gate/evaluate.ts → gate/helper.ts → config/load.ts",
         "the pure gate reaches the config layer: gate/helper.ts → config/load.ts",

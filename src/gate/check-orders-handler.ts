@@ -1,9 +1,9 @@
 /**
  * The gate behind the `check_orders` tool (and the verdicts of the `submit_orders` bounce): the real
- * gate on a copy of the run's state. It places nothing and changes nothing.
+ * gate on a copy of the run's state. It places nothing and changes nothing. The tool's adapter is
+ * src/tools/handlers/check-orders.ts.
  */
 import type { Instrument } from "../core/domain.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import { type EvaluateOptions, evaluate } from "./evaluate.js";
 import type { BlockReason, GateMarket, GateOrder, GateState, Limits } from "../core/gate-types.js";
 
@@ -53,27 +53,5 @@ export function gateVerdicts(orders: GateOrder[], inputs: GateInputs): OrderVerd
       commission: Number.isFinite(d.commission) ? round(d.commission) : null,
     })),
     portfolio_after: { cash: round(r.portfolio_after.cash), orders_this_month: r.portfolio_after.orders_this_month },
-  };
-}
-
-/** `check_orders`: arguments arrive schema-validated as `{ orders: ProposedOrder[] }`. */
-export function makeCheckOrdersHandler(inputs: () => GateInputs): ToolHandler {
-  return (args): HandlerResult => {
-    const orders = args.orders;
-    if (!Array.isArray(orders)) {
-      return { ok: false, code: "invalid_tool_arguments", message: "`orders` must be an array of orders" };
-    }
-    let current: GateInputs;
-    try {
-      current = inputs();
-    } catch (e) {
-      return {
-        ok: false,
-        code: "tool_execution_failed",
-        message: `the run's state is not available for the gate: ${(e as Error).message}`,
-      };
-    }
-    const verdicts = gateVerdicts(orders as GateOrder[], current);
-    return { ok: true, data: { ...verdicts } };
   };
 }

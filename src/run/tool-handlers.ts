@@ -4,21 +4,21 @@
  */
 import type { Instrument, PriceSource, ProposedOrder, RunMode } from "../core/domain.js";
 import type { Journal } from "../journal/journal.js";
-import { makeJournalToolHandlers } from "../journal/tool-handlers.js";
-import { makeWatchlistHandlers } from "../journal/watchlist-tools.js";
-import { makeStandingOrderHandlers } from "../journal/standing-order-tools.js";
+import { makeJournalToolHandlers } from "../tools/handlers/journal.js";
+import { makeWatchlistHandlers } from "../tools/handlers/watchlist.js";
+import { makeStandingOrderHandlers } from "../tools/handlers/standing-orders.js";
 import type { MarketData } from "../market/data.js";
-import { makeMarketToolHandlers } from "../market/tools.js";
-import { makeScreenHandler } from "../market/screen-tool.js";
-import { makeCheckOrdersHandler } from "../gate/check-orders-handler.js";
+import { makeMarketToolHandlers } from "../tools/handlers/market.js";
+import { makeScreenHandler } from "../tools/handlers/screen-universe.js";
+import { makeCheckOrdersHandler } from "../tools/handlers/check-orders.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { makeSubmitHandler, type SubmitHandler } from "../agent/submit.js";
-import { makeExecuteCodeHandler } from "../research/execute-code-tool.js";
+import { makeExecuteCodeHandler } from "../tools/handlers/execute-code.js";
 import { SCREEN_DEFAULT_LIMIT } from "../tools/defs/screen-universe.js";
 import type { SearchLogEntry } from "../core/research.js";
 import type { Masker } from "../research/masking.js";
 import type { ResearchSetup } from "../research/search.js";
-import { makeSearchNewsHandler } from "../research/tool.js";
+import { makeSearchNewsHandler } from "../tools/handlers/search-news.js";
 import type { ToolHandler } from "../tools/types.js";
 import type { GateInputSnapshot } from "./gate-inputs.js";
 

@@ -14,7 +14,7 @@ import type { ToolName } from "./catalogue.js";
 import { type AdmissionContext, admit, type DispatchStage } from "./admission.js";
 import { DEFAULT_BUDGET_CHARS } from "./compaction.js";
 import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.js";
-import { TOOL_ERROR_CODES } from "./error-codes.js";
+import { TOOL_ERROR_CODES } from "../core/tool-error-codes.js";
 import { PendingTracker } from "./pending.js";
 import type { AnthropicToolDef, OpenAIToolDef } from "./render.js";
 import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";

@@ -10,7 +10,7 @@ import { buildToolRuntime, type ToolRuntime } from "../../src/tools/runtime.js";
 import type { ToolHandler } from "../../src/tools/types.js";
 import { type CorpusItem, EmbeddedProvider } from "../../src/research/embedded.js";
 import { mentionsOf } from "../../src/research/mentions.js";
-import { makeSearchNewsHandler } from "../../src/research/tool.js";
+import { makeSearchNewsHandler } from "../../src/tools/handlers/search-news.js";
 
 export interface WorldOptions {
   cash?: number;

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { Instrument } from "../../src/core/domain.js";
 import { openJournal } from "../../src/journal/journal.js";
-import { makeStandingOrderHandlers } from "../../src/journal/standing-order-tools.js";
+import { makeStandingOrderHandlers } from "../../src/tools/handlers/standing-orders.js";
 import { MarketData } from "../../src/market/data.js";
 import { loadUniverseCsv } from "../../src/market/universe.js";
 import type { HandlerResult, ToolCallContext } from "../../src/tools/types.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeCheckOrdersHandler } from "../../src/gate/check-orders-handler.js";
+import { makeCheckOrdersHandler } from "../../src/tools/handlers/check-orders.js";
 import type { ToolCallContext } from "../../src/tools/types.js";
 import { deepFreeze, LIMITS, MARKET, state, UNIVERSE } from "./helpers.js";
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { openJournal } from "../../src/journal/journal.js";
 import { NOTES_PROVENANCE } from "../../src/journal/notes.js";
-import { makeJournalToolHandlers } from "../../src/journal/tool-handlers.js";
+import { makeJournalToolHandlers } from "../../src/tools/handlers/journal.js";
 import type { ToolCallContext } from "../../src/tools/types.js";
 import { finish, freshJournal, startRun, tmpHome } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeJournalToolHandlers } from "../../src/journal/tool-handlers.js";
+import { makeJournalToolHandlers } from "../../src/tools/handlers/journal.js";
 import type { ToolCallContext } from "../../src/tools/types.js";
 import { buy, finish, freshJournal, startRun } from "./helpers.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PriceSource } from "../../src/core/domain.js";
-import { makeJournalToolHandlers } from "../../src/journal/tool-handlers.js";
+import { makeJournalToolHandlers } from "../../src/tools/handlers/journal.js";
 import type { ToolCallContext } from "../../src/tools/types.js";
 import { buy, freshJournal, startRun } from "./helpers.js";
 

@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 import type { Bar, Instrument } from "../../src/core/domain.js";
 import { openJournal } from "../../src/journal/journal.js";
-import { makeJournalToolHandlers } from "../../src/journal/tool-handlers.js";
+import { makeJournalToolHandlers } from "../../src/tools/handlers/journal.js";
 import { addTradingDays, tradingDaysBetween } from "../../src/journal/watchlist.js";
-import { makeWatchlistHandlers } from "../../src/journal/watchlist-tools.js";
+import { makeWatchlistHandlers } from "../../src/tools/handlers/watchlist.js";
 import { MarketData } from "../../src/market/data.js";
 import { watchlistLines } from "../../src/run/watchlist-brief.js";
 import type { HandlerResult, ToolCallContext, ToolHandler } from "../../src/tools/types.js";

@@ -3,7 +3,7 @@ import type { Bar, Instrument } from "../../src/core/domain.js";
 import { TradingCalendar } from "../../src/market/calendar.js";
 import { MarketData } from "../../src/market/data.js";
 import { summarizeHistory } from "../../src/market/summary.js";
-import { makeMarketToolHandlers } from "../../src/market/tools.js";
+import { makeMarketToolHandlers } from "../../src/tools/handlers/market.js";
 import { loadUniverseCsv } from "../../src/market/universe.js";
 import type { HandlerResult, ToolCallContext } from "../../src/tools/types.js";
 

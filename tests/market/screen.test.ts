@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Bar } from "../../src/core/domain.js";
 import { MarketData } from "../../src/market/data.js";
 import { computeFeatures } from "../../src/market/screen.js";
-import { makeScreenHandler } from "../../src/market/screen-tool.js";
+import { makeScreenHandler } from "../../src/tools/handlers/screen-universe.js";
 import { loadUniverseCsv } from "../../src/market/universe.js";
 import { SCREEN_FEATURE_NAMES } from "../../src/tools/defs/screen-universe.js";
 import type { HandlerResult, ToolCallContext } from "../../src/tools/types.js";

@@ -6,7 +6,7 @@ import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import type { Instrument } from "../../src/core/domain.js";
 import { MarketData } from "../../src/market/data.js";
-import { makeExecuteCodeHandler } from "../../src/research/execute-code-tool.js";
+import { makeExecuteCodeHandler } from "../../src/tools/handlers/execute-code.js";
 import { Masker } from "../../src/research/masking.js";
 import { DEFAULT_SANDBOX_LIMITS, runSandbox } from "../../src/research/sandbox.js";
 import { CATALOGUE } from "../../src/tools/catalogue.js";

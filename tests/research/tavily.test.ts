@@ -4,7 +4,7 @@
  * domain lists, and still none of those items reaches the model — the tool filters locally.
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { makeSearchNewsHandler } from "../../src/research/tool.js";
+import { makeSearchNewsHandler } from "../../src/tools/handlers/search-news.js";
 import { createResearchSetup } from "../../src/research/setup.js";
 import { TavilyProvider } from "../../src/research/tavily.js";
 import { TOOL_NAMES } from "../../src/tools/catalogue.js";

@@ -8,7 +8,7 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, contractOf, GROUNDED_TOOLS, STATE_CHANGING_TOOLS, TOOL_NAMES } from "../../src/tools/catalogue.js";
-import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/tools/error-codes.js";
+import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/core/tool-error-codes.js";
 import {
   COMMON_ERROR_SENTENCE,
   modelDescription,

@@ -4,10 +4,10 @@
  * the contract is the tool layer's job; these handlers still read their arguments defensively.
  * Per-run call limits are enforced by the tool layer.
  */
-import type { Instrument } from "../core/domain.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { MarketData, ViewOptions } from "./data.js";
-import { DEFAULT_LOOKBACK_DAYS, summarizeHistory } from "./summary.js";
+import type { Instrument } from "../../core/domain.js";
+import type { HandlerResult, ToolHandler } from "../types.js";
+import type { MarketData, ViewOptions } from "../../market/data.js";
+import { DEFAULT_LOOKBACK_DAYS, summarizeHistory } from "../../market/summary.js";
 
 export const LIST_UNIVERSE_DEFAULT_LIMIT = 20;
 export const LIST_UNIVERSE_MAX_LIMIT = 50;

@@ -3,10 +3,10 @@
  * point-in-time view (bars strictly before the trading day), then filter, sort and cut.
  */
 import { createHash } from "node:crypto";
-import type { Instrument } from "../core/domain.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { MarketView } from "./data.js";
-import { computeFeatures, runScreen, SCREEN_LOOKBACK_BARS, type ScreenCandidate, type ScreenFeature, type ScreenFilter } from "./screen.js";
+import type { Instrument } from "../../core/domain.js";
+import type { HandlerResult, ToolHandler } from "../types.js";
+import type { MarketView } from "../../market/data.js";
+import { computeFeatures, runScreen, SCREEN_LOOKBACK_BARS, type ScreenCandidate, type ScreenFeature, type ScreenFilter } from "../../market/screen.js";
 
 export interface ScreenToolDeps {
   view: MarketView;

@@ -2,12 +2,12 @@
  * Handlers of the standing-order tools (place_standing_order, list_standing_orders,
  * cancel_standing_order). Placing only proposes: the order waits for the operator's approval.
  */
-import type { PriceSource } from "../core/domain.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { JournalToolDeps } from "./tool-deps.js";
-import { bindingHash, MAX_OPEN_STANDING_ORDERS, openStandingOrders, SIDE_OF, type StandingOrder, type StandingType } from "./standing-orders.js";
-import { iso } from "./time.js";
-import { addTradingDays } from "./watchlist.js";
+import type { PriceSource } from "../../core/domain.js";
+import type { HandlerResult, ToolHandler } from "../types.js";
+import type { JournalToolDeps } from "../../journal/tool-deps.js";
+import { bindingHash, MAX_OPEN_STANDING_ORDERS, openStandingOrders, SIDE_OF, type StandingOrder, type StandingType } from "../../journal/standing-orders.js";
+import { iso } from "../../journal/time.js";
+import { addTradingDays } from "../../journal/watchlist.js";
 
 const DEFAULT_TTL = 20;
 

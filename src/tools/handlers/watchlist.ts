@@ -2,10 +2,10 @@
  * Handlers of the watchlist tools (add_watchlist, remove_watchlist, get_watchlist) over the
  * journal's watchlist collection and the run's point-in-time prices.
  */
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { JournalToolDeps } from "./tool-deps.js";
-import { iso } from "./time.js";
-import { activeWatchItems, addTradingDays, MAX_LIVE_WATCH_ITEMS, tradingDaysBetween, type WatchItem } from "./watchlist.js";
+import type { HandlerResult, ToolHandler } from "../types.js";
+import type { JournalToolDeps } from "../../journal/tool-deps.js";
+import { iso } from "../../journal/time.js";
+import { activeWatchItems, addTradingDays, MAX_LIVE_WATCH_ITEMS, tradingDaysBetween, type WatchItem } from "../../journal/watchlist.js";
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 

@@ -5,13 +5,13 @@
  * and a per-run budget of failed executions.
  */
 import { createHash } from "node:crypto";
-import type { Instrument } from "../core/domain.js";
-import type { MarketView } from "../market/data.js";
-import { EXECUTE_CODE_RETRY_BUDGET } from "../tools/defs/execute-code.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { Masker } from "./masking.js";
-import type { SandboxSeries } from "./sandbox-protocol.js";
-import { DEFAULT_SANDBOX_LIMITS, runSandbox, type SandboxLimits } from "./sandbox.js";
+import type { Instrument } from "../../core/domain.js";
+import type { MarketView } from "../../market/data.js";
+import { EXECUTE_CODE_RETRY_BUDGET } from "../defs/execute-code.js";
+import type { HandlerResult, ToolHandler } from "../types.js";
+import type { Masker } from "../../research/masking.js";
+import type { SandboxSeries } from "../../research/sandbox-protocol.js";
+import { DEFAULT_SANDBOX_LIMITS, runSandbox, type SandboxLimits } from "../../research/sandbox.js";
 
 export interface ExecuteCodeDeps {
   view: MarketView;

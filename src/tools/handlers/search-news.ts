@@ -4,10 +4,10 @@
  * (the pipeline puts it in the run's events). A disabled provider is a successful call with
  * status `disabled` and no results; a provider failure is `search_failed` (not retryable).
  */
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { FilterOutcome } from "./point-in-time.js";
-import { DEFAULT_MAX_RESULTS, type ResearchSetup, runSearch } from "./search.js";
-import type { SearchLogEntry } from "../core/research.js";
+import type { HandlerResult, ToolHandler } from "../types.js";
+import type { FilterOutcome } from "../../research/point-in-time.js";
+import { DEFAULT_MAX_RESULTS, type ResearchSetup, runSearch } from "../../research/search.js";
+import type { SearchLogEntry } from "../../core/research.js";
 
 export interface SearchNewsDeps {
   setup: ResearchSetup;

@@ -1,0 +1,26 @@
+/** The `check_orders` adapter: the gate's verdicts on a copy of the run's state. */
+import type { GateOrder } from "../../core/gate-types.js";
+import { type GateInputs, gateVerdicts } from "../../gate/check-orders-handler.js";
+import type { HandlerResult, ToolHandler } from "../types.js";
+
+/** `check_orders`: arguments arrive schema-validated as `{ orders: ProposedOrder[] }`. */
+export function makeCheckOrdersHandler(inputs: () => GateInputs): ToolHandler {
+  return (args): HandlerResult => {
+    const orders = args.orders;
+    if (!Array.isArray(orders)) {
+      return { ok: false, code: "invalid_tool_arguments", message: "`orders` must be an array of orders" };
+    }
+    let current: GateInputs;
+    try {
+      current = inputs();
+    } catch (e) {
+      return {
+        ok: false,
+        code: "tool_execution_failed",
+        message: `the run's state is not available for the gate: ${(e as Error).message}`,
+      };
+    }
+    const verdicts = gateVerdicts(orders as GateOrder[], current);
+    return { ok: true, data: { ...verdicts } };
+  };
+}
