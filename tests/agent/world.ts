@@ -11,6 +11,7 @@ import type { ToolHandler } from "../../src/tools/types.js";
 import { type CorpusItem, EmbeddedProvider } from "../../src/research/embedded.js";
 import { mentionsOf } from "../../src/research/mentions.js";
 import { makeSearchNewsHandler } from "../../src/tools/handlers/search-news.js";
+import { checked } from "../tools/checked.js";
 
 export interface WorldOptions {
   cash?: number;
@@ -154,10 +155,13 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
       const s = summary(symbol, closes, day);
       return { ok: true, data: s, evidenceIds: [String(s.evidence_id)] };
     },
-    search_news: makeSearchNewsHandler({
-      setup: { provider: new EmbeddedProvider(opts.news), providerName: "embedded", policy: { block: [], allow: [] }, undated: "exclude" },
-      tradingDay: day,
-    }),
+    search_news: checked(
+      "search_news",
+      makeSearchNewsHandler({
+        setup: { provider: new EmbeddedProvider(opts.news), providerName: "embedded", policy: { block: [], allow: [] }, undated: "exclude" },
+        tradingDay: day,
+      }),
+    ),
     remember: () => ({ ok: true, data: { id: "note-1" } }),
     recall: () => ({ ok: true, data: { notes: [] } }),
     // Tools the scripted policies do not use (their behaviour is tested with the real handlers elsewhere).

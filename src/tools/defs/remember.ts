@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
 export const NoteKind = Type.Union(
@@ -26,10 +26,10 @@ const Input = Type.Object(
 
 const Output = Type.Object(
   { success: Type.Literal(true), note: Type.Object({}, { additionalProperties: true }) },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const remember: ToolContract<typeof Input, typeof Output> = {
+export const remember = defineTool({
   name: "remember",
   group: "memory",
   kind: "write",
@@ -40,5 +40,7 @@ export const remember: ToolContract<typeof Input, typeof Output> = {
     "success=true with note {id, kind, text, symbol, created_at, supersedes}; a possible contradiction instead fails with memory_conflict and correction.conflict_candidates[] and correction.retry_argument_choices[].",
   input: Input,
   output: Output,
+  mutates: true,
+  grounded: false,
   callLimit: 5,
-};
+});

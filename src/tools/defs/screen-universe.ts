@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
 import { SCREEN_FEATURE_NAMES, SCREEN_FEATURES, type ScreenFeature } from "../../market/screen-features.js";
@@ -43,16 +43,19 @@ const Output = Type.Object(
   {
     success: Type.Literal(true),
     evidence_id: Type.String(),
-    as_of: Type.String(),
-    sort: Type.Object({}, { additionalProperties: true }),
+    as_of: Type.Union([Type.String(), Type.Null()], { description: "The latest bar date among the screened instruments; null when none has data." }),
+    trading_day: Type.String(),
+    sort: Type.Object({ by: Type.String(), order: Type.Union([Type.Literal("asc"), Type.Literal("desc")]) }, { additionalProperties: false }),
+    universe_size: Type.Integer(),
     matched: Type.Integer(),
     returned: Type.Integer(),
     results: Type.Array(Type.Object({}, { additionalProperties: true })),
+    insufficient_history: Type.Array(Type.Object({ symbol: Type.String(), missing: Type.Array(Type.String()) }, { additionalProperties: false })),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const screenUniverse: ToolContract<typeof Input, typeof Output> = {
+export const screenUniverse = defineTool({
   name: "screen_universe",
   group: "screening",
   kind: "read",
@@ -63,5 +66,7 @@ export const screenUniverse: ToolContract<typeof Input, typeof Output> = {
     "success=true with evidence_id, as_of, sort {by, order}, matched, returned and results[] ({rank, symbol, name, sector, last_close, every feature}), plus insufficient_history[] ({symbol, missing}).",
   input: Input,
   output: Output,
+  mutates: false,
+  grounded: false,
   callLimit: 10,
-};
+});

@@ -1,11 +1,12 @@
 /** The `check_orders` adapter: the gate's verdicts on a copy of the run's state. */
 import type { GateOrder } from "../../core/gate-types.js";
 import { type GateInputs, gateVerdicts } from "../../gate/check-orders-handler.js";
-import type { HandlerResult, ToolHandler } from "../types.js";
+import type { checkOrders } from "../defs/check-orders.js";
+import type { AnswerOf, HandlerOf } from "../define.js";
 
 /** `check_orders`: arguments arrive schema-validated as `{ orders: ProposedOrder[] }`. */
-export function makeCheckOrdersHandler(inputs: () => GateInputs): ToolHandler {
-  return (args): HandlerResult => {
+export function makeCheckOrdersHandler(inputs: () => GateInputs): HandlerOf<typeof checkOrders> {
+  return (args): AnswerOf<typeof checkOrders> => {
     const orders = args.orders;
     if (!Array.isArray(orders)) {
       return { ok: false, code: "invalid_tool_arguments", message: "`orders` must be an array of orders" };

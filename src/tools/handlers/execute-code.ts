@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import type { Instrument } from "../../core/domain.js";
 import type { MarketView } from "../../market/data.js";
-import { EXECUTE_CODE_RETRY_BUDGET } from "../defs/execute-code.js";
-import type { HandlerResult, ToolHandler } from "../types.js";
+import { EXECUTE_CODE_RETRY_BUDGET, type executeCode } from "../defs/execute-code.js";
+import type { AnswerOf, HandlerOf } from "../define.js";
 import type { Masker } from "../../research/masking.js";
 import type { SandboxSeries } from "../../research/sandbox-protocol.js";
 import { DEFAULT_SANDBOX_LIMITS, runSandbox, type SandboxLimits } from "../../research/sandbox.js";
@@ -39,11 +39,11 @@ export function sandboxSeries(view: MarketView, universe: readonly Instrument[])
   return out;
 }
 
-export function makeExecuteCodeHandler(deps: ExecuteCodeDeps): ToolHandler {
+export function makeExecuteCodeHandler(deps: ExecuteCodeDeps): HandlerOf<typeof executeCode> {
   let series: Record<string, SandboxSeries> | null = null;
   let failures = 0;
   const limits = deps.limits ?? DEFAULT_SANDBOX_LIMITS;
-  return async (args): Promise<HandlerResult> => {
+  return async (args): Promise<AnswerOf<typeof executeCode>> => {
     if (failures >= EXECUTE_CODE_RETRY_BUDGET) {
       return {
         ok: false,

@@ -7,9 +7,13 @@ import type { Journal } from "../../journal/journal.js";
 import { NOTES_PROVENANCE, noteForModel, type RecallQuery } from "../../journal/notes.js";
 import { type JournalToolDeps, portfolioSnapshot } from "../../journal/tool-handlers.js";
 import type { Note, NoteKind } from "../../journal/types.js";
-import type { HandlerResult, ToolHandler } from "../types.js";
+import type { getPortfolio } from "../defs/get-portfolio.js";
+import type { recall } from "../defs/recall.js";
+import type { remember } from "../defs/remember.js";
+import type { ArgsOf, HandlerOf } from "../define.js";
+import type { HandlerFailure } from "../types.js";
 
-function failure(e: unknown): HandlerResult {
+function failure(e: unknown): HandlerFailure {
   if (e instanceof TwError && (e.code === "note_not_found" || e.code === "memory_full")) return { ok: false, code: e.code, message: e.message };
   return { ok: false, code: "tool_execution_failed", message: e instanceof Error ? e.message : String(e) };
 }
@@ -19,7 +23,7 @@ function failure(e: unknown): HandlerResult {
  * supersedes one or says to keep both, it is refused with the candidates and, for each, the
  * complete arguments that supersede it (plus the arguments that keep both).
  */
-function conflictOf(journal: Journal, args: Record<string, unknown>, shown: (n: Note) => Record<string, unknown>): HandlerResult | null {
+function conflictOf(journal: Journal, args: ArgsOf<typeof remember>, shown: (n: Note) => Record<string, unknown>): HandlerFailure | null {
   if (typeof args.symbol !== "string" || typeof args.supersedes === "string" || args.keep_existing === true) return null;
   const { notes } = journal.recall({ kind: args.kind as NoteKind, symbol: args.symbol, limit: 5 });
   if (notes.length === 0) return null;
@@ -35,11 +39,15 @@ function conflictOf(journal: Journal, args: Record<string, unknown>, shown: (n: 
   };
 }
 
-export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio: ToolHandler; remember: ToolHandler; recall: ToolHandler } {
+export function makeJournalToolHandlers(deps: JournalToolDeps): {
+  get_portfolio: HandlerOf<typeof getPortfolio>;
+  remember: HandlerOf<typeof remember>;
+  recall: HandlerOf<typeof recall>;
+} {
   const { journal } = deps;
   /** A note as the model is shown it: with where it came from (notes.ts). */
   const shown = (n: Note) => noteForModel(n, { tradingDay: journal.run(n.run_id)?.trading_day ?? null, currentRunId: deps.runId });
-  const get_portfolio: ToolHandler = () => {
+  const get_portfolio: HandlerOf<typeof getPortfolio> = () => {
     try {
       const evidence_id = `portfolio:${deps.runId}`;
       const snap = portfolioSnapshot({ ...deps, now: deps.now() });
@@ -50,7 +58,7 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio:
       return failure(e);
     }
   };
-  const remember: ToolHandler = async (args, ctx) => {
+  const rememberHandler: HandlerOf<typeof remember> = async (args, ctx) => {
     try {
       const conflict = conflictOf(journal, args, shown);
       if (conflict) return conflict;
@@ -69,7 +77,7 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio:
       return failure(e);
     }
   };
-  const recall: ToolHandler = (args) => {
+  const recallHandler: HandlerOf<typeof recall> = (args) => {
     try {
       // Notes of earlier trading days (and this run's own) only.
       const q: RecallQuery = { asOf: { tradingDay: deps.tradingDay, runId: deps.runId } };
@@ -83,5 +91,5 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): { get_portfolio:
       return failure(e);
     }
   };
-  return { get_portfolio, remember, recall };
+  return { get_portfolio, remember: rememberHandler, recall: recallHandler };
 }
