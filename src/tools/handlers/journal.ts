@@ -10,7 +10,7 @@ import type { Note, NoteKind } from "../../journal/types.js";
 import type { getPortfolio } from "../defs/get-portfolio.js";
 import type { recall } from "../defs/recall.js";
 import type { remember } from "../defs/remember.js";
-import type { ArgsOf, HandlerOf } from "../define.js";
+import type { AnswerOf, ArgsOf, HandlerOf } from "../define.js";
 import type { HandlerFailure } from "../types.js";
 
 function failure(e: unknown): HandlerFailure {
@@ -47,7 +47,7 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): {
   const { journal } = deps;
   /** A note as the model is shown it: with where it came from (notes.ts). */
   const shown = (n: Note) => noteForModel(n, { tradingDay: journal.run(n.run_id)?.trading_day ?? null, currentRunId: deps.runId });
-  const get_portfolio: HandlerOf<typeof getPortfolio> = () => {
+  const get_portfolio: HandlerOf<typeof getPortfolio> = (): AnswerOf<typeof getPortfolio> => {
     try {
       const evidence_id = `portfolio:${deps.runId}`;
       const snap = portfolioSnapshot({ ...deps, now: deps.now() });
@@ -58,7 +58,7 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): {
       return failure(e);
     }
   };
-  const rememberHandler: HandlerOf<typeof remember> = async (args, ctx) => {
+  const rememberHandler: HandlerOf<typeof remember> = async (args, ctx): Promise<AnswerOf<typeof remember>> => {
     try {
       const conflict = conflictOf(journal, args, shown);
       if (conflict) return conflict;
@@ -77,7 +77,7 @@ export function makeJournalToolHandlers(deps: JournalToolDeps): {
       return failure(e);
     }
   };
-  const recallHandler: HandlerOf<typeof recall> = (args) => {
+  const recallHandler: HandlerOf<typeof recall> = (args): AnswerOf<typeof recall> => {
     try {
       // Notes of earlier trading days (and this run's own) only.
       const q: RecallQuery = { asOf: { tradingDay: deps.tradingDay, runId: deps.runId } };

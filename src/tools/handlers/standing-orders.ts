@@ -86,7 +86,7 @@ export function makeStandingOrderHandlers(deps: JournalToolDeps): {
     });
   };
 
-  const list_standing_orders: HandlerOf<typeof listStandingOrders> = (args) => {
+  const list_standing_orders: HandlerOf<typeof listStandingOrders> = (args): AnswerOf<typeof listStandingOrders> => {
     const all = [...deps.journal.standingState().orders.values()];
     const open = all.filter((o) => o.status === "proposed" || o.status === "active");
     const closed = args.include_closed === true ? all.filter((o) => !open.includes(o)).slice(-20) : [];

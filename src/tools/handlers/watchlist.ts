@@ -106,7 +106,7 @@ export function makeWatchlistHandlers(deps: JournalToolDeps): {
     });
   };
 
-  const get_watchlist: HandlerOf<typeof getWatchlist> = (args) => {
+  const get_watchlist: HandlerOf<typeof getWatchlist> = (args): AnswerOf<typeof getWatchlist> => {
     const symbol = typeof args.symbol === "string" ? args.symbol.toUpperCase() : undefined;
     const items = activeWatchItems(deps.journal.watchState(), deps.tradingDay)
       .filter((i) => !symbol || i.symbol === symbol)
