@@ -11,6 +11,8 @@ export default defineConfig({
     // cores busy. Timing-sensitive tests wait for events, not for fixed sleeps.
     maxWorkers: 2,
     globalSetup: ["tests/global-setup.ts"],
+    // Every tool result a test produces is checked against its output schema.
+    setupFiles: ["tests/setup/tool-results.ts"],
     // The console tests draw Ink into fake terminals as a person would see it. Ink reads CI at
     // import time and would draw only a final frame on CI machines; the product itself drops these
     // variables before loading Ink on a real terminal (src/util/terminal-env.ts).

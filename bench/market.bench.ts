@@ -1,7 +1,7 @@
 import { bench, describe } from "vitest";
 import { MarketData } from "../src/market/data.js";
 import { summarizeHistory } from "../src/market/summary.js";
-import { makeMarketToolHandlers } from "../src/market/tools.js";
+import { makeMarketToolHandlers } from "../src/tools/handlers/market.js";
 import { loadUniverseCsv } from "../src/market/universe.js";
 
 const market = MarketData.load({});

@@ -8,7 +8,7 @@
  */
 import type { ProposedOrder } from "../core/domain.js";
 import type { GateDecision } from "../core/gate-types.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
+import type { HandlerResult, ToolHandler } from "../core/tool-handler.js";
 
 export interface AcceptedProposal {
   orders: ProposedOrder[];

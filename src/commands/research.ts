@@ -8,7 +8,7 @@ import { requireConfig } from "../config/require.js";
 import { isIsoDay } from "../market/calendar.js";
 import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT, runSearch } from "../research/search.js";
 import { createResearchSetup } from "../research/setup.js";
-import { searchPayload } from "../research/tool.js";
+import { searchPayload } from "../tools/handlers/search-news.js";
 import type { ResearchItem } from "../research/types.js";
 import { EXIT } from "../core/exit-codes.js";
 import { sanitizeLine } from "../util/sanitize.js";

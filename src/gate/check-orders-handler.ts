@@ -1,9 +1,9 @@
 /**
  * The gate behind the `check_orders` tool (and the verdicts of the `submit_orders` bounce): the real
- * gate on a copy of the run's state. It places nothing and changes nothing.
+ * gate on a copy of the run's state. It places nothing and changes nothing. The tool's adapter is
+ * src/tools/handlers/check-orders.ts.
  */
 import type { Instrument } from "../core/domain.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import { type EvaluateOptions, evaluate } from "./evaluate.js";
 import type { BlockReason, GateMarket, GateOrder, GateResult, GateState, Limits } from "../core/gate-types.js";
 
@@ -40,7 +40,7 @@ export interface OrderVerdicts {
 const round = (n: number): number => Number(n.toFixed(9));
 
 /** The gate on a copy of the inputs (it changes nothing). */
-function dryRun(orders: GateOrder[], inputs: GateInputs): GateResult {
+export function dryRun(orders: GateOrder[], inputs: GateInputs): GateResult {
   const copy = structuredClone({ orders, state: inputs.state, market: inputs.market });
   const options: EvaluateOptions = inputs.commission ? { commission: inputs.commission } : {};
   return evaluate(copy.orders, copy.state, copy.market, inputs.limits, inputs.universe, options);
@@ -52,7 +52,7 @@ export function gateVerdicts(orders: GateOrder[], inputs: GateInputs): OrderVerd
 }
 
 /** A gate result as the model is shown it. */
-function modelVerdicts(r: GateResult): OrderVerdicts {
+export function modelVerdicts(r: GateResult): OrderVerdicts {
   return {
     all_approved: r.decisions.every((d) => d.approved),
     decisions: r.decisions.map((d) => ({
@@ -66,28 +66,5 @@ function modelVerdicts(r: GateResult): OrderVerdicts {
       commission: Number.isFinite(d.commission) ? round(d.commission) : null,
     })),
     portfolio_after: { cash: round(r.portfolio_after.cash), orders_this_month: r.portfolio_after.orders_this_month },
-  };
-}
-
-/** `check_orders`: arguments arrive schema-validated as `{ orders: ProposedOrder[] }`. */
-export function makeCheckOrdersHandler(inputs: () => GateInputs): ToolHandler {
-  return (args): HandlerResult => {
-    const orders = args.orders;
-    if (!Array.isArray(orders)) {
-      return { ok: false, code: "invalid_tool_arguments", message: "`orders` must be an array of orders" };
-    }
-    let current: GateInputs;
-    try {
-      current = inputs();
-    } catch (e) {
-      return {
-        ok: false,
-        code: "tool_execution_failed",
-        message: `the run's state is not available for the gate: ${(e as Error).message}`,
-      };
-    }
-    const r = dryRun(orders as GateOrder[], current);
-    // The typed decisions (with each order's input index) go to the run's events, not to the model.
-    return { ok: true, data: { ...modelVerdicts(r) }, verdicts: r.decisions };
   };
 }

@@ -12,4 +12,4 @@ export {
   unpricedHoldings,
 } from "./evaluate.js";
 export { floorToTick, type LiquidationOrder, liquidation, liquidationLimit } from "./liquidation.js";
-export { type GateInputs, gateVerdicts, makeCheckOrdersHandler, type OrderVerdicts } from "./check-orders-handler.js";
+export { type GateInputs, gateVerdicts, type OrderVerdicts } from "./check-orders-handler.js";

@@ -3,5 +3,4 @@ export { isIsoDay, TradingCalendar } from "./calendar.js";
 export { MarketData, type MarketLoadOptions, MarketView, type SymbolSeries, type ViewOptions } from "./data.js";
 export { type ImportProblem, parseImportCsv } from "./import.js";
 export { DEFAULT_LOOKBACK_DAYS, type PriceHistorySummary, summarizeHistory } from "./summary.js";
-export { makeMarketToolHandlers, type MarketToolDeps, type MarketToolHandlers } from "./tools.js";
 export { bundledUniversePath, loadUniverseCsv, parseUniverseCsv } from "./universe.js";

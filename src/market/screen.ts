@@ -5,7 +5,7 @@
  */
 import { getLogReturns, getStandardDeviation, ROC, RSI, SMA } from "trading-signals";
 import type { Bar } from "../core/domain.js";
-import type { ScreenFeature } from "../tools/defs/screen-universe.js";
+import type { ScreenFeature } from "./screen-features.js";
 
 export type { ScreenFeature };
 

@@ -19,7 +19,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MaskInstrument } from "../core/research.js";
-import type { HandlerFailure, ToolMasking } from "../tools/types.js";
+import type { HandlerFailure, ToolMasking } from "../core/tool-handler.js";
 import { bundledDataDir } from "../util/paths.js";
 import { makeRewriter, REAL_YEAR_MAX, REAL_YEAR_MIN, realDatesIn, type TextRewriter } from "./mask-text.js";
 import { nameCore } from "./mentions.js";

@@ -14,7 +14,7 @@ import { agentLimitsFrom } from "../agent/factory.js";
 import { loadPriceTable, type PricedProvider, resolvePrice } from "../agent/pricing.js";
 import { buildToolRuntime } from "../tools/runtime.js";
 import { contractSet, isContractVersion } from "../tools/versions.js";
-import { isToolErrorCode } from "../tools/error-codes.js";
+import { isToolErrorCode } from "../core/tool-error-codes.js";
 import type { HandlerResult, ToolHandler } from "../tools/types.js";
 import type { Config } from "../config/types.js";
 import { TwError } from "../core/errors.js";

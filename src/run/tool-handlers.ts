@@ -4,21 +4,25 @@
  */
 import type { Instrument, PriceSource, ProposedOrder, RunMode } from "../core/domain.js";
 import type { Journal } from "../journal/journal.js";
-import { makeJournalToolHandlers } from "../journal/tool-handlers.js";
-import { makeWatchlistHandlers } from "../journal/watchlist-tools.js";
-import { makeStandingOrderHandlers } from "../journal/standing-order-tools.js";
+import { makeJournalToolHandlers } from "../tools/handlers/journal.js";
+import { makeWatchlistHandlers } from "../tools/handlers/watchlist.js";
+import { makeStandingOrderHandlers } from "../tools/handlers/standing-orders.js";
 import type { MarketData } from "../market/data.js";
-import { makeMarketToolHandlers } from "../market/tools.js";
-import { makeScreenHandler } from "../market/screen-tool.js";
-import { makeCheckOrdersHandler } from "../gate/check-orders-handler.js";
+import { makeMarketToolHandlers } from "../tools/handlers/market.js";
+import { makeScreenHandler } from "../tools/handlers/screen-universe.js";
+import { makeCheckOrdersHandler } from "../tools/handlers/check-orders.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { makeSubmitHandler, type SubmitHandler } from "../agent/submit.js";
-import { makeExecuteCodeHandler } from "../research/execute-code-tool.js";
+import { makeExecuteCodeHandler } from "../tools/handlers/execute-code.js";
 import { SCREEN_DEFAULT_LIMIT } from "../tools/defs/screen-universe.js";
 import type { SearchLogEntry } from "../core/research.js";
 import type { Masker } from "../research/masking.js";
 import type { ResearchSetup } from "../research/search.js";
-import { makeSearchNewsHandler } from "../research/tool.js";
+import { makeSearchNewsHandler } from "../tools/handlers/search-news.js";
+import { makeSubmitOrdersAdapter } from "../tools/handlers/submit-orders.js";
+import type { ToolHandlers } from "../tools/catalogue.js";
+import { dispatchable } from "../tools/define.js";
+import { withResultCheck } from "../tools/result-check.js";
 import type { ToolHandler } from "../tools/types.js";
 import type { GateInputSnapshot } from "./gate-inputs.js";
 
@@ -47,7 +51,8 @@ export interface RunHandlerDeps {
 export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<string, ToolHandler>; submit: SubmitHandler } {
   const view = deps.market.asOf(deps.tradingDay, { universe: deps.universe, baseCurrency: deps.baseCurrency, fxToBase: deps.fxToBase });
   const submit = makeSubmitHandler({ evaluateOrders: deps.evaluateOrders, ...(deps.mode === "watch" ? { ordersRefused: "watch mode places nothing: submit an empty list; use add_watchlist for ideas" } : {}) });
-  const handlers: Record<string, ToolHandler> = {
+  // One handler per catalogue tool, typed from its definition: a missing one does not compile.
+  const handlers: ToolHandlers = {
     ...makeJournalToolHandlers({ journal: deps.journal, prices: deps.prices, limits: deps.limits, now: deps.now, runId: deps.runId, tradingDay: deps.tradingDay }),
     ...makeMarketToolHandlers({ market: deps.market, universe: deps.universe, tradingDay: deps.tradingDay, baseCurrency: deps.baseCurrency, fxToBase: deps.fxToBase }),
     ...makeWatchlistHandlers({ journal: deps.journal, market: deps.market, prices: view, universe: deps.universe, runId: deps.runId, tradingDay: deps.tradingDay, now: deps.now }),
@@ -56,7 +61,7 @@ export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<strin
     screen_universe: makeScreenHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, defaultLimit: SCREEN_DEFAULT_LIMIT }),
     execute_code: makeExecuteCodeHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, ...(deps.mask ? { mask: deps.mask } : {}) }),
     check_orders: makeCheckOrdersHandler(deps.gateInputs),
-    submit_orders: submit,
+    submit_orders: makeSubmitOrdersAdapter(submit),
   };
-  return { handlers, submit };
+  return { handlers: withResultCheck(dispatchable(handlers)), submit };
 }

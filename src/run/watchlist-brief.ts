@@ -2,7 +2,7 @@
 import type { PriceSource } from "../core/domain.js";
 import type { Journal } from "../journal/journal.js";
 import { activeWatchItems } from "../journal/watchlist.js";
-import { watchView } from "../journal/watchlist-tools.js";
+import { watchView } from "../tools/handlers/watchlist.js";
 import type { MarketData } from "../market/data.js";
 
 export function watchlistLines(journal: Journal, market: MarketData, prices: PriceSource, tradingDay: string): string[] {

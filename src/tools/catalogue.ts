@@ -1,6 +1,7 @@
 /**
- * The tool catalogue: every model-facing tool, one contract each. Everything the model, the
- * validator, the docs and the contract tests know about a tool comes from these objects.
+ * The tool catalogue: every model-facing tool, one `defineTool` definition each. Everything the
+ * model, the validator, the docs, the runtime and the contract tests know about a tool comes from
+ * these objects; its handler (src/tools/handlers) is typed from them (`ToolHandlers`).
  */
 import { checkOrders } from "./defs/check-orders.js";
 import { executeCode } from "./defs/execute-code.js";
@@ -14,10 +15,11 @@ import { screenUniverse } from "./defs/screen-universe.js";
 import { submitOrders } from "./defs/submit-orders.js";
 import { cancelStandingOrder, listStandingOrders, placeStandingOrder } from "./defs/standing-orders.js";
 import { addWatchlist, getWatchlist, removeWatchlist } from "./defs/watchlist.js";
+import type { HandlersFor } from "./define.js";
 import type { ToolContract } from "./types.js";
 
 /** Bump when a description, schema or serialisation changes: cassettes record it. */
-export const CONTRACT_VERSION = "tw-tools/2";
+export const CONTRACT_VERSION = "tw-tools/3";
 
 export const CATALOGUE = [
   getPortfolio,
@@ -47,15 +49,14 @@ export function contractOf(name: string): ToolContract | undefined {
   return byName.get(name);
 }
 
-/** Tools whose `orders[*].evidence_ids` must name evidence returned earlier in the run. */
-export const GROUNDED_TOOLS: ReadonlySet<string> = new Set(["check_orders", "submit_orders"]);
+/**
+ * One handler per catalogue tool, each typed from its definition: a tool without a handler, or a
+ * handler whose arguments or result disagree with its schemas, is a compile error.
+ */
+export type ToolHandlers = HandlersFor<typeof CATALOGUE>;
 
-/** Tools whose handler writes state (the journal) or ends the run; `tools call` runs them on a throwaway copy. */
-export const STATE_CHANGING_TOOLS: ReadonlySet<string> = new Set([
-  "remember",
-  "add_watchlist",
-  "remove_watchlist",
-  "place_standing_order",
-  "cancel_standing_order",
-  "submit_orders",
-]);
+/** Tools whose `orders[*].evidence_ids` must name evidence returned earlier in the run. */
+export const GROUNDED_TOOLS: ReadonlySet<string> = new Set(CATALOGUE.filter((t) => t.grounded).map((t) => t.name));
+
+/** Tools whose handler writes state (the journal) or ends the run (kinds `write` and `final`); `tools call` runs them on a throwaway copy. */
+export const STATE_CHANGING_TOOLS: ReadonlySet<string> = new Set(CATALOGUE.filter((t) => t.mutates).map((t) => t.name));

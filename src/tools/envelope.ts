@@ -4,7 +4,7 @@
  * tool's valid example and what was received.
  */
 import type { Correction } from "../core/events.js";
-import { TOOL_ERROR_CODES, type ToolErrorCode } from "./error-codes.js";
+import { TOOL_ERROR_CODES, type ToolErrorCode } from "../core/tool-error-codes.js";
 
 export interface FailureEnvelope {
   success: false;

@@ -3,7 +3,7 @@
  * the Anthropic and OpenAI tool formats, the JSON catalogue and the markdown docs page.
  */
 import { CATALOGUE, CONTRACT_VERSION } from "./catalogue.js";
-import { TOOL_ERROR_CODES, TOOL_ERROR_CODE_LIST } from "./error-codes.js";
+import { TOOL_ERROR_CODES, TOOL_ERROR_CODE_LIST } from "../core/tool-error-codes.js";
 import type { ToolContract } from "./types.js";
 
 export const COMMON_ERROR_SENTENCE =

@@ -11,11 +11,10 @@ import type { PendingError } from "../core/events.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
-import type { ToolName } from "./catalogue.js";
 import { type AdmissionContext, admit, type DispatchStage } from "./admission.js";
 import { DEFAULT_BUDGET_CHARS } from "./compaction.js";
 import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.js";
-import { TOOL_ERROR_CODES } from "./error-codes.js";
+import { TOOL_ERROR_CODES } from "../core/tool-error-codes.js";
 import { PendingTracker } from "./pending.js";
 import type { AnthropicToolDef, OpenAIToolDef } from "./render.js";
 import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";
@@ -71,10 +70,6 @@ export interface ToolRuntime {
   seenEvidence(): ReadonlySet<string>;
   callCount(tool: string): number;
 }
-
-export type ToolHandlers = Record<ToolName, ToolHandler>;
-
-
 
 /** Build a run's runtime. Refuses to build while any catalogue tool has no handler. */
 export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>, opts: ToolRuntimeOptions): ToolRuntime {

@@ -3,13 +3,15 @@
  * research cycle); a replay must offer the model exactly what the recorded run offered, so every
  * published version stays available here:
  *
- * - `tw-tools/2` (current): the catalogue in `catalogue.ts`, rendered by `render.ts`.
- * - `tw-tools/1`: frozen as a data snapshot (`data/contracts/tw-tools-1.json`, the catalogue JSON
- *   that version printed). Its descriptions, schemas and call limits are served from the snapshot,
- *   never re-derived from today's code, so later edits to a tool cannot change a v1 replay.
+ * - `tw-tools/3` (current): the catalogue in `catalogue.ts`, rendered by `render.ts`. It differs
+ *   from v2 in the kinds: the account's own notes, watchlist and standing-order writes are `write`.
+ * - `tw-tools/1` and `tw-tools/2`: frozen as data snapshots (`data/contracts/tw-tools-1.json`,
+ *   `tw-tools-2.json`: the catalogue JSON each version printed). Their descriptions, schemas and call
+ *   limits are served from the snapshot, never re-derived from today's code, so later edits to a
+ *   tool cannot change an old replay.
  *
- * Result serialisation (the envelope and its compaction) is a per-version slot too; both versions
- * use the same serialiser today, and a replay test of a v1 cassette guards that it stays so.
+ * Result serialisation (the envelope and its compaction) is a per-version slot too; all versions
+ * use the same serialiser today, and replay tests of v1 and v2 cassettes guard that it stays so.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,7 +22,11 @@ import { type AnthropicToolDef, type CatalogueEntry, type OpenAIToolDef, renderA
 import type { ToolContract } from "./types.js";
 import { compileValidators, type ValidationReport, validateArguments } from "./validate.js";
 
-export const CONTRACT_VERSIONS = ["tw-tools/1", CONTRACT_VERSION] as const;
+/** The frozen versions: each served from its snapshot, never from today's code. */
+const FROZEN = ["tw-tools/1", "tw-tools/2"] as const;
+type FrozenVersion = (typeof FROZEN)[number];
+
+export const CONTRACT_VERSIONS = [...FROZEN, CONTRACT_VERSION] as const;
 export type ContractVersion = (typeof CONTRACT_VERSIONS)[number];
 
 export interface ContractSet {
@@ -41,14 +47,19 @@ const current: ContractSet = {
   serialize: compactResult,
 };
 
-let v1: ContractSet | undefined;
+const frozenSets = new Map<FrozenVersion, ContractSet>();
 
-/** The frozen tw-tools/1 set, built from its snapshot on first use. */
-function frozenV1(): ContractSet {
-  if (v1) return v1;
-  const file = join(bundledDataDir(), "contracts", "tw-tools-1.json");
+function isFrozen(v: string): v is FrozenVersion {
+  return (FROZEN as readonly string[]).includes(v);
+}
+
+/** A frozen set, built from `data/contracts/<version>.json` on first use. */
+function frozen(version: FrozenVersion): ContractSet {
+  const cached = frozenSets.get(version);
+  if (cached) return cached;
+  const file = join(bundledDataDir(), "contracts", `${version.replace("/", "-")}.json`);
   const snapshot = JSON.parse(readFileSync(file, "utf8")) as { contract_version: string; tools: CatalogueEntry[] };
-  if (snapshot.contract_version !== "tw-tools/1") throw new Error(`${file} holds ${snapshot.contract_version}, not tw-tools/1`);
+  if (snapshot.contract_version !== version) throw new Error(`${file} holds ${snapshot.contract_version}, not ${version}`);
   const entries = new Map(snapshot.tools.map((t) => [t.name, t]));
   const contracts: ToolContract[] = snapshot.tools.map((t) => ({
     name: t.name,
@@ -64,12 +75,11 @@ function frozenV1(): ContractSet {
   }));
   const entry = (tool: ToolContract): CatalogueEntry => {
     const e = entries.get(tool.name);
-    if (!e) throw new Error(`tw-tools/1 has no tool ${tool.name}`);
+    if (!e) throw new Error(`${version} has no tool ${tool.name}`);
     return e;
   };
-  const validate = compileValidators(contracts);
-  v1 = {
-    version: "tw-tools/1",
+  const set: ContractSet = {
+    version,
     contracts,
     anthropic: (tool, opts = {}) => {
       const e = entry(tool);
@@ -81,10 +91,11 @@ function frozenV1(): ContractSet {
       const e = entry(tool);
       return { type: "function", function: { name: e.name, description: e.description, parameters: structuredClone(e.input_schema) } };
     },
-    validate,
+    validate: compileValidators(contracts),
     serialize: compactResult,
   };
-  return v1;
+  frozenSets.set(version, set);
+  return set;
 }
 
 export function isContractVersion(v: string): v is ContractVersion {
@@ -94,6 +105,6 @@ export function isContractVersion(v: string): v is ContractVersion {
 /** The contract set of a version (the current one by default). Unknown versions are refused. */
 export function contractSet(version: string = CONTRACT_VERSION): ContractSet {
   if (version === CONTRACT_VERSION) return current;
-  if (version === "tw-tools/1") return frozenV1();
+  if (isFrozen(version)) return frozen(version);
   throw new Error(`unknown tool contract version ${version} (this build knows ${CONTRACT_VERSIONS.join(", ")})`);
 }

@@ -11,7 +11,9 @@ import type { ToolResultBlock } from "../../src/agent/types.js";
 import type { ProposedOrder } from "../../src/core/domain.js";
 import { inInputOrder } from "../../src/core/gate-types.js";
 import { evaluate } from "../../src/gate/evaluate.js";
-import { type GateInputs, makeCheckOrdersHandler } from "../../src/gate/check-orders-handler.js";
+import type { GateInputs } from "../../src/gate/check-orders-handler.js";
+import { dispatchable } from "../../src/tools/define.js";
+import { makeCheckOrdersHandler } from "../../src/tools/handlers/check-orders.js";
 import { AutoApprover } from "../../src/run/approval.js";
 import { initialRows } from "../../src/screens/approval-model.js";
 import { LIMITS as GATE_LIMITS } from "../gate/helpers.js";
@@ -38,7 +40,7 @@ function realGateWorld() {
     return evaluate(orders, g.state, g.market, g.limits, g.universe).decisions;
   };
   const submit = makeSubmitHandler({ evaluateOrders: gate });
-  const w = makeWorld({ series: { ALFA, BETA }, tradingDay: DAY }, { handlers: { check_orders: makeCheckOrdersHandler(inputs), submit_orders: submit } });
+  const w = makeWorld({ series: { ALFA, BETA }, tradingDay: DAY }, { handlers: { ...dispatchable({ check_orders: makeCheckOrdersHandler(inputs) }), submit_orders: submit } });
   return { ...w, submit, gate };
 }
 

@@ -10,16 +10,20 @@
  * value is the gate's own valuation of those facts.
  */
 import type { Bar, Instrument, ProposedOrder } from "../../src/core/domain.js";
-import { type GateDecision, type GateOrder, evaluate, makeCheckOrdersHandler, portfolioValue } from "../../src/gate/index.js";
+import { type GateDecision, type GateOrder, evaluate, portfolioValue } from "../../src/gate/index.js";
+import { makeCheckOrdersHandler } from "../../src/tools/handlers/check-orders.js";
+import { makeMarketToolHandlers } from "../../src/tools/handlers/market.js";
 import { defaultConfig, limitsOf } from "../../src/config/load.js";
-import { MarketData, makeMarketToolHandlers } from "../../src/market/index.js";
+import { MarketData } from "../../src/market/index.js";
 import { buildGateInputs, type GateInputSnapshot } from "../../src/run/gate-inputs.js";
 import { makeSubmitHandler, type SubmitHandler } from "../../src/agent/submit.js";
 import { buildToolRuntime, type ToolRuntime } from "../../src/tools/runtime.js";
 import type { ToolHandler } from "../../src/tools/types.js";
 import { type CorpusItem, EmbeddedProvider } from "../../src/research/embedded.js";
 import { mentionsOf } from "../../src/research/mentions.js";
-import { makeSearchNewsHandler } from "../../src/research/tool.js";
+import { makeSearchNewsHandler } from "../../src/tools/handlers/search-news.js";
+import { checked } from "../tools/checked.js";
+import { dispatchable } from "../../src/tools/define.js";
 
 export interface WorldOptions {
   cash?: number;
@@ -157,11 +161,14 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
       };
     }),
     list_universe: counted("list_universe", marketTools.list_universe),
-    get_price_history: counted("get_price_history", marketTools.get_price_history),
-    search_news: makeSearchNewsHandler({
-      setup: { provider: new EmbeddedProvider(opts.news), providerName: "embedded", policy: { block: [], allow: [] }, undated: "exclude" },
-      tradingDay: day,
-    }),
+    get_price_history: counted("get_price_history", dispatchable(marketTools).get_price_history as ToolHandler),
+    search_news: checked(
+      "search_news",
+      makeSearchNewsHandler({
+        setup: { provider: new EmbeddedProvider(opts.news), providerName: "embedded", policy: { block: [], allow: [] }, undated: "exclude" },
+        tradingDay: day,
+      }),
+    ),
     remember: () => ({ ok: true, data: { id: "note-1" } }),
     recall: () => ({ ok: true, data: { notes: [] } }),
     // Tools the scripted policies do not use (their behaviour is tested with the real handlers elsewhere).
@@ -173,7 +180,7 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
     place_standing_order: () => ({ ok: true, data: { standing_order: {} } }),
     list_standing_orders: () => ({ ok: true, data: { standing_orders: [] } }),
     cancel_standing_order: () => ({ ok: true, data: { standing_order: {} } }),
-    check_orders: counted("check_orders", makeCheckOrdersHandler(gateInputs)),
+    check_orders: counted("check_orders", dispatchable({ check_orders: makeCheckOrdersHandler(gateInputs) }).check_orders as ToolHandler),
     ...extra.handlers,
   };
   const submit = makeSubmitHandler({ evaluateOrders });

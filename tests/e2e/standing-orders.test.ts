@@ -7,11 +7,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { Instrument } from "../../src/core/domain.js";
 import { openJournal } from "../../src/journal/journal.js";
-import { makeStandingOrderHandlers } from "../../src/journal/standing-order-tools.js";
+import { makeStandingOrderHandlers } from "../../src/tools/handlers/standing-orders.js";
 import { MarketData } from "../../src/market/data.js";
 import { loadUniverseCsv } from "../../src/market/universe.js";
 import type { HandlerResult, ToolCallContext } from "../../src/tools/types.js";
 import { cleanupHomes, expectExit, freshHome, journalJson, ofType, recordedEvents, runIds, tw } from "./helpers.js";
+import { checkedAll } from "../tools/checked.js";
 
 afterAll(cleanupHomes);
 
@@ -44,7 +45,7 @@ describe("standing orders", () => {
     // The model's proposals, through the real handler, on the first run's day.
     {
       const journal = await openJournal(home, { timezone: "UTC" });
-      const h = makeStandingOrderHandlers({ journal, market, prices: market.asOf(d1, { universe }), universe, runId: String(run1), tradingDay: d1, now: () => new Date() });
+      const h = checkedAll(makeStandingOrderHandlers({ journal, market, prices: market.asOf(d1, { universe }), universe, runId: String(run1), tradingDay: d1, now: () => new Date() }));
       const ctx = { runId: String(run1), tradingDay: d1, seenEvidence: new Set(["price:x"]), pending: [] } as ToolCallContext;
       const place = async (args: Record<string, unknown>) => (await h.place_standing_order({ evidence_ids: ["price:x"], reason: "test", ...args }, ctx)) as HandlerResult;
       expect(await place({ symbol, type: "buy_limit_below", trigger_price: trigger, quantity: 1, limit_price: trigger })).toMatchObject({ ok: true, data: { standing_order: { id: "so-1", status: "proposed" } } });

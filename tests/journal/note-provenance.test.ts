@@ -7,12 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { openJournal } from "../../src/journal/journal.js";
 import { NOTES_PROVENANCE } from "../../src/journal/notes.js";
-import { makeJournalToolHandlers } from "../../src/journal/tool-handlers.js";
+import { makeJournalToolHandlers } from "../../src/tools/handlers/journal.js";
 import type { ToolCallContext } from "../../src/tools/types.js";
 import { finish, freshJournal, startRun, tmpHome } from "./helpers.js";
+import { checkedAll } from "../tools/checked.js";
 
 const handlers = (j: Awaited<ReturnType<typeof freshJournal>>, runId: string, tradingDay: string) =>
-  makeJournalToolHandlers({ journal: j, prices: { referencePrice: () => undefined }, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date(`${tradingDay}T14:10:00Z`), runId, tradingDay });
+  checkedAll(makeJournalToolHandlers({ journal: j, prices: { referencePrice: () => undefined }, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date(`${tradingDay}T14:10:00Z`), runId, tradingDay }));
 const ctx = (runId: string, tradingDay: string, seen: string[]): ToolCallContext => ({ runId, tradingDay, seenEvidence: new Set(seen), pending: [] });
 
 describe("note provenance", () => {

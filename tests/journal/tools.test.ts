@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { PriceSource } from "../../src/core/domain.js";
-import { makeJournalToolHandlers } from "../../src/journal/tool-handlers.js";
+import { makeJournalToolHandlers } from "../../src/tools/handlers/journal.js";
 import type { ToolCallContext } from "../../src/tools/types.js";
 import { buy, freshJournal, startRun } from "./helpers.js";
+import { checkedAll } from "../tools/checked.js";
 
 const ctx: ToolCallContext = { runId: "r2", tradingDay: "2024-01-03", seenEvidence: new Set(), pending: [] };
 const prices: PriceSource = {
@@ -18,7 +19,7 @@ describe("journal tool handlers", () => {
     await buy(j, "r1", "c2", "BBB", 5, 10, 0);
     await j.finishRun("r1", { status: "completed", outcome: "executed", exit_code: 0, message: "", at: new Date() });
     await startRun(j, "r2", "2024-01-03T14:00:00Z");
-    const h = makeJournalToolHandlers({ journal: j, prices, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date("2024-01-03T14:00:00Z"), runId: "r2", tradingDay: "2024-01-03" });
+    const h = checkedAll(makeJournalToolHandlers({ journal: j, prices, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date("2024-01-03T14:00:00Z"), runId: "r2", tradingDay: "2024-01-03" }));
     const res = await h.get_portfolio({}, ctx);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
@@ -57,7 +58,7 @@ describe("journal tool handlers", () => {
   it("remember and recall", async () => {
     const j = await freshJournal();
     await startRun(j, "r2");
-    const h = makeJournalToolHandlers({ journal: j, prices, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date(), runId: "r2", tradingDay: "2024-01-03" });
+    const h = checkedAll(makeJournalToolHandlers({ journal: j, prices, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date(), runId: "r2", tradingDay: "2024-01-03" }));
     const a = await h.remember({ kind: "watch", text: "AAA momentum", symbol: "AAA" }, ctx);
     expect(a).toMatchObject({ ok: true, data: { note: { id: "n-1", kind: "watch", run_id: "r2" } } });
     const bad = await h.remember({ kind: "plan", text: "x", supersedes: "n-9" }, ctx);

@@ -5,13 +5,14 @@
 import { describe, expect, it } from "vitest";
 import type { Bar, Instrument } from "../../src/core/domain.js";
 import { openJournal } from "../../src/journal/journal.js";
-import { makeJournalToolHandlers } from "../../src/journal/tool-handlers.js";
+import { makeJournalToolHandlers } from "../../src/tools/handlers/journal.js";
 import { addTradingDays, tradingDaysBetween } from "../../src/journal/watchlist.js";
-import { makeWatchlistHandlers } from "../../src/journal/watchlist-tools.js";
+import { makeWatchlistHandlers } from "../../src/tools/handlers/watchlist.js";
 import { MarketData } from "../../src/market/data.js";
 import { watchlistLines } from "../../src/run/watchlist-brief.js";
 import type { HandlerResult, ToolCallContext, ToolHandler } from "../../src/tools/types.js";
 import { freshJournal } from "./helpers.js";
+import { checkedAll } from "../tools/checked.js";
 
 // Weekdays of January 2024, closes rising 1 a day from 100 (ALFA) and falling from 50 (BETA).
 const DAYS = Array.from({ length: 31 }, (_, i) => new Date(Date.UTC(2024, 0, 1 + i)))
@@ -25,7 +26,7 @@ const universe: Instrument[] = [
 ];
 
 function tools(journal: Awaited<ReturnType<typeof freshJournal>>, day: string, runId: string) {
-  const h = makeWatchlistHandlers({ journal, market, prices: market.asOf(day, { universe }), universe, runId, tradingDay: day, now: () => new Date(`${day}T15:00:00Z`) });
+  const h = checkedAll(makeWatchlistHandlers({ journal, market, prices: market.asOf(day, { universe }), universe, runId, tradingDay: day, now: () => new Date(`${day}T15:00:00Z`) }));
   const ctx = { runId, tradingDay: day, seenEvidence: new Set<string>(), pending: [] } as ToolCallContext;
   const call = async (t: ToolHandler, args: Record<string, unknown>) => (await t(args, ctx)) as HandlerResult;
   return { h, call };
@@ -96,7 +97,7 @@ describe("remember's conflict candidates", () => {
   it("refuses a note that may contradict live notes, offering complete retry arguments for each choice", async () => {
     const j = await freshJournal();
     const ctx = { runId: "r1", tradingDay: "2024-01-08", seenEvidence: new Set<string>(), pending: [] } as ToolCallContext;
-    const h = makeJournalToolHandlers({ journal: j, prices: { referencePrice: () => undefined }, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date(), runId: "r1", tradingDay: "2024-01-08" });
+    const h = checkedAll(makeJournalToolHandlers({ journal: j, prices: { referencePrice: () => undefined }, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date(), runId: "r1", tradingDay: "2024-01-08" }));
     expect(await h.remember({ kind: "plan", text: "Buy ALFA under 100.", symbol: "ALFA" }, ctx)).toMatchObject({ ok: true, data: { note: { id: "n-1" } } });
     // A different kind, or another symbol, is no conflict.
     expect(await h.remember({ kind: "observation", text: "ALFA is rising.", symbol: "ALFA" }, ctx)).toMatchObject({ ok: true });

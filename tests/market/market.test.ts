@@ -3,9 +3,10 @@ import type { Bar, Instrument } from "../../src/core/domain.js";
 import { TradingCalendar } from "../../src/market/calendar.js";
 import { MarketData } from "../../src/market/data.js";
 import { summarizeHistory } from "../../src/market/summary.js";
-import { makeMarketToolHandlers } from "../../src/market/tools.js";
+import { makeMarketToolHandlers } from "../../src/tools/handlers/market.js";
 import { loadUniverseCsv } from "../../src/market/universe.js";
 import type { HandlerResult, ToolCallContext } from "../../src/tools/types.js";
+import { checkedAll } from "../tools/checked.js";
 
 const bar = (date: string, close: number, extra: Partial<Bar> = {}): Bar => ({ date, open: close, high: close, low: close, close, volume: 1000, ...extra });
 
@@ -125,7 +126,7 @@ describe("market tools", () => {
   const market = MarketData.load({});
   const universe = loadUniverseCsv();
   const tradingDay = "2008-10-10";
-  const tools = makeMarketToolHandlers({ market, universe, tradingDay });
+  const tools = checkedAll(makeMarketToolHandlers({ market, universe, tradingDay }));
   const call = async (name: "list_universe" | "get_price_history", args: Record<string, unknown>) =>
     (await tools[name](args, ctx(tradingDay))) as HandlerResult;
 
@@ -167,7 +168,7 @@ describe("market tools", () => {
     expect(u.ok === false && u.code).toBe("unknown_symbol");
   });
   it("says data_unavailable without enough history", async () => {
-    const early = makeMarketToolHandlers({ market, universe, tradingDay: "2000-01-04" });
+    const early = checkedAll(makeMarketToolHandlers({ market, universe, tradingDay: "2000-01-04" }));
     const r = (await early.get_price_history({ symbol: "SPX" }, ctx("2000-01-04"))) as HandlerResult;
     expect(r.ok === false && r.code).toBe("data_unavailable");
   });

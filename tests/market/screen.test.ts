@@ -9,10 +9,11 @@ import { describe, expect, it } from "vitest";
 import type { Bar } from "../../src/core/domain.js";
 import { MarketData } from "../../src/market/data.js";
 import { computeFeatures } from "../../src/market/screen.js";
-import { makeScreenHandler } from "../../src/market/screen-tool.js";
+import { makeScreenHandler } from "../../src/tools/handlers/screen-universe.js";
 import { loadUniverseCsv } from "../../src/market/universe.js";
 import { SCREEN_FEATURE_NAMES } from "../../src/tools/defs/screen-universe.js";
 import type { HandlerResult, ToolCallContext } from "../../src/tools/types.js";
+import { checked } from "../tools/checked.js";
 
 const market = MarketData.load();
 const universe = loadUniverseCsv();
@@ -20,7 +21,7 @@ const days = market.calendar.days;
 const ctx = (day: string) => ({ runId: "r", tradingDay: day, seenEvidence: new Set<string>(), pending: [] }) as ToolCallContext;
 
 function screen(m: MarketData, day: string, args: Record<string, unknown>): HandlerResult {
-  const h = makeScreenHandler({ view: m.asOf(day, { universe }), universe, tradingDay: day, defaultLimit: 10 });
+  const h = checked("screen_universe", makeScreenHandler({ view: m.asOf(day, { universe }), universe, tradingDay: day, defaultLimit: 10 }));
   return h(args, ctx(day)) as HandlerResult;
 }
 

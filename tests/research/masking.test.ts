@@ -8,9 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { loadUniverse } from "../../src/config/universe.js";
 import { MarketData } from "../../src/market/data.js";
-import { makeMarketToolHandlers } from "../../src/market/tools.js";
+import { makeMarketToolHandlers } from "../../src/tools/handlers/market.js";
 import { bundledMaskTerms } from "../../src/research/masking.js";
-import { makeSearchNewsHandler } from "../../src/research/tool.js";
+import { makeSearchNewsHandler } from "../../src/tools/handlers/search-news.js";
 import { embeddedProvider } from "../../src/research/setup.js";
 import { maskerFor, modelTextLeaks } from "../../src/run/masking.js";
 import { CATALOGUE, TOOL_NAMES } from "../../src/tools/catalogue.js";
@@ -18,6 +18,7 @@ import { buildToolRuntime } from "../../src/tools/runtime.js";
 import type { HandlerResult, ToolCallContext, ToolHandler } from "../../src/tools/types.js";
 import { validateArguments } from "../../src/tools/validate.js";
 import { bundledDataDir } from "../../src/util/paths.js";
+import { checked, checkedAll } from "../tools/checked.js";
 
 const { universe } = loadUniverse(["universe/sim.csv"], "/nonexistent", bundledDataDir(), "test");
 const masker = maskerFor(universe);
@@ -26,8 +27,8 @@ const DAY = "2008-09-16";
 
 async function realResults(): Promise<Record<string, unknown>[]> {
   const market = MarketData.load({ bundled: true });
-  const m = makeMarketToolHandlers({ market, universe, tradingDay: DAY });
-  const news = makeSearchNewsHandler({ setup: { provider: embeddedProvider(), providerName: "embedded", policy: { block: [], allow: [] }, undated: "exclude" }, tradingDay: DAY });
+  const m = checkedAll(makeMarketToolHandlers({ market, universe, tradingDay: DAY }));
+  const news = checked("search_news", makeSearchNewsHandler({ setup: { provider: embeddedProvider(), providerName: "embedded", policy: { block: [], allow: [] }, undated: "exclude" }, tradingDay: DAY }));
   const out: HandlerResult[] = [
     await m.list_universe({ limit: 50 }, ctx),
     ...(await Promise.all(["SPX", "ALFA", "ECHO"].map((symbol) => m.get_price_history({ symbol }, ctx)))),

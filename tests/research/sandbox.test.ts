@@ -6,12 +6,13 @@ import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import type { Instrument } from "../../src/core/domain.js";
 import { MarketData } from "../../src/market/data.js";
-import { makeExecuteCodeHandler } from "../../src/research/execute-code-tool.js";
+import { makeExecuteCodeHandler } from "../../src/tools/handlers/execute-code.js";
 import { Masker } from "../../src/research/masking.js";
 import { DEFAULT_SANDBOX_LIMITS, runSandbox } from "../../src/research/sandbox.js";
 import { CATALOGUE } from "../../src/tools/catalogue.js";
 import { buildToolRuntime } from "../../src/tools/runtime.js";
 import type { HandlerResult, ToolCallContext } from "../../src/tools/types.js";
+import { checked } from "../tools/checked.js";
 
 const DAY = "2008-03-17";
 const bars = (from: number, n: number) =>
@@ -25,7 +26,7 @@ const universe: Instrument[] = [
   { symbol: "BETA", currency: "USD" },
 ];
 const ctx = { runId: "r", tradingDay: DAY, seenEvidence: new Set<string>(), pending: [] } as ToolCallContext;
-const handler = () => makeExecuteCodeHandler({ view: market.asOf(DAY, { universe }), universe, tradingDay: DAY });
+const handler = () => checked("execute_code", makeExecuteCodeHandler({ view: market.asOf(DAY, { universe }), universe, tradingDay: DAY }));
 const call = async (h: ReturnType<typeof handler>, code: string) => (await h({ code }, ctx)) as HandlerResult;
 
 describe("execute_code", () => {
@@ -49,7 +50,7 @@ describe("execute_code", () => {
     expect(run.answeredMs).toBeLessThan(300 + 250 + 250); // the deadline, the host's grace, timer slack on a loaded machine
     expect(run.elapsedMs).toBeLessThan(10_000); // and the thread has exited (below) when the answer is returned
     expect(worker?.threadId).toBe(-1); // a thread that has exited has no id
-    const r = await call(makeExecuteCodeHandler({ view: market.asOf(DAY, { universe }), universe, tradingDay: DAY, limits }), "for (;;) {}");
+    const r = await call(checked("execute_code", makeExecuteCodeHandler({ view: market.asOf(DAY, { universe }), universe, tradingDay: DAY, limits })), "for (;;) {}");
     expect(r).toMatchObject({ ok: false, code: "sandbox_timeout" });
   });
 
@@ -117,7 +118,7 @@ describe("execute_code", () => {
 describe("execute_code in a masked run", () => {
   it("the code sees aliases, shifted dates and rescaled prices only; the shown evidence id is masked and cites back to the real one", async () => {
     const masker = new Masker({ dataSet: "sandbox-test", instruments: universe.map((i) => ({ symbol: i.symbol, name: `${i.symbol} Holdings` })) });
-    const h = makeExecuteCodeHandler({ view: market.asOf(DAY, { universe }), universe, tradingDay: DAY, mask: masker });
+    const h = checked("execute_code", makeExecuteCodeHandler({ view: market.asOf(DAY, { universe }), universe, tradingDay: DAY, mask: masker }));
     // Every other tool is irrelevant here; the runtime insists each has a handler.
     const others = Object.fromEntries(CATALOGUE.map((t) => [t.name, async () => ({ ok: true as const, data: {} })]));
     const runtime = buildToolRuntime({ ...others, execute_code: h }, { runId: "r", tradingDay: DAY, masking: masker.toolMasking() });

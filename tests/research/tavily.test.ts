@@ -4,7 +4,7 @@
  * domain lists, and still none of those items reaches the model — the tool filters locally.
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { makeSearchNewsHandler } from "../../src/research/tool.js";
+import { makeSearchNewsHandler } from "../../src/tools/handlers/search-news.js";
 import { createResearchSetup } from "../../src/research/setup.js";
 import { TavilyProvider } from "../../src/research/tavily.js";
 import { TOOL_NAMES } from "../../src/tools/catalogue.js";
@@ -13,6 +13,7 @@ import type { ToolHandler } from "../../src/tools/types.js";
 import { TwError } from "../../src/core/errors.js";
 import { cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
 import { type FakeTavily, MIXED, startFakeTavily } from "./fake-tavily.js";
+import { checked } from "../tools/checked.js";
 
 const KEY = "tvly-test-key-0123456789";
 let fake: FakeTavily | undefined;
@@ -30,7 +31,7 @@ async function searchAsModel(historical: boolean, undated: "exclude" | "include_
   const logs: unknown[] = [];
   const noop: ToolHandler = () => ({ ok: true, data: {} });
   const handlers = Object.fromEntries(TOOL_NAMES.map((n) => [n, noop]));
-  handlers.search_news = makeSearchNewsHandler({ setup, tradingDay: "2020-03-16", onLog: (l) => logs.push(l) });
+  handlers.search_news = checked("search_news", makeSearchNewsHandler({ setup, tradingDay: "2020-03-16", onLog: (l) => logs.push(l) }));
   const rt = buildToolRuntime(handlers, { runId: "r", tradingDay: "2020-03-16" });
   const out = await rt.dispatch("search_news", { query: "Fed rates", max_results: 5 });
   return { out, logs, fake };
@@ -68,7 +69,7 @@ describe("Tavily provider against a loopback fake", () => {
   it("a provider error is a non-retryable search_failed envelope", async () => {
     fake = await startFakeTavily([], 429);
     const setup = createResearchSetup(research("exclude"), { env: { TAVILY_API_KEY: KEY, TRADEWARDEN_TAVILY_BASE_URL: fake.url }, historical: true });
-    const h = makeSearchNewsHandler({ setup, tradingDay: "2020-03-16" });
+    const h = checked("search_news", makeSearchNewsHandler({ setup, tradingDay: "2020-03-16" }));
     const r = await h({ query: "Fed" }, { runId: "r", tradingDay: "2020-03-16", seenEvidence: new Set(), pending: [] });
     expect(r).toMatchObject({ ok: false, code: "search_failed" });
   });

@@ -125,7 +125,7 @@ export function checkContract(tool: ToolContract): ContractProblem[] {
   if (!/^[a-z][a-z0-9_]{0,63}$/.test(tool.name)) report("name", "is not a provider-safe snake_case name (≤ 64 chars)");
   if (!nonEmpty(tool.description)) report("description", "is empty");
   if (!nonEmpty(tool.successSummary)) report("successSummary", "is empty (the model must know what success looks like)");
-  if (!["read", "dry_run", "final"].includes(tool.kind)) report("kind", `is "${tool.kind}"`);
+  if (!["read", "write", "dry_run", "final"].includes(tool.kind)) report("kind", `is "${tool.kind}"`);
   if (tool.callLimit !== null && !(Number.isInteger(tool.callLimit) && tool.callLimit >= 1)) report("callLimit", "must be a positive integer or null");
 
   const input = plainSchema(tool.input);

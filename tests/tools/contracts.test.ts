@@ -7,8 +7,8 @@
  */
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { CATALOGUE, contractOf, GROUNDED_TOOLS, TOOL_NAMES } from "../../src/tools/catalogue.js";
-import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/tools/error-codes.js";
+import { CATALOGUE, contractOf, GROUNDED_TOOLS, STATE_CHANGING_TOOLS, TOOL_NAMES } from "../../src/tools/catalogue.js";
+import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/core/tool-error-codes.js";
 import {
   COMMON_ERROR_SENTENCE,
   modelDescription,
@@ -52,12 +52,17 @@ describe("the catalogue", () => {
       get_portfolio: "read",
       list_universe: "read",
       get_price_history: "read",
-      remember: "read",
       recall: "read",
       check_orders: "dry_run",
       submit_orders: "final",
     });
     expect(TOOLS.filter((t) => t.kind === "final").map((t) => t.name)).toEqual(["submit_orders"]);
+    // The account's own notes, watchlist and standing orders are written, never merely read (tw-tools/3).
+    expect(TOOLS.filter((t) => t.kind === "write").map((t) => t.name).sort()).toEqual(
+      ["add_watchlist", "cancel_standing_order", "place_standing_order", "remember", "remove_watchlist"],
+    );
+    // `tools call` treats exactly the write and final tools as state-changing.
+    expect([...STATE_CHANGING_TOOLS].sort()).toEqual(["add_watchlist", "cancel_standing_order", "place_standing_order", "remember", "remove_watchlist", "submit_orders"]);
     expect([...GROUNDED_TOOLS].sort()).toEqual(["check_orders", "submit_orders"]);
   });
 });

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it, type Mock, vi } from "vitest";
 import { CATALOGUE, contractOf, TOOL_NAMES } from "../../src/tools/catalogue.js";
-import { isToolErrorCode, TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES, type ToolErrorCode } from "../../src/tools/error-codes.js";
+import { isToolErrorCode, TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES, type ToolErrorCode } from "../../src/core/tool-error-codes.js";
 import { buildToolRuntime, type DispatchOutcome, type ToolRuntime } from "../../src/tools/runtime.js";
 import type { HandlerResult, ToolCallContext, ToolContract, ToolHandler } from "../../src/tools/types.js";
 import { validateArguments } from "../../src/tools/validate.js";

@@ -11,7 +11,7 @@ import type { CommandIO } from "../../src/commands/io.js";
 import { cmdTools, TOOL_FORMATS } from "../../src/commands/tools.js";
 import { EXIT } from "../../src/core/exit-codes.js";
 import { CATALOGUE, CONTRACT_VERSION, TOOL_NAMES } from "../../src/tools/catalogue.js";
-import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/tools/error-codes.js";
+import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/core/tool-error-codes.js";
 import { COMMON_ERROR_SENTENCE, renderAnthropic, renderCatalogue, renderMarkdown, renderOpenAI } from "../../src/tools/render.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");

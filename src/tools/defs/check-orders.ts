@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 import { EXAMPLE_ORDER, OrderSchema } from "./order.js";
 
 const Input = Type.Object(
@@ -14,11 +14,12 @@ const Output = Type.Object(
     success: Type.Literal(true),
     all_approved: Type.Boolean(),
     decisions: Type.Array(Type.Object({}, { additionalProperties: true })),
+    portfolio_after: Type.Object({}, { additionalProperties: true, description: "The account after the approved orders: cash and orders this month." }),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const checkOrders: ToolContract<typeof Input, typeof Output> = {
+export const checkOrders = defineTool({
   name: "check_orders",
   group: "orders",
   kind: "dry_run",
@@ -31,5 +32,7 @@ export const checkOrders: ToolContract<typeof Input, typeof Output> = {
     "success=true with all_approved and decisions[] ({symbol, side, quantity, limit_price, approved, reasons[{code, message}], notional, commission}) in evaluated order.",
   input: Input,
   output: Output,
+  mutates: false,
+  grounded: true,
   callLimit: 5,
-};
+});

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 
 export const EXECUTE_CODE_MAX_CHARS = 8000;
 /** Failed executions (errors, timeouts, memory) allowed per run before the tool refuses. */
@@ -26,10 +26,10 @@ const Output = Type.Object(
     output_truncated: Type.Boolean(),
     elapsed_ms: Type.Integer(),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const executeCode: ToolContract<typeof Input, typeof Output> = {
+export const executeCode = defineTool({
   name: "execute_code",
   group: "sandbox",
   kind: "read",
@@ -38,5 +38,7 @@ export const executeCode: ToolContract<typeof Input, typeof Output> = {
   successSummary: "success=true with evidence_id, result (the last expression's value as JSON), output (console.log lines), output_truncated and elapsed_ms.",
   input: Input,
   output: Output,
+  mutates: false,
+  grounded: false,
   callLimit: 8,
-};
+});

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 
 const Input = Type.Object({}, { additionalProperties: false, description: "No arguments." });
 
@@ -20,10 +20,10 @@ const Output = Type.Object(
     holdings: Type.Array(Type.Object({}, { additionalProperties: true })),
     recent_activity: Type.Array(Type.Object({}, { additionalProperties: true })),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const getPortfolio: ToolContract<typeof Input, typeof Output> = {
+export const getPortfolio = defineTool({
   name: "get_portfolio",
   group: "portfolio",
   kind: "read",
@@ -34,5 +34,7 @@ export const getPortfolio: ToolContract<typeof Input, typeof Output> = {
     "success=true with evidence_id, cash, value, peak, drawdown_pct, trading_state, orders_left_this_month, holdings[] and recent_activity[].",
   input: Input,
   output: Output,
+  mutates: false,
+  grounded: false,
   callLimit: 5,
-};
+});

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
 const Input = Type.Object(
@@ -22,13 +22,29 @@ const Output = Type.Object(
     success: Type.Literal(true),
     evidence_id: Type.String(),
     symbol: Type.String(),
+    name: Type.String(),
+    currency: Type.String(),
     as_of: Type.String(),
     last_close: Type.Number(),
+    returns_pct: Type.Object(
+      { "1w": Type.Union([Type.Number(), Type.Null()]), "1m": Type.Union([Type.Number(), Type.Null()]), "3m": Type.Union([Type.Number(), Type.Null()]), "6m": Type.Union([Type.Number(), Type.Null()]) },
+      { additionalProperties: false },
+    ),
+    sma20: Type.Union([Type.Number(), Type.Null()]),
+    sma50: Type.Union([Type.Number(), Type.Null()]),
+    high_6m: Type.Number(),
+    high_6m_date: Type.String(),
+    low_6m: Type.Number(),
+    low_6m_date: Type.String(),
+    drawdown_from_high_pct: Type.Number(),
+    volatility_annualised_pct: Type.Union([Type.Number(), Type.Null()]),
+    last_closes: Type.Array(Type.Object({ date: Type.String(), close: Type.Number() }, { additionalProperties: false })),
+    bars_used: Type.Integer(),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const getPriceHistory: ToolContract<typeof Input, typeof Output> = {
+export const getPriceHistory = defineTool({
   name: "get_price_history",
   group: "market",
   kind: "read",
@@ -39,5 +55,7 @@ export const getPriceHistory: ToolContract<typeof Input, typeof Output> = {
     "success=true with evidence_id, symbol, as_of, last_close, returns_pct{1w,1m,3m,6m}, sma20, sma50, high_6m, low_6m, drawdown_from_high_pct, volatility_annualised_pct and last_closes[] ({date, close}).",
   input: Input,
   output: Output,
+  mutates: false,
+  grounded: false,
   callLimit: 15,
-};
+});

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
 const Input = Type.Object(
@@ -29,11 +29,14 @@ const Output = Type.Object(
     instruments: Type.Array(Type.Object({}, { additionalProperties: true })),
     total: Type.Integer(),
     returned: Type.Integer(),
+    offset: Type.Integer(),
+    sectors: Type.Array(Type.String()),
+    next_offset: Type.Optional(Type.Integer()),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const listUniverse: ToolContract<typeof Input, typeof Output> = {
+export const listUniverse = defineTool({
   name: "list_universe",
   group: "market",
   kind: "read",
@@ -43,5 +46,7 @@ export const listUniverse: ToolContract<typeof Input, typeof Output> = {
   successSummary: "success=true with instruments[] (symbol, name, sector, currency, reference_price, price_as_of), total and returned.",
   input: Input,
   output: Output,
+  mutates: false,
+  grounded: false,
   callLimit: 10,
-};
+});

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
 export const NoteKind = Type.Union(
@@ -26,13 +26,13 @@ const Input = Type.Object(
 
 const Output = Type.Object(
   { success: Type.Literal(true), note: Type.Object({}, { additionalProperties: true }) },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const remember: ToolContract<typeof Input, typeof Output> = {
+export const remember = defineTool({
   name: "remember",
   group: "memory",
-  kind: "read",
+  kind: "write",
   description:
     "Save a short typed note for future runs (they persist in the journal). Replace an outdated note by passing its id in `supersedes` rather than adding a contradicting one. A note on a symbol that already has live notes of the same kind is not saved at first: the answer (memory_conflict) lists them as conflict candidates with a complete retry argument object to supersede each, or to keep both. Notes are capped in number.",
   example: { kind: "lesson", text: "ALFA gapped below my limit twice; use limits nearer the last close.", symbol: "ALFA" },
@@ -40,5 +40,7 @@ export const remember: ToolContract<typeof Input, typeof Output> = {
     "success=true with note {id, kind, text, symbol, created_at, supersedes}; a possible contradiction instead fails with memory_conflict and correction.conflict_candidates[] and correction.retry_argument_choices[].",
   input: Input,
   output: Output,
+  mutates: true,
+  grounded: false,
   callLimit: 5,
-};
+});

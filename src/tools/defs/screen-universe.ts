@@ -1,24 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
-/** The features a screen can filter and sort on, with the bars each needs. */
-export const SCREEN_FEATURES = {
-  return_5d_pct: "percent change of the close over the last 5 trading days",
-  return_21d_pct: "percent change of the close over the last 21 trading days (~1 month)",
-  return_63d_pct: "percent change of the close over the last 63 trading days (~3 months)",
-  return_126d_pct: "percent change of the close over the last 126 trading days (~6 months)",
-  volatility_63d_pct: "annualised volatility of daily log returns over the last 63 trading days, percent (population standard deviation × √252)",
-  rsi_14: "14-day RSI (Wilder smoothing), 0–100",
-  dist_sma20_pct: "percent distance of the last close from its 20-day simple moving average",
-  dist_sma50_pct: "percent distance of the last close from its 50-day simple moving average",
-  dist_sma200_pct: "percent distance of the last close from its 200-day simple moving average",
-  dist_high_252d_pct: "percent distance of the last close from the highest close of the last 252 trading days (≤ 0)",
-  volume_change_pct: "percent change of the 5-day average volume against the 20-day average volume before it",
-} as const;
+import { SCREEN_FEATURE_NAMES, SCREEN_FEATURES, type ScreenFeature } from "../../market/screen-features.js";
 
-export type ScreenFeature = keyof typeof SCREEN_FEATURES;
-export const SCREEN_FEATURE_NAMES = Object.keys(SCREEN_FEATURES) as ScreenFeature[];
+export { SCREEN_FEATURE_NAMES, SCREEN_FEATURES, type ScreenFeature };
 
 export const SCREEN_DEFAULT_LIMIT = 10;
 export const SCREEN_MAX_LIMIT = 25;
@@ -57,16 +43,19 @@ const Output = Type.Object(
   {
     success: Type.Literal(true),
     evidence_id: Type.String(),
-    as_of: Type.String(),
-    sort: Type.Object({}, { additionalProperties: true }),
+    as_of: Type.Union([Type.String(), Type.Null()], { description: "The latest bar date among the screened instruments; null when none has data." }),
+    trading_day: Type.String(),
+    sort: Type.Object({ by: Type.String(), order: Type.Union([Type.Literal("asc"), Type.Literal("desc")]) }, { additionalProperties: false }),
+    universe_size: Type.Integer(),
     matched: Type.Integer(),
     returned: Type.Integer(),
     results: Type.Array(Type.Object({}, { additionalProperties: true })),
+    insufficient_history: Type.Array(Type.Object({ symbol: Type.String(), missing: Type.Array(Type.String()) }, { additionalProperties: false })),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const screenUniverse: ToolContract<typeof Input, typeof Output> = {
+export const screenUniverse = defineTool({
   name: "screen_universe",
   group: "screening",
   kind: "read",
@@ -77,5 +66,7 @@ export const screenUniverse: ToolContract<typeof Input, typeof Output> = {
     "success=true with evidence_id, as_of, sort {by, order}, matched, returned and results[] ({rank, symbol, name, sector, last_close, every feature}), plus insufficient_history[] ({symbol, missing}).",
   input: Input,
   output: Output,
+  mutates: false,
+  grounded: false,
   callLimit: 10,
-};
+});

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 
 const Input = Type.Object(
   {
@@ -42,11 +42,12 @@ const Output = Type.Object(
     results: Type.Array(Item),
     undated: Type.Array(Item),
     removed: Type.Object({ cutoff: Type.Integer(), undated: Type.Integer(), policy: Type.Integer(), duplicates: Type.Integer() }),
+    message: Type.Optional(Type.String({ description: "Set when news search is off in this configuration." })),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const searchNews: ToolContract<typeof Input, typeof Output> = {
+export const searchNews = defineTool({
   name: "search_news",
   group: "research",
   kind: "read",
@@ -57,5 +58,7 @@ export const searchNews: ToolContract<typeof Input, typeof Output> = {
     "success=true with as_of (the trading day), provider, status (success, or disabled when news search is off: no results), results[] ({evidence_id, title, url, published, outlets[], snippet}), undated[] (same fields plus verified=false; empty unless admitted) and removed{cutoff, undated, policy, duplicates}.",
   input: Input,
   output: Output,
+  mutates: false,
+  grounded: false,
   callLimit: 8,
-};
+});

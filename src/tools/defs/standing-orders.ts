@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 import { EvidenceIds, SymbolField } from "./order.js";
 
 export const STANDING_TYPES = ["stop_loss", "take_profit", "buy_limit_below"] as const;
@@ -30,12 +30,16 @@ const PlaceInput = Type.Object(
   { additionalProperties: false, description: "A standing order to propose: a trigger and the order it would place." },
 );
 
-const OneOutput = Type.Object({ success: Type.Literal(true), standing_order: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true });
+const PlaceOutput = Type.Object(
+  { success: Type.Literal(true), standing_order: Type.Object({}, { additionalProperties: true }), note: Type.String() },
+  { additionalProperties: false },
+);
+const OneOutput = Type.Object({ success: Type.Literal(true), standing_order: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false });
 
-export const placeStandingOrder: ToolContract<typeof PlaceInput, typeof OneOutput> = {
+export const placeStandingOrder = defineTool({
   name: "place_standing_order",
   group: "orders",
-  kind: "read",
+  kind: "write",
   description:
     "Propose a standing order: a stop-loss, take-profit or buy-limit-below trigger on an allowlisted instrument with the DAY limit order it would place, armed for a number of trading days. It is a proposal: the operator approves it (the approval binds to exactly this trigger and order). At the start of each later run the harness compares the reference price with the trigger; a fired order goes through the final risk gate on fresh state (kill switch, REDUCING, quota and limits apply) and is placed only if it passes.",
   example: {
@@ -50,9 +54,11 @@ export const placeStandingOrder: ToolContract<typeof PlaceInput, typeof OneOutpu
   },
   successSummary: "success=true with standing_order {id, symbol, type, trigger_price, side, quantity, limit_price, expires_on, status: proposed, binding_hash}.",
   input: PlaceInput,
-  output: OneOutput,
+  output: PlaceOutput,
+  mutates: true,
+  grounded: false,
   callLimit: 5,
-};
+});
 
 const ListInput = Type.Object(
   { include_closed: Type.Optional(Type.Boolean({ default: false, description: "Also list fired, expired, rejected and cancelled ones (newest 20)." })) },
@@ -60,11 +66,16 @@ const ListInput = Type.Object(
 );
 
 const ListOutput = Type.Object(
-  { success: Type.Literal(true), standing_orders: Type.Array(Type.Object({}, { additionalProperties: true })), total: Type.Integer() },
-  { additionalProperties: true },
+  {
+    success: Type.Literal(true),
+    as_of: Type.String(),
+    standing_orders: Type.Array(Type.Object({}, { additionalProperties: true })),
+    total: Type.Integer(),
+  },
+  { additionalProperties: false },
 );
 
-export const listStandingOrders: ToolContract<typeof ListInput, typeof ListOutput> = {
+export const listStandingOrders = defineTool({
   name: "list_standing_orders",
   group: "orders",
   kind: "read",
@@ -73,8 +84,10 @@ export const listStandingOrders: ToolContract<typeof ListInput, typeof ListOutpu
   successSummary: "success=true with total and standing_orders[] ({id, symbol, type, trigger_price, side, quantity, limit_price, status, expires_on, reference_price, approval, fired}).",
   input: ListInput,
   output: ListOutput,
+  mutates: false,
+  grounded: false,
   callLimit: 5,
-};
+});
 
 const CancelInput = Type.Object(
   {
@@ -84,14 +97,16 @@ const CancelInput = Type.Object(
   { additionalProperties: false, description: "The standing order to cancel." },
 );
 
-export const cancelStandingOrder: ToolContract<typeof CancelInput, typeof OneOutput> = {
+export const cancelStandingOrder = defineTool({
   name: "cancel_standing_order",
   group: "orders",
-  kind: "read",
+  kind: "write",
   description: "Cancel a proposed or active standing order; it will not fire. (Cancelling needs no approval: it can only remove risk.)",
   example: { id: "so-1", reason: "The position was sold; the stop is no longer needed." },
   successSummary: "success=true with standing_order (now cancelled).",
   input: CancelInput,
   output: OneOutput,
+  mutates: true,
+  grounded: false,
   callLimit: 5,
-};
+});

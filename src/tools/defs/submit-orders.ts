@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 import { EXAMPLE_ORDER, OrderSchema } from "./order.js";
 
 const Input = Type.Object(
@@ -37,11 +37,18 @@ const Input = Type.Object(
 );
 
 const Output = Type.Object(
-  { success: Type.Literal(true), accepted_orders: Type.Integer(), hold: Type.Boolean() },
-  { additionalProperties: true },
+  {
+    success: Type.Literal(true),
+    accepted_orders: Type.Integer(),
+    hold: Type.Boolean(),
+    approved_by_dry_run: Type.Integer(),
+    will_be_dropped: Type.Integer(),
+    message: Type.String(),
+  },
+  { additionalProperties: false },
 );
 
-export const submitOrders: ToolContract<typeof Input, typeof Output> = {
+export const submitOrders = defineTool({
   name: "submit_orders",
   group: "orders",
   kind: "final",
@@ -54,5 +61,7 @@ export const submitOrders: ToolContract<typeof Input, typeof Output> = {
   successSummary: "success=true with accepted_orders and hold (true when the list was empty); the run ends.",
   input: Input,
   output: Output,
+  mutates: true,
+  grounded: true,
   callLimit: 3,
-};
+});

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ToolContract } from "../types.js";
+import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
 const Price = (what: string) =>
@@ -18,20 +18,26 @@ const AddInput = Type.Object(
   { additionalProperties: false, description: "An instrument to watch. Adding a symbol already watched replaces its entry." },
 );
 
-const ItemOutput = Type.Object({ success: Type.Literal(true), item: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true });
+const AddOutput = Type.Object(
+  { success: Type.Literal(true), item: Type.Object({}, { additionalProperties: true }), replaced: Type.Union([Type.String(), Type.Null()]) },
+  { additionalProperties: false },
+);
+const ItemOutput = Type.Object({ success: Type.Literal(true), item: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false });
 
-export const addWatchlist: ToolContract<typeof AddInput, typeof ItemOutput> = {
+export const addWatchlist = defineTool({
   name: "add_watchlist",
   group: "watchlist",
-  kind: "read",
+  kind: "write",
   description:
     "Put an allowlisted instrument on the watchlist with a reason, a time to live in trading days and optional price alerts. It is kept in the journal and shown to later runs (get_watchlist) with what changed since it was added, until it expires or is removed. Places nothing.",
   example: { symbol: "ALFA", reason: "Pulled back to its 50-day average; buy if it holds.", ttl_trading_days: 10, alert_below: 95 },
   successSummary: "success=true with item {id, symbol, reason, added_day, price_at_add, ttl_trading_days, expires_on, alert_above, alert_below} and replaced (the id it replaced, or null).",
   input: AddInput,
-  output: ItemOutput,
+  output: AddOutput,
+  mutates: true,
+  grounded: false,
   callLimit: 10,
-};
+});
 
 const RemoveInput = Type.Object(
   {
@@ -41,17 +47,19 @@ const RemoveInput = Type.Object(
   { additionalProperties: false, description: "The instrument to take off the watchlist." },
 );
 
-export const removeWatchlist: ToolContract<typeof RemoveInput, typeof ItemOutput> = {
+export const removeWatchlist = defineTool({
   name: "remove_watchlist",
   group: "watchlist",
-  kind: "read",
+  kind: "write",
   description: "Take an instrument off the watchlist (the journal keeps the record, marked removed).",
   example: { symbol: "ALFA", reason: "Broke below its 200-day average; no longer a candidate." },
   successSummary: "success=true with item (the removed entry).",
   input: RemoveInput,
   output: ItemOutput,
+  mutates: true,
+  grounded: false,
   callLimit: 10,
-};
+});
 
 const GetInput = Type.Object(
   { symbol: Type.Optional(SymbolField) },
@@ -59,11 +67,17 @@ const GetInput = Type.Object(
 );
 
 const GetOutput = Type.Object(
-  { success: Type.Literal(true), evidence_id: Type.String(), items: Type.Array(Type.Object({}, { additionalProperties: true })), total: Type.Integer() },
-  { additionalProperties: true },
+  {
+    success: Type.Literal(true),
+    evidence_id: Type.String(),
+    as_of: Type.String(),
+    items: Type.Array(Type.Object({}, { additionalProperties: true })),
+    total: Type.Integer(),
+  },
+  { additionalProperties: false },
 );
 
-export const getWatchlist: ToolContract<typeof GetInput, typeof GetOutput> = {
+export const getWatchlist = defineTool({
   name: "get_watchlist",
   group: "watchlist",
   kind: "read",
@@ -74,5 +88,7 @@ export const getWatchlist: ToolContract<typeof GetInput, typeof GetOutput> = {
     "success=true with evidence_id, total and items[] ({id, symbol, reason, added_day, price_at_add, reference_price, change_since_added_pct, trading_days_on_list, trading_days_left, expires_on, alerts{above, below}, alerts_triggered[{alert, date, close}]}).",
   input: GetInput,
   output: GetOutput,
+  mutates: false,
+  grounded: false,
   callLimit: 5,
-};
+});

@@ -3,10 +3,11 @@
  * point-in-time view (bars strictly before the trading day), then filter, sort and cut.
  */
 import { createHash } from "node:crypto";
-import type { Instrument } from "../core/domain.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { MarketView } from "./data.js";
-import { computeFeatures, runScreen, SCREEN_LOOKBACK_BARS, type ScreenCandidate, type ScreenFeature, type ScreenFilter } from "./screen.js";
+import type { Instrument } from "../../core/domain.js";
+import type { screenUniverse } from "../defs/screen-universe.js";
+import type { AnswerOf, HandlerOf } from "../define.js";
+import type { MarketView } from "../../market/data.js";
+import { computeFeatures, runScreen, SCREEN_LOOKBACK_BARS, type ScreenCandidate, type ScreenFeature, type ScreenFilter } from "../../market/screen.js";
 
 export interface ScreenToolDeps {
   view: MarketView;
@@ -15,7 +16,7 @@ export interface ScreenToolDeps {
   defaultLimit: number;
 }
 
-export function makeScreenHandler(deps: ScreenToolDeps): ToolHandler {
+export function makeScreenHandler(deps: ScreenToolDeps): HandlerOf<typeof screenUniverse> {
   let cache: ScreenCandidate[] | null = null;
   const candidates = (): ScreenCandidate[] => {
     if (cache) return cache;
@@ -30,7 +31,7 @@ export function makeScreenHandler(deps: ScreenToolDeps): ToolHandler {
   };
   const info = new Map(deps.universe.map((i) => [i.symbol.toUpperCase(), i]));
 
-  return (args): HandlerResult => {
+  return (args): AnswerOf<typeof screenUniverse> => {
     const filters = (Array.isArray(args.filters) ? args.filters : []) as ScreenFilter[];
     const issues = filters.flatMap((f, i) => {
       if (f.min === undefined && f.max === undefined) return [{ path: `$.filters[${i}]`, message: "needs min, max or both" }];

@@ -2,10 +2,12 @@
  * Handlers of the watchlist tools (add_watchlist, remove_watchlist, get_watchlist) over the
  * journal's watchlist collection and the run's point-in-time prices.
  */
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { JournalToolDeps } from "./tool-deps.js";
-import { iso } from "./time.js";
-import { activeWatchItems, addTradingDays, MAX_LIVE_WATCH_ITEMS, tradingDaysBetween, type WatchItem } from "./watchlist.js";
+import type { addWatchlist, getWatchlist, removeWatchlist } from "../defs/watchlist.js";
+import type { AnswerOf, HandlerOf } from "../define.js";
+import type { HandlerFailure } from "../types.js";
+import type { JournalToolDeps } from "../../journal/tool-deps.js";
+import { iso } from "../../journal/time.js";
+import { activeWatchItems, addTradingDays, MAX_LIVE_WATCH_ITEMS, tradingDaysBetween, type WatchItem } from "../../journal/watchlist.js";
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -38,11 +40,15 @@ export function watchView(item: WatchItem, deps: Pick<JournalToolDeps, "market" 
   };
 }
 
-export function makeWatchlistHandlers(deps: JournalToolDeps): { add_watchlist: ToolHandler; remove_watchlist: ToolHandler; get_watchlist: ToolHandler } {
+export function makeWatchlistHandlers(deps: JournalToolDeps): {
+  add_watchlist: HandlerOf<typeof addWatchlist>;
+  remove_watchlist: HandlerOf<typeof removeWatchlist>;
+  get_watchlist: HandlerOf<typeof getWatchlist>;
+} {
   const allowed = new Set(deps.universe.map((i) => i.symbol.toUpperCase()));
-  const unknown = (symbol: string): HandlerResult => ({ ok: false, code: "unknown_symbol", message: `${symbol} is not in the allowlisted universe` });
+  const unknown = (symbol: string): HandlerFailure => ({ ok: false, code: "unknown_symbol", message: `${symbol} is not in the allowlisted universe` });
 
-  const add_watchlist: ToolHandler = async (args) => {
+  const add_watchlist: HandlerOf<typeof addWatchlist> = async (args) => {
     const symbol = String(args.symbol).toUpperCase();
     if (!allowed.has(symbol)) return unknown(symbol);
     const above = typeof args.alert_above === "number" ? args.alert_above : undefined;
@@ -52,11 +58,11 @@ export function makeWatchlistHandlers(deps: JournalToolDeps): { add_watchlist: T
     }
     const ttl = typeof args.ttl_trading_days === "number" ? args.ttl_trading_days : 10;
     const at = iso(deps.now());
-    return deps.journal.commitWatch((s) => {
+    return deps.journal.commitWatch<AnswerOf<typeof addWatchlist>>((s) => {
       const live = activeWatchItems(s, deps.tradingDay);
       const old = live.find((i) => i.symbol === symbol);
       if (!old && live.length >= MAX_LIVE_WATCH_ITEMS) {
-        return { events: [], result: { ok: false, code: "watchlist_full", message: `the watchlist holds ${MAX_LIVE_WATCH_ITEMS} live entries; remove one first` } as HandlerResult };
+        return { events: [], result: { ok: false, code: "watchlist_full", message: `the watchlist holds ${MAX_LIVE_WATCH_ITEMS} live entries; remove one first` } satisfies AnswerOf<typeof addWatchlist> };
       }
       const item: WatchItem = {
         id: `w-${s.seq + 1}`,
@@ -76,31 +82,31 @@ export function makeWatchlistHandlers(deps: JournalToolDeps): { add_watchlist: T
         ...(old ? [{ kind: "remove" as const, id: old.id, run_id: deps.runId, at, reason: `replaced by ${item.id}` }] : []),
         { kind: "add" as const, item },
       ];
-      return { events, result: { ok: true, data: { item, replaced: old?.id ?? null } } as HandlerResult };
+      return { events, result: { ok: true, data: { item, replaced: old?.id ?? null } } satisfies AnswerOf<typeof addWatchlist> };
     });
   };
 
-  const remove_watchlist: ToolHandler = async (args) => {
+  const remove_watchlist: HandlerOf<typeof removeWatchlist> = async (args) => {
     const symbol = String(args.symbol).toUpperCase();
     const reason = typeof args.reason === "string" ? args.reason.trim() : "removed by the agent";
-    return deps.journal.commitWatch((s) => {
+    return deps.journal.commitWatch<AnswerOf<typeof removeWatchlist>>((s) => {
       const item = activeWatchItems(s, deps.tradingDay).find((i) => i.symbol === symbol);
       if (!item) {
         const live = activeWatchItems(s, deps.tradingDay).map((i) => i.symbol);
         return {
           events: [],
-          result: { ok: false, code: "not_on_watchlist", message: `${symbol} is not on the watchlist (watched: ${live.join(", ") || "none"})`, details: { watched: live } } as HandlerResult,
+          result: { ok: false, code: "not_on_watchlist", message: `${symbol} is not on the watchlist (watched: ${live.join(", ") || "none"})`, details: { watched: live } } satisfies AnswerOf<typeof removeWatchlist>,
         };
       }
       const at = iso(deps.now());
       return {
         events: [{ kind: "remove", id: item.id, run_id: deps.runId, at, reason }],
-        result: { ok: true, data: { item: { ...item, status: "removed", removed_at: at, removed_reason: reason } } } as HandlerResult,
+        result: { ok: true, data: { item: { ...item, status: "removed", removed_at: at, removed_reason: reason } } } satisfies AnswerOf<typeof removeWatchlist>,
       };
     });
   };
 
-  const get_watchlist: ToolHandler = (args) => {
+  const get_watchlist: HandlerOf<typeof getWatchlist> = (args): AnswerOf<typeof getWatchlist> => {
     const symbol = typeof args.symbol === "string" ? args.symbol.toUpperCase() : undefined;
     const items = activeWatchItems(deps.journal.watchState(), deps.tradingDay)
       .filter((i) => !symbol || i.symbol === symbol)

@@ -4,10 +4,12 @@
  * the contract is the tool layer's job; these handlers still read their arguments defensively.
  * Per-run call limits are enforced by the tool layer.
  */
-import type { Instrument } from "../core/domain.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { MarketData, ViewOptions } from "./data.js";
-import { DEFAULT_LOOKBACK_DAYS, summarizeHistory } from "./summary.js";
+import type { Instrument } from "../../core/domain.js";
+import type { getPriceHistory } from "../defs/get-price-history.js";
+import type { listUniverse } from "../defs/list-universe.js";
+import type { AnswerOf, HandlerOf } from "../define.js";
+import type { MarketData, ViewOptions } from "../../market/data.js";
+import { DEFAULT_LOOKBACK_DAYS, summarizeHistory } from "../../market/summary.js";
 
 export const LIST_UNIVERSE_DEFAULT_LIMIT = 20;
 export const LIST_UNIVERSE_MAX_LIMIT = 50;
@@ -23,8 +25,8 @@ export interface MarketToolDeps {
 }
 
 export interface MarketToolHandlers {
-  list_universe: ToolHandler;
-  get_price_history: ToolHandler;
+  list_universe: HandlerOf<typeof listUniverse>;
+  get_price_history: HandlerOf<typeof getPriceHistory>;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim().length > 0 ? v.trim() : undefined);
@@ -40,7 +42,7 @@ export function makeMarketToolHandlers(deps: MarketToolDeps): MarketToolHandlers
   const bySymbol = new Map(deps.universe.map((i) => [i.symbol.toUpperCase(), i]));
   const allSectors = [...new Set(deps.universe.map((i) => i.sector ?? "Unclassified"))].sort();
 
-  const list_universe: ToolHandler = (args): HandlerResult => {
+  const list_universe: HandlerOf<typeof listUniverse> = (args): AnswerOf<typeof listUniverse> => {
     const sector = str(args.sector)?.toLowerCase();
     const query = str(args.query)?.toLowerCase();
     const symbols = Array.isArray(args.symbols)
@@ -82,7 +84,7 @@ export function makeMarketToolHandlers(deps: MarketToolDeps): MarketToolHandlers
     };
   };
 
-  const get_price_history: ToolHandler = (args): HandlerResult => {
+  const get_price_history: HandlerOf<typeof getPriceHistory> = (args): AnswerOf<typeof getPriceHistory> => {
     const symbol = str(args.symbol)?.toUpperCase();
     if (!symbol || !bySymbol.has(symbol)) {
       return {

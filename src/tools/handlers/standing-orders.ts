@@ -2,12 +2,13 @@
  * Handlers of the standing-order tools (place_standing_order, list_standing_orders,
  * cancel_standing_order). Placing only proposes: the order waits for the operator's approval.
  */
-import type { PriceSource } from "../core/domain.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { JournalToolDeps } from "./tool-deps.js";
-import { bindingHash, MAX_OPEN_STANDING_ORDERS, openStandingOrders, SIDE_OF, type StandingOrder, type StandingType } from "./standing-orders.js";
-import { iso } from "./time.js";
-import { addTradingDays } from "./watchlist.js";
+import type { PriceSource } from "../../core/domain.js";
+import type { cancelStandingOrder, listStandingOrders, placeStandingOrder } from "../defs/standing-orders.js";
+import type { AnswerOf, HandlerOf } from "../define.js";
+import type { JournalToolDeps } from "../../journal/tool-deps.js";
+import { bindingHash, MAX_OPEN_STANDING_ORDERS, openStandingOrders, SIDE_OF, type StandingOrder, type StandingType } from "../../journal/standing-orders.js";
+import { iso } from "../../journal/time.js";
+import { addTradingDays } from "../../journal/watchlist.js";
 
 const DEFAULT_TTL = 20;
 
@@ -17,10 +18,14 @@ export function standingView(o: StandingOrder, prices: PriceSource) {
   return { ...o, reference_price: ref?.price ?? null, price_as_of: ref?.as_of ?? null };
 }
 
-export function makeStandingOrderHandlers(deps: JournalToolDeps): { place_standing_order: ToolHandler; list_standing_orders: ToolHandler; cancel_standing_order: ToolHandler } {
+export function makeStandingOrderHandlers(deps: JournalToolDeps): {
+  place_standing_order: HandlerOf<typeof placeStandingOrder>;
+  list_standing_orders: HandlerOf<typeof listStandingOrders>;
+  cancel_standing_order: HandlerOf<typeof cancelStandingOrder>;
+} {
   const allowed = new Set(deps.universe.map((i) => i.symbol.toUpperCase()));
 
-  const place_standing_order: ToolHandler = async (args, ctx) => {
+  const place_standing_order: HandlerOf<typeof placeStandingOrder> = async (args, ctx) => {
     const symbol = String(args.symbol).toUpperCase();
     if (!allowed.has(symbol)) return { ok: false, code: "unknown_symbol", message: `${symbol} is not in the allowlisted universe` };
     const evidence = (args.evidence_ids as string[]).filter((id) => !ctx.seenEvidence.has(id));
@@ -49,9 +54,9 @@ export function makeStandingOrderHandlers(deps: JournalToolDeps): { place_standi
     }
     const ttl = typeof args.ttl_trading_days === "number" ? args.ttl_trading_days : DEFAULT_TTL;
     const at = iso(deps.now());
-    return deps.journal.commitStanding((s) => {
+    return deps.journal.commitStanding<AnswerOf<typeof placeStandingOrder>>((s) => {
       if (openStandingOrders(s).length >= MAX_OPEN_STANDING_ORDERS) {
-        return { events: [], result: { ok: false, code: "standing_orders_full", message: `${MAX_OPEN_STANDING_ORDERS} standing orders are open; cancel one first` } as HandlerResult };
+        return { events: [], result: { ok: false, code: "standing_orders_full", message: `${MAX_OPEN_STANDING_ORDERS} standing orders are open; cancel one first` } satisfies AnswerOf<typeof placeStandingOrder> };
       }
       const base = {
         symbol,
@@ -76,12 +81,12 @@ export function makeStandingOrderHandlers(deps: JournalToolDeps): { place_standi
       };
       return {
         events: [{ kind: "propose", order }],
-        result: { ok: true, data: { standing_order: standingView(order, deps.prices), note: "Proposed: it is armed only after the operator approves it." } } as HandlerResult,
+        result: { ok: true, data: { standing_order: standingView(order, deps.prices), note: "Proposed: it is armed only after the operator approves it." } } satisfies AnswerOf<typeof placeStandingOrder>,
       };
     });
   };
 
-  const list_standing_orders: ToolHandler = (args) => {
+  const list_standing_orders: HandlerOf<typeof listStandingOrders> = (args): AnswerOf<typeof listStandingOrders> => {
     const all = [...deps.journal.standingState().orders.values()];
     const open = all.filter((o) => o.status === "proposed" || o.status === "active");
     const closed = args.include_closed === true ? all.filter((o) => !open.includes(o)).slice(-20) : [];
@@ -89,21 +94,21 @@ export function makeStandingOrderHandlers(deps: JournalToolDeps): { place_standi
     return { ok: true, data: { as_of: deps.tradingDay, total: rows.length, standing_orders: rows } };
   };
 
-  const cancel_standing_order: ToolHandler = async (args) => {
+  const cancel_standing_order: HandlerOf<typeof cancelStandingOrder> = async (args) => {
     const id = String(args.id);
     const at = iso(deps.now());
-    return deps.journal.commitStanding((s) => {
+    return deps.journal.commitStanding<AnswerOf<typeof cancelStandingOrder>>((s) => {
       const o = s.orders.get(id);
       if (!o || (o.status !== "proposed" && o.status !== "active")) {
         const open = openStandingOrders(s).map((x) => x.id);
         return {
           events: [],
-          result: { ok: false, code: "standing_order_not_found", message: `${id} is not an open standing order (open: ${open.join(", ") || "none"})`, details: { open } } as HandlerResult,
+          result: { ok: false, code: "standing_order_not_found", message: `${id} is not an open standing order (open: ${open.join(", ") || "none"})`, details: { open } } satisfies AnswerOf<typeof cancelStandingOrder>,
         };
       }
       return {
         events: [{ kind: "end", id, status: "cancelled", by: `agent (run ${deps.runId})`, at, reason: String(args.reason) }],
-        result: { ok: true, data: { standing_order: { ...standingView(o, deps.prices), status: "cancelled" } } } as HandlerResult,
+        result: { ok: true, data: { standing_order: { ...standingView(o, deps.prices), status: "cancelled" } } } satisfies AnswerOf<typeof cancelStandingOrder>,
       };
     });
   };

@@ -5,13 +5,13 @@
  * and a per-run budget of failed executions.
  */
 import { createHash } from "node:crypto";
-import type { Instrument } from "../core/domain.js";
-import type { MarketView } from "../market/data.js";
-import { EXECUTE_CODE_RETRY_BUDGET } from "../tools/defs/execute-code.js";
-import type { HandlerResult, ToolHandler } from "../tools/types.js";
-import type { Masker } from "./masking.js";
-import type { SandboxSeries } from "./sandbox-protocol.js";
-import { DEFAULT_SANDBOX_LIMITS, runSandbox, type SandboxLimits } from "./sandbox.js";
+import type { Instrument } from "../../core/domain.js";
+import type { MarketView } from "../../market/data.js";
+import { EXECUTE_CODE_RETRY_BUDGET, type executeCode } from "../defs/execute-code.js";
+import type { AnswerOf, HandlerOf } from "../define.js";
+import type { Masker } from "../../research/masking.js";
+import type { SandboxSeries } from "../../research/sandbox-protocol.js";
+import { DEFAULT_SANDBOX_LIMITS, runSandbox, type SandboxLimits } from "../../research/sandbox.js";
 
 export interface ExecuteCodeDeps {
   view: MarketView;
@@ -39,11 +39,11 @@ export function sandboxSeries(view: MarketView, universe: readonly Instrument[])
   return out;
 }
 
-export function makeExecuteCodeHandler(deps: ExecuteCodeDeps): ToolHandler {
+export function makeExecuteCodeHandler(deps: ExecuteCodeDeps): HandlerOf<typeof executeCode> {
   let series: Record<string, SandboxSeries> | null = null;
   let failures = 0;
   const limits = deps.limits ?? DEFAULT_SANDBOX_LIMITS;
-  return async (args): Promise<HandlerResult> => {
+  return async (args): Promise<AnswerOf<typeof executeCode>> => {
     if (failures >= EXECUTE_CODE_RETRY_BUDGET) {
       return {
         ok: false,

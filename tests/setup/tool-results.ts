@@ -1,0 +1,32 @@
+/**
+ * Every tool result the suite's real handlers produce is checked against its tool's output schema:
+ * the run's handler map hands each successful answer to this checker (src/tools/result-check.ts),
+ * and tests that call a handler directly wrap it in `checked` (tests/tools/checked.ts), which uses
+ * the same check. A result with a field its schema lacks, a missing field or a wrong type throws
+ * where it is produced, and fails the test that produced it here, by name, even where the caller
+ * turned the throw into an error envelope.
+ */
+import { afterEach, expect } from "vitest";
+import { TOOL_RESULT_CHECK, type ToolResultCheck } from "../../src/tools/result-check.js";
+import { toolResultProblems } from "../tools/result-schema.js";
+
+const violations: string[] = [];
+
+export const checkResult: ToolResultCheck = (contract, envelope) => {
+  const problems = toolResultProblems(contract, envelope);
+  if (problems.length === 0) return;
+  const message = `${contract.name} answered outside its output schema: ${problems.join("; ")}`;
+  violations.push(message);
+  throw new Error(message);
+};
+
+(globalThis as Record<symbol, unknown>)[TOOL_RESULT_CHECK] = checkResult;
+
+/** The violations recorded so far (and forgets them): for a test that provokes one on purpose. */
+export function takeViolations(): string[] {
+  return violations.splice(0);
+}
+
+afterEach(() => {
+  expect(takeViolations(), "tool results outside their output schemas").toEqual([]);
+});
