@@ -72,12 +72,12 @@ describe("docs/architecture.md", () => {
     try {
       const fake = path.join(dir, "src");
       fs.cpSync(src, fake, { recursive: true });
-      fs.mkdirSync(path.join(fake, "tools/handlers"), { recursive: true });
+      fs.mkdirSync(path.join(fake, "tools/widgets"), { recursive: true });
       const swapped = page.replace("\nsim\nrun\n", "\nrun\nsim\n").replace("`src/agent/scripted/`", "`src/agent/scripts/`");
       expect(findings(swapped, fake).sort()).toEqual(
         [
           "the page does not name src/agent/scripted/",
-          "the page does not name src/tools/handlers/",
+          "the page does not name src/tools/widgets/",
           "the page names src/agent/scripts/, which does not exist",
           "the page's layer order differs from LAYERS",
         ].sort(),
