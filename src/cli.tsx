@@ -6,6 +6,7 @@ import { writeSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { installProcessInterrupts, interruptReceived } from "./commands/interrupts.js";
 import { processIO } from "./commands/io.js";
+import { registerData } from "./commands/data-cli.js";
 import { registerSimulate } from "./commands/simulate-cli.js";
 import type { RunMode } from "./core/domain.js";
 import { TOOL_FORMATS } from "./tools/formats.js";
@@ -32,8 +33,6 @@ const load = {
   standing: () => import("./commands/standing.js"),
   gateCheck: () => import("./commands/gate-check.js"),
   sim: () => import("./commands/sim.js"),
-  dataImport: () => import("./commands/data-import.js"),
-  dataImportAlpaca: () => import("./commands/data-import-alpaca.js"),
   init: () => import("./commands/init.js"),
   deposit: () => import("./commands/deposit.js"),
   journal: () => import("./commands/journal.js"),
@@ -210,24 +209,7 @@ sim
     }
   });
 
-const data = program.command("data").description("market data");
-data
-  .command("import")
-  .description("add your own daily bars (Date,Open,High,Low,Close,Volume) for a symbol")
-  .requiredOption("--csv <file>", "CSV file")
-  .requiredOption("--symbol <symbol>", "symbol the bars belong to")
-  .option("--currency <code>", "the instrument's currency (default USD)")
-  .action(async (opts: { csv: string; symbol: string; currency?: string }, cmd: Command) => {
-    const home = homeOf(cmd);
-    // A writer like every other: never replaces a symbol's bars while a run reads them.
-    const { acquireLock } = await import("./journal/lock.js");
-    const lock = await acquireLock(home, "sim");
-    try {
-      setExit((await load.dataImport()).cmdDataImport({ home, csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) }, io));
-    } finally {
-      await lock.release();
-    }
-  });
+registerData(program, { io, homeOf, setExit });
 
 const killswitch = program
   .command("killswitch")
@@ -360,25 +342,6 @@ configCmd
   .action(async (_o: unknown, cmd: Command) => {
     const { config, universe } = await configOf(homeOf(cmd));
     io.stdout(`${JSON.stringify({ ...config, universe }, null, 2)}\n`);
-  });
-
-data
-  .command("import-alpaca")
-  .description("daily bars of real symbols from Alpaca's market data API (keys from APCA_API_KEY_ID / APCA_API_SECRET_KEY)")
-  .requiredOption("--symbols <list>", "comma-separated symbols, e.g. AAPL,MSFT")
-  .requiredOption("--from <date>", "first date, YYYY-MM-DD")
-  .requiredOption("--to <date>", "last date, YYYY-MM-DD")
-  .addOption(new Option("--feed <feed>", "Alpaca data feed").choices(["iex", "sip", "delayed_sip"]).default("iex"))
-  .action(async (opts: { symbols: string; from: string; to: string; feed: "iex" | "sip" | "delayed_sip" }, cmd: Command) => {
-    const home = homeOf(cmd);
-    // Replacing a symbol's bars while a run reads them would change its prices mid-run.
-    const { acquireLock } = await import("./journal/lock.js");
-    const lock = await acquireLock(home, "sim");
-    try {
-      setExit(await (await load.dataImportAlpaca()).cmdDataImportAlpaca({ home, symbols: [opts.symbols], from: opts.from, to: opts.to, env: io.env, feed: opts.feed }, io));
-    } finally {
-      await lock.release();
-    }
   });
 
 async function main(argv: string[]): Promise<number> {
