@@ -3,10 +3,10 @@
  * that opens it (a run, `journal verify`) refuses naming the file, the line and the illegal step
  * (`illegal_order_transition`), and nothing is written.
  */
-import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, text, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, text, tw, homeSnapshot } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -16,18 +16,6 @@ beforeAll(async () => {
   expectExit(await tw(base, ["run", "--yes"]), 0);
 }, 180_000);
 
-function snapshot(home: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[p.slice(home.length)] = readFileSync(p, "utf8");
-    }
-  };
-  walk(home);
-  return out;
-}
 
 describe("the order lifecycle is checked when the journal is opened", () => {
   it("an order_update sending a filled order back to intent: run and journal verify refuse naming the file, the line and the step; nothing changes", async () => {
@@ -40,7 +28,7 @@ describe("the order lifecycle is checked when the journal is opened", () => {
     const order = (JSON.parse(lines[i] as string) as { client_order_id: string }).client_order_id;
     lines[i] = (lines[i] as string).replace('"status":"filled"', '"status":"intent"'); // same length: the commit mark still fits
     writeFileSync(path, lines.join("\n"));
-    const before = snapshot(home);
+    const before = homeSnapshot(home);
     const refusal = new RegExp(`journal\\.log\\.jsonl cannot be read \\(event log line ${i + 1}: illegal_order_transition: order ${order} cannot go from \\w+ to intent`);
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
@@ -48,6 +36,6 @@ describe("the order lifecycle is checked when the journal is opened", () => {
     const verify = await tw(home, ["journal", "verify"]);
     expect(verify.exitCode, text(verify)).toBe(1);
     expect(text(verify)).toMatch(refusal);
-    expect(snapshot(home)).toEqual(before);
+    expect(homeSnapshot(home)).toEqual(before);
   });
 });

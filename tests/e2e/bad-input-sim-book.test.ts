@@ -5,10 +5,10 @@
  * add up to its order — are refused naming `sim-broker.json` and the place, with exit 4 (as every
  * state refusal of the book), and nothing in the home is written.
  */
-import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, text, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, text, tw, homeSnapshot } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -28,18 +28,6 @@ beforeAll(async () => {
   expectExit(await tw(base, ["run", "--yes"]), 0);
 }, 120_000);
 
-function snapshot(home: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[p.slice(home.length)] = readFileSync(p, "utf8");
-    }
-  };
-  walk(home);
-  return out;
-}
 
 /** A copy of the base home with its book edited. */
 function editedHome(edit: (book: Book) => void): string {
@@ -60,12 +48,12 @@ function flipBit(s: string, at: number, bit: number): string | null {
 }
 
 async function expectRefused(home: string, place: RegExp): Promise<void> {
-  const before = snapshot(home);
+  const before = homeSnapshot(home);
   const run = await tw(home, ["run", "--yes"]);
   expect(run.exitCode, text(run)).toBe(4);
   expect(String(run.stderr)).toMatch(/sim-broker\.json is not valid \(/);
   expect(String(run.stderr)).toMatch(place);
-  expect(snapshot(home)).toEqual(before);
+  expect(homeSnapshot(home)).toEqual(before);
 }
 
 describe("sim-broker.json is checked whole on open (issue #23)", () => {

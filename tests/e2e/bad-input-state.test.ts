@@ -3,10 +3,10 @@
  * journal are validated in full when they are opened, before anything trades on them or writes;
  * the refusal names the file and the place, and every file is left byte-for-byte as it was.
  */
-import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, text, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, text, tw, homeSnapshot } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -23,19 +23,6 @@ function copyOfBase(): string {
   return home;
 }
 
-/** Every file in the home (runs/ included) with its bytes. */
-function snapshot(home: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[p.slice(home.length)] = readFileSync(p, "utf8");
-    }
-  };
-  walk(home);
-  return out;
-}
 
 function editJson(path: string, edit: (doc: Record<string, unknown>) => void): void {
   const doc = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
@@ -66,14 +53,14 @@ describe("state files are validated on open, before any write", () => {
     editJson(join(home, "sim-broker.json"), (d) => {
       d.cash = "lots";
     });
-    const before = snapshot(home);
+    const before = homeSnapshot(home);
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(4);
     expect(String(run.stderr)).toMatch(/sim-broker\.json is not valid \(cash: must be .*got "lots"\)/);
     const status = await tw(home, ["sim", "status"]);
     expect(status.exitCode, text(status)).toBe(4);
     expect(String(status.stderr)).toMatch(/cash: must be/);
-    expect(snapshot(home)).toEqual(before);
+    expect(homeSnapshot(home)).toEqual(before);
   });
 
   it("an unknown event type in the journal log is refused naming the line, not skipped", async () => {
@@ -81,11 +68,11 @@ describe("state files are validated on open, before any write", () => {
     const line = editLogLine(home, (e) => e.t === "valuation", (e) => {
       e.t = "valuatoin";
     });
-    const before = snapshot(home);
+    const before = homeSnapshot(home);
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toContain(`event log line ${line}: unknown event type "valuatoin"`);
-    expect(snapshot(home)).toEqual(before);
+    expect(homeSnapshot(home)).toEqual(before);
   });
 
   it("a wrong-typed field in the log is refused naming line and key before the run appends or uses a day", async () => {
@@ -93,11 +80,11 @@ describe("state files are validated on open, before any write", () => {
     const line = editLogLine(home, (e) => e.t === "init", (e) => {
       e.capital_minor = "1e7";
     });
-    const before = snapshot(home);
+    const before = homeSnapshot(home);
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toContain(`journal.log.jsonl cannot be read (event log line ${line} (init): capital_minor: must be an integer`);
-    expect(snapshot(home)).toEqual(before);
+    expect(homeSnapshot(home)).toEqual(before);
   });
 
   it("a checkpoint that journal verify reports as mismatched is refused by run and left as it is", async () => {
@@ -105,14 +92,14 @@ describe("state files are validated on open, before any write", () => {
     editJson(join(home, "journal.json"), (d) => {
       (d.checkpoint as { cash_minor: number }).cash_minor += 100;
     });
-    const before = snapshot(home);
+    const before = homeSnapshot(home);
     const verify = await tw(home, ["journal", "verify"]);
     expect(verify.exitCode, text(verify)).toBe(1);
     expect(text(verify)).toMatch(/checkpoint says cash/);
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toMatch(/journal\.json cannot be read \(the committed checkpoint's cash_minor is \d+, the event log gives \d+/);
-    expect(snapshot(home)).toEqual(before);
+    expect(homeSnapshot(home)).toEqual(before);
   });
 });
 
@@ -136,7 +123,7 @@ describe("tamper evidence: a same-length edit of the log is found by verify and 
   it("a fill's price edited by one digit: journal verify reports it; run refuses naming the file and line; nothing changes", async () => {
     const home = copyOfBase();
     const line = editLogText(home, (e) => e.t === "fill", bumpDigitAfter('"price"'));
-    const before = snapshot(home);
+    const before = homeSnapshot(home);
     const verify = await tw(home, ["journal", "verify"]);
     expect(verify.exitCode, text(verify)).toBe(1);
     expect(text(verify)).toMatch(/chain_broken/);
@@ -144,20 +131,20 @@ describe("tamper evidence: a same-length edit of the log is found by verify and 
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toMatch(new RegExp(`journal\\.log\\.jsonl cannot be read \\(event log line (${line}|${line + 1})`));
-    expect(snapshot(home)).toEqual(before);
+    expect(homeSnapshot(home)).toEqual(before);
   });
 
   it("an order_intent's symbol edited: verify reports it and run refuses (it traded on)", async () => {
     const home = copyOfBase();
     editLogText(home, (e) => e.t === "order_intent", (l) => l.replace(/"symbol":"(\w)(\w*)"/, (_m, a: string, rest: string) => `"symbol":"${a === "Z" ? "Y" : "Z"}${rest}"`));
-    const before = snapshot(home);
+    const before = homeSnapshot(home);
     const verify = await tw(home, ["journal", "verify"]);
     expect(verify.exitCode, text(verify)).toBe(1);
     expect(text(verify)).toMatch(/chain_broken/);
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toMatch(/journal\.log\.jsonl cannot be read/);
-    expect(snapshot(home)).toEqual(before);
+    expect(homeSnapshot(home)).toEqual(before);
   });
 
   it("an approval's orders_hash, a usage count, a run's outcome: each edit is reported by journal verify", async () => {

@@ -5,7 +5,7 @@
  * what runs: an API key (which would pick Claude over the scripted model), a home from the
  * environment, colour switches.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -216,3 +216,17 @@ export function tradingDays(): string[] {
 /** Any escape sequence; a cursor or erase sequence (CSI other than SGR `m`); OSC. */
 export const ANY_ESCAPE = /\u001b/;
 export const CURSOR_CODES = /\u001b\[[0-9;?]*[A-HJKSTfhlnsu]|\u001b\][^\u0007]*\u0007|\u001b[78]/;
+
+/** Every file in the home (runs/ included) with its bytes, by path below the home. */
+export function homeSnapshot(home: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[p.slice(home.length)] = readFileSync(p, "utf8");
+    }
+  };
+  walk(home);
+  return out;
+}
