@@ -6,6 +6,8 @@
  * Pure data: no I/O.
  */
 
+import { Type } from "@sinclair/typebox";
+
 type Json = Record<string, unknown>;
 
 const pct = (def: number, description: string): Json => ({
@@ -88,6 +90,20 @@ export const LIMITS_PROPERTIES: Record<string, Json> = {
   reducing_runs_after_reset: intIn(0, 10_000, 3, "After a kill-switch reset, runs that stay REDUCING (sells only)."),
   liquidation_discount_pct: band(1, "Kill-switch liquidation: limit this percent under the reference price."),
 };
+
+/**
+ * `[executor]` as TypeBox: `ExecutorConfig` is `Static<>` of it. Every key is required in the
+ * schema and has a default, so a key left out of the file takes its default (ajv `useDefaults`
+ * assigns it before `required` is checked) and the loaded section always has every key.
+ */
+export const ExecutorSchema = Type.Object(
+  {
+    wait_s: Type.Number({ minimum: 0, maximum: DAY_S, default: 120, description: "Wait for orders to finish before cancelling, seconds." }),
+    settle_s: Type.Number({ minimum: 0, maximum: DAY_S, default: 15, description: "Wait for fills to settle after a cancel, seconds." }),
+    poll_ms: Type.Integer({ minimum: 1, maximum: 60_000, default: 250, description: "Poll interval while waiting, milliseconds." }),
+  },
+  { description: "The order executor.", additionalProperties: false, default: {} },
+);
 
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -193,11 +209,7 @@ export const CONFIG_SCHEMA = {
         },
       }),
     }),
-    executor: section("The order executor.", {
-      wait_s: numIn(0, DAY_S, 120, "Wait for orders to finish before cancelling, seconds."),
-      settle_s: numIn(0, DAY_S, 15, "Wait for fills to settle after a cancel, seconds."),
-      poll_ms: intIn(1, 60_000, 250, "Poll interval while waiting, milliseconds."),
-    }),
+    executor: ExecutorSchema,
     research: section("Point-in-time news research (the search_news tool).", {
       provider: {
         enum: ["embedded", "tavily", "none"],

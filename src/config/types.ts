@@ -3,8 +3,10 @@
  * `src/config/load.ts` is the only producer; everything else reads this shape.
  * Keys are snake_case, exactly as in the file.
  */
+import type { Static } from "@sinclair/typebox";
 import type { Instrument } from "../core/domain.js";
 import type { Limits } from "../core/gate-types.js";
+import type { ExecutorSchema } from "./schema.js";
 
 export interface AccountConfig {
   /** ISO 4217 code of the account's base currency. */
@@ -70,14 +72,8 @@ export interface BrokerConfig {
   alpaca: { base_url: string };
 }
 
-export interface ExecutorConfig {
-  /** How long to wait for orders to reach a terminal state before cancelling, seconds. */
-  wait_s: number;
-  /** How long to wait for fills to settle after a cancel, seconds. */
-  settle_s: number;
-  /** Poll interval while waiting, milliseconds. */
-  poll_ms: number;
-}
+/** `[executor]`: how long the executor waits (seconds) and polls (milliseconds); the schema is the one definition. */
+export type ExecutorConfig = Static<typeof ExecutorSchema>;
 
 export interface ResearchConfig {
   /** "embedded": the bundled news corpus; "tavily": live news (TAVILY_API_KEY); "none": search_news is disabled. */
