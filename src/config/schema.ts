@@ -6,7 +6,7 @@
  * Pure data: no I/O.
  */
 
-import { Type } from "@sinclair/typebox";
+import { type TProperties, Type } from "@sinclair/typebox";
 
 type Json = Record<string, unknown>;
 
@@ -92,6 +92,62 @@ export const LIMITS_PROPERTIES: Record<string, Json> = {
 };
 
 /**
+ * The TypeBox sections below keep the JSON the `--set` editor (src/sim/settings.ts) reads: an enum
+ * is `{ enum: [...] }` and a nullable key is `{ type: [T, "null"] }`, typed with `Type.Unsafe`.
+ * Every key is required in the schema and has a default: ajv's `useDefaults` assigns a key left out
+ * of the file before `required` is checked, so the loaded section always has every key.
+ */
+const Enum = <const T extends readonly string[]>(values: T, options: Json) => Type.Unsafe<T[number]>({ enum: [...values], ...options });
+const NullableString = (options: Json) => Type.Unsafe<string | null>({ type: ["string", "null"], default: null, ...options });
+const Section = <P extends TProperties>(description: string, properties: P) =>
+  Type.Object(properties, { description, additionalProperties: false, default: {} });
+const Domains = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, pattern: "^[A-Za-z0-9.-]+$" }), { uniqueItems: true, default: [], description });
+
+export const AccountSchema = Section("The paper account the bot trades.", {
+  base_currency: Type.String({ pattern: CURRENCY_PATTERN, format: "iso-4217", default: "USD", description: "ISO 4217 code of the base currency." }),
+  capital: Type.Number({ minimum: 1, maximum: MAX_AMOUNT, default: 100000, description: "Capital the journal is opened with (base currency)." }),
+  timezone: Type.String({ format: "iana-timezone", default: "America/New_York", description: "IANA time zone of the monthly order quota and spend month." }),
+});
+
+export const SimBrokerSchema = Section("The simulated paper broker.", {
+  participation_pct: Type.Number({ exclusiveMinimum: 0, maximum: 100, default: 10, description: "At most this percent of the day's volume fills per order." }),
+  commission_per_share: Type.Number({ minimum: 0, maximum: 1000, default: 0.005, description: "Commission per share." }),
+  commission_min: Type.Number({ minimum: 0, maximum: 1_000_000, default: 1, description: "Minimum commission per order." }),
+  commission_max_pct: Type.Number({ exclusiveMinimum: 0, maximum: 100, default: 1, description: "Commission at most this percent of the order's value." }),
+  start_date: NullableString({
+    pattern: DATE_PATTERN,
+    format: "date",
+    description: "First trading day of a fresh simulation (YYYY-MM-DD); leave out for the default.",
+  }),
+});
+
+export const BrokerSchema = Section("The paper broker.", {
+  kind: Enum(["sim", "alpaca"], { default: "sim", description: "sim: the simulated broker; alpaca: Alpaca paper." }),
+  sim: SimBrokerSchema,
+  alpaca: Section("Alpaca paper trading.", {
+    base_url: Type.String({
+      format: "uri",
+      default: "https://paper-api.alpaca.markets",
+      description: "Alpaca paper API base URL (live endpoints are refused).",
+    }),
+  }),
+});
+
+export const ResearchSchema = Section("Point-in-time news research (the search_news tool).", {
+  provider: Enum(["embedded", "tavily", "none"], {
+    default: "embedded",
+    description: "embedded: the bundled news corpus; tavily: live news (TAVILY_API_KEY); none: search_news is disabled.",
+  }),
+  block_domains: Domains("Domains whose results are dropped (subdomains included; a leading www. is ignored). Applied before allow_domains."),
+  allow_domains: Domains("When not empty, only results from these domains (subdomains included) are kept."),
+  undated: Enum(["exclude", "include_unverified"], {
+    default: "exclude",
+    description: "Undated results in live runs: excluded, or admitted apart and marked unverified. Simulations and replays always exclude them.",
+  }),
+});
+
+/**
  * `[executor]` as TypeBox: `ExecutorConfig` is `Static<>` of it. Every key is required in the
  * schema and has a default, so a key left out of the file takes its default (ajv `useDefaults`
  * assigns it before `required` is checked) and the loaded section always has every key.
@@ -112,22 +168,7 @@ export const CONFIG_SCHEMA = {
   type: "object",
   additionalProperties: false,
   properties: {
-    account: section("The paper account the bot trades.", {
-      base_currency: {
-        type: "string",
-        pattern: CURRENCY_PATTERN,
-        format: "iso-4217",
-        default: "USD",
-        description: "ISO 4217 code of the base currency.",
-      },
-      capital: { ...numIn(1, MAX_AMOUNT, 100000, "Capital the journal is opened with (base currency).") },
-      timezone: {
-        type: "string",
-        format: "iana-timezone",
-        default: "America/New_York",
-        description: "IANA time zone of the monthly order quota and spend month.",
-      },
-    }),
+    account: AccountSchema,
     limits: section("Risk limits the gate enforces.", LIMITS_PROPERTIES),
     // `files` has no default of its own: a written [universe] table must name its files; a
     // missing table takes the section default.
@@ -185,57 +226,9 @@ export const CONFIG_SCHEMA = {
         default: null,
       },
     }),
-    broker: section("The paper broker.", {
-      kind: { enum: ["sim", "alpaca"], default: "sim", description: "sim: the simulated broker; alpaca: Alpaca paper." },
-      sim: section("The simulated paper broker.", {
-        participation_pct: pct(10, "At most this percent of the day's volume fills per order."),
-        commission_per_share: numIn(0, 1000, 0.005, "Commission per share."),
-        commission_min: numIn(0, 1_000_000, 1, "Minimum commission per order."),
-        commission_max_pct: pct(1, "Commission at most this percent of the order's value."),
-        start_date: {
-          type: ["string", "null"],
-          pattern: DATE_PATTERN,
-          format: "date",
-          default: null,
-          description: "First trading day of a fresh simulation (YYYY-MM-DD); leave out for the default.",
-        },
-      }),
-      alpaca: section("Alpaca paper trading.", {
-        base_url: {
-          type: "string",
-          format: "uri",
-          default: "https://paper-api.alpaca.markets",
-          description: "Alpaca paper API base URL (live endpoints are refused).",
-        },
-      }),
-    }),
+    broker: BrokerSchema,
     executor: ExecutorSchema,
-    research: section("Point-in-time news research (the search_news tool).", {
-      provider: {
-        enum: ["embedded", "tavily", "none"],
-        default: "embedded",
-        description: "embedded: the bundled news corpus; tavily: live news (TAVILY_API_KEY); none: search_news is disabled.",
-      },
-      block_domains: {
-        type: "array",
-        items: { type: "string", minLength: 1, pattern: "^[A-Za-z0-9.-]+$" },
-        uniqueItems: true,
-        default: [],
-        description: "Domains whose results are dropped (subdomains included; a leading www. is ignored). Applied before allow_domains.",
-      },
-      allow_domains: {
-        type: "array",
-        items: { type: "string", minLength: 1, pattern: "^[A-Za-z0-9.-]+$" },
-        uniqueItems: true,
-        default: [],
-        description: "When not empty, only results from these domains (subdomains included) are kept.",
-      },
-      undated: {
-        enum: ["exclude", "include_unverified"],
-        default: "exclude",
-        description: "Undated results in live runs: excluded, or admitted apart and marked unverified. Simulations and replays always exclude them.",
-      },
-    }),
+    research: ResearchSchema,
     fx: {
       type: "object",
       description:
