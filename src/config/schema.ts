@@ -6,7 +6,7 @@
  * Pure data: no I/O.
  */
 
-import { type TProperties, Type } from "@sinclair/typebox";
+import { type Static, type TProperties, Type } from "@sinclair/typebox";
 
 type Json = Record<string, unknown>;
 
@@ -27,20 +27,6 @@ const band = (def: number, description: string): Json => ({
 const intIn = (min: number, max: number, def: number, description: string): Json => ({
   type: "integer",
   minimum: min,
-  maximum: max,
-  default: def,
-  description,
-});
-const numIn = (min: number, max: number, def: number, description: string): Json => ({
-  type: "number",
-  minimum: min,
-  maximum: max,
-  default: def,
-  description,
-});
-const numPos = (max: number, def: number, description: string): Json => ({
-  type: "number",
-  exclusiveMinimum: 0,
   maximum: max,
   default: def,
   description,
@@ -108,6 +94,50 @@ export const AccountSchema = Section("The paper account the bot trades.", {
   base_currency: Type.String({ pattern: CURRENCY_PATTERN, format: "iso-4217", default: "USD", description: "ISO 4217 code of the base currency." }),
   capital: Type.Number({ minimum: 1, maximum: MAX_AMOUNT, default: 100000, description: "Capital the journal is opened with (base currency)." }),
   timezone: Type.String({ format: "iana-timezone", default: "America/New_York", description: "IANA time zone of the monthly order quota and spend month." }),
+});
+
+/** `[model.price]`: a hand-set price, USD per million tokens (0 allowed, for a local model). */
+export const ModelPriceSchema = Type.Object(
+  {
+    input_per_mtok: Type.Number({ minimum: 0, description: "USD per million input tokens." }),
+    output_per_mtok: Type.Number({ minimum: 0, description: "USD per million output tokens." }),
+    cached_input_per_mtok: Type.Optional(
+      Type.Number({ minimum: 0, description: "USD per million cached input tokens (default: the input price; Claude: 0.1x the input price)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ModelSchema = Section("The model that proposes orders.", {
+  provider: Enum(["auto", "anthropic", "openai", "scripted"], {
+    default: "auto",
+    description: "auto: Claude when ANTHROPIC_API_KEY is set, else the scripted model; openai: OpenAI or any OpenAI-compatible endpoint (base_url).",
+  }),
+  id: Type.String({ minLength: 1, default: "claude-sonnet-5", description: "Model id (priced in data/model-prices.json or by [model.price])." }),
+  max_tokens: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 4096, description: "Max output tokens per request." }),
+  request_timeout_s: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 60, description: "Per-request timeout cap, seconds." }),
+  max_retries: Type.Integer({ minimum: 0, maximum: 100, default: 2, description: "SDK retries per request." }),
+  max_turns: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: "Model turns per run." }),
+  max_seconds: Type.Number({ minimum: 0, maximum: DAY_S, default: 300, description: "Wall-clock limit of the agent loop, seconds (0: no model call)." }),
+  run_budget_usd: Type.Number({ minimum: 0, maximum: 1_000_000, default: 0.5, description: "Per-run LLM cost budget, USD." }),
+  monthly_budget_usd: Type.Number({ minimum: 0, maximum: 1_000_000, default: 20, description: "Monthly LLM spend cap, USD." }),
+  script: Type.String({ minLength: 1, default: "momentum", description: "Scripted model policy." }),
+  base_url: NullableString({
+    format: "uri",
+    description: "API base URL (Anthropic: without /v1; OpenAI-compatible: with /v1); leave out for the provider's default.",
+  }),
+  api_key_env: NullableString({
+    pattern: ENV_NAME_PATTERN,
+    description: "Environment variable holding the API key; leave out for the provider's (ANTHROPIC_API_KEY, OPENAI_API_KEY).",
+  }),
+  price: Type.Unsafe<Static<typeof ModelPriceSchema> | null>({
+    type: ["object", "null"],
+    description: "Price the model by hand, USD per million tokens (0 allowed, for a local model); leave out to use data/model-prices.json.",
+    additionalProperties: false,
+    required: ["input_per_mtok", "output_per_mtok"],
+    properties: ModelPriceSchema.properties,
+    default: null,
+  }),
 });
 
 export const SimBrokerSchema = Section("The simulated paper broker.", {
@@ -186,46 +216,7 @@ export const CONFIG_SCHEMA = {
       ),
       default: { files: ["universe/sim.csv"] },
     },
-    model: section("The model that proposes orders.", {
-      provider: {
-        enum: ["auto", "anthropic", "openai", "scripted"],
-        default: "auto",
-        description: "auto: Claude when ANTHROPIC_API_KEY is set, else the scripted model; openai: OpenAI or any OpenAI-compatible endpoint (base_url).",
-      },
-      id: { type: "string", minLength: 1, default: "claude-sonnet-5", description: "Model id (priced in data/model-prices.json or by [model.price])." },
-      max_tokens: intIn(1, 1_000_000, 4096, "Max output tokens per request."),
-      request_timeout_s: numPos(3600, 60, "Per-request timeout cap, seconds."),
-      max_retries: intIn(0, 100, 2, "SDK retries per request."),
-      max_turns: intIn(1, 1000, 20, "Model turns per run."),
-      max_seconds: numIn(0, DAY_S, 300, "Wall-clock limit of the agent loop, seconds (0: no model call)."),
-      run_budget_usd: numIn(0, 1_000_000, 0.5, "Per-run LLM cost budget, USD."),
-      monthly_budget_usd: numIn(0, 1_000_000, 20, "Monthly LLM spend cap, USD."),
-      script: { type: "string", minLength: 1, default: "momentum", description: "Scripted model policy." },
-      base_url: {
-        type: ["string", "null"],
-        format: "uri",
-        default: null,
-        description: "API base URL (Anthropic: without /v1; OpenAI-compatible: with /v1); leave out for the provider's default.",
-      },
-      api_key_env: {
-        type: ["string", "null"],
-        pattern: ENV_NAME_PATTERN,
-        default: null,
-        description: "Environment variable holding the API key; leave out for the provider's (ANTHROPIC_API_KEY, OPENAI_API_KEY).",
-      },
-      price: {
-        type: ["object", "null"],
-        description: "Price the model by hand, USD per million tokens (0 allowed, for a local model); leave out to use data/model-prices.json.",
-        additionalProperties: false,
-        required: ["input_per_mtok", "output_per_mtok"],
-        properties: {
-          input_per_mtok: { type: "number", minimum: 0, description: "USD per million input tokens." },
-          output_per_mtok: { type: "number", minimum: 0, description: "USD per million output tokens." },
-          cached_input_per_mtok: { type: "number", minimum: 0, description: "USD per million cached input tokens (default: the input price; Claude: 0.1x the input price)." },
-        },
-        default: null,
-      },
-    }),
+    model: ModelSchema,
     broker: BrokerSchema,
     executor: ExecutorSchema,
     research: ResearchSchema,

@@ -6,7 +6,7 @@
 import type { Static } from "@sinclair/typebox";
 import type { Instrument } from "../core/domain.js";
 import type { Limits } from "../core/gate-types.js";
-import type { AccountSchema, BrokerSchema, ExecutorSchema, ResearchSchema, SimBrokerSchema } from "./schema.js";
+import type { AccountSchema, BrokerSchema, ExecutorSchema, ModelSchema, ResearchSchema, SimBrokerSchema } from "./schema.js";
 
 /** `[account]`: base currency (ISO 4217), opening capital, and the time zone of the month. */
 export type AccountConfig = Static<typeof AccountSchema>;
@@ -23,31 +23,8 @@ export interface UniverseConfig {
   files: string[];
 }
 
-export interface ModelConfig {
-  /** "auto": Claude when ANTHROPIC_API_KEY is set, else the scripted model; "openai": OpenAI or an OpenAI-compatible endpoint. */
-  provider: "auto" | "anthropic" | "openai" | "scripted";
-  /** Model id; priced by the price table or by `price`. */
-  id: string;
-  max_tokens: number;
-  /** Per-request timeout cap, seconds. */
-  request_timeout_s: number;
-  max_retries: number;
-  max_turns: number;
-  /** Wall-clock limit of the agent loop, seconds. */
-  max_seconds: number;
-  /** Per-run LLM cost budget, USD. */
-  run_budget_usd: number;
-  /** Monthly LLM spend cap, USD. */
-  monthly_budget_usd: number;
-  /** Scripted model's policy name when the scripted model is used. */
-  script: string;
-  /** Optional API base URL (proxies, OpenAI-compatible servers, tests). */
-  base_url: string | null;
-  /** The environment variable holding the API key; null = the provider's default. */
-  api_key_env: string | null;
-  /** A hand-set price (USD per million tokens); null = the price table's. */
-  price: { input_per_mtok: number; output_per_mtok: number; cached_input_per_mtok?: number } | null;
-}
+/** `[model]`: provider, id, limits per request and run, budgets (USD), endpoint, key variable, hand-set price. */
+export type ModelConfig = Static<typeof ModelSchema>;
 
 /** `[broker.sim]`: participation cap, commission schedule, first day of a fresh simulation. */
 export type SimBrokerConfig = Static<typeof SimBrokerSchema>;
