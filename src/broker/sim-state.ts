@@ -16,9 +16,16 @@ const NonNeg = Type.Number({ minimum: 0, maximum: LIMIT });
 /** A real calendar day (2007-02-30 is refused, not compared as text). */
 const Day = Type.String({ format: "date" });
 const Side = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]);
-const Status = Type.Union(
-  ["accepted", "partially_filled", "pending_cancel", "filled", "cancelled", "expired", "rejected"].map((s) => Type.Literal(s)),
-);
+/** The broker's order statuses, each a literal so the type is `BrokerOrderStatus`, not `string`. */
+const Status = Type.Union([
+  Type.Literal("accepted"),
+  Type.Literal("partially_filled"),
+  Type.Literal("pending_cancel"),
+  Type.Literal("filled"),
+  Type.Literal("cancelled"),
+  Type.Literal("expired"),
+  Type.Literal("rejected"),
+]);
 const Count = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 /** A fixed-length array in draft 2020-12 terms (TypeBox's Tuple writes the draft-07 form). */
 const Pair = <A extends TSchema, B extends TSchema>(a: A, b: B) =>

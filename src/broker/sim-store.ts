@@ -6,52 +6,34 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
+import type { Static } from "@sinclair/typebox";
 import { EXIT } from "../core/exit-codes.js";
 import type { MarketData } from "../market/data.js";
 import { writeFileAtomicSync } from "../util/atomic-write.js";
 import { BrokerError } from "./errors.js";
-import { assertSimLogRecord, assertSimState, assertSimStateAfterLine } from "./sim-state.js";
+import {
+  assertSimLogRecord,
+  assertSimState,
+  assertSimStateAfterLine,
+  type SimFillSchema,
+  type SimLogRecordSchema,
+  type SimOrderSchema,
+  type SimStateDoc,
+} from "./sim-state.js";
 import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
-import type { BrokerFill, BrokerOrder } from "./types.js";
 
 export const SIM_DEFAULT_START = "2007-01-03";
 export const SIM_DEFAULT_CASH = 100_000;
 export const SIM_STATE_VERSION = 1;
 
-export interface SimOrder extends BrokerOrder {
-  trading_day: string;
-  commission: number;
-  /** Not worked until cancelled (fill_during_cancel). */
-  held?: boolean;
-  /** Fill cap from partial_next. */
-  forced_max?: number;
-  /** Ignores cancels (stuck_after_cancel). */
-  stuck?: boolean;
-}
+/** An order in the simulated book: the schema's type (sim-state.ts), the one definition. */
+export type SimOrder = Static<typeof SimOrderSchema>;
 
-export interface SimFill extends BrokerFill {
-  trading_day: string;
-}
+/** A fill in the simulated book; `commission_currency` is absent in books from before it was recorded. */
+export type SimFill = Static<typeof SimFillSchema>;
 
-export interface SimState {
-  version: number;
-  account_id: string;
-  currency: string;
-  starting_cash: number;
-  cash: number;
-  start_date: string;
-  /** The open day, or the last day played. Null before the first day. */
-  current_day: string | null;
-  day_open: boolean;
-  played_days: string[];
-  positions: Record<string, { quantity: number; cost: number }>;
-  orders: SimOrder[];
-  fills: SimFill[];
-  next_order_seq: number;
-  next_fill_seq: number;
-  /** Snapshot generation: log lines of other generations are ignored. */
-  gen?: number;
-}
+/** The simulated book (`sim-broker.json`): the schema's type (sim-state.ts), the one definition. */
+export type SimState = SimStateDoc;
 
 export function newSimState(market: MarketData, opts: { start?: string | null; cash?: number; currency?: string } = {}): SimState {
   const wanted = opts.start ?? SIM_DEFAULT_START;
@@ -85,18 +67,7 @@ export function newSimState(market: MarketData, opts: { start?: string | null; c
  * One appended change: the new values of what an order operation touched, or a day change (the
  * orders it expired, the book emptied of finished orders, the day opened or closed).
  */
-export interface LogRecord {
-  gen: number;
-  orders?: SimOrder[];
-  fills?: SimFill[];
-  cash?: number;
-  positions?: [string, { quantity: number; cost: number } | null][];
-  seqs?: [number, number];
-  /** Finished orders and their fills leave the book (applied after `orders`/`fills`). */
-  clear?: true;
-  /** The clock: the current day, whether it is open, and a day that now counts as played. */
-  day?: { current: string | null; open: boolean; played?: string };
-}
+export type LogRecord = Static<typeof SimLogRecordSchema>;
 
 export const logPath = (path: string) => `${path}.log`;
 

@@ -319,7 +319,12 @@ export class SimBroker implements Broker {
       this.settleLag.set(brokerOrderId, lag - 1);
       return [];
     }
-    return (this.fillsByOrder.get(brokerOrderId) ?? []).map(({ trading_day: _d, ...f }) => ({ ...f }));
+    // A book from before fills recorded their commission currency charged it in the book's currency.
+    const currency = this.state.currency;
+    return (this.fillsByOrder.get(brokerOrderId) ?? []).map(({ trading_day: _d, commission_currency, ...f }) => ({
+      ...f,
+      commission_currency: commission_currency ?? currency,
+    }));
   }
 
   // ---- internals --------------------------------------------------------------------------

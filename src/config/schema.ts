@@ -6,6 +6,8 @@
  * Pure data: no I/O.
  */
 
+import { type Static, type TProperties, Type } from "@sinclair/typebox";
+
 type Json = Record<string, unknown>;
 
 const pct = (def: number, description: string): Json => ({
@@ -25,20 +27,6 @@ const band = (def: number, description: string): Json => ({
 const intIn = (min: number, max: number, def: number, description: string): Json => ({
   type: "integer",
   minimum: min,
-  maximum: max,
-  default: def,
-  description,
-});
-const numIn = (min: number, max: number, def: number, description: string): Json => ({
-  type: "number",
-  minimum: min,
-  maximum: max,
-  default: def,
-  description,
-});
-const numPos = (max: number, def: number, description: string): Json => ({
-  type: "number",
-  exclusiveMinimum: 0,
   maximum: max,
   default: def,
   description,
@@ -89,6 +77,120 @@ export const LIMITS_PROPERTIES: Record<string, Json> = {
   liquidation_discount_pct: band(1, "Kill-switch liquidation: limit this percent under the reference price."),
 };
 
+/**
+ * The TypeBox sections below keep the JSON the `--set` editor (src/sim/settings.ts) reads: an enum
+ * is `{ enum: [...] }` and a nullable key is `{ type: [T, "null"] }`, typed with `Type.Unsafe`.
+ * Every key is required in the schema and has a default: ajv's `useDefaults` assigns a key left out
+ * of the file before `required` is checked, so the loaded section always has every key.
+ */
+const Enum = <const T extends readonly string[]>(values: T, options: Json) => Type.Unsafe<T[number]>({ enum: [...values], ...options });
+const NullableString = (options: Json) => Type.Unsafe<string | null>({ type: ["string", "null"], default: null, ...options });
+const Section = <P extends TProperties>(description: string, properties: P) =>
+  Type.Object(properties, { description, additionalProperties: false, default: {} });
+const Domains = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, pattern: "^[A-Za-z0-9.-]+$" }), { uniqueItems: true, default: [], description });
+
+export const AccountSchema = Section("The paper account the bot trades.", {
+  base_currency: Type.String({ pattern: CURRENCY_PATTERN, format: "iso-4217", default: "USD", description: "ISO 4217 code of the base currency." }),
+  capital: Type.Number({ minimum: 1, maximum: MAX_AMOUNT, default: 100000, description: "Capital the journal is opened with (base currency)." }),
+  timezone: Type.String({ format: "iana-timezone", default: "America/New_York", description: "IANA time zone of the monthly order quota and spend month." }),
+});
+
+/** `[model.price]`: a hand-set price, USD per million tokens (0 allowed, for a local model). */
+export const ModelPriceSchema = Type.Object(
+  {
+    input_per_mtok: Type.Number({ minimum: 0, description: "USD per million input tokens." }),
+    output_per_mtok: Type.Number({ minimum: 0, description: "USD per million output tokens." }),
+    cached_input_per_mtok: Type.Optional(
+      Type.Number({ minimum: 0, description: "USD per million cached input tokens (default: the input price; Claude: 0.1x the input price)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ModelSchema = Section("The model that proposes orders.", {
+  provider: Enum(["auto", "anthropic", "openai", "scripted"], {
+    default: "auto",
+    description: "auto: Claude when ANTHROPIC_API_KEY is set, else the scripted model; openai: OpenAI or any OpenAI-compatible endpoint (base_url).",
+  }),
+  id: Type.String({ minLength: 1, default: "claude-sonnet-5", description: "Model id (priced in data/model-prices.json or by [model.price])." }),
+  max_tokens: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 4096, description: "Max output tokens per request." }),
+  request_timeout_s: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 60, description: "Per-request timeout cap, seconds." }),
+  max_retries: Type.Integer({ minimum: 0, maximum: 100, default: 2, description: "SDK retries per request." }),
+  max_turns: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: "Model turns per run." }),
+  max_seconds: Type.Number({ minimum: 0, maximum: DAY_S, default: 300, description: "Wall-clock limit of the agent loop, seconds (0: no model call)." }),
+  run_budget_usd: Type.Number({ minimum: 0, maximum: 1_000_000, default: 0.5, description: "Per-run LLM cost budget, USD." }),
+  monthly_budget_usd: Type.Number({ minimum: 0, maximum: 1_000_000, default: 20, description: "Monthly LLM spend cap, USD." }),
+  script: Type.String({ minLength: 1, default: "momentum", description: "Scripted model policy." }),
+  base_url: NullableString({
+    format: "uri",
+    description: "API base URL (Anthropic: without /v1; OpenAI-compatible: with /v1); leave out for the provider's default.",
+  }),
+  api_key_env: NullableString({
+    pattern: ENV_NAME_PATTERN,
+    description: "Environment variable holding the API key; leave out for the provider's (ANTHROPIC_API_KEY, OPENAI_API_KEY).",
+  }),
+  price: Type.Unsafe<Static<typeof ModelPriceSchema> | null>({
+    type: ["object", "null"],
+    description: "Price the model by hand, USD per million tokens (0 allowed, for a local model); leave out to use data/model-prices.json.",
+    additionalProperties: false,
+    required: ["input_per_mtok", "output_per_mtok"],
+    properties: ModelPriceSchema.properties,
+    default: null,
+  }),
+});
+
+export const SimBrokerSchema = Section("The simulated paper broker.", {
+  participation_pct: Type.Number({ exclusiveMinimum: 0, maximum: 100, default: 10, description: "At most this percent of the day's volume fills per order." }),
+  commission_per_share: Type.Number({ minimum: 0, maximum: 1000, default: 0.005, description: "Commission per share." }),
+  commission_min: Type.Number({ minimum: 0, maximum: 1_000_000, default: 1, description: "Minimum commission per order." }),
+  commission_max_pct: Type.Number({ exclusiveMinimum: 0, maximum: 100, default: 1, description: "Commission at most this percent of the order's value." }),
+  start_date: NullableString({
+    pattern: DATE_PATTERN,
+    format: "date",
+    description: "First trading day of a fresh simulation (YYYY-MM-DD); leave out for the default.",
+  }),
+});
+
+export const BrokerSchema = Section("The paper broker.", {
+  kind: Enum(["sim", "alpaca"], { default: "sim", description: "sim: the simulated broker; alpaca: Alpaca paper." }),
+  sim: SimBrokerSchema,
+  alpaca: Section("Alpaca paper trading.", {
+    base_url: Type.String({
+      format: "uri",
+      default: "https://paper-api.alpaca.markets",
+      description: "Alpaca paper API base URL (live endpoints are refused).",
+    }),
+  }),
+});
+
+export const ResearchSchema = Section("Point-in-time news research (the search_news tool).", {
+  provider: Enum(["embedded", "tavily", "none"], {
+    default: "embedded",
+    description: "embedded: the bundled news corpus; tavily: live news (TAVILY_API_KEY); none: search_news is disabled.",
+  }),
+  block_domains: Domains("Domains whose results are dropped (subdomains included; a leading www. is ignored). Applied before allow_domains."),
+  allow_domains: Domains("When not empty, only results from these domains (subdomains included) are kept."),
+  undated: Enum(["exclude", "include_unverified"], {
+    default: "exclude",
+    description: "Undated results in live runs: excluded, or admitted apart and marked unverified. Simulations and replays always exclude them.",
+  }),
+});
+
+/**
+ * `[executor]` as TypeBox: `ExecutorConfig` is `Static<>` of it. Every key is required in the
+ * schema and has a default, so a key left out of the file takes its default (ajv `useDefaults`
+ * assigns it before `required` is checked) and the loaded section always has every key.
+ */
+export const ExecutorSchema = Type.Object(
+  {
+    wait_s: Type.Number({ minimum: 0, maximum: DAY_S, default: 120, description: "Wait for orders to finish before cancelling, seconds." }),
+    settle_s: Type.Number({ minimum: 0, maximum: DAY_S, default: 15, description: "Wait for fills to settle after a cancel, seconds." }),
+    poll_ms: Type.Integer({ minimum: 1, maximum: 60_000, default: 250, description: "Poll interval while waiting, milliseconds." }),
+  },
+  { description: "The order executor.", additionalProperties: false, default: {} },
+);
+
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   $id: "https://tradewarden.dev/schema/config.json",
@@ -96,22 +198,7 @@ export const CONFIG_SCHEMA = {
   type: "object",
   additionalProperties: false,
   properties: {
-    account: section("The paper account the bot trades.", {
-      base_currency: {
-        type: "string",
-        pattern: CURRENCY_PATTERN,
-        format: "iso-4217",
-        default: "USD",
-        description: "ISO 4217 code of the base currency.",
-      },
-      capital: { ...numIn(1, MAX_AMOUNT, 100000, "Capital the journal is opened with (base currency).") },
-      timezone: {
-        type: "string",
-        format: "iana-timezone",
-        default: "America/New_York",
-        description: "IANA time zone of the monthly order quota and spend month.",
-      },
-    }),
+    account: AccountSchema,
     limits: section("Risk limits the gate enforces.", LIMITS_PROPERTIES),
     // `files` has no default of its own: a written [universe] table must name its files; a
     // missing table takes the section default.
@@ -129,101 +216,10 @@ export const CONFIG_SCHEMA = {
       ),
       default: { files: ["universe/sim.csv"] },
     },
-    model: section("The model that proposes orders.", {
-      provider: {
-        enum: ["auto", "anthropic", "openai", "scripted"],
-        default: "auto",
-        description: "auto: Claude when ANTHROPIC_API_KEY is set, else the scripted model; openai: OpenAI or any OpenAI-compatible endpoint (base_url).",
-      },
-      id: { type: "string", minLength: 1, default: "claude-sonnet-5", description: "Model id (priced in data/model-prices.json or by [model.price])." },
-      max_tokens: intIn(1, 1_000_000, 4096, "Max output tokens per request."),
-      request_timeout_s: numPos(3600, 60, "Per-request timeout cap, seconds."),
-      max_retries: intIn(0, 100, 2, "SDK retries per request."),
-      max_turns: intIn(1, 1000, 20, "Model turns per run."),
-      max_seconds: numIn(0, DAY_S, 300, "Wall-clock limit of the agent loop, seconds (0: no model call)."),
-      run_budget_usd: numIn(0, 1_000_000, 0.5, "Per-run LLM cost budget, USD."),
-      monthly_budget_usd: numIn(0, 1_000_000, 20, "Monthly LLM spend cap, USD."),
-      script: { type: "string", minLength: 1, default: "momentum", description: "Scripted model policy." },
-      base_url: {
-        type: ["string", "null"],
-        format: "uri",
-        default: null,
-        description: "API base URL (Anthropic: without /v1; OpenAI-compatible: with /v1); leave out for the provider's default.",
-      },
-      api_key_env: {
-        type: ["string", "null"],
-        pattern: ENV_NAME_PATTERN,
-        default: null,
-        description: "Environment variable holding the API key; leave out for the provider's (ANTHROPIC_API_KEY, OPENAI_API_KEY).",
-      },
-      price: {
-        type: ["object", "null"],
-        description: "Price the model by hand, USD per million tokens (0 allowed, for a local model); leave out to use data/model-prices.json.",
-        additionalProperties: false,
-        required: ["input_per_mtok", "output_per_mtok"],
-        properties: {
-          input_per_mtok: { type: "number", minimum: 0, description: "USD per million input tokens." },
-          output_per_mtok: { type: "number", minimum: 0, description: "USD per million output tokens." },
-          cached_input_per_mtok: { type: "number", minimum: 0, description: "USD per million cached input tokens (default: the input price; Claude: 0.1x the input price)." },
-        },
-        default: null,
-      },
-    }),
-    broker: section("The paper broker.", {
-      kind: { enum: ["sim", "alpaca"], default: "sim", description: "sim: the simulated broker; alpaca: Alpaca paper." },
-      sim: section("The simulated paper broker.", {
-        participation_pct: pct(10, "At most this percent of the day's volume fills per order."),
-        commission_per_share: numIn(0, 1000, 0.005, "Commission per share."),
-        commission_min: numIn(0, 1_000_000, 1, "Minimum commission per order."),
-        commission_max_pct: pct(1, "Commission at most this percent of the order's value."),
-        start_date: {
-          type: ["string", "null"],
-          pattern: DATE_PATTERN,
-          format: "date",
-          default: null,
-          description: "First trading day of a fresh simulation (YYYY-MM-DD); leave out for the default.",
-        },
-      }),
-      alpaca: section("Alpaca paper trading.", {
-        base_url: {
-          type: "string",
-          format: "uri",
-          default: "https://paper-api.alpaca.markets",
-          description: "Alpaca paper API base URL (live endpoints are refused).",
-        },
-      }),
-    }),
-    executor: section("The order executor.", {
-      wait_s: numIn(0, DAY_S, 120, "Wait for orders to finish before cancelling, seconds."),
-      settle_s: numIn(0, DAY_S, 15, "Wait for fills to settle after a cancel, seconds."),
-      poll_ms: intIn(1, 60_000, 250, "Poll interval while waiting, milliseconds."),
-    }),
-    research: section("Point-in-time news research (the search_news tool).", {
-      provider: {
-        enum: ["embedded", "tavily", "none"],
-        default: "embedded",
-        description: "embedded: the bundled news corpus; tavily: live news (TAVILY_API_KEY); none: search_news is disabled.",
-      },
-      block_domains: {
-        type: "array",
-        items: { type: "string", minLength: 1, pattern: "^[A-Za-z0-9.-]+$" },
-        uniqueItems: true,
-        default: [],
-        description: "Domains whose results are dropped (subdomains included; a leading www. is ignored). Applied before allow_domains.",
-      },
-      allow_domains: {
-        type: "array",
-        items: { type: "string", minLength: 1, pattern: "^[A-Za-z0-9.-]+$" },
-        uniqueItems: true,
-        default: [],
-        description: "When not empty, only results from these domains (subdomains included) are kept.",
-      },
-      undated: {
-        enum: ["exclude", "include_unverified"],
-        default: "exclude",
-        description: "Undated results in live runs: excluded, or admitted apart and marked unverified. Simulations and replays always exclude them.",
-      },
-    }),
+    model: ModelSchema,
+    broker: BrokerSchema,
+    executor: ExecutorSchema,
+    research: ResearchSchema,
     fx: {
       type: "object",
       description:

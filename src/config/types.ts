@@ -3,17 +3,13 @@
  * `src/config/load.ts` is the only producer; everything else reads this shape.
  * Keys are snake_case, exactly as in the file.
  */
+import type { Static } from "@sinclair/typebox";
 import type { Instrument } from "../core/domain.js";
 import type { Limits } from "../core/gate-types.js";
+import type { AccountSchema, BrokerSchema, ExecutorSchema, ModelSchema, ResearchSchema, SimBrokerSchema } from "./schema.js";
 
-export interface AccountConfig {
-  /** ISO 4217 code of the account's base currency. */
-  base_currency: string;
-  /** Capital the journal is opened with on first use (base currency). */
-  capital: number;
-  /** IANA time zone in which the monthly order quota and LLM spend month are counted. */
-  timezone: string;
-}
+/** `[account]`: base currency (ISO 4217), opening capital, and the time zone of the month. */
+export type AccountConfig = Static<typeof AccountSchema>;
 
 export interface RiskConfig extends Limits {
   /** After a kill-switch reset, the account stays REDUCING (sells only) for this many runs. */
@@ -27,68 +23,19 @@ export interface UniverseConfig {
   files: string[];
 }
 
-export interface ModelConfig {
-  /** "auto": Claude when ANTHROPIC_API_KEY is set, else the scripted model; "openai": OpenAI or an OpenAI-compatible endpoint. */
-  provider: "auto" | "anthropic" | "openai" | "scripted";
-  /** Model id; priced by the price table or by `price`. */
-  id: string;
-  max_tokens: number;
-  /** Per-request timeout cap, seconds. */
-  request_timeout_s: number;
-  max_retries: number;
-  max_turns: number;
-  /** Wall-clock limit of the agent loop, seconds. */
-  max_seconds: number;
-  /** Per-run LLM cost budget, USD. */
-  run_budget_usd: number;
-  /** Monthly LLM spend cap, USD. */
-  monthly_budget_usd: number;
-  /** Scripted model's policy name when the scripted model is used. */
-  script: string;
-  /** Optional API base URL (proxies, OpenAI-compatible servers, tests). */
-  base_url: string | null;
-  /** The environment variable holding the API key; null = the provider's default. */
-  api_key_env: string | null;
-  /** A hand-set price (USD per million tokens); null = the price table's. */
-  price: { input_per_mtok: number; output_per_mtok: number; cached_input_per_mtok?: number } | null;
-}
+/** `[model]`: provider, id, limits per request and run, budgets (USD), endpoint, key variable, hand-set price. */
+export type ModelConfig = Static<typeof ModelSchema>;
 
-export interface SimBrokerConfig {
-  /** Participation cap: at most this percent of the day's volume fills per order. */
-  participation_pct: number;
-  commission_per_share: number;
-  commission_min: number;
-  /** Commission is at most this percent of the order's value. */
-  commission_max_pct: number;
-  /** First trading day of a fresh simulation (YYYY-MM-DD); null = the default start. */
-  start_date: string | null;
-}
+/** `[broker.sim]`: participation cap, commission schedule, first day of a fresh simulation. */
+export type SimBrokerConfig = Static<typeof SimBrokerSchema>;
 
-export interface BrokerConfig {
-  kind: "sim" | "alpaca";
-  sim: SimBrokerConfig;
-  alpaca: { base_url: string };
-}
+export type BrokerConfig = Static<typeof BrokerSchema>;
 
-export interface ExecutorConfig {
-  /** How long to wait for orders to reach a terminal state before cancelling, seconds. */
-  wait_s: number;
-  /** How long to wait for fills to settle after a cancel, seconds. */
-  settle_s: number;
-  /** Poll interval while waiting, milliseconds. */
-  poll_ms: number;
-}
+/** `[executor]`: how long the executor waits (seconds) and polls (milliseconds); the schema is the one definition. */
+export type ExecutorConfig = Static<typeof ExecutorSchema>;
 
-export interface ResearchConfig {
-  /** "embedded": the bundled news corpus; "tavily": live news (TAVILY_API_KEY); "none": search_news is disabled. */
-  provider: "embedded" | "tavily" | "none";
-  /** Domains whose results are dropped (a domain covers its subdomains; `www.` is ignored). Applied first. */
-  block_domains: string[];
-  /** When non-empty, only results from these domains (and their subdomains) are kept. */
-  allow_domains: string[];
-  /** Undated results in live runs: excluded, or admitted apart and marked unverified. Simulations and replays always exclude. */
-  undated: "exclude" | "include_unverified";
-}
+/** `[research]`: the news provider, domain filters (block first), undated results. */
+export type ResearchConfig = Static<typeof ResearchSchema>;
 
 export interface Config {
   /** The file it was loaded from, or null when running on the built-in defaults. */

@@ -7,6 +7,7 @@ import { BrokerError } from "../../src/broker/errors.js";
 import { assertPaperAccount, assertPaperEndpoint, GuardedBroker } from "../../src/broker/guard.js";
 import { SimBroker } from "../../src/broker/sim.js";
 import { fillPrice } from "../../src/broker/sim-engine.js";
+import { readSimState, writeSimState } from "../../src/broker/sim-store.js";
 import { cmdSimReset, cmdSimStatus } from "../../src/commands/sim.js";
 import type { CommandIO } from "../../src/commands/io.js";
 import type { SimBrokerConfig } from "../../src/config/types.js";
@@ -147,6 +148,22 @@ describe("simulated paper broker", () => {
     await expect(s.placeLimitDayOrder(order("BUY", 1, 10, "ZZZ"))).rejects.toMatchObject({ code: "order_rejected" });
     await expect(s.placeLimitDayOrder(order("BUY", 20_000, 10))).rejects.toMatchObject({ code: "order_rejected" });
     await expect(s.placeLimitDayOrder(order("SELL", 2, 9))).rejects.toMatchObject({ code: "order_rejected" });
+  });
+
+  it("a fill from a book older than commission_currency reports the book's currency", async () => {
+    const h = home();
+    const path = homePaths(h).sim;
+    const s = open({ path });
+    s.beginDay();
+    const ack = await s.placeLimitDayOrder(order("BUY", 10, 10));
+    const book = readSimState(path);
+    if (!book) throw new Error("no book written");
+    for (const f of book.fills) delete f.commission_currency;
+    writeSimState(path, book);
+    const again = SimBroker.open({ market, config: cfg, path });
+    const fills = await again.fills(ack.broker_order_id);
+    expect(fills).toHaveLength(1);
+    expect(fills[0]?.commission_currency).toBe("USD");
   });
 
   it("persists its book atomically and reloads it", async () => {
