@@ -320,11 +320,8 @@ export class SimBroker implements Broker {
       return [];
     }
     // A book from before fills recorded their commission currency charged it in the book's currency.
-    const currency = this.state.currency;
-    return (this.fillsByOrder.get(brokerOrderId) ?? []).map(({ trading_day: _d, commission_currency, ...f }) => ({
-      ...f,
-      commission_currency: commission_currency ?? currency,
-    }));
+    const cur = this.state.currency;
+    return (this.fillsByOrder.get(brokerOrderId) ?? []).map(({ trading_day: _d, commission_currency, ...f }) => ({ ...f, commission_currency: commission_currency ?? cur }));
   }
 
   // ---- internals --------------------------------------------------------------------------
