@@ -26,7 +26,4 @@ export const DOMAIN_LAYERS: readonly string[] = ["agent", "broker", "executor", 
  * list is updated in the same change that removes it). The tool handlers now live under the tools
  * layer (src/tools/handlers): no domain module imports src/tools.
  */
-export const KNOWN_UPWARD_IMPORTS: readonly string[] = [
-  // config → gate: the config loader picks the gate's limits out of the config file
-  "config/load.ts -> gate/limits.ts",
-];
+export const KNOWN_UPWARD_IMPORTS: readonly string[] = [];

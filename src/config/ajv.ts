@@ -3,6 +3,7 @@
  * errors, verbose (so messages can quote the rule's bounds and the value), the `iana-timezone`
  * format (luxon), and the standard formats.
  */
+import type { Static, TSchema } from "@sinclair/typebox";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import formatsPlugin from "ajv-formats";
 import { IANAZone } from "luxon";
@@ -159,14 +160,17 @@ export function registeredSchemas(): readonly object[] {
   return registered;
 }
 
+/** What a value is once it passes `schema`: `Static<>` of a TypeBox schema; unknown for plain JSON Schema. */
+export type Checked<S> = S extends TSchema ? Static<S> : unknown;
+
 /**
  * The compiled validator of `schema`, compiled on its first call: a process pays only for the
  * schemas it checks (start-up time of every command). `useDefaults` fills in defaults in place.
  */
-export function lazyValidator(schema: object, options: { useDefaults?: boolean } = {}): () => ValidateFunction {
+export function lazyValidator<S extends object>(schema: S, options: { useDefaults?: boolean } = {}): () => ValidateFunction<Checked<S>> {
   registered.push(schema);
   const useDefaults = options.useDefaults ?? false;
-  let validate: ValidateFunction | undefined;
+  let validate: ValidateFunction<Checked<S>> | undefined;
   return () => {
     if (!validate) {
       let ajv = shared.get(useDefaults);
@@ -174,7 +178,7 @@ export function lazyValidator(schema: object, options: { useDefaults?: boolean }
         ajv = makeAjv({ useDefaults });
         shared.set(useDefaults, ajv);
       }
-      validate = ajv.compile(schema);
+      validate = ajv.compile<Checked<S>>(schema);
     }
     return validate;
   };

@@ -5,8 +5,7 @@
  */
 import { basename } from "node:path";
 import { parse as parseToml, TomlDate, TomlError } from "smol-toml";
-import { pickLimits } from "../gate/limits.js";
-import type { Limits } from "../core/gate-types.js";
+import { type Limits, pickLimits } from "../core/limits.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
 import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
 import { describeErrors, lazyValidator } from "./ajv.js";
@@ -56,22 +55,21 @@ export function validateConfigDocument(
 ): { ok: true; config: Config } | { ok: false; errors: ConfigIssue[] } {
   const nonFinite = nonFiniteIssues(doc);
   if (nonFinite.length > 0) return { ok: false, errors: nonFinite.map((i) => issueOf(file, i.path, i.rule)) };
-  const data = structuredClone(doc ?? {}) as Record<string, unknown>;
+  const data: unknown = structuredClone(doc ?? {});
   const validate = configValidator();
   if (!validate(data)) {
     return { ok: false, errors: describeErrors(validate.errors).map((i) => issueOf(file, i.path || "(root)", i.rule)) };
   }
-  const d = data as unknown as Omit<Config, "source" | "limits"> & { limits: Omit<Config["limits"], "base_currency"> };
   const config: Config = {
     source,
-    account: d.account,
-    limits: { ...d.limits, base_currency: d.account.base_currency },
-    universe: d.universe,
-    model: d.model,
-    broker: d.broker,
-    executor: d.executor,
-    research: d.research,
-    fx: d.fx,
+    account: data.account,
+    limits: { ...data.limits, base_currency: data.account.base_currency },
+    universe: data.universe,
+    model: data.model,
+    broker: data.broker,
+    executor: data.executor,
+    research: data.research,
+    fx: data.fx,
   };
   return { ok: true, config };
 }

@@ -7,75 +7,18 @@
  */
 
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
+import { CURRENCY_PATTERN, LimitsSchema, MAX_AMOUNT } from "../core/limits.js";
+
+export { CURRENCY_PATTERN };
 
 type Json = Record<string, unknown>;
 
-const pct = (def: number, description: string): Json => ({
-  type: "number",
-  exclusiveMinimum: 0,
-  maximum: 100,
-  default: def,
-  description,
-});
-const band = (def: number, description: string): Json => ({
-  type: "number",
-  exclusiveMinimum: 0,
-  maximum: 20,
-  default: def,
-  description,
-});
-const intIn = (min: number, max: number, def: number, description: string): Json => ({
-  type: "integer",
-  minimum: min,
-  maximum: max,
-  default: def,
-  description,
-});
-
-/**
- * Upper bounds keep every amount exact in integer minor units (2^53) and every duration within a
- * timer's range; a value beyond them is a typo, refused naming the key rather than failing later.
- */
-export const MAX_AMOUNT = 1e12;
+/** A timer's range: durations are bounded to a day. */
 const DAY_S = 86_400;
-const section = (description: string, properties: Record<string, Json>, required: string[] = []): Json => ({
-  type: "object",
-  description,
-  additionalProperties: false,
-  default: {},
-  properties,
-  ...(required.length > 0 ? { required } : {}),
-});
 
-export const CURRENCY_PATTERN = "^[A-Z]{3}$";
 export const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 /** An environment variable name as secrets are recorded (upper case). */
 export const ENV_NAME_PATTERN = "^[A-Z][A-Z0-9_]*$";
-
-/** The `[limits]` properties (the gate's Limits, without base_currency, plus the kill-switch keys). */
-export const LIMITS_PROPERTIES: Record<string, Json> = {
-  max_position_pct: pct(25, "Max position in one instrument, percent of portfolio value (at the reference price)."),
-  max_orders_per_month: intIn(0, 1_000_000, 10, "Orders sent to the broker per calendar month (0: nothing trades)."),
-  max_drawdown_pct: pct(25, "Kill switch: drawdown from the confirmed peak, percent, that halts trading."),
-  max_price_deviation_pct: band(2, "Limit price within this percent of the reference price (fat-finger band)."),
-  max_commission_pct: pct(10, "Commission at most this percent of the order's notional."),
-  allow_fractional: { type: "boolean", default: false, description: "Allow fractional share quantities." },
-  max_order_notional: {
-    type: ["number", "null"],
-    exclusiveMinimum: 0,
-    maximum: MAX_AMOUNT,
-    default: null,
-    description: "Max notional per order in the base currency; leave out for none.",
-  },
-  max_price_age_days: intIn(
-    1,
-    3650,
-    5,
-    "A reference price older than this many calendar days blocks the order (fail closed: a stale price never trades).",
-  ),
-  reducing_runs_after_reset: intIn(0, 10_000, 3, "After a kill-switch reset, runs that stay REDUCING (sells only)."),
-  liquidation_discount_pct: band(1, "Kill-switch liquidation: limit this percent under the reference price."),
-};
 
 /**
  * The TypeBox sections below keep the JSON the `--set` editor (src/sim/settings.ts) reads: an enum
@@ -90,8 +33,59 @@ const Section = <P extends TProperties>(description: string, properties: P) =>
 const Domains = (description: string) =>
   Type.Array(Type.String({ minLength: 1, pattern: "^[A-Za-z0-9.-]+$" }), { uniqueItems: true, default: [], description });
 
+/**
+ * The `[limits]` properties: the gate's Limits (core/limits.ts) without base_currency (the
+ * account's), with a price age the config always sets (fail closed), and the kill-switch keys.
+ */
+export const LIMITS_PROPERTIES = {
+  ...Type.Omit(LimitsSchema, ["base_currency"]).properties,
+  max_price_age_days: Type.Integer({
+    minimum: 1,
+    maximum: 3650,
+    default: 5,
+    description: "A reference price older than this many calendar days blocks the order (fail closed: a stale price never trades).",
+  }),
+  reducing_runs_after_reset: Type.Integer({
+    minimum: 0,
+    maximum: 10_000,
+    default: 3,
+    description: "After a kill-switch reset, runs that stay REDUCING (sells only).",
+  }),
+  liquidation_discount_pct: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 20,
+    default: 1,
+    description: "Kill-switch liquidation: limit this percent under the reference price.",
+  }),
+};
+
+export const LimitsSectionSchema = Section("Risk limits the gate enforces.", LIMITS_PROPERTIES);
+
+/** The loaded `[limits]`: the table with the account's base currency (the gate's Limits and the kill-switch keys). */
+export const RiskSchema = Type.Object({ base_currency: LimitsSchema.properties.base_currency, ...LIMITS_PROPERTIES });
+
+/** `[universe]`: a written table must name its files; a missing table takes the section default. */
+export const UniverseSchema = Type.Object(
+  {
+    files: Type.Array(Type.String({ minLength: 1 }), {
+      description: "CSV files; relative paths resolve against the home, then the bundled data/.",
+    }),
+  },
+  { description: "The allowlisted instruments.", additionalProperties: false, default: { files: ["universe/sim.csv"] } },
+);
+
+/** `[fx]`: units of base currency per unit of each other currency. */
+export const FxSchema = Type.Unsafe<Record<string, number>>({
+  type: "object",
+  description:
+    "Exchange rates to the base currency: CURRENCY = units of base currency per unit (e.g. EUR = 1.08 with a USD base). An instrument in a currency without a rate has no reference price, so its orders are blocked.",
+  propertyNames: { pattern: CURRENCY_PATTERN, format: "iso-4217" },
+  additionalProperties: { type: "number", minimum: 1e-6, maximum: 1e6 },
+  default: {},
+});
+
 export const AccountSchema = Section("The paper account the bot trades.", {
-  base_currency: Type.String({ pattern: CURRENCY_PATTERN, format: "iso-4217", default: "USD", description: "ISO 4217 code of the base currency." }),
+  base_currency: LimitsSchema.properties.base_currency,
   capital: Type.Number({ minimum: 1, maximum: MAX_AMOUNT, default: 100000, description: "Capital the journal is opened with (base currency)." }),
   timezone: Type.String({ format: "iana-timezone", default: "America/New_York", description: "IANA time zone of the monthly order quota and spend month." }),
 });
@@ -191,42 +185,35 @@ export const ExecutorSchema = Type.Object(
   { description: "The order executor.", additionalProperties: false, default: {} },
 );
 
-export const CONFIG_SCHEMA = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  $id: "https://tradewarden.dev/schema/config.json",
-  title: "tradewarden.toml",
-  type: "object",
-  additionalProperties: false,
-  properties: {
+/**
+ * The whole file. Every section has a default, so the validated document always has every
+ * section (ajv `useDefaults`), and the validator types it as `Static<>` of this schema.
+ */
+export const CONFIG_SCHEMA = Type.Object(
+  {
     account: AccountSchema,
-    limits: section("Risk limits the gate enforces.", LIMITS_PROPERTIES),
-    // `files` has no default of its own: a written [universe] table must name its files; a
-    // missing table takes the section default.
-    universe: {
-      ...section(
-        "The allowlisted instruments.",
-        {
-          files: {
-            type: "array",
-            items: { type: "string", minLength: 1 },
-            description: "CSV files; relative paths resolve against the home, then the bundled data/.",
-          },
-        },
-        ["files"],
-      ),
-      default: { files: ["universe/sim.csv"] },
-    },
+    limits: LimitsSectionSchema,
+    universe: UniverseSchema,
     model: ModelSchema,
     broker: BrokerSchema,
     executor: ExecutorSchema,
     research: ResearchSchema,
-    fx: {
-      type: "object",
-      description:
-        "Exchange rates to the base currency: CURRENCY = units of base currency per unit (e.g. EUR = 1.08 with a USD base). An instrument in a currency without a rate has no reference price, so its orders are blocked.",
-      propertyNames: { pattern: CURRENCY_PATTERN, format: "iso-4217" },
-      additionalProperties: { type: "number", minimum: 1e-6, maximum: 1e6 },
-      default: {},
-    },
+    fx: FxSchema,
   },
-} as const;
+  {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "https://tradewarden.dev/schema/config.json",
+    title: "tradewarden.toml",
+    additionalProperties: false,
+  },
+);
+
+/**
+ * The loaded configuration (`Config`): the validated file, `[limits]` with the account's base
+ * currency, and the file it was loaded from.
+ */
+export const LoadedConfigSchema = Type.Object({
+  source: Type.Union([Type.String(), Type.Null()], { description: "The file it was loaded from; null on the built-in defaults." }),
+  ...CONFIG_SCHEMA.properties,
+  limits: RiskSchema,
+});

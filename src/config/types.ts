@@ -5,23 +5,26 @@
  */
 import type { Static } from "@sinclair/typebox";
 import type { Instrument } from "../core/domain.js";
-import type { Limits } from "../core/gate-types.js";
-import type { AccountSchema, BrokerSchema, ExecutorSchema, ModelSchema, ResearchSchema, SimBrokerSchema } from "./schema.js";
+import type {
+  AccountSchema,
+  BrokerSchema,
+  ExecutorSchema,
+  LoadedConfigSchema,
+  ModelSchema,
+  ResearchSchema,
+  RiskSchema,
+  SimBrokerSchema,
+  UniverseSchema,
+} from "./schema.js";
 
 /** `[account]`: base currency (ISO 4217), opening capital, and the time zone of the month. */
 export type AccountConfig = Static<typeof AccountSchema>;
 
-export interface RiskConfig extends Limits {
-  /** After a kill-switch reset, the account stays REDUCING (sells only) for this many runs. */
-  reducing_runs_after_reset: number;
-  /** Kill-switch liquidation: limit price this many percent under the reference. */
-  liquidation_discount_pct: number;
-}
+/** The loaded `[limits]`: the gate's Limits (base currency from `[account]`) and the kill-switch keys. */
+export type RiskConfig = Static<typeof RiskSchema>;
 
-export interface UniverseConfig {
-  /** CSV files (symbol,currency,exchange,name,...); relative paths resolve against the home, then the bundled data/. */
-  files: string[];
-}
+/** `[universe]`: CSV files (symbol,currency,exchange,name,...); relative paths resolve against the home, then the bundled data/. */
+export type UniverseConfig = Static<typeof UniverseSchema>;
 
 /** `[model]`: provider, id, limits per request and run, budgets (USD), endpoint, key variable, hand-set price. */
 export type ModelConfig = Static<typeof ModelSchema>;
@@ -37,19 +40,11 @@ export type ExecutorConfig = Static<typeof ExecutorSchema>;
 /** `[research]`: the news provider, domain filters (block first), undated results. */
 export type ResearchConfig = Static<typeof ResearchSchema>;
 
-export interface Config {
-  /** The file it was loaded from, or null when running on the built-in defaults. */
-  source: string | null;
-  account: AccountConfig;
-  limits: RiskConfig;
-  universe: UniverseConfig;
-  model: ModelConfig;
-  broker: BrokerConfig;
-  executor: ExecutorConfig;
-  research: ResearchConfig;
-  /** Units of base currency per unit of each other currency (e.g. { EUR: 1.08 } with a USD base). */
-  fx: Record<string, number>;
-}
+/**
+ * The loaded configuration: the validated file (defaults applied), `[limits]` with the account's
+ * base currency, and the file it was loaded from (null when running on the built-in defaults).
+ */
+export type Config = Static<typeof LoadedConfigSchema>;
 
 /** The universe as loaded from the configured CSV files (case-normalised, validated). */
 export type Universe = Instrument[];

@@ -44,18 +44,7 @@ export interface BlockReason {
   message: string;
 }
 
-/** The limits the gate enforces (the `[limits]` table of the config; scenario `limits`). */
-export interface Limits {
-  base_currency: string;
-  max_position_pct: number;
-  max_orders_per_month: number;
-  max_drawdown_pct: number;
-  max_price_deviation_pct: number;
-  max_commission_pct: number;
-  allow_fractional: boolean;
-  max_order_notional: number | null;
-  max_price_age_days: number | null;
-}
+export type { Limits } from "./limits.js";
 
 /** Reference data for one instrument, as the gate sees it. */
 export interface MarketQuote {

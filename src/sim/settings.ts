@@ -13,7 +13,7 @@ const usage = (code: string, message: string) => new TwError(code, message, EXIT
 
 /** The schema node at a dotted key path, or a clear error naming the known keys there. */
 function schemaAt(path: string[]): Json {
-  let node: Json = CONFIG_SCHEMA as unknown as Json;
+  let node: Json = CONFIG_SCHEMA;
   for (let i = 0; i < path.length; i++) {
     const key = path[i] as string;
     const props = node.properties as Record<string, Json> | undefined;
