@@ -27,7 +27,6 @@ import type { Broker, BrokerAccount, BrokerClock, BrokerEndpoint, BrokerFill, Br
 
 export { mapAlpacaStatus } from "./alpaca-wire.js";
 
-export const ALPACA_PAPER_URL = `https://${ALPACA_PAPER_HOST}`;
 /** The environment variables the adapter reads (and nothing else). */
 export const ALPACA_KEY_ENV = ["APCA_API_KEY_ID", "APCA_API_SECRET_KEY"] as const;
 

@@ -67,7 +67,7 @@ export const SimFillSchema = Type.Object({
 
 const Position = Type.Object({ quantity: Num, cost: Num });
 
-export const SimStateSchema = Type.Object({
+const SimStateSchema = Type.Object({
   version: Type.Literal(1),
   account_id: Type.String({ minLength: 1 }),
   currency: Type.String({ pattern: "^[A-Z]{3}$" }),

@@ -22,9 +22,9 @@ import {
 } from "./sim-state.js";
 import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
 
-export const SIM_DEFAULT_START = "2007-01-03";
-export const SIM_DEFAULT_CASH = 100_000;
-export const SIM_STATE_VERSION = 1;
+const SIM_DEFAULT_START = "2007-01-03";
+const SIM_DEFAULT_CASH = 100_000;
+const SIM_STATE_VERSION = 1;
 
 /** An order in the simulated book: the schema's type (sim-state.ts), the one definition. */
 export type SimOrder = Static<typeof SimOrderSchema>;

@@ -15,7 +15,7 @@ export interface CommandIO {
 }
 
 /** A writer for a stream that detaches itself on the first failed write. */
-export function detachableWriter(stream: NodeJS.WriteStream): { write: (text: string) => void; detached: () => boolean } {
+function detachableWriter(stream: NodeJS.WriteStream): { write: (text: string) => void; detached: () => boolean } {
   let open = true;
   stream.on("error", () => {
     open = false;

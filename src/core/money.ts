@@ -173,14 +173,6 @@ export function productToMinor(quantity: number | string, price: number | string
   return checkMinor(roundMinor(d, currency), "amount");
 }
 
-/** Sum of integer minor amounts (exact while below 2^53). */
-export function sumMinor(values: Iterable<number>): number {
-  let s = 0;
-  for (const v of values) s += v;
-  if (!Number.isSafeInteger(s)) throw new TwError("invalid_amount", "sum out of range");
-  return s;
-}
-
 /**
  * LLM spend is kept in whole micro-dollars everywhere (the loop's running total, its budgets, the
  * journal's usage records), so per-call costs add up exactly. ±Infinity (no cap) stays infinite.

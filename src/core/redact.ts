@@ -8,14 +8,14 @@
  * longer encoded text — a basic-auth pair `user:KEY`, a header line `Authorization: Bearer KEY`.
  * Object keys are redacted as well as values. A text that arrives in pieces (streamed model text)
  * goes through `StreamRedactor` (./redact-stream.ts), which holds back a tail that could begin a
- * secret. Secrets are registered where they are read (`readSecret`) and, for the well-known
+ * secret. Secrets are registered where they are read (`redactor.register`) and, for the well-known
  * variables, at start-up (`registerSecretEnv`). Values shorter than 6 characters are not secrets
  * worth matching.
  */
 import { type Needle, needlesOf, partialEscapeAt, spanOf, viewOf } from "./redact-forms.js";
 
 /** The environment variables that hold secrets (their names may be printed; their values never). */
-export const SECRET_ENV_NAMES = [
+const SECRET_ENV_NAMES = [
   "ANTHROPIC_API_KEY",
   "APCA_API_KEY_ID",
   "APCA_API_SECRET_KEY",
@@ -179,13 +179,6 @@ export class Redactor {
 
 /** The process's redactor: every sink applies it. */
 export const redactor = new Redactor();
-
-/** Reads a secret from the environment and registers it with the redactor. */
-export function readSecret(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name];
-  redactor.register(name, v);
-  return v;
-}
 
 /** Registers the values of every well-known secret variable present in `env`. */
 export function registerSecretEnv(env: NodeJS.ProcessEnv, into: Redactor = redactor): void {

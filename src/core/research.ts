@@ -11,7 +11,7 @@ export interface RemovedCounts {
   duplicates: number;
 }
 
-export type SearchStatus = "success" | "error" | "disabled" | "blocked";
+type SearchStatus = "success" | "error" | "disabled" | "blocked";
 
 /** One call's execution log entry: what ran, as distinct from what the model said it did. */
 export interface SearchLogEntry {

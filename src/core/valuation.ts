@@ -14,7 +14,7 @@ export interface PricedPosition {
 }
 
 /** A position's value in integer minor units of the base currency. */
-export function positionValueMinor(p: PricedPosition, base: string): number {
+function positionValueMinor(p: PricedPosition, base: string): number {
   return productToMinor(p.quantity, p.price, p.fx_to_base, base);
 }
 
@@ -41,7 +41,7 @@ export interface HeldPosition {
 export type PriceOf = (symbol: string) => { price: number; fx_to_base: number; as_of?: string } | undefined;
 
 /** One holding valued: null amounts when it has no price. All amounts in whole minor units of the base currency. */
-export interface ValuedHolding {
+interface ValuedHolding {
   symbol: string;
   quantity: number;
   price: number | null;

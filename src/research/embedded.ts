@@ -27,7 +27,7 @@ function words(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-export function queryTerms(query: string): string[] {
+function queryTerms(query: string): string[] {
   return [...new Set(words(query).filter((w) => !STOPWORDS.has(w)))];
 }
 

@@ -248,7 +248,7 @@ function symbolSlots(root: unknown, path = "$"): Slot[] {
 }
 
 /** Keys whose numbers are amounts of money or prices (any depth; arrays inherit their key). */
-export const MONEY_KEYS: ReadonlySet<string> = new Set([
+const MONEY_KEYS: ReadonlySet<string> = new Set([
   "cash",
   "value",
   "peak",
@@ -303,7 +303,7 @@ function mapValue(v: unknown, r: Rewrite, key = ""): unknown {
  * times a power of two; at least two decimals are kept, so a real amount written to the cent
  * comes back exactly as written.
  */
-export function scaleAmounts(text: string, factor: number): string {
+function scaleAmounts(text: string, factor: number): string {
   return text.replace(/(?<![\d.])(\d+\.\d{2,})(?![\d.]|%)/g, (m) => {
     const x = Number(m) * factor;
     const s = String(x);

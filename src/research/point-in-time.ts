@@ -48,7 +48,7 @@ function validDay(day: string): string | null {
 }
 
 /** The key under which syndicated copies merge: the title, case and punctuation folded. */
-export function storyKey(title: string): string {
+function storyKey(title: string): string {
   return title
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, " ")
@@ -61,7 +61,7 @@ interface Candidate {
   published: string | null;
 }
 
-export function evidenceIdOf(key: string, published: string | null): string {
+function evidenceIdOf(key: string, published: string | null): string {
   const h = createHash("sha256").update(`${key}|${published ?? "undated"}`).digest("hex").slice(0, 12);
   return published ? `news:${h}` : `news-undated:${h}`;
 }

@@ -35,7 +35,7 @@ export interface SandboxRun {
   terminated: boolean;
 }
 
-export function sandboxWorkerPath(): string {
+function sandboxWorkerPath(): string {
   return join(packageRoot(), "dist", "sandbox-worker.js");
 }
 

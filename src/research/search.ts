@@ -39,7 +39,7 @@ export interface SearchCallResult {
 const zero = () => ({ cutoff: 0, undated: 0, policy: 0, duplicates: 0 });
 
 /** Why a query is refused, or null when it may run. */
-export function queryProblem(query: string): string | null {
+function queryProblem(query: string): string | null {
   if (query.trim() === "") return "the query is blank";
   if (query.length > MAX_QUERY_CHARS) return `the query is ${query.length} characters long (at most ${MAX_QUERY_CHARS})`;
   return null;

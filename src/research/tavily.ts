@@ -14,12 +14,12 @@ import type { SearchOptions, SearchProvider, SearchResult } from "./types.js";
 
 export const TAVILY_KEY_ENV = "TAVILY_API_KEY";
 /** Tests only: a loopback base URL for the fake Tavily server. */
-export const TAVILY_BASE_URL_ENV = "TRADEWARDEN_TAVILY_BASE_URL";
+const TAVILY_BASE_URL_ENV = "TRADEWARDEN_TAVILY_BASE_URL";
 
 const TIMEOUT_S = 20;
 
 /** The day before a YYYY-MM-DD day. */
-export function dayBefore(day: string): string {
+function dayBefore(day: string): string {
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() - 1);
   return d.toISOString().slice(0, 10);
@@ -96,7 +96,7 @@ export class TavilyProvider implements SearchProvider {
  * pending ('beforeExit': nothing is left that could ever answer it) fails it at once, and `ms` of
  * silence fail it in any case.
  */
-export function settleWithin<T>(ms: number, work: Promise<T>): Promise<T> {
+function settleWithin<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   let onDry: (() => void) | undefined;
   const silence = new Promise<never>((_, reject) => {

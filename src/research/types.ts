@@ -33,8 +33,6 @@ export interface SearchProvider {
 /** What undated results do: kept apart and excluded, or admitted and marked unverified (live runs only). */
 export type UndatedMode = "exclude" | "include_unverified";
 
-export type ProviderName = "embedded" | "tavily" | "none";
-
 /** One result as the tool returns it: merged across syndicated copies, with an evidence id. */
 export interface ResearchItem {
   evidence_id: string;

@@ -24,7 +24,7 @@ export interface AtomicWriteOptions {
 }
 
 /** A temporary name beside `path`, unique across processes and calls. */
-export function tempPathFor(path: string): string {
+function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 }
 

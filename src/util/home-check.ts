@@ -11,7 +11,7 @@ import { dirname, sep } from "node:path";
 /** Linux NAME_MAX: the longest folder or file name, in bytes. */
 const NAME_MAX = 255;
 /** The longest home path, in bytes: PATH_MAX (4096) less room for the deepest file a home holds. */
-export const MAX_HOME_PATH_BYTES = 3072;
+const MAX_HOME_PATH_BYTES = 3072;
 
 /** Pseudo file systems (statfs f_type) that hold no user files: proc, sysfs, cgroup2, debugfs, securityfs, devpts. */
 const PSEUDO_FS = new Set([0x9fa0, 0x62656572, 0x63677270, 0x27e0eb, 0x64626720, 0x73636673, 0x1cd1]);

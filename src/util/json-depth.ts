@@ -22,7 +22,7 @@ export function nestsDeeperThan(value: unknown, max: number = MAX_JSON_DEPTH): b
 }
 
 /** The key of the shallow stand-in that replaces a model's too-deeply nested tool arguments. */
-export const TOO_DEEP_KEY = "$tradewarden_arguments_too_deep";
+const TOO_DEEP_KEY = "$tradewarden_arguments_too_deep";
 
 /** What replaces arguments nested past MAX_JSON_DEPTH (kept in the transcript, events and cassette). */
 export function tooDeepStandIn(): Record<string, number> {

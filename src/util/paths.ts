@@ -64,4 +64,3 @@ export function homePaths(home: string) {
     imported: join(home, "market"),
   };
 }
-export type HomePaths = ReturnType<typeof homePaths>;

@@ -40,7 +40,7 @@ function whatIs(st: Stats): string {
 }
 
 /** Does anything (even a broken symbolic link) exist at `path`? */
-export function entryExists(path: string): boolean {
+function entryExists(path: string): boolean {
   try {
     lstatSync(path);
     return true;

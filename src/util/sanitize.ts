@@ -25,7 +25,7 @@ const MAX_SHOWN_DEPTH = 64;
  * Every string in `v` (object keys included) with `sanitizeText` applied; the same object back
  * when nothing needed it, so the common case allocates nothing.
  */
-export function sanitizeDeep<T>(v: T, depth = 0): T {
+function sanitizeDeep<T>(v: T, depth = 0): T {
   if (typeof v === "string") return sanitizeText(v) as T;
   if (v === null || typeof v !== "object") return v;
   if (depth >= MAX_SHOWN_DEPTH) return "(nested too deep to show)" as T;

@@ -26,9 +26,9 @@
  */
 import { existsSync, writeSync } from "node:fs";
 
-export const TEST_FAULTS = Symbol.for("tradewarden.tests.faults");
+const TEST_FAULTS = Symbol.for("tradewarden.tests.faults");
 /** The file whose creation ends a `pause` (set by the preload from TRADEWARDEN_TEST_FAULT_GO). */
-export const TEST_FAULT_GO = Symbol.for("tradewarden.tests.fault-go");
+const TEST_FAULT_GO = Symbol.for("tradewarden.tests.fault-go");
 
 type Action = "kill" | "hup" | "term" | "int" | "enospc" | "pause";
 const ACTIONS: ReadonlySet<string> = new Set(["kill", "hup", "term", "int", "enospc", "pause"]);

@@ -1,15 +1,27 @@
 /**
- * Opens a local HTML file in the system's headless Chromium (Debian's `chromium`, driven through
- * playwright-core, which downloads no browser) with the network off, and reports what a person
- * would see broken: console errors, page errors, requests that left the file, and canvases that
- * stayed blank. Fails loudly when Chromium is not installed: `.ci/run` installs it.
+ * Opens a local HTML file in a headless Chromium (driven through playwright-core, which downloads
+ * no browser) with the network off, and reports what a person would see broken: console errors,
+ * page errors, requests that left the file, and canvases that stayed blank.
+ *
+ * The browser comes from the npm registry, so `npm ci` on a machine with only Node is enough: the
+ * devDependency @sparticuz/chromium ships a headless Chromium and unpacks it to the temp directory
+ * on first use. TRADEWARDEN_CHROMIUM, when set, names another Chromium to drive instead.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import sparticuz from "@sparticuz/chromium";
 import { chromium } from "playwright-core";
 
-export const CHROMIUM = process.env.TRADEWARDEN_CHROMIUM ?? "/usr/bin/chromium";
+/** The Chromium to drive: TRADEWARDEN_CHROMIUM if set, else the registry's (unpacked on first use). */
+async function chromiumPath(): Promise<string> {
+  const explicit = process.env.TRADEWARDEN_CHROMIUM;
+  if (explicit) {
+    if (!existsSync(explicit)) throw new Error(`TRADEWARDEN_CHROMIUM names ${explicit}, which does not exist`);
+    return explicit;
+  }
+  return sparticuz.executablePath();
+}
 
 export interface PageCheck {
   consoleErrors: string[];
@@ -20,14 +32,16 @@ export interface PageCheck {
 }
 
 export async function openOffline(file: string, screenshot: string): Promise<PageCheck> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: the report's browser test needs it (apt-get install -y chromium; .ci/run installs it)`);
-  }
+  const executablePath = await chromiumPath();
+  console.log(`chromium: ${executablePath}`);
   const profile = mkdtempSync(join(tmpdir(), "tw-chromium-"));
   const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     offline: true,
+    // A fixed locale: otherwise the browser derives one from LANG, and C.UTF-8 gives the tag
+    // "en-US@posix", which the report's Intl date formatting rejects.
+    locale: "en-US",
     viewport: { width: 1200, height: 900 },
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });

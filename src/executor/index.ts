@@ -1,2 +1,0 @@
-export { clientOrderId, defaultSleep, execute, toOrderStatus } from "./execute.js";
-export type * from "./types.js";
