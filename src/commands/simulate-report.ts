@@ -60,7 +60,8 @@ export function cmdSimulateList(opts: { home: string; json: boolean }, io: Comma
   return EXIT.OK;
 }
 
-const COMPARED: [string, string, (r: SimulationReport) => string][] = [
+/** Each compared row: its label, the report field `--json` carries ("" for none), its cell. */
+const COMPARED: [string, keyof SimulationReport | "", (r: SimulationReport) => string][] = [
   ["period", "", (r) => `${r.from}→${r.to}`],
   ["days", "days", (r) => `${r.days}/${r.days_total}`],
   ["model", "", (r) => r.model.id],
@@ -85,8 +86,8 @@ export function cmdSimulateCompare(opts: { home: string; names: string[]; json: 
   if (opts.names.length < 2) throw new TwError("usage", "simulate compare needs at least two simulation names", EXIT.USAGE_OR_CONFIG);
   const reports = opts.names.map((n) => reportOf(opts.home, n));
   if (opts.json) {
-    const keys = COMPARED.map(([, k]) => k).filter((k) => k.length > 0);
-    io.stdout(`${JSON.stringify(reports.map((r) => ({ name: r.name, ...Object.fromEntries(keys.map((k) => [k, (r as unknown as Record<string, unknown>)[k]])) })))}\n`);
+    const keys = COMPARED.flatMap(([, k]) => (k === "" ? [] : [k]));
+    io.stdout(`${JSON.stringify(reports.map((r) => ({ name: r.name, ...Object.fromEntries(keys.map((k) => [k, r[k]])) })))}\n`);
     return EXIT.OK;
   }
   const rows = COMPARED.map(([label, , f]) => [label, ...reports.map(f)]);

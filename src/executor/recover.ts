@@ -68,104 +68,130 @@ export interface RecoveryResult {
 }
 
 export async function recoverOrders(opts: RecoverOptions): Promise<RecoveryResult[]> {
-  const { journal, broker, emit } = opts;
-  const sleep = opts.sleep ?? defaultSleep;
-  const iso = () => new Date(opts.now()).toISOString();
   const out: RecoveryResult[] = [];
-  for (const o of journal.unsettledOrders()) {
-    const r = await recoverOne(o);
+  for (const o of opts.journal.unsettledOrders()) {
+    const r = await recoverOne(opts, o);
     out.push(r);
   }
   return out;
+}
 
-  async function recoverOne(o: RecoverableOrder): Promise<RecoveryResult> {
-    const id = o.client_order_id;
-    const result = (status: OrderStatus, settled: boolean, message: string, b?: BrokerOrder, fillsBooked = 0, lookupFailed = false): RecoveryResult => {
-      emit({
-        type: "order.recovered",
-        client_order_id: id,
-        ...(b ? { broker_order_id: b.broker_order_id } : o.broker_order_id ? { broker_order_id: o.broker_order_id } : {}),
-        from_run: o.run_id,
+type Report = (status: OrderStatus, settled: boolean, message: string, b?: BrokerOrder, fillsBooked?: number, lookupFailed?: boolean) => RecoveryResult;
+
+/** Emits `order.recovered` for the order and returns its result. */
+function reporter(emit: RecoverOptions["emit"], o: RecoverableOrder): Report {
+  const id = o.client_order_id;
+  return (status, settled, message, b, fillsBooked = 0, lookupFailed = false) => {
+    emit({
+      type: "order.recovered",
+      client_order_id: id,
+      ...(b ? { broker_order_id: b.broker_order_id } : o.broker_order_id ? { broker_order_id: o.broker_order_id } : {}),
+      from_run: o.run_id,
+      symbol: o.symbol,
+      side: o.side,
+      quantity: o.quantity,
+      limit_price: o.limit_price,
+      status_before: o.status,
+      status,
+      filled_quantity: b?.filled_quantity ?? o.filled_quantity,
+      fills_booked: fillsBooked,
+      settled,
+      message,
+    });
+    return { client_order_id: id, run_id: o.run_id, settled, status_before: o.status, status, message, ...(lookupFailed ? { lookupFailed } : {}) };
+  };
+}
+
+const isoNow = (opts: RecoverOptions) => new Date(opts.now()).toISOString();
+
+async function recoverOne(opts: RecoverOptions, o: RecoverableOrder): Promise<RecoveryResult> {
+  const result = reporter(opts.emit, o);
+  let found: BrokerOrder | undefined;
+  try {
+    found = await opts.broker.orderByClientId(o.client_order_id);
+  } catch (e) {
+    return result(o.status, false, `the broker could not be asked about it (${(e as Error).message}); left as it was`, undefined, 0, true);
+  }
+  return found ? settleFound(opts, o, found, result) : settleNotFound(opts, o, result);
+}
+
+/** Not at the broker: uncertain while the send may be in flight, then settled as never received. */
+async function settleNotFound(opts: RecoverOptions, o: RecoverableOrder, result: Report): Promise<RecoveryResult> {
+  const id = o.client_order_id;
+  if (o.status !== "intent" && o.status !== "uncertain") {
+    return result(o.status, false, `the journal says the broker had it (${o.status}), but the broker has no order with this client order id`);
+  }
+  const inFlightUntil = Date.parse(o.created_at) + opts.waitMs;
+  if (Number.isFinite(inFlightUntil) && opts.now() < inFlightUntil) {
+    const message = `not at the broker yet; the send may still be on its way until ${new Date(inFlightUntil).toISOString()} (the executor's wait), so it stays uncertain`;
+    await opts.journal.recordOrderUpdate(id, { status: "uncertain", message, at: isoNow(opts) });
+    return result("uncertain", false, message);
+  }
+  const message = "the broker has no order with this client order id after the executor's wait: it never reached the broker (not re-sent, not counted)";
+  await opts.journal.recordOrderUpdate(id, { status: "rejected", message, at: isoNow(opts) });
+  return result("rejected", true, message);
+}
+
+/** Found at the broker: cancel it if still working, book its fills, settle its status. */
+async function settleFound(opts: RecoverOptions, o: RecoverableOrder, found: BrokerOrder, result: Report): Promise<RecoveryResult> {
+  const { journal } = opts;
+  const id = o.client_order_id;
+  const notes: string[] = [];
+  const b = await cancelIfWorking(opts.broker, id, found, notes);
+  const booked = await bookBrokerFills(opts, o, b, notes);
+  const status: OrderStatus = isWorking(b.status) ? "working_after_cancel" : toOrderStatus(b);
+  const allBooked = journal.bookedQuantity(id) + 1e-9 >= b.filled_quantity;
+  if (!allBooked) notes.push(`the broker reports ${b.filled_quantity} filled, ${journal.bookedQuantity(id)} booked`);
+  const message = `found at the broker by client order id: ${b.status}, ${b.filled_quantity} of ${b.quantity} filled${notes.length ? `; ${notes.join("; ")}` : ""}`;
+  await journal.recordOrderUpdate(id, { status, broker_order_id: b.broker_order_id, filled_quantity: b.filled_quantity, message, at: isoNow(opts) });
+  return result(status, status !== "working_after_cancel" && allBooked, message, b, booked);
+}
+
+/** A still-working order is cancelled (the run that watched it is gone); returns the order as it now stands. */
+async function cancelIfWorking(broker: Broker, id: string, b: BrokerOrder, notes: string[]): Promise<BrokerOrder> {
+  if (!isWorking(b.status)) return b;
+  try {
+    const cancelled = await broker.cancel(b.broker_order_id);
+    notes.push("it was still working and has been cancelled (the run that watched it is gone)");
+    return cancelled;
+  } catch (e) {
+    notes.push(`it is still working and the cancel failed (${(e as Error).message})`);
+    return (await broker.orderByClientId(id).catch(() => undefined)) ?? b;
+  }
+}
+
+/** Books the order's fills idempotently, waiting (bounded by settleMs) for fills that lag its filled quantity; returns how many were new. */
+async function bookBrokerFills(opts: RecoverOptions, o: RecoverableOrder, b: BrokerOrder, notes: string[]): Promise<number> {
+  const { journal } = opts;
+  const id = o.client_order_id;
+  const sleep = opts.sleep ?? defaultSleep;
+  let booked = 0;
+  const deadline = opts.now() + (opts.settleMs ?? 0);
+  for (;;) {
+    let fills: BrokerFill[] = [];
+    try {
+      fills = await opts.broker.fills(b.broker_order_id);
+    } catch (e) {
+      notes.push(`its fills could not be read (${(e as Error).message})`);
+      break;
+    }
+    for (const f of fills) {
+      const before = journal.bookedQuantity(id);
+      await journal.bookFill(id, {
+        fill_id: f.fill_id,
         symbol: o.symbol,
         side: o.side,
-        quantity: o.quantity,
-        limit_price: o.limit_price,
-        status_before: o.status,
-        status,
-        filled_quantity: b?.filled_quantity ?? o.filled_quantity,
-        fills_booked: fillsBooked,
-        settled,
-        message,
+        quantity: f.quantity,
+        price: f.price,
+        commission: f.commission,
+        commission_currency: f.commission_currency,
+        fx_to_base: o.fx_to_base ?? 1,
+        at: f.at,
       });
-      return { client_order_id: id, run_id: o.run_id, settled, status_before: o.status, status, message, ...(lookupFailed ? { lookupFailed } : {}) };
-    };
-
-    let found: BrokerOrder | undefined;
-    try {
-      found = await broker.orderByClientId(id);
-    } catch (e) {
-      return result(o.status, false, `the broker could not be asked about it (${(e as Error).message}); left as it was`, undefined, 0, true);
+      if (journal.bookedQuantity(id) > before) booked++;
     }
-
-    if (!found) {
-      if (o.status !== "intent" && o.status !== "uncertain") {
-        return result(o.status, false, `the journal says the broker had it (${o.status}), but the broker has no order with this client order id`);
-      }
-      const inFlightUntil = Date.parse(o.created_at) + opts.waitMs;
-      if (Number.isFinite(inFlightUntil) && opts.now() < inFlightUntil) {
-        const message = `not at the broker yet; the send may still be on its way until ${new Date(inFlightUntil).toISOString()} (the executor's wait), so it stays uncertain`;
-        await journal.recordOrderUpdate(id, { status: "uncertain", message, at: iso() });
-        return result("uncertain", false, message);
-      }
-      const message = "the broker has no order with this client order id after the executor's wait: it never reached the broker (not re-sent, not counted)";
-      await journal.recordOrderUpdate(id, { status: "rejected", message, at: iso() });
-      return result("rejected", true, message);
-    }
-
-    let b = found;
-    const notes: string[] = [];
-    if (isWorking(b.status)) {
-      try {
-        b = await broker.cancel(b.broker_order_id);
-        notes.push("it was still working and has been cancelled (the run that watched it is gone)");
-      } catch (e) {
-        notes.push(`it is still working and the cancel failed (${(e as Error).message})`);
-        b = (await broker.orderByClientId(id).catch(() => undefined)) ?? b;
-      }
-    }
-    let booked = 0;
-    const deadline = opts.now() + (opts.settleMs ?? 0);
-    for (;;) {
-      let fills: BrokerFill[] = [];
-      try {
-        fills = await broker.fills(b.broker_order_id);
-      } catch (e) {
-        notes.push(`its fills could not be read (${(e as Error).message})`);
-        break;
-      }
-      for (const f of fills) {
-        const before = journal.bookedQuantity(id);
-        await journal.bookFill(id, {
-          fill_id: f.fill_id,
-          symbol: o.symbol,
-          side: o.side,
-          quantity: f.quantity,
-          price: f.price,
-          commission: f.commission,
-          commission_currency: f.commission_currency,
-          fx_to_base: o.fx_to_base ?? 1,
-          at: f.at,
-        });
-        if (journal.bookedQuantity(id) > before) booked++;
-      }
-      if (journal.bookedQuantity(id) + 1e-9 >= b.filled_quantity || opts.now() >= deadline) break;
-      await sleep(opts.pollMs ?? 200);
-    }
-    const status: OrderStatus = isWorking(b.status) ? "working_after_cancel" : toOrderStatus(b);
-    const allBooked = journal.bookedQuantity(id) + 1e-9 >= b.filled_quantity;
-    if (!allBooked) notes.push(`the broker reports ${b.filled_quantity} filled, ${journal.bookedQuantity(id)} booked`);
-    const message = `found at the broker by client order id: ${b.status}, ${b.filled_quantity} of ${b.quantity} filled${notes.length ? `; ${notes.join("; ")}` : ""}`;
-    await journal.recordOrderUpdate(id, { status, broker_order_id: b.broker_order_id, filled_quantity: b.filled_quantity, message, at: iso() });
-    return result(status, status !== "working_after_cancel" && allBooked, message, b, booked);
+    if (journal.bookedQuantity(id) + 1e-9 >= b.filled_quantity || opts.now() >= deadline) break;
+    await sleep(opts.pollMs ?? 200);
   }
+  return booked;
 }

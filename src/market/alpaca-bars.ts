@@ -178,6 +178,20 @@ export function alpacaKeysFrom(env: Readonly<Record<string, string | undefined>>
   return { keyId, secret };
 }
 
+/** What every request of one import shares: where, with which keys, and how patiently. */
+interface BarsClient {
+  base: string;
+  keyId: string;
+  secret: string;
+  feed: AlpacaFeed;
+  doFetch: typeof fetch;
+  timeoutMs: number;
+  retries: number;
+  maxWait: number;
+  sleep: (ms: number) => Promise<void>;
+  now: () => number;
+}
+
 /**
  * Daily bars (split- and dividend-adjusted) of each symbol from `from` to `to` (New York dates,
  * inclusive), oldest first. Every requested symbol is a key; a symbol Alpaca has no bars for maps
@@ -188,20 +202,19 @@ export async function fetchAlpacaDailyBars(opts: FetchAlpacaBarsOptions): Promis
   const base = checkAlpacaDataUrl(opts.baseUrl ?? ALPACA_DATA_URL, { allowLoopback: opts.allowLoopback === true });
   const { symbols, feed } = checkBarsRequest(opts);
   const { keyId, secret } = alpacaKeysFrom(opts.env);
-  const doFetch = opts.fetch ?? globalThis.fetch;
-  const timeoutMs = opts.timeoutMs ?? 15_000;
-  const retries = opts.rateLimitRetries ?? 3;
-  const maxWait = opts.maxRateLimitWaitMs ?? 10_000;
-  const maxPages = opts.maxPages ?? 100;
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const now = opts.now ?? Date.now;
-
-  const clean = (message: string): string => {
-    let m = message;
-    for (const k of [keyId, secret]) m = m.split(k).join("[redacted]");
-    return m.length > 300 ? `${m.slice(0, 300)}…` : m;
+  const client: BarsClient = {
+    base,
+    keyId,
+    secret,
+    feed,
+    doFetch: opts.fetch ?? globalThis.fetch,
+    timeoutMs: opts.timeoutMs ?? 15_000,
+    retries: opts.rateLimitRetries ?? 3,
+    maxWait: opts.maxRateLimitWaitMs ?? 10_000,
+    sleep: opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
+    now: opts.now ?? Date.now,
   };
-
+  const maxPages = opts.maxPages ?? 100;
   const query: Record<string, string> = {
     symbols: symbols.join(","),
     timeframe: "1Day",
@@ -222,88 +235,121 @@ export async function fetchAlpacaDailyBars(opts: FetchAlpacaBarsOptions): Promis
   for (let page = 1; ; page++) {
     if (page > maxPages) throw unavailable(`more than ${maxPages} pages of bars: ask for fewer symbols or a shorter range; nothing was imported`);
     const qs = new URLSearchParams(token === undefined ? query : { ...query, page_token: token }).toString();
-    const text = await getWithRetry(`${base}/v2/stocks/bars?${qs}`);
-    let body: { bars?: unknown; next_page_token?: unknown };
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      throw invalid(`GET /v2/stocks/bars (page ${page}) answered with a body that is not JSON`);
-    }
-    if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalid(`GET /v2/stocks/bars (page ${page}) answered with an unexpected shape`);
-    const bars = body.bars ?? {};
-    if (bars === null || typeof bars !== "object" || Array.isArray(bars)) throw invalid(`GET /v2/stocks/bars (page ${page}): "bars" is not an object of symbols`);
-    for (const [sym, list] of Object.entries(bars as Record<string, unknown>)) {
-      if (!requested.has(sym)) throw invalid(`GET /v2/stocks/bars (page ${page}) has bars for ${clean(sym).slice(0, 30)}, which was not asked for`);
-      if (list === null) continue;
-      if (!Array.isArray(list)) throw invalid(`GET /v2/stocks/bars (page ${page}): the bars of ${sym} are not a list`);
-      const series = out[sym]!;
-      for (const raw of list as unknown[]) series.push(toBar(sym, raw, series[series.length - 1], opts.from, opts.to));
-    }
-    const next = body.next_page_token;
-    if (next === null || next === undefined || next === "") break;
-    if (typeof next !== "string") throw invalid(`GET /v2/stocks/bars (page ${page}): next_page_token is not a string`);
+    const text = await getWithRetry(client, `${base}/v2/stocks/bars?${qs}`);
+    const next = readBarsPage(client, text, page, { requested, out, from: opts.from, to: opts.to });
+    if (next === undefined) break;
     if (seenTokens.has(next)) throw invalid(`GET /v2/stocks/bars (page ${page}) repeated a page token: the paging does not advance`);
     seenTokens.add(next);
     token = next;
   }
   return out;
+}
 
-  /** One GET with a timeout, and a bounded retry on 429. Returns the body of a 2xx. */
-  async function getWithRetry(url: string): Promise<string> {
-    for (let attempt = 0; ; attempt++) {
-      let res: Response;
-      let text: string;
-      try {
-        res = await doFetch(url, {
-          method: "GET",
-          headers: { "APCA-API-KEY-ID": keyId, "APCA-API-SECRET-KEY": secret, Accept: "application/json" },
-          // A redirect would carry the keys to another host: refused, never followed.
-          redirect: "error",
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        text = await res.text();
-      } catch (e) {
-        const name = (e as { name?: string } | undefined)?.name;
-        if (name === "TimeoutError" || name === "AbortError") throw unavailable(`GET /v2/stocks/bars timed out after ${timeoutMs} ms (${base})`);
-        const cause = (e as { cause?: { code?: string } } | undefined)?.cause?.code;
-        throw unavailable(`GET /v2/stocks/bars failed (${base}): ${clean((e as Error)?.message ?? String(e))}${cause ? ` (${cause})` : ""}`);
-      }
-      if (res.status >= 200 && res.status < 300) return text;
-      if (res.status === 429 && attempt < retries) {
-        await sleep(rateLimitWait(res.headers));
-        continue;
-      }
-      const detail = apiMessage(text);
-      const suffix = detail ? ` (${clean(detail)})` : "";
-      if (res.status === 401 || res.status === 403) {
-        throw new MarketDataError(
-          "data_auth",
-          `Alpaca market data refused the credentials (${res.status})${suffix}: check APCA_API_KEY_ID / APCA_API_SECRET_KEY${res.status === 403 ? ` and that your plan includes the ${feed} feed` : ""}`,
-          EXIT.USAGE_OR_CONFIG,
-        );
-      }
-      if (res.status === 429) throw unavailable(`GET /v2/stocks/bars is still rate limited (429) after ${retries} retries; try again later`);
-      if (res.status === 400 || res.status === 404 || res.status === 422) {
-        throw new MarketDataError("data_request_refused", `GET /v2/stocks/bars refused the request (${res.status})${suffix}`, EXIT.USAGE_OR_CONFIG);
-      }
-      throw unavailable(`GET /v2/stocks/bars answered ${res.status}${suffix}`);
-    }
+/** A message with the keys redacted, at most 300 characters. */
+function redact(c: BarsClient, message: string): string {
+  let m = message;
+  for (const k of [c.keyId, c.secret]) m = m.split(k).join("[redacted]");
+  return m.length > 300 ? `${m.slice(0, 300)}…` : m;
+}
+
+/** Where a page's bars go: the symbols asked for, their series so far, the range asked for. */
+interface BarsInto {
+  requested: Set<string>;
+  out: Record<string, Bar[]>;
+  from: string;
+  to: string;
+}
+
+/**
+ * One page's bars appended to `out` (keyed by the requested symbols), each checked; returns the
+ * next page token, or undefined on the last page.
+ */
+function readBarsPage(c: BarsClient, text: string, page: number, into: BarsInto): string | undefined {
+  const { requested, out, from, to } = into;
+  let body: { bars?: unknown; next_page_token?: unknown };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    throw invalid(`GET /v2/stocks/bars (page ${page}) answered with a body that is not JSON`);
   }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalid(`GET /v2/stocks/bars (page ${page}) answered with an unexpected shape`);
+  const bars = body.bars ?? {};
+  if (bars === null || typeof bars !== "object" || Array.isArray(bars)) throw invalid(`GET /v2/stocks/bars (page ${page}): "bars" is not an object of symbols`);
+  for (const [sym, list] of Object.entries(bars as Record<string, unknown>)) {
+    if (!requested.has(sym)) throw invalid(`GET /v2/stocks/bars (page ${page}) has bars for ${redact(c, sym).slice(0, 30)}, which was not asked for`);
+    if (list === null) continue;
+    if (!Array.isArray(list)) throw invalid(`GET /v2/stocks/bars (page ${page}): the bars of ${sym} are not a list`);
+    const series = out[sym]!;
+    for (const raw of list as unknown[]) series.push(toBar(sym, raw, series[series.length - 1], from, to));
+  }
+  const next = body.next_page_token;
+  if (next === null || next === undefined || next === "") return undefined;
+  if (typeof next !== "string") throw invalid(`GET /v2/stocks/bars (page ${page}): next_page_token is not a string`);
+  return next;
+}
 
-  function rateLimitWait(headers: Headers): number {
-    const cap = (ms: number) => Math.min(Math.max(0, ms), maxWait);
-    const retryAfter = headers.get("retry-after");
-    if (retryAfter !== null && retryAfter.trim() !== "") {
-      const s = Number(retryAfter);
-      if (Number.isFinite(s)) return cap(s * 1000);
-      const at = Date.parse(retryAfter);
-      if (Number.isFinite(at)) return cap(at - now());
+/** One GET with a timeout, and a bounded retry on 429. Returns the body of a 2xx. */
+async function getWithRetry(c: BarsClient, url: string): Promise<string> {
+  const { doFetch } = c;
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    let text: string;
+    try {
+      res = await doFetch(url, {
+        method: "GET",
+        headers: { "APCA-API-KEY-ID": c.keyId, "APCA-API-SECRET-KEY": c.secret, Accept: "application/json" },
+        // A redirect would carry the keys to another host: refused, never followed.
+        redirect: "error",
+        signal: AbortSignal.timeout(c.timeoutMs),
+      });
+      text = await res.text();
+    } catch (e) {
+      const name = (e as { name?: string } | undefined)?.name;
+      if (name === "TimeoutError" || name === "AbortError") throw unavailable(`GET /v2/stocks/bars timed out after ${c.timeoutMs} ms (${c.base})`);
+      const cause = (e as { cause?: { code?: string } } | undefined)?.cause?.code;
+      throw unavailable(`GET /v2/stocks/bars failed (${c.base}): ${redact(c, (e as Error)?.message ?? String(e))}${cause ? ` (${cause})` : ""}`);
     }
-    const reset = headers.get("x-ratelimit-reset");
-    if (reset !== null && Number.isFinite(Number(reset))) return cap(Number(reset) * 1000 - now());
-    return cap(1000);
+    if (res.status >= 200 && res.status < 300) return text;
+    if (res.status === 429 && attempt < c.retries) {
+      await c.sleep(rateLimitWait(c, res.headers));
+      continue;
+    }
+    throw refusal(c, res.status, text);
   }
 }
+
+/** The error for a non-2xx answer (a 429 here is one past the retries). */
+function refusal(c: BarsClient, status: number, text: string): MarketDataError {
+  const detail = apiMessage(text);
+  const suffix = detail ? ` (${redact(c, detail)})` : "";
+  if (status === 401 || status === 403) {
+    return new MarketDataError(
+      "data_auth",
+      `Alpaca market data refused the credentials (${status})${suffix}: check APCA_API_KEY_ID / APCA_API_SECRET_KEY${status === 403 ? ` and that your plan includes the ${c.feed} feed` : ""}`,
+      EXIT.USAGE_OR_CONFIG,
+    );
+  }
+  if (status === 429) return unavailable(`GET /v2/stocks/bars is still rate limited (429) after ${c.retries} retries; try again later`);
+  if (status === 400 || status === 404 || status === 422) {
+    return new MarketDataError("data_request_refused", `GET /v2/stocks/bars refused the request (${status})${suffix}`, EXIT.USAGE_OR_CONFIG);
+  }
+  return unavailable(`GET /v2/stocks/bars answered ${status}${suffix}`);
+}
+
+function rateLimitWait(c: BarsClient, headers: Headers): number {
+  const cap = (ms: number) => Math.min(Math.max(0, ms), c.maxWait);
+  const retryAfter = headers.get("retry-after");
+  if (retryAfter !== null && retryAfter.trim() !== "") {
+    const s = Number(retryAfter);
+    if (Number.isFinite(s)) return cap(s * 1000);
+    const at = Date.parse(retryAfter);
+    if (Number.isFinite(at)) return cap(at - c.now());
+  }
+  const reset = headers.get("x-ratelimit-reset");
+  if (reset !== null && Number.isFinite(Number(reset))) return cap(Number(reset) * 1000 - c.now());
+  return cap(1000);
+}
+
 
 /** One wire bar as a `Bar`, or a refusal naming the symbol, the bar and the rule broken. */
 function toBar(symbol: string, raw: unknown, prev: Bar | undefined, from: string, to: string): Bar {

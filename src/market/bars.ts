@@ -91,6 +91,18 @@ export function parseBarFile(text: string, source = "bars", opts: ParseBarOption
   return parseBarBytes(Buffer.from(text, "utf8"), source, opts);
 }
 
+/** What the parse of one file carries from line to line. */
+interface BarParse {
+  source: string;
+  pool: Map<number, string> | undefined;
+  bars: Bar[];
+  meta: Record<string, string>;
+  sawHeader: boolean;
+  lineNo: number;
+  /** The previous bar's day as YYYYMMDD (-1 before the first). */
+  prevKey: number;
+}
+
 /**
  * `parseBarFile` over the file's bytes (UTF-8), without decoding the whole file: what the loader
  * uses. A line is decoded only when it leaves the fast path, so the results are those of parsing
@@ -98,127 +110,140 @@ export function parseBarFile(text: string, source = "bars", opts: ParseBarOption
  */
 export function parseBarBytes(bytes: Uint8Array, source = "bars", opts: ParseBarOptions = {}): BarFile {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const pool = opts.dayPool;
-  const bars: Bar[] = [];
-  const meta: Record<string, string> = {};
+  const st: BarParse = { source, pool: opts.dayPool, bars: [], meta: {}, sawHeader: false, lineNo: 0, prevKey: -1 };
   const n = buf.length;
-  let sawHeader = false;
-  let lineNo = 0;
   let start = 0;
-  let prevKey = -1;
   const values = [0, 0, 0, 0, 0];
   while (start < n) {
-    lineNo++;
-    if (sawHeader) {
+    st.lineNo++;
+    if (st.sawHeader) {
       // ---- fast path: the whole line in one pass over the bytes ---------------------------------
-      let p = start;
-      let ok = p + 10 < n;
-      let key = 0;
-      if (ok) {
-        for (let q = 0; q < 10; q++) {
-          const c = buf[p + q]!;
-          if (q === 4 || q === 7) {
-            if (c !== 45) ok = false;
-          } else if (c >= 48 && c <= 57) key = key * 10 + (c - 48);
-          else ok = false;
-        }
-        if (buf[p + 10] !== 44) ok = false;
-      }
-      if (ok) {
-        p += 11;
-        for (let k = 0; k < 5; k++) {
-          let m = 0;
-          let digits = 0;
-          let c = p < n ? buf[p]! : -1;
-          while (c >= 48 && c <= 57) {
-            m = m * 10 + (c - 48);
-            digits++;
-            c = ++p < n ? buf[p]! : -1;
-          }
-          let decimals = 0;
-          if (c === 46 && digits > 0) {
-            c = ++p < n ? buf[p]! : -1;
-            while (c >= 48 && c <= 57) {
-              m = m * 10 + (c - 48);
-              decimals++;
-              c = ++p < n ? buf[p]! : -1;
-            }
-            if (decimals === 0) ok = false;
-          }
-          if (!ok || digits === 0 || digits + decimals > MAX_FAST_DIGITS) {
-            ok = false;
-            break;
-          }
-          values[k] = decimals === 0 ? m : m / POW10[decimals]!;
-          if (k < 4) {
-            if (c !== 44) {
-              ok = false;
-              break;
-            }
-            p++;
-          } else if (c === 13) {
-            const next = p + 1 < n ? buf[p + 1]! : -1;
-            if (next !== 10 && next !== -1) ok = false;
-            else p++;
-          } else if (c !== 10 && c !== -1) ok = false;
-        }
-      }
-      if (ok) {
-        let date = pool?.get(key);
-        if (date === undefined) {
-          date = String.fromCharCode(buf[start]!, buf[start + 1]!, buf[start + 2]!, buf[start + 3]!, 45, buf[start + 5]!, buf[start + 6]!, 45, buf[start + 8]!, buf[start + 9]!);
-          pool?.set(key, date);
-        }
-        if (key <= prevKey) {
-          const prev = bars[bars.length - 1]!;
-          throw new Error(`${source}: line ${lineNo}: dates must be strictly ascending (${date} after ${prev.date})`);
-        }
-        prevKey = key;
-        const bar: Bar = { date, open: values[0]!, high: values[1]!, low: values[2]!, close: values[3]!, volume: values[4]! };
-        const problems = barProblems(bar);
-        if (problems.length > 0) throw new Error(`${source}: line ${lineNo}: not a usable bar: ${problems.join("; ")}`);
-        bars.push(bar);
-        start = p + 1;
+      const key = fastDayKey(buf, start);
+      const end = key < 0 ? -1 : fastFields(buf, start + 11, values);
+      if (end >= 0) {
+        pushFastBar(st, buf, start, key, values);
+        start = end + 1;
         continue;
       }
     }
     // ---- general path: the line as text, the format's rules as they always were -------------------
     let end = buf.indexOf(10, start);
     if (end < 0) end = n;
-    let line = buf.toString("utf8", start, end);
+    const line = buf.toString("utf8", start, end);
     start = end + 1;
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (line.length === 0) continue;
-    if (line.startsWith("#")) {
-      for (const part of line.slice(1).split(";")) {
-        const eq = part.indexOf("=");
-        if (eq > 0) meta[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
-      }
-      continue;
-    }
-    if (!sawHeader) {
-      if (line.trim().toLowerCase() !== BAR_HEADER.toLowerCase()) {
-        throw new Error(`${source}: line ${lineNo}: expected the header ${BAR_HEADER}`);
-      }
-      sawHeader = true;
-      continue;
-    }
-    const f = line.split(",");
-    const bar: Bar = { date: f[0] ?? "", open: Number(f[1]), high: Number(f[2]), low: Number(f[3]), close: Number(f[4]), volume: Number(f[5]) };
-    if (f.length !== 6 || !DATE_RE.test(bar.date) || !Number.isFinite(bar.open + bar.high + bar.low + bar.close + bar.volume)) {
-      throw new Error(`${source}: line ${lineNo}: not a valid bar: ${line}`);
-    }
-    const problems = barProblems(bar);
-    if (problems.length > 0) throw new Error(`${source}: line ${lineNo}: not a usable bar: ${problems.join("; ")}`);
-    const key = dayKey(bar.date, 0);
-    if (key <= prevKey) {
-      const prev = bars[bars.length - 1]!;
-      throw new Error(`${source}: line ${lineNo}: dates must be strictly ascending (${bar.date} after ${prev.date})`);
-    }
-    prevKey = key;
-    bars.push(bar);
+    readTextLine(st, line);
   }
-  return { bars, meta };
+  return { bars: st.bars, meta: st.meta };
+}
+
+/** Fast path: the line's leading `dddd-dd-dd,` as YYYYMMDD, or -1 when it is not of that shape. */
+function fastDayKey(buf: Buffer, p: number): number {
+  if (!(p + 10 < buf.length)) return -1;
+  let ok = true;
+  let key = 0;
+  for (let q = 0; q < 10; q++) {
+    const c = buf[p + q]!;
+    if (q === 4 || q === 7) {
+      if (c !== 45) ok = false;
+    } else if (c >= 48 && c <= 57) key = key * 10 + (c - 48);
+    else ok = false;
+  }
+  if (buf[p + 10] !== 44) ok = false;
+  return ok ? key : -1;
+}
+
+/**
+ * Fast path: five `digits[.digits]` fields from `p` into `values`; returns the position of the
+ * line's end (its `\n`, or the end of the buffer), or -1 when the line is not of that shape.
+ */
+function fastFields(buf: Buffer, p: number, values: number[]): number {
+  const n = buf.length;
+  for (let k = 0; k < 5; k++) {
+    let m = 0;
+    let digits = 0;
+    let c = p < n ? buf[p]! : -1;
+    while (c >= 48 && c <= 57) {
+      m = m * 10 + (c - 48);
+      digits++;
+      c = ++p < n ? buf[p]! : -1;
+    }
+    let decimals = 0;
+    if (c === 46 && digits > 0) {
+      c = ++p < n ? buf[p]! : -1;
+      while (c >= 48 && c <= 57) {
+        m = m * 10 + (c - 48);
+        decimals++;
+        c = ++p < n ? buf[p]! : -1;
+      }
+      if (decimals === 0) return -1;
+    }
+    if (digits === 0 || digits + decimals > MAX_FAST_DIGITS) return -1;
+    values[k] = decimals === 0 ? m : m / POW10[decimals]!;
+    if (k < 4) {
+      if (c !== 44) return -1;
+      p++;
+    } else if (c === 13) {
+      const next = p + 1 < n ? buf[p + 1]! : -1;
+      if (next !== 10 && next !== -1) return -1;
+      p++;
+    } else if (c !== 10 && c !== -1) return -1;
+  }
+  return p;
+}
+
+/** Fails unless the day `key` comes strictly after the previous bar's; then it is the previous. */
+function checkAscending(st: BarParse, key: number, date: string): void {
+  if (key <= st.prevKey) {
+    const prev = st.bars[st.bars.length - 1]!;
+    throw new Error(`${st.source}: line ${st.lineNo}: dates must be strictly ascending (${date} after ${prev.date})`);
+  }
+  st.prevKey = key;
+}
+
+function checkUsable(st: BarParse, bar: Bar): void {
+  const problems = barProblems(bar);
+  if (problems.length > 0) throw new Error(`${st.source}: line ${st.lineNo}: not a usable bar: ${problems.join("; ")}`);
+}
+
+/** Fast path: the bar read in place (its day string shared through the pool). */
+function pushFastBar(st: BarParse, buf: Buffer, start: number, key: number, values: number[]): void {
+  let date = st.pool?.get(key);
+  if (date === undefined) {
+    date = String.fromCharCode(buf[start]!, buf[start + 1]!, buf[start + 2]!, buf[start + 3]!, 45, buf[start + 5]!, buf[start + 6]!, 45, buf[start + 8]!, buf[start + 9]!);
+    st.pool?.set(key, date);
+  }
+  checkAscending(st, key, date);
+  const bar: Bar = { date, open: values[0]!, high: values[1]!, low: values[2]!, close: values[3]!, volume: values[4]! };
+  checkUsable(st, bar);
+  st.bars.push(bar);
+}
+
+/** General path: one line as text (comment, header or bar). */
+function readTextLine(st: BarParse, text: string): void {
+  const line = text.endsWith("\r") ? text.slice(0, -1) : text;
+  if (line.length === 0) return;
+  if (line.startsWith("#")) {
+    for (const part of line.slice(1).split(";")) {
+      const eq = part.indexOf("=");
+      if (eq > 0) st.meta[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+    }
+    return;
+  }
+  if (!st.sawHeader) {
+    if (line.trim().toLowerCase() !== BAR_HEADER.toLowerCase()) {
+      throw new Error(`${st.source}: line ${st.lineNo}: expected the header ${BAR_HEADER}`);
+    }
+    st.sawHeader = true;
+    return;
+  }
+  const f = line.split(",");
+  const bar: Bar = { date: f[0] ?? "", open: Number(f[1]), high: Number(f[2]), low: Number(f[3]), close: Number(f[4]), volume: Number(f[5]) };
+  if (f.length !== 6 || !DATE_RE.test(bar.date) || !Number.isFinite(bar.open + bar.high + bar.low + bar.close + bar.volume)) {
+    throw new Error(`${st.source}: line ${st.lineNo}: not a valid bar: ${line}`);
+  }
+  checkUsable(st, bar);
+  checkAscending(st, dayKey(bar.date, 0), bar.date);
+  st.bars.push(bar);
 }
 
 export function formatBarFile(bars: readonly Bar[], meta?: Record<string, string>): string {

@@ -46,6 +46,32 @@ export interface SimulationReport extends Metrics {
 
 const round = (x: number, digits = 10) => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** Every figure rounded to 10 decimals, in the order `computeMetrics` gives them (report.json keeps it). */
+function roundMetrics(m: Metrics): Metrics {
+  return {
+    days: round(m.days),
+    start_value: round(m.start_value),
+    end_value: round(m.end_value),
+    total_return: round(m.total_return),
+    annualised_return: round(m.annualised_return),
+    index_return: round(m.index_return),
+    index_annualised_return: round(m.index_annualised_return),
+    excess_return: round(m.excess_return),
+    volatility: round(m.volatility),
+    sharpe: round(m.sharpe),
+    sortino: round(m.sortino),
+    max_drawdown: round(m.max_drawdown),
+    max_drawdown_days: round(m.max_drawdown_days),
+    index_max_drawdown: round(m.index_max_drawdown),
+    turnover: round(m.turnover),
+    hit_rate: round(m.hit_rate),
+    closed_trades: round(m.closed_trades),
+    exposure: round(m.exposure),
+    traded_notional: round(m.traded_notional),
+    commissions: round(m.commissions),
+  };
+}
+
 export function buildReport(meta: SimulationMeta, days: readonly DayRecord[], opts: { riskFree?: number } = {}): SimulationReport {
   const start: DayPoint = { day: "start", value: meta.capital, cash: meta.capital, index: meta.start_index };
   const points: DayPoint[] = [start, ...days.map((d) => ({ day: d.day, value: d.value, cash: d.cash, index: d.index }))];
@@ -63,7 +89,7 @@ export function buildReport(meta: SimulationMeta, days: readonly DayRecord[], op
   const trips = days.filter((d) => d.trip).map((d) => ({ day: d.day, run_id: d.run_id, drawdown: round(d.trip?.drawdown ?? 0), reason: d.trip?.reason ?? "" }));
   const resets = days.filter((d) => d.reset).map((d) => ({ day: d.day, reason: d.reset?.reason ?? "", value: d.reset?.value ?? 0 }));
   const dd = drawdowns(points.map((p) => p.value)).slice(1);
-  const rounded = Object.fromEntries(Object.entries(metrics).map(([k, v]) => [k, round(v)])) as unknown as Metrics;
+  const rounded = roundMetrics(metrics);
   return {
     format: "tradewarden-simulation-report/1",
     name: meta.name,

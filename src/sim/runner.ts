@@ -10,7 +10,7 @@ import { boundHeapGrowth } from "../util/heap.js";
 import { createModelClient } from "../agent/factory.js";
 import { fxToBaseOf } from "../config/fx.js";
 import { fromMinor } from "../core/money.js";
-import { acquireLock } from "../journal/lock.js";
+import { acquireLock, type LockHandle } from "../journal/lock.js";
 import { MarketData } from "../market/data.js";
 import { AutoApprover } from "../run/approval.js";
 import { packRunDir } from "../run/artifacts.js";
@@ -25,7 +25,7 @@ import { accountValue } from "../run/valuation.js";
 import { TwError } from "../core/errors.js";
 import { effectiveConfig, saveEffectiveConfig } from "./config.js";
 import { type DayRecord, dayFacts } from "./day-record.js";
-import { checkSimulationName, generatedName, simulationPaths } from "./paths.js";
+import { checkSimulationName, generatedName, type SimulationPaths, simulationPaths } from "./paths.js";
 import { planDays } from "./plan.js";
 import { writeReport } from "./report-files.js";
 import { type SimulationMeta, type SimulationStatus, writeMeta } from "./store.js";
@@ -79,10 +79,70 @@ const JOURNAL_HEAD_EVERY = 16;
 const SIM_SNAPSHOT_EVERY = 64;
 const noSleep = async () => {};
 
+/** A simulation's folder made and locked, its config and first meta written. */
+interface OpenedSimulation {
+  market: MarketData;
+  days: string[];
+  paths: SimulationPaths;
+  lock: LockHandle;
+  meta: SimulationMeta;
+}
+
+/** How the days ended (before the run services are closed). */
+interface DaysEnd {
+  status: SimulationStatus;
+  exitCode: number;
+}
+
+/** What the loop over the days works with. */
+interface DayLoop {
+  req: SimulationRequest;
+  hooks: SimulationHooks;
+  svc: RunServices;
+  market: MarketData;
+  mask: Masker | undefined;
+  days: string[];
+  paths: SimulationPaths;
+  meta: SimulationMeta;
+  records: DayRecord[];
+  started: number;
+  now: () => number;
+}
+
 export async function runSimulation(req: SimulationRequest, hooks: SimulationHooks = {}): Promise<SimulationResult> {
   // Before the market data loads: the full collection during the load sets the next heap limit.
   boundHeapGrowth();
   const now = hooks.now ?? Date.now;
+  const { market, days, paths, lock, meta } = await openSimulation(req, now);
+  const records: DayRecord[] = [];
+  const started = now();
+  let end: DaysEnd = { status: "completed", exitCode: EXIT.OK };
+  try {
+    // One broker stays open across every day: its day changes go to its log between snapshots.
+    const svc = await createRunServices(paths.dir, req.env, { fsync: false, headOnFlush: true, market, keepClosedOrders: false, simSnapshotEvery: SIM_SNAPSHOT_EVERY });
+    const mask = req.mask ? maskerFor(svc.universe) : undefined;
+    hooks.onStart?.(meta);
+    end = await runDays({ req, hooks, svc, market, mask, days, paths, meta, records, started, now });
+    svc.sim?.checkpoint();
+    await svc.journal.flush();
+    await svc.journal.close();
+  } catch (e) {
+    const exitCode = e instanceof TwError ? e.exitCode : EXIT.INTERNAL_ERROR;
+    end = { status: "failed", exitCode };
+    meta.failure = { day: null, run_id: null, outcome: "error", exit_code: exitCode, message: (e as Error).message };
+  } finally {
+    meta.status = end.status;
+    meta.finished_at = new Date(now()).toISOString();
+    meta.elapsed_ms = now() - started;
+    writeMeta(paths.meta, meta);
+    writeReport(paths, meta, records);
+    await lock.release();
+  }
+  return { meta, days: records, exitCode: end.exitCode };
+}
+
+/** Checks the request (config, model, days, name), then makes and locks the simulation's folder. */
+async function openSimulation(req: SimulationRequest, now: () => number): Promise<OpenedSimulation> {
   const eff = effectiveConfig({ home: req.home, ...(req.configFile ? { configFile: req.configFile } : {}), ...(req.model ? { model: req.model } : {}), sets: req.sets, from: req.from });
   // The model is checked before anything is written: an unknown policy or a missing key refuses here.
   const model = createModelClient(eff.config.model, { env: req.env });
@@ -119,67 +179,39 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
     failure: null,
   };
   writeMeta(paths.meta, meta);
-  const records: DayRecord[] = [];
-  const started = now();
-  let exitCode: number = EXIT.OK;
-  let status: SimulationStatus = "completed";
-  try {
-    // One broker stays open across every day: its day changes go to its log between snapshots.
-    const svc = await createRunServices(paths.dir, req.env, { fsync: false, headOnFlush: true, market, keepClosedOrders: false, simSnapshotEvery: SIM_SNAPSHOT_EVERY });
-    const mask = req.mask ? maskerFor(svc.universe) : undefined;
-    hooks.onStart?.(meta);
-    const signal = hooks.signal ?? new AbortController().signal;
-    let costUsd = 0;
-    let haltedDays = 0;
-    for (const day of days) {
-      // A day can run on synchronous I/O and resolved promises alone: yield to the event loop
-      // between days so a signal (the first Ctrl+C stops here) is handled before the next one.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (hooks.stopRequested?.() || signal.aborted) {
-        status = "interrupted";
-        exitCode = EXIT.INTERRUPTED;
-        break;
-      }
-      if (svc.sim?.nextDay() !== day) throw new TwError("sim_out_of_step", `the simulated broker's next day is ${svc.sim?.nextDay() ?? "none"}, expected ${day}`, EXIT.INTERNAL_ERROR);
-      haltedDays = svc.journal.tradingState() === "HALTED" ? haltedDays + 1 : 0;
-      const reset = req.resetAfter !== null && haltedDays > req.resetAfter ? await autoReset(svc, day, req.resetAfter) : undefined;
-      if (reset) haltedDays = 0;
-      const record = await simulateDay(svc, day, signal, market, mask);
-      if (records.length % JOURNAL_HEAD_EVERY === JOURNAL_HEAD_EVERY - 1) await svc.journal.flush();
-      if (reset) record.reset = reset;
-      records.push(record);
-      costUsd += record.cost_usd;
-      appendFileSync(paths.days, `${JSON.stringify(record)}\n`);
-      meta.days_done = records.length;
-      hooks.onDay?.(record, { done: records.length, total: days.length, costUsd, elapsedMs: now() - started });
-      if (record.exit_code === EXIT.INTERRUPTED) {
-        status = "interrupted";
-        exitCode = EXIT.INTERRUPTED;
-        break;
-      }
-      if (record.exit_code !== EXIT.OK && record.exit_code !== EXIT.HALTED_OR_TRIPPED) {
-        status = "failed";
-        exitCode = record.exit_code;
-        meta.failure = { day, run_id: record.run_id, outcome: record.outcome, exit_code: record.exit_code, message: record.message };
-        break;
-      }
+  return { market, days, paths, lock, meta };
+}
+
+/** Runs the days in order until the last, a stop, or a failed day; each day's record is appended as it closes. */
+async function runDays(l: DayLoop): Promise<DaysEnd> {
+  const { req, hooks, svc, records, meta } = l;
+  const signal = hooks.signal ?? new AbortController().signal;
+  let costUsd = 0;
+  let haltedDays = 0;
+  for (const day of l.days) {
+    // A day can run on synchronous I/O and resolved promises alone: yield to the event loop
+    // between days so a signal (the first Ctrl+C stops here) is handled before the next one.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (hooks.stopRequested?.() || signal.aborted) return { status: "interrupted", exitCode: EXIT.INTERRUPTED };
+    if (svc.sim?.nextDay() !== day) throw new TwError("sim_out_of_step", `the simulated broker's next day is ${svc.sim?.nextDay() ?? "none"}, expected ${day}`, EXIT.INTERNAL_ERROR);
+    haltedDays = svc.journal.tradingState() === "HALTED" ? haltedDays + 1 : 0;
+    const reset = req.resetAfter !== null && haltedDays > req.resetAfter ? await autoReset(svc, day, req.resetAfter) : undefined;
+    if (reset) haltedDays = 0;
+    const record = await simulateDay(svc, day, signal, l.market, l.mask);
+    if (records.length % JOURNAL_HEAD_EVERY === JOURNAL_HEAD_EVERY - 1) await svc.journal.flush();
+    if (reset) record.reset = reset;
+    records.push(record);
+    costUsd += record.cost_usd;
+    appendFileSync(l.paths.days, `${JSON.stringify(record)}\n`);
+    meta.days_done = records.length;
+    hooks.onDay?.(record, { done: records.length, total: l.days.length, costUsd, elapsedMs: l.now() - l.started });
+    if (record.exit_code === EXIT.INTERRUPTED) return { status: "interrupted", exitCode: EXIT.INTERRUPTED };
+    if (record.exit_code !== EXIT.OK && record.exit_code !== EXIT.HALTED_OR_TRIPPED) {
+      meta.failure = { day, run_id: record.run_id, outcome: record.outcome, exit_code: record.exit_code, message: record.message };
+      return { status: "failed", exitCode: record.exit_code };
     }
-    svc.sim?.checkpoint();
-    await svc.journal.flush();
-    await svc.journal.close();
-  } catch (e) {
-    status = "failed";
-    exitCode = e instanceof TwError ? e.exitCode : EXIT.INTERNAL_ERROR;
-    meta.failure = { day: null, run_id: null, outcome: "error", exit_code: exitCode, message: (e as Error).message };
-  } finally {
-    meta.status = status;
-    meta.finished_at = new Date(now()).toISOString();
-    meta.elapsed_ms = now() - started;
-    writeMeta(paths.meta, meta);
-    writeReport(paths, meta, records);
-    await lock.release();
   }
-  return { meta, days: records, exitCode };
+  return { status: "completed", exitCode: EXIT.OK };
 }
 
 async function simulateDay(svc: RunServices, day: string, signal: AbortSignal, market: MarketData, mask: Masker | undefined): Promise<DayRecord> {
