@@ -122,8 +122,8 @@ export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: numb
 
 /** The first key where a committed checkpoint differs from the fold of the log, or null. */
 export function checkpointMismatch(committed: Checkpoint, folded: Checkpoint): string | null {
-  const a = committed as unknown as Record<string, unknown>;
-  const b = folded as unknown as Record<string, unknown>;
+  const a: Record<string, unknown> = committed;
+  const b: Record<string, unknown> = folded;
   for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const x = JSON.stringify(a[key]);
     const y = JSON.stringify(b[key]);
