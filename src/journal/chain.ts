@@ -28,7 +28,7 @@ export function chainEvents(events: JournalEvent[], prev: string): { events: Jou
   let text = "";
   const out: JournalEvent[] = [];
   for (const e of events) {
-    const ev = { ...e, prev: hash } as JournalEvent;
+    const ev: JournalEvent = { ...e, prev: hash };
     const line = JSON.stringify(ev);
     hash = chainNext(hash, line);
     text += `${line}\n`;

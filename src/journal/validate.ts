@@ -7,7 +7,7 @@
  */
 import { schemaChecker } from "../config/ajv.js";
 import { type Static, Type } from "@sinclair/typebox";
-import type { JournalEvent } from "./types.js";
+import type { HeadDoc as Head, JournalEvent } from "./types.js";
 import { EVENT_BODIES, HeadDoc, ResetRecord, TripRecord } from "./schemas.js";
 
 export const JOURNAL_EVENT_TYPES: readonly string[] = Object.keys(EVENT_BODIES);
@@ -26,6 +26,12 @@ const listed = (issues: { path: string; rule: string }[]) =>
 export function headIssue(head: unknown): string | null {
   const issues = checkHead(head);
   return issues.length > 0 ? `the head document is not valid: ${listed(issues)}` : null;
+}
+
+/** The head document, refused by `fail` with `headIssue`'s words when it is not valid. */
+export function assertHead(head: unknown, fail: (why: string) => never): asserts head is Head {
+  const invalid = headIssue(head);
+  if (invalid) fail(invalid);
 }
 
 /** Why a log line's event is not valid (unknown type, wrong fields), or null when it is. */
