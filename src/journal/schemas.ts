@@ -4,8 +4,10 @@
  * open; types.ts gives every record its TypeScript type as `Static<>` of its schema.
  *
  * A few fields are checked more loosely on disk than the program writes them (an order's status,
- * a run's mode and outcome, a note's kind: plain strings, as older journals hold them); their
- * static type is the program's narrower one (`Loose`), the check stays what it always was.
+ * a run's mode and outcome, a finished run's status, a note's kind, an approval's decision: plain
+ * strings, as older journals hold them; proposed orders and gate decisions: the fields the journal
+ * relies on); their static type is the program's narrower one (`Loose`), the check stays what it
+ * always was.
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import type { OrderStatus, ProposedOrder, RunMode } from "../core/domain.js";
