@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import type { JournalEvent } from "./types.js";
 import { lifecycleIssue } from "./lifecycle-check.js";
-import { eventIssue } from "./validate.js";
+import { assertEvent } from "./validate.js";
 
 export const CHAIN_ORIGIN = "0".repeat(64);
 
@@ -28,7 +28,7 @@ export function chainEvents(events: JournalEvent[], prev: string): { events: Jou
   let text = "";
   const out: JournalEvent[] = [];
   for (const e of events) {
-    const ev = { ...e, prev: hash } as JournalEvent;
+    const ev: JournalEvent = { ...e, prev: hash };
     const line = JSON.stringify(ev);
     hash = chainNext(hash, line);
     text += `${line}\n`;
@@ -54,6 +54,8 @@ function linkIssue(n: number, ev: Record<string, unknown>, expected: string, cha
   return null;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
 /**
  * Parses whole lines (each ending in "\n") into events: JSON, in sequence from `firstSeq`, valid
  * by its schema and every order status change a legal step of the order lifecycle (else
@@ -68,18 +70,16 @@ export function parseLines(lines: string[], fail: (why: string) => never, firstS
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     const n = firstSeq + i;
-    let ev: JournalEvent;
+    let ev: unknown;
     try {
-      ev = JSON.parse(line) as JournalEvent;
+      ev = JSON.parse(line);
     } catch {
       fail(`event log line ${n} is not valid JSON`);
     }
-    if (typeof ev !== "object" || ev === null || ev.seq !== n) fail(`event log line ${n} is out of sequence`);
-    const rec = ev as unknown as Record<string, unknown>;
-    const invalid = eventIssue(n, rec);
-    if (invalid) fail(invalid);
-    chainIssue ??= linkIssue(n, rec, hash, chained);
-    if (rec.prev !== undefined) chained = true;
+    if (!isObject(ev) || ev.seq !== n) fail(`event log line ${n} is out of sequence`);
+    assertEvent(n, ev, fail);
+    chainIssue ??= linkIssue(n, ev, hash, chained);
+    if (ev.prev !== undefined) chained = true;
     hash = chainNext(hash, line);
     events.push(ev);
   }

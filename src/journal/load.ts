@@ -2,7 +2,7 @@
  * Opening the journal's files: the head document and the committed part of the event log, or a
  * migration of an older schema (the original kept as a backup). Pure of the Journal class.
  */
-import { headIssue } from "./validate.js";
+import { assertHead } from "./validate.js";
 import { CONTRADICTIONS, checkpointMismatch, verifyState } from "./verify.js";
 import { readFile } from "node:fs/promises";
 import { CHAIN_ORIGIN, chainEvents, salvageLog } from "./chain.js";
@@ -68,7 +68,7 @@ export async function loadJournalFiles(home: string, opts: LoadOptions): Promise
   if (version < SCHEMA_VERSION) {
     const bodies = migrate(raw as Record<string, unknown>, version, paths.journal);
     const chained = chainEvents(
-      bodies.map((b, i) => ({ ...b, seq: i + 1 }) as JournalEvent),
+      bodies.map((b, i): JournalEvent => ({ ...b, seq: i + 1 })),
       CHAIN_ORIGIN,
     );
     const events = chained.events;
@@ -84,12 +84,14 @@ export async function loadJournalFiles(home: string, opts: LoadOptions): Promise
     }
     return { head, events, exists: true, state };
   }
-  const head = raw as HeadDoc;
-  if (!head.log || typeof head.log.committed_bytes !== "number" || typeof head.log.last_seq !== "number") {
+  const mark = (raw as { log?: { committed_bytes?: unknown; last_seq?: unknown } }).log;
+  if (!mark || typeof mark.committed_bytes !== "number" || typeof mark.last_seq !== "number") {
     throw corrupt(paths.journal, "the head has no valid commit mark");
   }
-  const invalidHead = headIssue(head);
-  if (invalidHead) throw corrupt(paths.journal, invalidHead);
+  assertHead(raw, (why) => {
+    throw corrupt(paths.journal, why);
+  });
+  const head = raw;
   const { events, hash, chainIssue, uncommittedBytes } = await readLog(logPath, head.log.committed_bytes, head.log.last_seq, head.log.last_hash);
   const state = fold(events);
   // A broken chain, a checkpoint that disagrees with the log or a log that contradicts itself is

@@ -5,42 +5,14 @@
  * Stored as `standing` events in the journal's log; this module holds the records and the fold.
  */
 import { createHash } from "node:crypto";
+import type { Static } from "@sinclair/typebox";
 import type { Side } from "../core/domain.js";
+import type * as S from "./schemas.js";
 
-export type StandingType = "stop_loss" | "take_profit" | "buy_limit_below";
-export type StandingStatus = "proposed" | "active" | "rejected" | "cancelled" | "expired" | "placed" | "blocked";
-
-export interface StandingOrder {
-  id: string;
-  symbol: string;
-  type: StandingType;
-  trigger_price: number;
-  side: Side;
-  quantity: number;
-  limit_price: number;
-  reason: string;
-  evidence_ids: string[];
-  proposed_run: string;
-  proposed_day: string;
-  proposed_at: string;
-  ttl_trading_days: number;
-  /** The last trading day on which it may fire. */
-  expires_on: string;
-  /** SHA-256 of the trigger and the order it would place: what an approval binds to. */
-  binding_hash: string;
-  status: StandingStatus;
-  approval?: { by: string; at: string; binding_hash: string; note?: string };
-  /** Why it ended (rejected, cancelled, expired), in words. */
-  end?: { at: string; by: string; reason: string };
-  /** The run that fired it, with the reference price, and the order placed or the gate's reasons. */
-  fired?: { run_id: string; trading_day: string; reference_price: number; at: string; client_order_id?: string; reasons?: { code: string; message: string }[] };
-}
-
-export type StandingEvent =
-  | { kind: "propose"; order: StandingOrder }
-  | { kind: "approve"; id: string; by: string; at: string; binding_hash: string; note?: string }
-  | { kind: "end"; id: string; status: "rejected" | "cancelled" | "expired"; by: string; at: string; reason: string }
-  | { kind: "fire"; id: string; placed: boolean; fired: NonNullable<StandingOrder["fired"]> };
+export type StandingType = Static<typeof S.StandingType>;
+export type StandingStatus = Static<typeof S.StandingStatus>;
+export type StandingOrder = Static<typeof S.StandingOrder>;
+export type StandingEvent = Static<typeof S.StandingEvent>;
 
 export interface StandingState {
   orders: Map<string, StandingOrder>;

@@ -8,21 +8,8 @@ import { Dec } from "../core/money.js";
 import { lowerBound, toMs } from "./time.js";
 import { applyWatch, emptyWatchState, type WatchState } from "./watchlist.js";
 import { applyStanding, emptyStandingState, type StandingState } from "./standing-orders.js";
-import type {
-  AdjustmentRecord,
-  ApprovalRecord,
-  Checkpoint,
-  FillRecord,
-  JournalEvent,
-  LedgerEntry,
-  Note,
-  OrderRecord,
-  ProposalRecord,
-  ResetRecord,
-  RunRecord,
-  TripRecord,
-  UsageRecord,
-} from "./types.js";
+import type { AdjustmentRecord, ApprovalRecord, Checkpoint, FillRecord, JournalEvent, LedgerEntry, Note, OrderRecord } from "./types.js";
+import type { ProposalRecord, ResetRecord, RunRecord, TripRecord, UsageRecord } from "./types.js";
 
 export interface HoldingState {
   qty: Dec;
@@ -149,8 +136,57 @@ function applyFillToHoldings(s: State, f: FillRecord, currency: string): void {
   else s.holdings.set(f.symbol, h);
 }
 
+type Event<T extends JournalEvent["t"]> = Extract<JournalEvent, { t: T }>;
+
 export function apply(s: State, ev: JournalEvent): void {
   s.seq = ev.seq;
+  switch (ev.t) {
+    case "init":
+    case "deposit":
+    case "import_ledger":
+      applyCash(s, ev);
+      return;
+    case "run_start":
+    case "import_run":
+    case "run_abort":
+    case "run_finish":
+    case "valuation":
+      applyRun(s, ev);
+      return;
+    case "trip":
+    case "reset":
+    case "import_state":
+      applyKillSwitch(s, ev);
+      return;
+    case "usage":
+    case "proposal":
+    case "approval":
+    case "final_gate":
+      applyRunRecord(s, ev);
+      return;
+    case "order_intent":
+    case "import_order":
+    case "order_update":
+    case "fill":
+      applyOrder(s, ev);
+      return;
+    case "watch":
+      applyWatch(s.watchlist, ev.record);
+      return;
+    case "standing":
+      applyStanding(s.standing, ev.record);
+      return;
+    case "adjustment":
+      applyAdjustment(s, ev.adjustment);
+      return;
+    case "note":
+      applyNote(s, ev.note);
+      return;
+  }
+}
+
+/** The account's capital, deposits and (migrated) ledger entries. */
+function applyCash(s: State, ev: Event<"init" | "deposit" | "import_ledger">): void {
   switch (ev.t) {
     case "init":
       s.account = { currency: ev.currency, capital_minor: ev.capital_minor, at: ev.at };
@@ -168,6 +204,12 @@ export function apply(s: State, ev: JournalEvent): void {
         ...(ev.symbol ? { symbol: ev.symbol } : {}),
       });
       return;
+  }
+}
+
+/** A run's start, end and valuation (the valuation moves the peak). */
+function applyRun(s: State, ev: Event<"run_start" | "import_run" | "run_abort" | "run_finish" | "valuation">): void {
+  switch (ev.t) {
     case "run_start":
     case "import_run":
       s.runs.set(ev.run.run_id, { ...ev.run, notes: [...ev.run.notes] });
@@ -213,6 +255,12 @@ export function apply(s: State, ev: JournalEvent): void {
       }
       return;
     }
+  }
+}
+
+/** The kill switch: a trip halts trading, a reset re-arms it (migration imports its whole state). */
+function applyKillSwitch(s: State, ev: Event<"trip" | "reset" | "import_state">): void {
+  switch (ev.t) {
     case "trip":
       s.trips.push(ev.trip);
       s.trading_state = "HALTED";
@@ -233,6 +281,12 @@ export function apply(s: State, ev: JournalEvent): void {
       s.trips.push(...ev.trips);
       s.resets.push(...ev.resets);
       return;
+  }
+}
+
+/** What a run recorded: model usage (its cost added to the run), proposals, approvals and the final gate. */
+function applyRunRecord(s: State, ev: Event<"usage" | "proposal" | "approval" | "final_gate">): void {
+  switch (ev.t) {
     case "usage": {
       s.usage.push(ev.record);
       const r = s.runs.get(ev.record.run_id);
@@ -248,6 +302,12 @@ export function apply(s: State, ev: JournalEvent): void {
     case "final_gate":
       s.finalGates.set(ev.run_id, ev.decisions);
       return;
+  }
+}
+
+/** Orders, their status updates and fills (a fill moves the holding and books its ledger entries). */
+function applyOrder(s: State, ev: Event<"order_intent" | "import_order" | "order_update" | "fill">): void {
+  switch (ev.t) {
     case "order_intent":
     case "import_order": {
       const o: OrderRecord = { ...ev.order, history: [...ev.order.history], counted_at: null };
@@ -283,30 +343,22 @@ export function apply(s: State, ev: JournalEvent): void {
       if (o) recount(s, o);
       return;
     }
-    case "watch":
-      applyWatch(s.watchlist, ev.record);
-      return;
-    case "standing":
-      applyStanding(s.standing, ev.record);
-      return;
-    case "adjustment":
-      applyAdjustment(s, ev.adjustment);
-      return;
-    case "note": {
-      const n = { ...ev.note };
-      s.notes.set(n.id, n);
-      if (n.status === "live") s.liveNotes++;
-      const m = /^n-(\d+)$/.exec(n.id);
-      if (m) s.note_seq = Math.max(s.note_seq, Number(m[1]));
-      if (n.supersedes) {
-        const old = s.notes.get(n.supersedes);
-        if (old && old.status === "live") {
-          old.status = "superseded";
-          old.superseded_by = n.id;
-          s.liveNotes--;
-        }
-      }
-      return;
+  }
+}
+
+/** A note; one that supersedes a live note retires it. */
+function applyNote(s: State, note: Note): void {
+  const n = { ...note };
+  s.notes.set(n.id, n);
+  if (n.status === "live") s.liveNotes++;
+  const m = /^n-(\d+)$/.exec(n.id);
+  if (m) s.note_seq = Math.max(s.note_seq, Number(m[1]));
+  if (n.supersedes) {
+    const old = s.notes.get(n.supersedes);
+    if (old && old.status === "live") {
+      old.status = "superseded";
+      old.superseded_by = n.id;
+      s.liveNotes--;
     }
   }
 }

@@ -27,12 +27,24 @@ export const CONTRADICTIONS: ReadonlySet<string> = new Set([
   "order_without_run",
 ]);
 
+type Add = (code: string, message: string) => void;
+
 export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: number, chainIssue?: string | null): Finding[] {
   const out: Finding[] = [];
-  const add = (code: string, message: string) => out.push({ code, message });
+  const add: Add = (code, message) => {
+    out.push({ code, message });
+  };
   if (chainIssue) add("chain_broken", `${chainIssue}: the log was changed after it was written`);
+  cashFindings(s, checkpoint, add);
+  const { qtyBySymbol, qtyByOrder } = fillFindings(s, add);
+  holdingFindings(s, checkpoint, qtyBySymbol, add);
+  orderFindings(s, qtyByOrder, add);
+  stateFindings(s, checkpoint, maxLiveNotes, add);
+  return out;
+}
 
-  // cash = sum of the ledger
+/** Cash is the sum of the ledger, and the committed checkpoint says so. */
+function cashFindings(s: State, checkpoint: Checkpoint, add: Add): void {
   let ledgerSum = 0;
   for (const e of s.ledger) {
     if (!Number.isSafeInteger(e.amount_minor)) add("ledger_amount_invalid", `ledger entry ${e.seq} has a non-integer amount ${e.amount_minor}`);
@@ -42,8 +54,10 @@ export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: numb
   if (s.account && checkpoint.cash_minor !== ledgerSum) add("checkpoint_cash_mismatch", `the committed checkpoint says cash ${checkpoint.cash_minor}, the ledger sums to ${ledgerSum}`);
   if (s.account && ledgerSum < 0) add("negative_cash", `cash is negative (${ledgerSum} minor units)`);
   if (!s.account && (s.ledger.length > 0 || s.runs.size > 0)) add("not_initialised", "the journal holds entries but was never initialised");
+}
 
-  // every booked fill has its ledger entries
+/** Every booked fill has its ledger entries and its order; returns the booked quantity by symbol (adjustments included) and by order. */
+function fillFindings(s: State, add: Add): { qtyBySymbol: Map<string, Dec>; qtyByOrder: Map<string, Dec> } {
   const byFill = new Map<string, number>();
   for (const e of s.ledger) if (e.fill_id) byFill.set(e.fill_id, (byFill.get(e.fill_id) ?? 0) + e.amount_minor);
   const qtyBySymbol = new Map<string, Dec>();
@@ -70,8 +84,11 @@ export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: numb
     if (!a.reason.trim()) add("adjustment_without_reason", `adjustment ${a.id} has no reason`);
     if (a.kind === "position" && a.symbol && a.quantity_delta) qtyBySymbol.set(a.symbol, (qtyBySymbol.get(a.symbol) ?? new Dec(0)).add(a.quantity_delta));
   }
+  return { qtyBySymbol, qtyByOrder };
+}
 
-  // holdings = sum of fills
+/** Holdings are the sum of the fills (and adjustments), and the committed checkpoint says so. */
+function holdingFindings(s: State, checkpoint: Checkpoint, qtyBySymbol: Map<string, Dec>, add: Add): void {
   const symbols = new Set([...qtyBySymbol.keys(), ...s.holdings.keys(), ...Object.keys(checkpoint.holdings)]);
   for (const sym of symbols) {
     const fromFills = qtyBySymbol.get(sym) ?? new Dec(0);
@@ -83,8 +100,10 @@ export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: numb
   }
   if (s.account && checkpoint.fills !== s.fillList.length) add("checkpoint_fill_count", `the checkpoint counts ${checkpoint.fills} fills, the log holds ${s.fillList.length}`);
   if (s.account && checkpoint.ledger_entries !== s.ledger.length) add("checkpoint_ledger_count", `the checkpoint counts ${checkpoint.ledger_entries} ledger entries, the log holds ${s.ledger.length}`);
+}
 
-  // orders
+/** Orders: their runs, their booked fills, and whether their outcome is final; proposals and usage name a run. */
+function orderFindings(s: State, qtyByOrder: Map<string, Dec>, add: Add): void {
   for (const o of s.orders.values()) {
     if (!s.runs.has(o.run_id)) add("order_without_run", `order ${o.client_order_id} names run ${o.run_id}, which is not in the journal`);
     const booked = qtyByOrder.get(o.client_order_id) ?? new Dec(0);
@@ -105,8 +124,10 @@ export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: numb
   }
   for (const [runId] of s.proposals) if (!s.runs.has(runId)) add("proposal_without_run", `a proposal names run ${runId}, which is not in the journal`);
   for (const u of s.usage) if (!s.runs.has(u.run_id)) add("usage_without_run", `LLM usage names run ${u.run_id}, which is not in the journal`);
+}
 
-  // state
+/** The peak, the trading state and the notes. */
+function stateFindings(s: State, checkpoint: Checkpoint, maxLiveNotes: number, add: Add): void {
   const valued = [...s.runs.values()].some((r) => r.first_value_minor !== null);
   if (valued && s.peak_minor === null) add("peak_missing", "runs were valued but there is no peak");
   if (s.trading_state === "HALTED" && s.trips.length === 0) add("halt_without_trip", "trading is HALTED but no trip is recorded");
@@ -117,13 +138,12 @@ export function verifyState(s: State, checkpoint: Checkpoint, maxLiveNotes: numb
     if (n.superseded_by && !s.notes.has(n.superseded_by)) add("note_dangling", `note ${n.id} is superseded by ${n.superseded_by}, which does not exist`);
   }
   if (live > maxLiveNotes) add("memory_over_cap", `${live} live notes, more than the cap of ${maxLiveNotes}`);
-  return out;
 }
 
 /** The first key where a committed checkpoint differs from the fold of the log, or null. */
 export function checkpointMismatch(committed: Checkpoint, folded: Checkpoint): string | null {
-  const a = committed as unknown as Record<string, unknown>;
-  const b = folded as unknown as Record<string, unknown>;
+  const a: Record<string, unknown> = committed;
+  const b: Record<string, unknown> = folded;
   for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const x = JSON.stringify(a[key]);
     const y = JSON.stringify(b[key]);

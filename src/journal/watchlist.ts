@@ -3,31 +3,11 @@
  * reason, a relative expiry in trading days and optional price alerts. Stored as `watch` events in
  * the journal's log; this module holds the records, the pure fold and the queries.
  */
+import type { Static } from "@sinclair/typebox";
+import type { WatchEvent as WatchEventSchema, WatchItem as WatchItemSchema } from "./schemas.js";
 
-export interface WatchItem {
-  id: string;
-  symbol: string;
-  reason: string;
-  run_id: string;
-  /** The trading day of the run that added it. */
-  added_day: string;
-  added_at: string;
-  /** The reference price when it was added (last close before `added_day`). */
-  price_at_add: number | null;
-  ttl_trading_days: number;
-  /** The last trading day on which it is still shown. */
-  expires_on: string;
-  alert_above?: number;
-  alert_below?: number;
-  status: "live" | "removed";
-  removed_at?: string;
-  removed_by_run?: string;
-  removed_reason?: string;
-}
-
-export type WatchEvent =
-  | { kind: "add"; item: WatchItem }
-  | { kind: "remove"; id: string; run_id: string; at: string; reason: string };
+export type WatchItem = Static<typeof WatchItemSchema>;
+export type WatchEvent = Static<typeof WatchEventSchema>;
 
 export interface WatchState {
   items: Map<string, WatchItem>;

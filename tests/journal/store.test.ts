@@ -61,6 +61,35 @@ describe("storage", () => {
     expect(again.runs().map((r) => r.run_id)).toEqual(["old-1", "new-1"]);
   });
 
+  it("imports a schema-1 journal's trips and resets as they are; malformed ones are refused before anything is written", async () => {
+    const trip = { run_id: "old-1", at: "2023-06-02T14:40:00.000Z", value: 9000, peak: 10000, drawdown_pct: 10, reason: "drawdown" };
+    const reset = { at: "2023-06-03T00:00:00.000Z", who: "me", reason: "reviewed", value: 9000, new_peak: 9000, reducing_runs: 2 };
+    const good = tmpHome();
+    writeFileSync(join(good, "journal.json"), JSON.stringify({ ...V1, trips: [trip], resets: [reset] }));
+    await openJournal(good, { timezone: "UTC" });
+    const log = readFileSync(join(good, "journal.log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(log.find((e) => e.t === "import_state")).toMatchObject({ trips: [trip], resets: [reset] });
+    await openJournal(good, { timezone: "UTC" }); // the migrated log opens again
+    const bad = tmpHome();
+    const text = JSON.stringify({ ...V1, trips: [{ ...trip, value: "9000" }] });
+    writeFileSync(join(bad, "journal.json"), text);
+    await expect(openJournal(bad, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_corrupt", message: expect.stringContaining("schema 1 trips are not valid: [0].value: must be in [-1000000000000000, 1000000000000000], got \"9000\"") });
+    expect(readFileSync(join(bad, "journal.json"), "utf8")).toBe(text);
+    expect(existsSync(join(bad, "journal.log.jsonl"))).toBe(false);
+  });
+
+  it("checks every field a run record carries: a run's pid that is not an integer is refused naming the line and the key", async () => {
+    const j = await freshJournal();
+    await startRun(j, "r1");
+    const logPath = join(j.home, "journal.log.jsonl");
+    // the same number of bytes (the commit mark still falls on a line end): 12345 → "xxx"
+    writeFileSync(logPath, readFileSync(logPath, "utf8").replace(/"pid":(\d+)/, (_m, d: string) => `"pid":"${"x".repeat(d.length - 2)}"`));
+    await expect(openJournal(j.home, { timezone: "UTC", readOnly: true })).rejects.toMatchObject({
+      code: "journal_corrupt",
+      message: expect.stringMatching(/event log line \d+ \(run_start\): run\.pid: must be an integer, got "x*"/),
+    });
+  });
+
   it("refuses a journal that does not parse and leaves it byte-identical", async () => {
     const home = tmpHome();
     const bytes = Buffer.from('{"format":"tradewarden-journal","schema_version":2,"log":{"file":"journal.log.jsonl","committed_by', "utf8");
