@@ -5,7 +5,7 @@ import { readArtifact } from "../run/artifacts.js";
 import type { RunEvent } from "../core/events.js";
 import { homePaths } from "../util/paths.js";
 import { prepareInkForTerminal } from "../util/terminal-env.js";
-import type { JournalBrowserSource, JournalRunDetail, TranscriptEntry } from "../screens/journal-data.js";
+import type { JournalAccount, JournalBrowserSource, JournalRunDetail, TranscriptEntry } from "../screens/journal-data.js";
 import { EXIT } from "../core/exit-codes.js";
 
 /** An artifact's text (plain or packed), or null when missing or unreadable. */
@@ -52,6 +52,96 @@ function readTranscript(runDir: string): TranscriptEntry[] {
   }
 }
 
+/** Token counts and turns over the run's model responses. */
+function tokenUsage(events: readonly RunEvent[]) {
+  let input = 0;
+  let output = 0;
+  let cacheRead = 0;
+  let cacheWrite = 0;
+  let turns = 0;
+  for (const e of events) {
+    if (e.type !== "model.response") continue;
+    turns++;
+    input += e.usage.input_tokens;
+    output += e.usage.output_tokens;
+    cacheRead += e.usage.cache_read_input_tokens;
+    cacheWrite += e.usage.cache_creation_input_tokens;
+  }
+  return { input, output, cacheRead, cacheWrite, turns };
+}
+
+type JournalFill = ReturnType<Journal["fills"]>[number];
+
+/** The run's orders, each with the average price of its own fills (when it has any). */
+function orderRows(journal: Journal, id: string, fills: readonly JournalFill[]): JournalRunDetail["orders"] {
+  return journal.orders(id).map((o) => {
+    const own = fills.filter((f) => f.client_order_id === o.client_order_id);
+    const qty = own.reduce((a, f) => a + f.quantity, 0);
+    const avg = qty > 0 ? own.reduce((a, f) => a + f.quantity * f.price, 0) / qty : undefined;
+    return {
+      client_order_id: o.client_order_id,
+      symbol: o.symbol,
+      side: o.side,
+      quantity: o.quantity,
+      limit_price: o.limit_price,
+      status: o.status,
+      filled_quantity: o.filled_quantity,
+      ...(avg !== undefined ? { avg_price: Math.round(avg * 10000) / 10000 } : {}),
+    };
+  });
+}
+
+function runDetail(journal: Journal, home: string, currency: string, id: string): JournalRunDetail | null {
+  const run = journal.run(id);
+  if (!run) return null;
+  const runDir = homePaths(home).runDir(id);
+  const events = readEvents(runDir);
+  const fills = journal.fills(id);
+  const approval = journal.approvals(id).at(-1);
+  const { input, output, cacheRead, cacheWrite, turns } = tokenUsage(events);
+  return {
+    run_id: id,
+    events,
+    orders: orderRows(journal, id, fills),
+    fills: fills.map((f) => ({ at: f.at, symbol: f.symbol, side: f.side, quantity: f.quantity, price: f.price, commission: fromMinor(f.commission_minor, currency), client_order_id: f.client_order_id })),
+    decision: approval
+      ? { decision: approval.decision, by: approval.by, orders_hash: approval.orders_hash, ...(approval.reason ? { reason: approval.reason } : {}), ...(approval.orders ? { orders: approval.orders.length } : {}) }
+      : null,
+    transcript: readTranscript(runDir),
+    cost: { total_usd: journal.runCostUsd(id), input_tokens: input, output_tokens: output, cache_read_tokens: cacheRead, cache_write_tokens: cacheWrite, turns },
+  };
+}
+
+/** Each valued run's value and peak, with trip, reset and fill marks. */
+function accountHistory(journal: Journal, currency: string, maxDrawdownPct: number): JournalAccount {
+  const trips = new Set(journal.tripHistory().map((t) => t.run_id));
+  const resets = journal.resetHistory().map((r) => r.at);
+  const all = journal.runs();
+  return {
+    points: all
+      .filter((r) => r.first_value_minor !== null && r.peak_after_minor !== null)
+      .map((r) => {
+        // A reset is marked on the first run that started after it.
+        const i = all.indexOf(r);
+        const prevStart = i > 0 ? (all[i - 1]?.started_at ?? "") : "";
+        const reset = resets.some((at) => at > prevStart && at <= r.started_at);
+        const fills = journal.fills(r.run_id).length;
+        return {
+          run_id: r.run_id,
+          trading_day: r.trading_day,
+          value: fromMinor(r.first_value_minor as number, currency),
+          peak: fromMinor(r.peak_after_minor as number, currency),
+          ...(trips.has(r.run_id) ? { trip: true } : {}),
+          ...(reset ? { reset: true } : {}),
+          ...(fills > 0 ? { fills } : {}),
+        };
+      }),
+    max_drawdown_pct: maxDrawdownPct,
+    base_currency: currency,
+    trading_state: journal.tradingState(),
+  };
+}
+
 export function journalBrowserSource(journal: Journal, home: string, maxDrawdownPct: number): JournalBrowserSource {
   const currency = journal.isInitialised() ? journal.baseCurrency() : "USD";
   return {
@@ -70,80 +160,8 @@ export function journalBrowserSource(journal: Journal, home: string, maxDrawdown
           fills: journal.fills(r.run_id).length,
           cost_usd: journal.runCostUsd(r.run_id),
         })),
-    runDetail: (id): JournalRunDetail | null => {
-      const run = journal.run(id);
-      if (!run) return null;
-      const runDir = homePaths(home).runDir(id);
-      const events = readEvents(runDir);
-      const fills = journal.fills(id);
-      const approval = journal.approvals(id).at(-1);
-      let input = 0;
-      let output = 0;
-      let cacheRead = 0;
-      let cacheWrite = 0;
-      let turns = 0;
-      for (const e of events) {
-        if (e.type !== "model.response") continue;
-        turns++;
-        input += e.usage.input_tokens;
-        output += e.usage.output_tokens;
-        cacheRead += e.usage.cache_read_input_tokens;
-        cacheWrite += e.usage.cache_creation_input_tokens;
-      }
-      return {
-        run_id: id,
-        events,
-        orders: journal.orders(id).map((o) => {
-          const own = fills.filter((f) => f.client_order_id === o.client_order_id);
-          const qty = own.reduce((a, f) => a + f.quantity, 0);
-          const avg = qty > 0 ? own.reduce((a, f) => a + f.quantity * f.price, 0) / qty : undefined;
-          return {
-            client_order_id: o.client_order_id,
-            symbol: o.symbol,
-            side: o.side,
-            quantity: o.quantity,
-            limit_price: o.limit_price,
-            status: o.status,
-            filled_quantity: o.filled_quantity,
-            ...(avg !== undefined ? { avg_price: Math.round(avg * 10000) / 10000 } : {}),
-          };
-        }),
-        fills: fills.map((f) => ({ at: f.at, symbol: f.symbol, side: f.side, quantity: f.quantity, price: f.price, commission: fromMinor(f.commission_minor, currency), client_order_id: f.client_order_id })),
-        decision: approval
-          ? { decision: approval.decision, by: approval.by, orders_hash: approval.orders_hash, ...(approval.reason ? { reason: approval.reason } : {}), ...(approval.orders ? { orders: approval.orders.length } : {}) }
-          : null,
-        transcript: readTranscript(runDir),
-        cost: { total_usd: journal.runCostUsd(id), input_tokens: input, output_tokens: output, cache_read_tokens: cacheRead, cache_write_tokens: cacheWrite, turns },
-      };
-    },
-    account: () => {
-      const trips = new Set(journal.tripHistory().map((t) => t.run_id));
-      const resets = journal.resetHistory().map((r) => r.at);
-      const all = journal.runs();
-      return {
-        points: all
-          .filter((r) => r.first_value_minor !== null && r.peak_after_minor !== null)
-          .map((r) => {
-            // A reset is marked on the first run that started after it.
-            const i = all.indexOf(r);
-            const prevStart = i > 0 ? (all[i - 1]?.started_at ?? "") : "";
-            const reset = resets.some((at) => at > prevStart && at <= r.started_at);
-            const fills = journal.fills(r.run_id).length;
-            return {
-              run_id: r.run_id,
-              trading_day: r.trading_day,
-              value: fromMinor(r.first_value_minor as number, currency),
-              peak: fromMinor(r.peak_after_minor as number, currency),
-              ...(trips.has(r.run_id) ? { trip: true } : {}),
-              ...(reset ? { reset: true } : {}),
-              ...(fills > 0 ? { fills } : {}),
-            };
-          }),
-        max_drawdown_pct: maxDrawdownPct,
-        base_currency: currency,
-        trading_state: journal.tradingState(),
-      };
-    },
+    runDetail: (id) => runDetail(journal, home, currency, id),
+    account: () => accountHistory(journal, currency, maxDrawdownPct),
   };
 }
 

@@ -4,18 +4,20 @@
  * Shopify CLI's dangerous-confirmation prompt). Esc leaves everything as it was.
  */
 import { Box, Text } from "ink";
+import type { ReactNode } from "react";
 import type { TradingState } from "../core/domain.js";
 import { money, pct } from "../run/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import { HelpOverlay, KeyHelp, Spinner } from "./components.js";
 import { useKeys } from "./input.js";
-import { KILLSWITCH_DONE_KEYS, matchKey, overlayKeys } from "./keys.js";
-import { EMPTY_LINE, LineField, type LineState, promptKey, promptKeys } from "./line-editor.js";
+import { KILLSWITCH_DONE_KEYS } from "./keys.js";
+import { KILLSWITCH_REASON_KEYS, KILLSWITCH_WORD_KEYS, type KillSwitchState, killSwitchKey, RESET_WORD } from "./killswitch-input.js";
+import { EMPTY_LINE, LineField } from "./line-editor.js";
 import { useTerminalSize } from "./terminal.js";
-import { useTheme } from "./theme.js";
+import { type Theme, useTheme } from "./theme.js";
 import { useRefState } from "./use-ref-state.js";
 
-export const RESET_WORD = "RESET";
+export { KILLSWITCH_REASON_KEYS, KILLSWITCH_WORD_KEYS, RESET_WORD } from "./killswitch-input.js";
 
 export interface KillSwitchFacts {
   trading_state: TradingState;
@@ -51,14 +53,6 @@ export interface KillSwitchScreenProps {
   onInterrupt?: () => void;
 }
 
-type Mode = { kind: "word"; line: LineState } | { kind: "reason"; line: LineState } | { kind: "busy" } | { kind: "done" } | { kind: "idle" };
-
-const LEAVE = "leave without changes";
-const INTERRUPT = "leave without changes (exit 130)";
-export const KILLSWITCH_WORD_KEYS = promptKeys("continue to the reason", LEAVE, INTERRUPT);
-export const KILLSWITCH_REASON_KEYS = promptKeys("reset the kill switch", LEAVE, INTERRUPT);
-const OVERLAY = overlayKeys("leave (exit 130)");
-
 const LIQUIDATION_TEXT: Record<KillSwitchFacts["liquidation"]["status"], string> = {
   none: "nothing to liquidate",
   pending: "liquidation pending: holdings will be sold at the next run that can trade",
@@ -66,11 +60,81 @@ const LIQUIDATION_TEXT: Record<KillSwitchFacts["liquidation"]["status"], string>
   complete: "liquidation complete: every holding was sold",
 };
 
+/** Not halted: nothing to reset, and what the account is doing instead. */
+function notHaltedFacts(facts: KillSwitchFacts, th: Theme, cur: string): ReactNode {
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text>Trading is not halted: there is nothing to reset.</Text>
+      {facts.trading_state === "REDUCING" ? <Text color={th.c("warn")}>The account is REDUCING: only sells are allowed until the reducing runs are over.</Text> : null}
+      {facts.current_value !== undefined ? <Text>Current value {money(facts.current_value, cur)}</Text> : null}
+    </Box>
+  );
+}
+
+/** Halted: why and when, the liquidation, and what a reset does. */
+function haltedFacts(facts: KillSwitchFacts, th: Theme, cur: string, afterState: string): ReactNode {
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text>
+        Halted {facts.trading_day ? `on trading day ${sanitizeLine(facts.trading_day)} ` : ""}
+        {facts.tripped_at ? `at ${sanitizeLine(facts.tripped_at)}` : "(time unknown)"}
+        {facts.run_id ? ` in run ${sanitizeLine(facts.run_id)}` : ""}
+      </Text>
+      <Text color={th.c("error")}>Why: {facts.reason ? sanitizeLine(facts.reason) : "drawdown reached the limit"}</Text>
+      <Text>
+        Value at trip {facts.value_at_trip !== undefined ? money(facts.value_at_trip, cur) : "—"} · peak {facts.peak !== undefined ? money(facts.peak, cur) : "—"} · drawdown{" "}
+        {facts.drawdown_pct !== undefined ? pct(facts.drawdown_pct) : "—"}
+        {facts.limit_pct !== undefined ? ` (limit ${pct(facts.limit_pct, 0)})` : ""}
+      </Text>
+      <Text color={th.c(facts.liquidation.status === "complete" || facts.liquidation.status === "none" ? "plain" : "warn")}>
+        {LIQUIDATION_TEXT[facts.liquidation.status]}
+        {facts.liquidation.detail ? ` (${sanitizeLine(facts.liquidation.detail)})` : ""}
+      </Text>
+      {(facts.liquidation.orders ?? []).map((o) => (
+        <Text key={o.client_order_id}>
+          · liquidation order {sanitizeLine(o.client_order_id)}: SELL {o.quantity} {sanitizeLine(o.symbol)}, {sanitizeLine(o.status)}, {o.filled_quantity} filled (outside the monthly quota)
+        </Text>
+      ))}
+      <Text>Current value {facts.current_value !== undefined ? money(facts.current_value, cur) : "—"}</Text>
+      <Box flexDirection="column" marginTop={1}>
+        <Text bold>What a reset does</Text>
+        <Text>
+          · the peak becomes the current value{facts.current_value !== undefined ? ` (${money(facts.current_value, cur)})` : ""}, so the drawdown starts again from 0%
+        </Text>
+        <Text>· the trading state becomes {afterState}</Text>
+        <Text>· the reset and your reason are recorded in the journal; holdings are not touched</Text>
+      </Box>
+    </Box>
+  );
+}
+
+/** The prompt of the current step, the progress or the result, the message and the keys. */
+function promptArea(st: KillSwitchState, th: Theme, columns: number, afterState: string): ReactNode {
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      {st.mode.kind === "word" ? <LineField tone="warn" label={`Step 1 of 2 · type ${RESET_WORD} to reset the kill switch:`} line={st.mode.line} width={columns - 1} /> : null}
+      {st.mode.kind === "reason" ? <LineField tone="warn" label="Step 2 of 2 · reason (recorded in the journal):" line={st.mode.line} width={columns - 1} /> : null}
+      {st.mode.kind === "busy" ? (
+        <Text>
+          <Spinner /> recording the reset…
+        </Text>
+      ) : null}
+      {st.mode.kind === "done" ? (
+        <Text bold color={th.c("ok")}>
+          ✓ Kill switch reset: the peak is now the current value; trading state {afterState}.
+        </Text>
+      ) : null}
+      {st.message ? <Text color={th.c(st.message.error ? "error" : "plain")}>{st.message.text}</Text> : null}
+      <KeyHelp table={st.mode.kind === "word" ? KILLSWITCH_WORD_KEYS : st.mode.kind === "reason" ? KILLSWITCH_REASON_KEYS : st.mode.kind === "busy" ? [] : KILLSWITCH_DONE_KEYS} width={Math.max(20, columns - 1)} />
+    </Box>
+  );
+}
+
 export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSwitchScreenProps) {
   const th = useTheme();
   const { columns } = useTerminalSize();
   const halted = facts.trading_state === "HALTED";
-  const [get, set] = useRefState<{ mode: Mode; message: { error: boolean; text: string } | null; help: boolean }>(() => ({
+  const [get, set] = useRefState<KillSwitchState>(() => ({
     mode: halted ? { kind: "word", line: EMPTY_LINE } : { kind: "idle" },
     message: null,
     help: false,
@@ -79,38 +143,7 @@ export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSw
   const cur = facts.base_currency ?? "";
   const interrupt = onInterrupt ?? onExit;
 
-  useKeys((input, key) => {
-    const s = get();
-    const m = s.mode;
-    if (s.help) {
-      if (matchKey(OVERLAY, input, key) === "interrupt") return interrupt();
-      return set({ ...s, help: false });
-    }
-    if (m.kind === "busy") return;
-    if (m.kind === "idle" || m.kind === "done") {
-      const a = matchKey(KILLSWITCH_DONE_KEYS, input, key);
-      if (a === "interrupt") interrupt();
-      else if (a === "exit") onExit();
-      else if (a === "help") set({ ...s, help: true });
-      return;
-    }
-    const out = promptKey(m.kind === "word" ? KILLSWITCH_WORD_KEYS : KILLSWITCH_REASON_KEYS, m.line, input, key);
-    if (out.kind === "interrupt") return interrupt();
-    if (out.kind === "cancel") return onExit();
-    if (out.kind === "edit") return set({ ...s, mode: { ...m, line: out.line } });
-    if (out.kind !== "submit") return;
-    if (m.kind === "word") {
-      if (out.line.text === RESET_WORD) return set({ ...s, mode: { kind: "reason", line: EMPTY_LINE }, message: null });
-      return set({ ...s, mode: { kind: "word", line: EMPTY_LINE }, message: { error: true, text: `refused: "${sanitizeLine(out.line.text)}" is not ${RESET_WORD}. Type ${RESET_WORD} exactly (capitals), or Esc to leave.` } });
-    }
-    const reason = sanitizeLine(out.line.text).trim();
-    if (!reason) return set({ ...s, message: { error: true, text: "a reason is required: it is recorded in the journal" } });
-    set({ ...s, mode: { kind: "busy" }, message: null });
-    onReset({ reason }).then(
-      () => set((p) => ({ ...p, mode: { kind: "done" }, message: null })),
-      (e: unknown) => set((p) => ({ ...p, mode: { kind: "word", line: EMPTY_LINE }, message: { error: true, text: `reset failed, nothing changed: ${sanitizeLine(e instanceof Error ? e.message : String(e))}` } })),
-    );
-  });
+  useKeys((input, key) => killSwitchKey({ s: get(), input, key, set, onReset, onExit, interrupt }));
 
   if (st.help) {
     return (
@@ -129,61 +162,8 @@ export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSw
       <Text bold color={th.c(halted ? "error" : "ok")}>
         Kill switch · trading state {facts.trading_state}
       </Text>
-      {!halted ? (
-        <Box flexDirection="column" marginTop={1}>
-          <Text>Trading is not halted: there is nothing to reset.</Text>
-          {facts.trading_state === "REDUCING" ? <Text color={th.c("warn")}>The account is REDUCING: only sells are allowed until the reducing runs are over.</Text> : null}
-          {facts.current_value !== undefined ? <Text>Current value {money(facts.current_value, cur)}</Text> : null}
-        </Box>
-      ) : (
-        <Box flexDirection="column" marginTop={1}>
-          <Text>
-            Halted {facts.trading_day ? `on trading day ${sanitizeLine(facts.trading_day)} ` : ""}
-            {facts.tripped_at ? `at ${sanitizeLine(facts.tripped_at)}` : "(time unknown)"}
-            {facts.run_id ? ` in run ${sanitizeLine(facts.run_id)}` : ""}
-          </Text>
-          <Text color={th.c("error")}>Why: {facts.reason ? sanitizeLine(facts.reason) : "drawdown reached the limit"}</Text>
-          <Text>
-            Value at trip {facts.value_at_trip !== undefined ? money(facts.value_at_trip, cur) : "—"} · peak {facts.peak !== undefined ? money(facts.peak, cur) : "—"} · drawdown{" "}
-            {facts.drawdown_pct !== undefined ? pct(facts.drawdown_pct) : "—"}
-            {facts.limit_pct !== undefined ? ` (limit ${pct(facts.limit_pct, 0)})` : ""}
-          </Text>
-          <Text color={th.c(facts.liquidation.status === "complete" || facts.liquidation.status === "none" ? "plain" : "warn")}>
-            {LIQUIDATION_TEXT[facts.liquidation.status]}
-            {facts.liquidation.detail ? ` (${sanitizeLine(facts.liquidation.detail)})` : ""}
-          </Text>
-          {(facts.liquidation.orders ?? []).map((o) => (
-            <Text key={o.client_order_id}>
-              · liquidation order {sanitizeLine(o.client_order_id)}: SELL {o.quantity} {sanitizeLine(o.symbol)}, {sanitizeLine(o.status)}, {o.filled_quantity} filled (outside the monthly quota)
-            </Text>
-          ))}
-          <Text>Current value {facts.current_value !== undefined ? money(facts.current_value, cur) : "—"}</Text>
-          <Box flexDirection="column" marginTop={1}>
-            <Text bold>What a reset does</Text>
-            <Text>
-              · the peak becomes the current value{facts.current_value !== undefined ? ` (${money(facts.current_value, cur)})` : ""}, so the drawdown starts again from 0%
-            </Text>
-            <Text>· the trading state becomes {afterState}</Text>
-            <Text>· the reset and your reason are recorded in the journal; holdings are not touched</Text>
-          </Box>
-        </Box>
-      )}
-      <Box flexDirection="column" marginTop={1}>
-        {st.mode.kind === "word" ? <LineField tone="warn" label={`Step 1 of 2 · type ${RESET_WORD} to reset the kill switch:`} line={st.mode.line} width={columns - 1} /> : null}
-        {st.mode.kind === "reason" ? <LineField tone="warn" label="Step 2 of 2 · reason (recorded in the journal):" line={st.mode.line} width={columns - 1} /> : null}
-        {st.mode.kind === "busy" ? (
-          <Text>
-            <Spinner /> recording the reset…
-          </Text>
-        ) : null}
-        {st.mode.kind === "done" ? (
-          <Text bold color={th.c("ok")}>
-            ✓ Kill switch reset: the peak is now the current value; trading state {afterState}.
-          </Text>
-        ) : null}
-        {st.message ? <Text color={th.c(st.message.error ? "error" : "plain")}>{st.message.text}</Text> : null}
-        <KeyHelp table={st.mode.kind === "word" ? KILLSWITCH_WORD_KEYS : st.mode.kind === "reason" ? KILLSWITCH_REASON_KEYS : st.mode.kind === "busy" ? [] : KILLSWITCH_DONE_KEYS} width={Math.max(20, columns - 1)} />
-      </Box>
+      {!halted ? notHaltedFacts(facts, th, cur) : haltedFacts(facts, th, cur, afterState)}
+      {promptArea(st, th, columns, afterState)}
     </Box>
   );
 }

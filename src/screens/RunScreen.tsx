@@ -14,7 +14,7 @@ import { portfolioLines } from "./portfolio-lines.js";
 import type { RunHeader, RunItem, RunState, VerdictRow } from "./run-state.js";
 import { useTerminalSize } from "./terminal.js";
 import { clip, fitSegments, formatDuration, tailLines } from "./text.js";
-import { type Tone, useTheme } from "./theme.js";
+import { type Theme, type Tone, useTheme } from "./theme.js";
 
 const OVERLAY = overlayKeys("stop the run (nothing more is placed)");
 
@@ -88,26 +88,80 @@ function VerdictLines({ rows, indent }: { rows: VerdictRow[]; indent: number }) 
   );
 }
 
+type ItemOf<K extends RunItem["kind"]> = Extract<RunItem, { kind: K }>;
+
+function noteItem(item: ItemOf<"note">, th: Theme): ReactNode {
+  return (
+    <Box flexDirection="column">
+      <Text color={th.c(item.tone)} dimColor={th.dim(item.tone)}>
+        {item.tone === "error" ? "✗ " : "• "}
+        {item.text}
+      </Text>
+      {item.detail.map((d, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static
+        <Text key={i} color={th.c(item.tone)}>
+          {"    "}
+          {d}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+/** A tool call: the call, its outcome, and the correction the model was given, if any. */
+function toolItem(item: ItemOf<"tool">, th: Theme): ReactNode {
+  const tone: Tone = item.status === "ok" ? "ok" : item.status === "rejected" ? "warn" : "error";
+  const mark = item.status === "ok" ? "✓" : "✗";
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text color={th.c("accent")}>→ {item.tool}</Text> <Text dimColor>{item.args}</Text>
+      </Text>
+      <Text color={th.c(tone)}>
+        {"  "}
+        {mark} {item.status === "ok" ? "ok" : item.status === "rejected" ? `rejected ${item.error_code ?? ""}${item.retryable ? " (retryable)" : ""}` : `failed ${item.error_code ?? ""}`}: {item.message}
+        {item.truncated ? " (compacted)" : ""}
+        {item.duration_ms !== undefined ? ` · ${item.duration_ms} ms` : ""}
+      </Text>
+      {item.correction ? (
+        <Box flexDirection="column" marginLeft={4}>
+          <Text color={th.c("warn")}>correction: {item.correction.instruction}</Text>
+          {item.correction.issues.map((x, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: static
+            <Text key={`i${i}`}>issue {x}</Text>
+          ))}
+          {item.correction.missing.length ? <Text>missing: {item.correction.missing.join(", ")}</Text> : null}
+          {item.correction.pending.length ? <Text>pending: {item.correction.pending.join(", ")}</Text> : null}
+        </Box>
+      ) : null}
+    </Box>
+  );
+}
+
+function verdictsItem(item: ItemOf<"verdicts">, th: Theme): ReactNode {
+  return (
+    <Box flexDirection="column">
+      <Text bold color={th.c(item.tone)}>
+        ▸ {item.title}
+      </Text>
+      <VerdictLines rows={item.rows} indent={2} />
+      {item.footer.map((f, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static
+        <Text key={i}>
+          {"  "}
+          {f}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
 /** One finished item, as printed into the scrollback. */
 export function RunItemView({ item }: { item: RunItem }) {
   const th = useTheme();
   switch (item.kind) {
     case "note":
-      return (
-        <Box flexDirection="column">
-          <Text color={th.c(item.tone)} dimColor={th.dim(item.tone)}>
-            {item.tone === "error" ? "✗ " : "• "}
-            {item.text}
-          </Text>
-          {item.detail.map((d, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: static
-            <Text key={i} color={th.c(item.tone)}>
-              {"    "}
-              {d}
-            </Text>
-          ))}
-        </Box>
-      );
+      return noteItem(item, th);
     case "text":
       return (
         <Box flexDirection="column" marginTop={1}>
@@ -115,50 +169,10 @@ export function RunItemView({ item }: { item: RunItem }) {
           <Text>{item.text}</Text>
         </Box>
       );
-    case "tool": {
-      const tone: Tone = item.status === "ok" ? "ok" : item.status === "rejected" ? "warn" : "error";
-      const mark = item.status === "ok" ? "✓" : "✗";
-      return (
-        <Box flexDirection="column">
-          <Text>
-            <Text color={th.c("accent")}>→ {item.tool}</Text> <Text dimColor>{item.args}</Text>
-          </Text>
-          <Text color={th.c(tone)}>
-            {"  "}
-            {mark} {item.status === "ok" ? "ok" : item.status === "rejected" ? `rejected ${item.error_code ?? ""}${item.retryable ? " (retryable)" : ""}` : `failed ${item.error_code ?? ""}`}: {item.message}
-            {item.truncated ? " (compacted)" : ""}
-            {item.duration_ms !== undefined ? ` · ${item.duration_ms} ms` : ""}
-          </Text>
-          {item.correction ? (
-            <Box flexDirection="column" marginLeft={4}>
-              <Text color={th.c("warn")}>correction: {item.correction.instruction}</Text>
-              {item.correction.issues.map((x, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: static
-                <Text key={`i${i}`}>issue {x}</Text>
-              ))}
-              {item.correction.missing.length ? <Text>missing: {item.correction.missing.join(", ")}</Text> : null}
-              {item.correction.pending.length ? <Text>pending: {item.correction.pending.join(", ")}</Text> : null}
-            </Box>
-          ) : null}
-        </Box>
-      );
-    }
+    case "tool":
+      return toolItem(item, th);
     case "verdicts":
-      return (
-        <Box flexDirection="column">
-          <Text bold color={th.c(item.tone)}>
-            ▸ {item.title}
-          </Text>
-          <VerdictLines rows={item.rows} indent={2} />
-          {item.footer.map((f, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: static
-            <Text key={i}>
-              {"  "}
-              {f}
-            </Text>
-          ))}
-        </Box>
-      );
+      return verdictsItem(item, th);
     case "pending":
       return item.pending.length ? (
         <Text color={th.c("warn")}>⚠ pending corrections: {item.pending.map((p) => `${p.tool} (${p.error_code}): ${p.error}`).join("; ")}</Text>

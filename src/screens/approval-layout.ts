@@ -13,6 +13,8 @@ import { type Column, cell, cells, fitColumns } from "./columns.js";
 import { positionLabel } from "./scroll.js";
 import { prettyText, wrapIndented, wrapText } from "./text.js";
 import type { Line } from "./components.js";
+import type { ApprovalMode, ApprovalScreenState } from "./approval-modes.js";
+import { portfolioLines } from "./portfolio-lines.js";
 import type { Tone } from "./theme.js";
 
 type ColumnId = "n" | "side" | "symbol" | "qty" | "limit" | "ref" | "notional" | "after";
@@ -127,4 +129,12 @@ export function detailLines(req: ApprovalRequest, row: ApprovalRow, index: numbe
 export function cashAfterRows(req: ApprovalRequest, rows: readonly ApprovalRow[]): number | null {
   if (!req.portfolio) return null;
   return cashAfter(req.portfolio.cash, rows.filter(isApprovable).flatMap((r) => (r.decision ? [r.decision] : [])), req.portfolio.currency);
+}
+
+/** The lines of the details or portfolio view (none in any other mode, or with nothing to show). */
+export function viewLines(req: ApprovalRequest, s: ApprovalScreenState, mode: ApprovalMode, width: number): Line[] {
+  const row = s.rows[s.selected];
+  if (mode.kind === "details" && row) return detailLines(req, row, s.selected, width);
+  if (mode.kind === "portfolio" && req.portfolio) return portfolioLines(req.portfolio, cashAfterRows(req, s.rows), width, 10_000);
+  return [];
 }

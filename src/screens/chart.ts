@@ -49,12 +49,22 @@ function fmtAxis(n: number): string {
   return n.toFixed(0);
 }
 
-export function renderChart(points: readonly ChartPoint[], opts: { width: number; height: number; maxDrawdownPct: number }): Chart {
-  const gutter = 9;
-  const plotW = Math.max(4, opts.width - gutter);
-  const H = Math.max(3, opts.height);
-  const dd = Math.min(100, Math.max(0, opts.maxDrawdownPct)) / 100;
-  const limits = points.map((p) => p.peak * (1 - dd));
+const GUTTER = 9;
+
+/** The plot's size and scale: cells, braille dots, and where a value and a point fall. */
+interface Geometry {
+  plotW: number;
+  H: number;
+  PW: number;
+  PH: number;
+  min: number;
+  max: number;
+  py: (v: number) => number;
+  px: (i: number) => number;
+}
+
+/** The value range every line fits in, padded 4% each way (widened when flat). */
+function valueRange(points: readonly ChartPoint[], limits: readonly number[]): { min: number; max: number } {
   const all = [...points.flatMap((p) => [p.value, p.peak]), ...limits].filter(Number.isFinite);
   let min = all.length ? Math.min(...all) : 0;
   let max = all.length ? Math.max(...all) : 1;
@@ -65,11 +75,22 @@ export function renderChart(points: readonly ChartPoint[], opts: { width: number
   const pad = (max - min) * 0.04;
   min -= pad;
   max += pad;
+  return { min, max };
+}
 
+function geometry(points: readonly ChartPoint[], limits: readonly number[], width: number, height: number): Geometry {
+  const plotW = Math.max(4, width - GUTTER);
+  const H = Math.max(3, height);
+  const { min, max } = valueRange(points, limits);
   const PW = plotW * 2;
   const PH = H * 4;
   const py = (v: number) => Math.min(PH - 1, Math.max(0, Math.round(((max - v) / (max - min)) * (PH - 1))));
   const px = (i: number) => (points.length <= 1 ? 0 : Math.round((i * (PW - 1)) / (points.length - 1)));
+  return { plotW, H, PW, PH, min, max, py, px };
+}
+
+/** The value line in braille dots: segments between consecutive points (Bresenham); one bit mask per cell. */
+function valueDots(points: readonly ChartPoint[], { plotW, H, py, px }: Geometry): number[][] {
   const bits: number[][] = Array.from({ length: H }, () => new Array<number>(plotW).fill(0));
   const plot = (x: number, y: number) => {
     const row = bits[Math.floor(y / 4)];
@@ -79,7 +100,6 @@ export function renderChart(points: readonly ChartPoint[], opts: { width: number
     const c = Math.floor(x / 2);
     row[c] = (row[c] ?? 0) | bit;
   };
-  // Value: line segments between consecutive points (Bresenham).
   for (let i = 0; i < points.length; i++) {
     const p = points[i];
     if (!p || !Number.isFinite(p.value)) continue;
@@ -111,6 +131,12 @@ export function renderChart(points: readonly ChartPoint[], opts: { width: number
       }
     }
   }
+  return bits;
+}
+
+/** The plot's rows: the axis gutter, then per cell the value's braille, else the peak's or the limit's step, else blank. */
+function plotRows(points: readonly ChartPoint[], limits: readonly number[], g: Geometry, bits: number[][]): ChartCell[][] {
+  const { plotW, H, PW, PH, min, max, py } = g;
   // Peak and limit: a step per cell column, from the point under the column's centre.
   const stepAt = (c: number, ys: readonly number[]): number | null => {
     if (ys.length === 0) return null;
@@ -123,7 +149,7 @@ export function renderChart(points: readonly ChartPoint[], opts: { width: number
   for (let r = 0; r < H; r++) {
     const yv = max - ((r * 4 + 1.5) / (PH - 1)) * (max - min);
     const label = r === 0 || r === H - 1 || r === Math.floor(H / 2) ? fmtAxis(yv) : "";
-    const row: ChartCell[] = [...`${label.padStart(gutter - 2)} ┤`].map((ch) => ({ ch, series: "axis" as const }));
+    const row: ChartCell[] = [...`${label.padStart(GUTTER - 2)} ┤`].map((ch) => ({ ch, series: "axis" as const }));
     for (let c = 0; c < plotW; c++) {
       const b = bits[r]?.[c] ?? 0;
       if (points.length > 0 && b) row.push({ ch: String.fromCharCode(0x2800 + b), series: "value" });
@@ -133,10 +159,19 @@ export function renderChart(points: readonly ChartPoint[], opts: { width: number
     }
     rows.push(row);
   }
+  return rows;
+}
+
+/** The x-axis: the first point's label under the plot's start, the last one's at its end. */
+function xAxisLine(points: readonly ChartPoint[], plotW: number): string {
   const first = points[0]?.label ?? "";
   const last = points[points.length - 1]?.label ?? "";
   const span = plotW;
-  const xAxis = `${" ".repeat(gutter)}${first}${last && last !== first ? `${" ".repeat(Math.max(1, span - first.length - last.length))}${last}` : ""}`;
+  return `${" ".repeat(GUTTER)}${first}${last && last !== first ? `${" ".repeat(Math.max(1, span - first.length - last.length))}${last}` : ""}`;
+}
+
+/** The marker row: T trip, R reset, f fills, in the column of their run; "" when no point has a mark. */
+function markerRow(points: readonly ChartPoint[], { plotW, px }: Geometry): string {
   const markCells = new Array<string>(plotW).fill(" ");
   let anyMark = false;
   points.forEach((p, i) => {
@@ -150,6 +185,13 @@ export function renderChart(points: readonly ChartPoint[], opts: { width: number
     if (prev === " " || prev === MARKS.fill || (prev === MARKS.reset && ch === MARKS.trip)) markCells[c] = ch;
     anyMark = true;
   });
-  const markers = anyMark ? `${" ".repeat(gutter)}${markCells.join("")}`.trimEnd() : "";
-  return { rows, xAxis, min, max, markers };
+  return anyMark ? `${" ".repeat(GUTTER)}${markCells.join("")}`.trimEnd() : "";
+}
+
+export function renderChart(points: readonly ChartPoint[], opts: { width: number; height: number; maxDrawdownPct: number }): Chart {
+  const dd = Math.min(100, Math.max(0, opts.maxDrawdownPct)) / 100;
+  const limits = points.map((p) => p.peak * (1 - dd));
+  const g = geometry(points, limits, opts.width, opts.height);
+  const rows = plotRows(points, limits, g, valueDots(points, g));
+  return { rows, xAxis: xAxisLine(points, g.plotW), min: g.min, max: g.max, markers: markerRow(points, g) };
 }
