@@ -21,7 +21,7 @@ import { ensureRunDir } from "./artifacts.js";
 import { agentPhase } from "./phases/agent.js";
 import { budgetPhase } from "./phases/budget.js";
 import { closeRun } from "./phases/close.js";
-import { type Phase, type PipelineDeps, type RunContext, type RunSummary, Stop } from "./phases/context.js";
+import { type LegacyTail, type Phase, type PipelineDeps, type RunStart, type RunSummary, Stop, type Valued } from "./phases/context.js";
 import { decisionPhase } from "./phases/decision.js";
 import { executePhase } from "./phases/execute.js";
 import { finalGatePhase } from "./phases/final-gate.js";
@@ -31,26 +31,40 @@ import { reconcilePhase } from "./phases/reconcile.js";
 import { resumePhase } from "./phases/resume.js";
 import { standingPhase } from "./phases/standing.js";
 import { valuePhase } from "./phases/value.js";
-import { wallClock } from "./session-clock.js";
 
 export type { PipelineDeps, ResumedProposal, RunSummary, Session } from "./phases/context.js";
 
-/** The daily run's phases, in order (close always runs after them). */
-export const DAILY_PHASES: readonly Phase[] = [
-  preflight,
-  reconcilePhase,
-  valuePhase,
-  killSwitchPhase,
-  standingPhase,
-  budgetPhase,
-  agentPhase,
-  decisionPhase,
-  finalGatePhase,
-  executePhase,
-];
+/** Runs the phases that still share the legacy tail of the context, in order, until one stops. */
+async function throughTail(ctx: LegacyTail, phases: readonly Phase<LegacyTail, undefined>[]): Promise<Stop> {
+  for (const phase of phases) {
+    const stop = await phase.run(ctx);
+    if (stop) return stop;
+  }
+  return new Stop("error", EXIT.INTERNAL_ERROR, "internal error: the run's phases ended without an outcome");
+}
 
-/** `tradewarden approve`: an earlier run's proposal in place of the budget and agent phases. */
-export const APPROVE_PHASES: readonly Phase[] = [preflight, reconcilePhase, valuePhase, killSwitchPhase, resumePhase, decisionPhase, finalGatePhase, executePhase];
+/** Preflight, reconcile and value: each takes what the one before established. */
+async function valueRun(ctx: RunStart): Promise<Stop | Valued> {
+  const opened = await preflight.run(ctx);
+  if (opened instanceof Stop) return opened;
+  const reconciled = await reconcilePhase.run(opened);
+  if (reconciled instanceof Stop) return reconciled;
+  return valuePhase.run(reconciled);
+}
+
+/** The daily run's phases, in order (close always runs after them). */
+export async function DAILY_PHASES(ctx: RunStart): Promise<Stop> {
+  const valued = await valueRun(ctx);
+  if (valued instanceof Stop) return valued;
+  return throughTail({ ...valued }, [killSwitchPhase, standingPhase, budgetPhase, agentPhase, decisionPhase, finalGatePhase, executePhase]);
+}
+
+/** `tradewarden approve`: an earlier run's proposal in place of the standing, budget and agent phases. */
+export async function APPROVE_PHASES(ctx: RunStart): Promise<Stop> {
+  const valued = await valueRun(ctx);
+  if (valued instanceof Stop) return valued;
+  return throughTail({ ...valued }, [killSwitchPhase, resumePhase, decisionPhase, finalGatePhase, executePhase]);
+}
 
 export function newRunId(at: Date): string {
   const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -58,7 +72,7 @@ export function newRunId(at: Date): string {
 }
 
 /** A fresh context for one run (its run directory created and the event file attached). */
-export function newRunContext(deps: PipelineDeps): RunContext {
+export function newRunContext(deps: PipelineDeps): RunStart {
   const now = deps.now ?? (() => new Date());
   const runId = deps.runId ?? newRunId(now());
   deps.sink.runId = runId;
@@ -71,26 +85,15 @@ export function newRunContext(deps: PipelineDeps): RunContext {
     paths,
     runDir,
     now,
-    sessionNow: wallClock(""),
-    tradingDay: "",
-    started: false,
-    openOrders: [],
-    value: 0,
-    peak: 0,
-    agentResult: null,
-    couldTrade: false,
+    progress: { tradingDay: "", started: false, couldTrade: false, agentResult: null },
   };
 }
 
-/** Runs phases in order until one stops; an error becomes the stop it maps to. */
-export async function runPhases(ctx: RunContext, phases: readonly Phase[]): Promise<Stop> {
+/** Runs the phases until one stops; an error becomes the stop it maps to. */
+export async function runPhases(ctx: RunStart, phases: (ctx: RunStart) => Promise<Stop>): Promise<Stop> {
   const { sink } = ctx.deps;
   try {
-    for (const phase of phases) {
-      const stop = await phase.run(ctx);
-      if (stop) return stop;
-    }
-    return new Stop("error", EXIT.INTERNAL_ERROR, "internal error: the run's phases ended without an outcome");
+    return await phases(ctx);
   } catch (e) {
     if (e instanceof Stop) return e;
     if (e instanceof TwError) {
@@ -104,7 +107,7 @@ export async function runPhases(ctx: RunContext, phases: readonly Phase[]): Prom
   }
 }
 
-export async function runDaily(deps: PipelineDeps, phases: readonly Phase[] = deps.resume ? APPROVE_PHASES : DAILY_PHASES): Promise<RunSummary> {
+export async function runDaily(deps: PipelineDeps, phases: (ctx: RunStart) => Promise<Stop> = deps.resume ? APPROVE_PHASES : DAILY_PHASES): Promise<RunSummary> {
   const ctx = newRunContext(deps);
   try {
     return await closeRun(ctx, await runPhases(ctx, phases));

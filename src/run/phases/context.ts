@@ -98,30 +98,58 @@ export interface Proposal {
   summary: string;
 }
 
-export interface RunContext {
+/**
+ * What the close reports of how far the run got, whichever phase stopped it (or threw). One object
+ * shared by every stage of the context, written as the phases establish each fact.
+ */
+export interface RunProgress {
+  /** The session's trading day ("" until preflight opened it). */
+  tradingDay: string;
+  /** The run is in the journal (preflight recorded its start). */
+  started: boolean;
+  /** The run passed every check before the model (market open, quota, spend cap): only such runs count down REDUCING. */
+  couldTrade: boolean;
+  agentResult: AgentResult | null;
+}
+
+/** What every phase has: the run's identity, its dependencies and where its artifacts go. */
+export interface RunStart {
   readonly deps: PipelineDeps;
   readonly runId: string;
   readonly paths: ArtifactPaths;
   readonly runDir: string;
   readonly now: () => Date;
-  /** The session clock's now (set by preflight). */
-  sessionNow: () => Date;
-  /** Set by preflight. */
-  tradingDay: string;
-  session?: Session;
-  account?: BrokerAccount;
-  /** The run is in the journal (preflight recorded its start). */
-  started: boolean;
-  /** The broker's open orders as last read (reconcile; re-read by the final gate). */
+  readonly progress: RunProgress;
+}
+
+/** Preflight established: the paper account, the session opened on its trading day, the run in the journal. */
+export interface Opened extends RunStart {
+  readonly session: Session;
+  readonly account: BrokerAccount;
+  readonly tradingDay: string;
+  /** The session clock's now. */
+  readonly sessionNow: () => Date;
+}
+
+/** Reconcile established: the journal agrees with the broker; its open orders as read. */
+export interface Reconciled extends Opened {
+  /** The broker's open orders as last read (re-read after standing orders fire and by the final gate). */
+  readonly openOrders: readonly OpenOrder[];
+}
+
+/** Value established: point-in-time reference prices, the first valuation and the peak after it. */
+export interface Valued extends Reconciled {
+  readonly prices: MarketView;
+  readonly value: number;
+  readonly peak: number;
+}
+
+/** The run's context once valued: what the gate, the placement path and the kill switch read. */
+export type RunContext = Valued;
+
+/** The phases not yet typed by what they establish read and write these. */
+export interface LegacyTail extends Valued {
   openOrders: readonly OpenOrder[];
-  /** Point-in-time reference prices (value). */
-  prices?: MarketView;
-  /** The first valuation and the peak after it (value). */
-  value: number;
-  peak: number;
-  agentResult: AgentResult | null;
-  /** The run passed every check before the model (market open, quota, spend cap): only such runs count down REDUCING. */
-  couldTrade: boolean;
   proposal?: Proposal;
   /** What the operator approved (decision). */
   approved?: ProposedOrder[];
@@ -129,8 +157,8 @@ export interface RunContext {
   toPlace?: Order[];
 }
 
-/** A phase of the daily run. */
-export interface Phase {
+/** A phase of the daily run: from what the phases before it established to what it establishes, or a `Stop`. */
+export interface Phase<In, Out> {
   readonly name: string;
-  run(ctx: RunContext): Promise<Stop | undefined>;
+  run(input: In): Promise<Stop | Out>;
 }

@@ -9,11 +9,11 @@ import { inInputOrder } from "../../core/gate-types.js";
 import { approvalOutsideProposal, ordersHash } from "../approval.js";
 import { evidenceFromTranscript } from "../evidence.js";
 import { portfolioView } from "../portfolio.js";
-import { type Phase, Stop } from "./context.js";
+import { type LegacyTail, type Phase, Stop } from "./context.js";
 import { evaluateOrders, gateInputs } from "./gate.js";
 import { trip } from "./killswitch.js";
 
-export const decisionPhase: Phase = {
+export const decisionPhase: Phase<LegacyTail, undefined> = {
   name: "decision",
   async run(ctx) {
     const { deps } = ctx;
@@ -51,9 +51,9 @@ export const decisionPhase: Phase = {
       positionValues,
       baseCurrency: config.account.base_currency,
       tradingDay: ctx.tradingDay,
-      ...(ctx.prices ? { portfolio: portfolioView(journal, ctx.prices, { currency: config.account.base_currency, currentRunId: ctx.runId }) } : {}),
+      portfolio: portfolioView(journal, ctx.prices, { currency: config.account.base_currency, currentRunId: ctx.runId }),
       ticks: Object.fromEntries(deps.universe.filter((i) => i.tick !== undefined).map((i) => [i.symbol.toUpperCase(), i.tick as number])),
-      evidence: evidenceFromTranscript(ctx.agentResult?.transcript ?? deps.resume?.transcript.messages ?? []),
+      evidence: evidenceFromTranscript(ctx.progress.agentResult?.transcript ?? deps.resume?.transcript.messages ?? []),
     });
     if (signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted before execution; nothing placed");
     const at = ctx.now();

@@ -5,10 +5,10 @@
  */
 import { EXIT } from "../../core/exit-codes.js";
 import { describeExecution } from "../../executor/summary.js";
-import { type Phase, Stop } from "./context.js";
+import { type LegacyTail, type Phase, Stop } from "./context.js";
 import { placeOrders } from "./place.js";
 
-export const executePhase: Phase = {
+export const executePhase: Phase<LegacyTail, undefined> = {
   name: "execute",
   async run(ctx) {
     const executed = await placeOrders(ctx, ctx.toPlace ?? []);

@@ -8,10 +8,10 @@ import type { Order } from "../../core/order.js";
 import { TwError } from "../../core/errors.js";
 import { evaluate } from "../../gate/evaluate.js";
 import { ordersHash } from "../approval.js";
-import { type Phase, Stop } from "./context.js";
+import { type LegacyTail, type Phase, Stop } from "./context.js";
 import { gateInputs, readOpenOrders } from "./gate.js";
 
-export const finalGatePhase: Phase = {
+export const finalGatePhase: Phase<LegacyTail, undefined> = {
   name: "final gate",
   async run(ctx) {
     const { broker, journal, sink, signal } = ctx.deps;

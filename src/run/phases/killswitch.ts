@@ -7,7 +7,7 @@
 import { EXIT } from "../../core/exit-codes.js";
 import { drawdownPct, killSwitchTriggered, portfolioValue } from "../../gate/evaluate.js";
 import { liquidation } from "../../gate/liquidation.js";
-import { type Phase, type RunContext, Stop } from "./context.js";
+import { type LegacyTail, type Phase, type RunContext, Stop } from "./context.js";
 import { gateInputs } from "./gate.js";
 import { placeOrders } from "./place.js";
 
@@ -49,7 +49,7 @@ export async function trip(ctx: RunContext, reason: string, sell: boolean, by: "
   await liquidate(ctx, "kill switch liquidation", sell);
 }
 
-export const killSwitchPhase: Phase = {
+export const killSwitchPhase: Phase<LegacyTail, undefined> = {
   name: "kill switch",
   async run(ctx) {
     const { journal, config, mode } = ctx.deps;

@@ -5,10 +5,10 @@
  */
 import { writeJsonAtomic } from "../artifacts.js";
 import { inInputOrder } from "../../core/gate-types.js";
-import type { Phase } from "./context.js";
+import type { LegacyTail, Phase } from "./context.js";
 import { evaluateOrders } from "./gate.js";
 
-export const resumePhase: Phase = {
+export const resumePhase: Phase<LegacyTail, undefined> = {
   name: "resume",
   async run(ctx) {
     const r = ctx.deps.resume;

@@ -5,16 +5,15 @@
  * fired orders count toward the monthly quota the budget phase then checks.
  */
 import { fireStandingOrders } from "../standing-orders.js";
-import type { Phase } from "./context.js";
+import type { LegacyTail, Phase } from "./context.js";
 import { evaluateOrders, readOpenOrders } from "./gate.js";
 import { placeOrders } from "./place.js";
 
-export const standingPhase: Phase = {
+export const standingPhase: Phase<LegacyTail, undefined> = {
   name: "standing orders",
   async run(ctx) {
     const { deps } = ctx;
-    const prices = ctx.prices;
-    if (!prices) throw new Error("the standing-orders phase runs after the value phase");
+    const { prices } = ctx;
     await fireStandingOrders({
       runId: ctx.runId,
       tradingDay: ctx.tradingDay,
