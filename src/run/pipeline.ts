@@ -1,16 +1,19 @@
 /**
- * The daily run: one pipeline, many front ends. Named phases over one run context:
+ * The daily run: one pipeline, many front ends. Named phases, each taking what the one before it
+ * established and returning what it establishes (or a `Stop`), so the compiler keeps their order:
  *
- *   preflight ─► recover & reconcile ─► value ─► kill switch ─► budget ─► agent ─► decision [Approver]
+ *   preflight (Opened) ─► recover & reconcile (Reconciled) ─► value (Valued) ─► kill switch (Open)
+ *     ─► standing orders ─► budget (Affordable) ─► agent (Proposed) ─► decision [Approver]
  *     ─► final gate ─► execute ─► close
  *
- * Each phase is a small module under ./phases; it returns a `Stop` to end the run or nothing to go
- * on. Every phase emits typed run events through the EventSink; every stop is recorded with its
- * reason and maps to one exit code. Nothing reaches the broker except orders approved by the final
- * gate (on fresh state) and the operator, or kill-switch liquidations, through one placement path.
+ * Each phase is a small module under ./phases. Every phase emits typed run events through the
+ * EventSink; every stop is recorded with its reason and maps to one exit code. Nothing reaches the
+ * broker except orders approved by the final gate (on fresh state) and the operator, or kill-switch
+ * liquidations, through one placement path.
  *
- * To add a phase, insert it into `DAILY_PHASES`. The reconcile phase first recovers every order of
- * an earlier run whose outcome is not final, by its client order id (phases/recover-reconcile.ts).
+ * To add a phase, type it by what it takes and what it establishes and call it in `dailyPhases`
+ * where its input is established. The reconcile phase first recovers every order of an earlier run
+ * whose outcome is not final, by its client order id (phases/recover-reconcile.ts).
  */
 import { randomBytes } from "node:crypto";
 import type { RunOutcome } from "../core/events.js";
@@ -21,7 +24,7 @@ import { ensureRunDir } from "./artifacts.js";
 import { agentPhase } from "./phases/agent.js";
 import { budgetPhase } from "./phases/budget.js";
 import { closeRun } from "./phases/close.js";
-import { type LegacyTail, type Phase, type PipelineDeps, type RunStart, type RunSummary, Stop, type Valued } from "./phases/context.js";
+import { type LegacyTail, type Phase, type PipelineDeps, type RunStart, type ResumedProposal, type RunSummary, Stop, type Valued } from "./phases/context.js";
 import { decisionPhase } from "./phases/decision.js";
 import { executePhase } from "./phases/execute.js";
 import { finalGatePhase } from "./phases/final-gate.js";
@@ -52,18 +55,32 @@ async function valueRun(ctx: RunStart): Promise<Stop | Valued> {
   return valuePhase.run(reconciled);
 }
 
-/** The daily run's phases, in order (close always runs after them). */
-export async function DAILY_PHASES(ctx: RunStart): Promise<Stop> {
+/** The daily run's phases, each on what the one before established (close always runs after them). */
+export async function dailyPhases(ctx: RunStart): Promise<Stop> {
   const valued = await valueRun(ctx);
   if (valued instanceof Stop) return valued;
-  return throughTail({ ...valued }, [killSwitchPhase, standingPhase, budgetPhase, agentPhase, decisionPhase, finalGatePhase, executePhase]);
+  const open = await killSwitchPhase.run(valued);
+  if (open instanceof Stop) return open;
+  const fired = await standingPhase.run(open);
+  if (fired instanceof Stop) return fired;
+  const affordable = await budgetPhase.run(fired);
+  if (affordable instanceof Stop) return affordable;
+  const proposed = await agentPhase.run(affordable);
+  if (proposed instanceof Stop) return proposed;
+  return throughTail({ ...proposed }, [decisionPhase, finalGatePhase, executePhase]);
 }
 
-/** `tradewarden approve`: an earlier run's proposal in place of the standing, budget and agent phases. */
-export async function APPROVE_PHASES(ctx: RunStart): Promise<Stop> {
-  const valued = await valueRun(ctx);
-  if (valued instanceof Stop) return valued;
-  return throughTail({ ...valued }, [killSwitchPhase, resumePhase, decisionPhase, finalGatePhase, executePhase]);
+/** `tradewarden approve`: an earlier run's proposal (resume) in place of the standing, budget and agent phases. */
+export function approvePhases(resume: ResumedProposal): (ctx: RunStart) => Promise<Stop> {
+  return async (ctx) => {
+    const valued = await valueRun(ctx);
+    if (valued instanceof Stop) return valued;
+    const open = await killSwitchPhase.run(valued);
+    if (open instanceof Stop) return open;
+    const proposed = await resumePhase.run({ ...open, resume });
+    if (proposed instanceof Stop) return proposed;
+    return throughTail({ ...proposed }, [decisionPhase, finalGatePhase, executePhase]);
+  };
 }
 
 export function newRunId(at: Date): string {
@@ -107,7 +124,7 @@ export async function runPhases(ctx: RunStart, phases: (ctx: RunStart) => Promis
   }
 }
 
-export async function runDaily(deps: PipelineDeps, phases: (ctx: RunStart) => Promise<Stop> = deps.resume ? APPROVE_PHASES : DAILY_PHASES): Promise<RunSummary> {
+export async function runDaily(deps: PipelineDeps, phases: (ctx: RunStart) => Promise<Stop> = deps.resume ? approvePhases(deps.resume) : dailyPhases): Promise<RunSummary> {
   const ctx = newRunContext(deps);
   try {
     return await closeRun(ctx, await runPhases(ctx, phases));

@@ -18,14 +18,14 @@ import { writeJsonAtomic } from "../artifacts.js";
 import { approveProposedStanding } from "../standing-approval.js";
 import { buildRunHandlers } from "../tool-handlers.js";
 import { watchlistLines } from "../watchlist-brief.js";
-import { type LegacyTail, type Phase, Stop } from "./context.js";
+import { type Affordable, type Phase, type Proposed, Stop } from "./context.js";
 import { evaluateOrders, gateInputs } from "./gate.js";
 import { createResearchSetup } from "../../research/setup.js";
 import { mentionsOf } from "../../research/mentions.js";
 import { maskEnabledEvent, modelTextLeaks } from "../masking.js";
 
 
-export const agentPhase: Phase<LegacyTail, undefined> = {
+export const agentPhase: Phase<Affordable, Proposed> = {
   name: "agent",
   async run(ctx) {
     const { deps } = ctx;
@@ -87,7 +87,6 @@ export const agentPhase: Phase<LegacyTail, undefined> = {
     // Standing orders proposed in this run wait for the operator; an unattended run (--yes) approves them.
     await approveProposedStanding({ journal, runId: ctx.runId, approver: deps.approver, emit: (e) => sink.emit(e), now: ctx.now, signal: deps.signal });
     if (!result.proposal) return new Stop("no_trades", EXIT.OK, `no proposal: ${result.reason}`);
-    ctx.proposal = { orders: result.proposal.orders, summary: result.proposal.summary };
-    return undefined;
+    return { ...ctx, proposal: { orders: result.proposal.orders, summary: result.proposal.summary, transcript: result.transcript } };
   },
 };

@@ -1,9 +1,9 @@
 /** Quota and budget: the model is not called when the monthly order quota or LLM spend cap is used up. */
 import { EXIT } from "../../core/exit-codes.js";
 import { usdToMicros } from "../../core/money.js";
-import { type LegacyTail, type Phase, Stop } from "./context.js";
+import { type Affordable, type Open, type Phase, Stop } from "./context.js";
 
-export const budgetPhase: Phase<LegacyTail, undefined> = {
+export const budgetPhase: Phase<Open, Affordable> = {
   name: "budget",
   async run(ctx) {
     const { journal, config } = ctx.deps;
@@ -17,6 +17,6 @@ export const budgetPhase: Phase<LegacyTail, undefined> = {
     }
     // From here the run could have traded.
     ctx.progress.couldTrade = true;
-    return undefined;
+    return { ...ctx, couldTrade: true };
   },
 };

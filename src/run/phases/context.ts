@@ -92,10 +92,12 @@ export class Stop {
   ) {}
 }
 
-/** The proposal as the agent phase hands it to the decision phase. */
+/** The proposal as the agent (or resume) phase hands it to the decision phase. */
 export interface Proposal {
   orders: ProposedOrder[];
   summary: string;
+  /** The messages whose tool results hold the evidence its orders cite. */
+  transcript: ReadonlyArray<{ content?: unknown }>;
 }
 
 /**
@@ -147,10 +149,29 @@ export interface Valued extends Reconciled {
 /** The run's context once valued: what the gate, the placement path and the kill switch read. */
 export type RunContext = Valued;
 
+/** The kill switch established: trading is not halted, no drawdown trip, and the session is open. */
+export interface Open extends Valued {
+  readonly session: Session & { readonly isOpen: true };
+}
+
+/** `tradewarden approve`: the open run and the earlier run's proposal it decides. */
+export interface Resuming extends Open {
+  readonly resume: ResumedProposal;
+}
+
+/** The budget established: the monthly order quota and the LLM spend cap leave room; the run could trade. */
+export interface Affordable extends Open {
+  readonly couldTrade: true;
+}
+
+/** The agent (or resume) established: the proposal the operator decides. */
+export interface Proposed extends Open {
+  readonly proposal: Proposal;
+}
+
 /** The phases not yet typed by what they establish read and write these. */
-export interface LegacyTail extends Valued {
+export interface LegacyTail extends Proposed {
   openOrders: readonly OpenOrder[];
-  proposal?: Proposal;
   /** What the operator approved (decision). */
   approved?: ProposedOrder[];
   /** What the final gate approved, as placed (final gate). */

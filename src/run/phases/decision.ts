@@ -18,8 +18,7 @@ export const decisionPhase: Phase<LegacyTail, undefined> = {
   async run(ctx) {
     const { deps } = ctx;
     const { journal, sink, signal, config } = deps;
-    const proposal = ctx.proposal;
-    if (!proposal) throw new Error("the decision phase needs a proposal");
+    const { proposal } = ctx;
     // The agent loop has emitted the `proposal` event; these verdicts, on the state now, are for the operator.
     // Each names its order by input index; the journal records them in input order, as it always has.
     const decisions = proposal.orders.length > 0 ? inInputOrder(evaluateOrders(ctx, proposal.orders), proposal.orders.length) : [];
@@ -53,7 +52,7 @@ export const decisionPhase: Phase<LegacyTail, undefined> = {
       tradingDay: ctx.tradingDay,
       portfolio: portfolioView(journal, ctx.prices, { currency: config.account.base_currency, currentRunId: ctx.runId }),
       ticks: Object.fromEntries(deps.universe.filter((i) => i.tick !== undefined).map((i) => [i.symbol.toUpperCase(), i.tick as number])),
-      evidence: evidenceFromTranscript(ctx.progress.agentResult?.transcript ?? deps.resume?.transcript.messages ?? []),
+      evidence: evidenceFromTranscript(proposal.transcript),
     });
     if (signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted before execution; nothing placed");
     const at = ctx.now();

@@ -10,7 +10,7 @@ import { preflight } from "../../../src/run/phases/preflight.js";
 import { reconcilePhase } from "../../../src/run/phases/reconcile.js";
 import { valuePhase } from "../../../src/run/phases/value.js";
 import { ordersHash } from "../../../src/run/approval.js";
-import type { LegacyTail, Valued } from "../../../src/run/phases/context.js";
+import type { LegacyTail, Open, Proposal, Valued } from "../../../src/run/phases/context.js";
 import { ok, phaseWorld } from "./helpers.js";
 
 const order = (symbol: string, side: "BUY" | "SELL", quantity: number, limit_price: number): ProposedOrder => ({ symbol, side, quantity, limit_price, reason: "test", evidence_ids: [] });
@@ -21,6 +21,13 @@ type World = Awaited<ReturnType<typeof phaseWorld>>;
 async function valued(ctx: World["ctx"]): Promise<Valued> {
   return ok(await valuePhase.run(ok(await reconcilePhase.run(ok(await preflight.run(ctx))))));
 }
+
+/** …and the kill switch: the market open, nothing halted or tripped. */
+async function open(ctx: World["ctx"]): Promise<Open> {
+  return ok(await killSwitchPhase.run(await valued(ctx)));
+}
+
+const proposal = (orders: ProposedOrder[]): Proposal => ({ orders, summary: "buy", transcript: [] });
 
 async function through(ctx: LegacyTail, phases: { run: (c: LegacyTail) => Promise<unknown> }[]) {
   for (const p of phases) {
@@ -65,14 +72,12 @@ describe("run phases", () => {
     expect(v.value).toBe(10_000);
     expect(v.peak).toBe(10_000);
     expect(w.events("valuation")).toHaveLength(1);
-    expect(await budgetPhase.run({ ...v })).toMatchObject({ outcome: "quota_exhausted", exitCode: EXIT.OK });
+    expect(await budgetPhase.run(ok(await killSwitchPhase.run(v)))).toMatchObject({ outcome: "quota_exhausted", exitCode: EXIT.OK });
   });
 
   it("decision, final gate and execute: the pipeline hashes the orders it places; a GBP buy is booked in USD at 1.2", async () => {
     const w = await phaseWorld();
-    const ctx: LegacyTail = { ...(await valued(w.ctx)) };
-    await through(ctx, [killSwitchPhase, budgetPhase]);
-    ctx.proposal = { orders: [order("GBX", "BUY", 10, 20)], summary: "buy" };
+    const ctx: LegacyTail = { ...ok(await budgetPhase.run(await open(w.ctx))), proposal: proposal([order("GBX", "BUY", 10, 20)]) };
     expect(await decisionPhase.run(ctx)).toBeUndefined();
     expect(await finalGatePhase.run(ctx)).toBeUndefined();
     expect(ctx.toPlace).toEqual([{ symbol: "GBX", side: "BUY", quantity: 10, limit_price: 20, currency: "GBP", fx_to_base: 1.2, liquidation: false }]);
@@ -89,13 +94,13 @@ describe("run phases", () => {
   it("decision refuses an approval that goes beyond the proposal, whatever the approver says", async () => {
     const approver = { name: "greedy", decide: async () => ({ kind: "approve" as const, orders: [order("AAA", "BUY", 99, 10)], by: "operator" as const }) };
     const w = await phaseWorld({ approver });
-    const ctx: LegacyTail = { ...(await valued(w.ctx)), proposal: { orders: [order("AAA", "BUY", 10, 10)], summary: "buy" } };
+    const ctx: LegacyTail = { ...(await open(w.ctx)), proposal: proposal([order("AAA", "BUY", 10, 10)]) };
     await expect(decisionPhase.run(ctx)).rejects.toThrow(/beyond the proposal/);
   });
 
   it("kill switch: a drawdown past the limit trips, and the liquidation goes through the placement path flagged and outside the quota", async () => {
     const w = await phaseWorld({ closes: [10, 10, 10, 10, 10] });
-    const first: LegacyTail = { ...(await valued(w.ctx)), proposal: { orders: [order("AAA", "BUY", 200, 10)], summary: "buy" } };
+    const first: LegacyTail = { ...(await open(w.ctx)), proposal: proposal([order("AAA", "BUY", 200, 10)]) };
     await through(first, [decisionPhase, finalGatePhase, executePhase]);
     expect(w.journal.holdings().AAA?.quantity).toBe(200);
     // Tomorrow the account is worth much less than the peak: fake it with a tiny limit.
