@@ -24,7 +24,7 @@ import { ensureRunDir } from "./artifacts.js";
 import { agentPhase } from "./phases/agent.js";
 import { budgetPhase } from "./phases/budget.js";
 import { closeRun } from "./phases/close.js";
-import { type LegacyTail, type Phase, type PipelineDeps, type RunStart, type ResumedProposal, type RunSummary, Stop, type Valued } from "./phases/context.js";
+import { type PipelineDeps, type Proposed, type RunStart, type ResumedProposal, type RunSummary, Stop, type Valued } from "./phases/context.js";
 import { decisionPhase } from "./phases/decision.js";
 import { executePhase } from "./phases/execute.js";
 import { finalGatePhase } from "./phases/final-gate.js";
@@ -37,15 +37,6 @@ import { valuePhase } from "./phases/value.js";
 
 export type { PipelineDeps, ResumedProposal, RunSummary, Session } from "./phases/context.js";
 
-/** Runs the phases that still share the legacy tail of the context, in order, until one stops. */
-async function throughTail(ctx: LegacyTail, phases: readonly Phase<LegacyTail, undefined>[]): Promise<Stop> {
-  for (const phase of phases) {
-    const stop = await phase.run(ctx);
-    if (stop) return stop;
-  }
-  return new Stop("error", EXIT.INTERNAL_ERROR, "internal error: the run's phases ended without an outcome");
-}
-
 /** Preflight, reconcile and value: each takes what the one before established. */
 async function valueRun(ctx: RunStart): Promise<Stop | Valued> {
   const opened = await preflight.run(ctx);
@@ -53,6 +44,15 @@ async function valueRun(ctx: RunStart): Promise<Stop | Valued> {
   const reconciled = await reconcilePhase.run(opened);
   if (reconciled instanceof Stop) return reconciled;
   return valuePhase.run(reconciled);
+}
+
+/** Decision, final gate and execute: the proposal to the operator, what is approved to the broker. */
+async function decideAndPlace(proposed: Proposed): Promise<Stop> {
+  const decided = await decisionPhase.run(proposed);
+  if (decided instanceof Stop) return decided;
+  const gated = await finalGatePhase.run(decided);
+  if (gated instanceof Stop) return gated;
+  return executePhase.run(gated);
 }
 
 /** The daily run's phases, each on what the one before established (close always runs after them). */
@@ -67,7 +67,7 @@ export async function dailyPhases(ctx: RunStart): Promise<Stop> {
   if (affordable instanceof Stop) return affordable;
   const proposed = await agentPhase.run(affordable);
   if (proposed instanceof Stop) return proposed;
-  return throughTail({ ...proposed }, [decisionPhase, finalGatePhase, executePhase]);
+  return decideAndPlace(proposed);
 }
 
 /** `tradewarden approve`: an earlier run's proposal (resume) in place of the standing, budget and agent phases. */
@@ -79,7 +79,7 @@ export function approvePhases(resume: ResumedProposal): (ctx: RunStart) => Promi
     if (open instanceof Stop) return open;
     const proposed = await resumePhase.run({ ...open, resume });
     if (proposed instanceof Stop) return proposed;
-    return throughTail({ ...proposed }, [decisionPhase, finalGatePhase, executePhase]);
+    return decideAndPlace(proposed);
   };
 }
 

@@ -169,13 +169,14 @@ export interface Proposed extends Open {
   readonly proposal: Proposal;
 }
 
-/** The phases not yet typed by what they establish read and write these. */
-export interface LegacyTail extends Proposed {
-  openOrders: readonly OpenOrder[];
-  /** What the operator approved (decision). */
-  approved?: ProposedOrder[];
-  /** What the final gate approved, as placed (final gate). */
-  toPlace?: Order[];
+/** The decision established: what the operator approved (at least one order). */
+export interface Decided extends Open {
+  readonly approved: readonly ProposedOrder[];
+}
+
+/** The final gate established, on fresh state: the typed orders it approved, as they will be placed. */
+export interface Gated extends Open {
+  readonly toPlace: readonly Order[];
 }
 
 /** A phase of the daily run: from what the phases before it established to what it establishes, or a `Stop`. */

@@ -9,11 +9,11 @@ import { inInputOrder } from "../../core/gate-types.js";
 import { approvalOutsideProposal, ordersHash } from "../approval.js";
 import { evidenceFromTranscript } from "../evidence.js";
 import { portfolioView } from "../portfolio.js";
-import { type LegacyTail, type Phase, Stop } from "./context.js";
+import { type Decided, type Phase, type Proposed, Stop } from "./context.js";
 import { evaluateOrders, gateInputs } from "./gate.js";
 import { trip } from "./killswitch.js";
 
-export const decisionPhase: Phase<LegacyTail, undefined> = {
+export const decisionPhase: Phase<Proposed, Decided> = {
   name: "decision",
   async run(ctx) {
     const { deps } = ctx;
@@ -83,7 +83,6 @@ export const decisionPhase: Phase<LegacyTail, undefined> = {
     sink.emit({ type: "approval.decided", decision: "approved", by: decision.by, orders: decision.orders, orders_hash: approvedHash, ...(decision.note ? { reason: decision.note } : {}) });
     await journal.recordApproval(ctx.runId, { decision: "approved", by: decision.by, orders_hash: approvedHash, orders: decision.orders, at });
     if (decision.orders.length === 0) return new Stop("no_trades", EXIT.OK, "no order was approved");
-    ctx.approved = decision.orders;
-    return undefined;
+    return { ...ctx, approved: decision.orders };
   },
 };

@@ -10,7 +10,7 @@ import { preflight } from "../../../src/run/phases/preflight.js";
 import { reconcilePhase } from "../../../src/run/phases/reconcile.js";
 import { valuePhase } from "../../../src/run/phases/value.js";
 import { ordersHash } from "../../../src/run/approval.js";
-import type { LegacyTail, Open, Proposal, Valued } from "../../../src/run/phases/context.js";
+import type { Open, Proposed, Valued } from "../../../src/run/phases/context.js";
 import { ok, phaseWorld } from "./helpers.js";
 
 const order = (symbol: string, side: "BUY" | "SELL", quantity: number, limit_price: number): ProposedOrder => ({ symbol, side, quantity, limit_price, reason: "test", evidence_ids: [] });
@@ -27,14 +27,12 @@ async function open(ctx: World["ctx"]): Promise<Open> {
   return ok(await killSwitchPhase.run(await valued(ctx)));
 }
 
-const proposal = (orders: ProposedOrder[]): Proposal => ({ orders, summary: "buy", transcript: [] });
+/** An open run with a proposal to decide (as the agent phase would hand it on). */
+const proposed = (o: Open, orders: ProposedOrder[]): Proposed => ({ ...o, proposal: { orders, summary: "buy", transcript: [] } });
 
-async function through(ctx: LegacyTail, phases: { run: (c: LegacyTail) => Promise<unknown> }[]) {
-  for (const p of phases) {
-    const stop = await p.run(ctx);
-    if (stop) return stop;
-  }
-  return undefined;
+/** Decision, final gate and execute, each on what the one before established. */
+async function decideAndPlace(p: Proposed) {
+  return executePhase.run(ok(await finalGatePhase.run(ok(await decisionPhase.run(p)))));
 }
 
 describe("run phases", () => {
@@ -77,13 +75,13 @@ describe("run phases", () => {
 
   it("decision, final gate and execute: the pipeline hashes the orders it places; a GBP buy is booked in USD at 1.2", async () => {
     const w = await phaseWorld();
-    const ctx: LegacyTail = { ...ok(await budgetPhase.run(await open(w.ctx))), proposal: proposal([order("GBX", "BUY", 10, 20)]) };
-    expect(await decisionPhase.run(ctx)).toBeUndefined();
-    expect(await finalGatePhase.run(ctx)).toBeUndefined();
-    expect(ctx.toPlace).toEqual([{ symbol: "GBX", side: "BUY", quantity: 10, limit_price: 20, currency: "GBP", fx_to_base: 1.2, liquidation: false }]);
+    const decided = ok(await decisionPhase.run(proposed(ok(await budgetPhase.run(await open(w.ctx))), [order("GBX", "BUY", 10, 20)])));
+    expect(decided.approved).toEqual([order("GBX", "BUY", 10, 20)]);
+    const gated = ok(await finalGatePhase.run(decided));
+    expect(gated.toPlace).toEqual([{ symbol: "GBX", side: "BUY", quantity: 10, limit_price: 20, currency: "GBP", fx_to_base: 1.2, liquidation: false }]);
     const gate = w.events("gate.final")[0] as { orders_hash?: string };
-    expect(gate.orders_hash).toBe(ordersHash(ctx.toPlace!));
-    expect(await executePhase.run(ctx)).toMatchObject({ outcome: "executed" });
+    expect(gate.orders_hash).toBe(ordersHash(gated.toPlace));
+    expect(await executePhase.run(gated)).toMatchObject({ outcome: "executed" });
     const o = w.journal.orders(w.ctx.runId)[0]!;
     expect(o).toMatchObject({ currency: "GBP", fx_to_base: 1.2, liquidation: false });
     // 10 × 20 GBP × 1.2 = 240 USD, commission 1.00 GBP (the minimum) × 1.2 = 1.20 USD.
@@ -94,14 +92,12 @@ describe("run phases", () => {
   it("decision refuses an approval that goes beyond the proposal, whatever the approver says", async () => {
     const approver = { name: "greedy", decide: async () => ({ kind: "approve" as const, orders: [order("AAA", "BUY", 99, 10)], by: "operator" as const }) };
     const w = await phaseWorld({ approver });
-    const ctx: LegacyTail = { ...(await open(w.ctx)), proposal: proposal([order("AAA", "BUY", 10, 10)]) };
-    await expect(decisionPhase.run(ctx)).rejects.toThrow(/beyond the proposal/);
+    await expect(decisionPhase.run(proposed(await open(w.ctx), [order("AAA", "BUY", 10, 10)]))).rejects.toThrow(/beyond the proposal/);
   });
 
   it("kill switch: a drawdown past the limit trips, and the liquidation goes through the placement path flagged and outside the quota", async () => {
     const w = await phaseWorld({ closes: [10, 10, 10, 10, 10] });
-    const first: LegacyTail = { ...(await open(w.ctx)), proposal: proposal([order("AAA", "BUY", 200, 10)]) };
-    await through(first, [decisionPhase, finalGatePhase, executePhase]);
+    expect(await decideAndPlace(proposed(await open(w.ctx), [order("AAA", "BUY", 200, 10)]))).toMatchObject({ outcome: "executed" });
     expect(w.journal.holdings().AAA?.quantity).toBe(200);
     // Tomorrow the account is worth much less than the peak: fake it with a tiny limit.
     const t = await phaseWorld({ config: (c) => void (c.limits.max_drawdown_pct = 0.01) });
