@@ -1,8 +1,11 @@
 /**
- * The run context: what the daily run's phases share. Each phase reads what earlier phases set and
- * either returns a `Stop` (the run ends with that outcome and exit code) or nothing (the next
- * phase runs). Facts that change during the run (cash, holdings, open orders) are re-read from the
- * journal and the broker when needed, never kept in mutable copies.
+ * The run context, stage by stage: each phase takes what the phases before it established (a
+ * typed value) and returns either a `Stop` (the run ends with that outcome and exit code) or what
+ * it establishes, which the next phase takes: RunStart → Opened → Reconciled → Valued → Open →
+ * Affordable → Proposed → Decided → Gated. The compiler keeps the order; no phase checks at run
+ * time that an earlier one ran. Facts that change during the run (cash, holdings) are re-read from
+ * the journal when needed; the broker's open orders are re-read into a new stage, never mutated.
+ * Only `RunProgress` is written in place: what the close reports, however far the run got.
  */
 import type { AgentResult } from "../../agent/loop.js";
 import type { ModelSetup } from "../../agent/factory.js";
