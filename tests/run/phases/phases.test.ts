@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/core/exit-codes.js";
 import type { ProposedOrder } from "../../../src/core/domain.js";
+import { agentPhase } from "../../../src/run/phases/agent.js";
 import { budgetPhase } from "../../../src/run/phases/budget.js";
 import { decisionPhase } from "../../../src/run/phases/decision.js";
 import { executePhase } from "../../../src/run/phases/execute.js";
@@ -87,6 +88,24 @@ describe("run phases", () => {
     // 10 × 20 GBP × 1.2 = 240 USD, commission 1.00 GBP (the minimum) × 1.2 = 1.20 USD.
     expect(w.journal.cash()).toBe(10_000 - 240 - 1.2);
     expect((await w.broker.account()).cash).toBe(10_000 - 240 - 1.2);
+  });
+
+  it("the compiler keeps the order: each phase takes only what the phase before it established", async () => {
+    const w = await phaseWorld();
+    const v = await valued(w.ctx);
+    const o = ok(await killSwitchPhase.run(v));
+    // Never called: these lines only have to fail to compile (tsc checks the tests).
+    const outOfOrder = [
+      // @ts-expect-error the decision takes a proposal (Proposed), not a valued run
+      () => decisionPhase.run(v),
+      // @ts-expect-error the agent runs only after the budget phase (Affordable)
+      () => agentPhase.run(o),
+      // @ts-expect-error nothing is placed before the final gate (Gated)
+      () => executePhase.run(o),
+      // @ts-expect-error the kill switch needs the valuation (Valued)
+      () => killSwitchPhase.run(w.ctx),
+    ];
+    expect(outOfOrder).toHaveLength(4);
   });
 
   it("decision refuses an approval that goes beyond the proposal, whatever the approver says", async () => {
