@@ -42,10 +42,12 @@ function journalFiles(runDir: string): { name: string; text: string }[] {
   return ["journal.json", LOG_FILE].map((f) => join(home, f)).filter((p) => existsSync(p)).map((p) => ({ name: p, text: readFileSync(p, "utf8") }));
 }
 
-export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env): AuditFinding[] {
-  const findings: AuditFinding[] = [];
-  const add = (check: string, message: string) => findings.push({ check, message });
-  const texts: Record<string, string> = {};
+type Add = (check: string, message: string) => void;
+type ArtifactTexts = Partial<Record<keyof typeof ARTIFACT_FILES, string>>;
+
+/** Each artifact's text (read from the packed file where the run's folder was packed); a missing one is a finding. */
+function readTexts(runDir: string, add: Add): ArtifactTexts {
+  const texts: ArtifactTexts = {};
   for (const [key, file] of Object.entries(ARTIFACT_FILES)) {
     let text: string | null = null;
     try {
@@ -54,8 +56,96 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
       add("files", `${PACKED_FILE} cannot be read: ${(e as Error).message}`);
     }
     if (text === null) add("files", `${file} is missing`);
-    else texts[key] = text;
+    else texts[key as keyof typeof ARTIFACT_FILES] = text;
   }
+  return texts;
+}
+
+/** The event stream: one JSON event a line, known types, seq 1, 2, …, one run id, ending with run.finished. */
+function checkEvents(text: string, add: Add): RunEvent[] {
+  const events: RunEvent[] = [];
+  const lines = text.split("\n").filter((l) => l.length > 0);
+  lines.forEach((line, i) => {
+    try {
+      events.push(JSON.parse(line) as RunEvent);
+    } catch {
+      add("events", `events.jsonl line ${i + 1} is not JSON`);
+    }
+  });
+  const known = new Set<string>(RUN_EVENT_TYPES);
+  events.forEach((e, i) => {
+    if (!known.has(e.type)) add("events", `event ${i + 1} has unknown type "${e.type}"`);
+    if (e.seq !== i + 1) add("events", `event ${i + 1} has seq ${e.seq} (expected ${i + 1})`);
+  });
+  const runIds = new Set(events.map((e) => e.run_id));
+  if (runIds.size > 1) add("events", `events name several run ids: ${[...runIds].join(", ")}`);
+  if (events.length > 0 && events.at(-1)?.type !== "run.finished") add("events", "the last event is not run.finished");
+  checkGateAndOperator(events, add);
+  for (const e of events) if (e.type === "mask.leak") add("masking", `the model's ${e.where} on turn ${e.turn} names a real ${e.kind}: ${e.found}`);
+  return events;
+}
+
+/** The envelope rebuilt from the events, with the facts the written one states. */
+function rebuiltCycle(doc: Record<string, unknown>, events: RunEvent[]): Record<string, unknown> {
+  const safety = doc.safety as Record<string, unknown> | undefined;
+  const model = doc.model as Record<string, unknown> | undefined;
+  const provenance = doc.provenance as Record<string, unknown> | undefined;
+  return buildResearchCycle(events, {
+    runId: String(doc.run_id),
+    mode: doc.mode === "observe_only" ? "observe" : doc.mode === "watch" ? "watch" : "paper",
+    tradingDay: String(doc.trading_day),
+    generatedAt: String(doc.generated_at),
+    version: String(provenance?.tradewarden_version ?? ""),
+    model: { provider: String(model?.provider ?? ""), id: String(model?.id ?? "") },
+    broker: { kind: safety?.broker_endpoint_kind as "simulated" | "alpaca_paper", endpoint: String(safety?.broker_endpoint ?? "") },
+    secretsRead: (safety?.secrets_read as string[] | undefined) ?? [],
+    marketData: String(provenance?.market_data ?? ""),
+  });
+}
+
+/** The research-cycle envelope: its schema, its agreement with the events, and no live endpoint. */
+function checkResearchCycle(text: string, events: RunEvent[], add: Add): void {
+  let doc: Record<string, unknown> | null = null;
+  try {
+    doc = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    add("research-cycle", "research-cycle.json is not JSON");
+  }
+  if (!doc) return;
+  for (const p of validateResearchCycle(doc)) add("research-cycle", `schema: ${p}`);
+  if (events.length > 0) {
+    const started = events.find((e) => e.type === "run.started");
+    const rebuilt = rebuiltCycle(doc, events);
+    for (const key of ["ok", "outcome", "exit_code", "tool_calls", "proposal", "verdicts", "operator_decision", "executed", "research", "masking", "next_action"]) {
+      if (JSON.stringify(rebuilt[key]) !== JSON.stringify(doc[key])) add("research-cycle", `"${key}" does not match what events.jsonl records`);
+    }
+    if (started && started.type === "run.started" && started.run_id !== doc.run_id) add("research-cycle", "run_id differs from the events");
+  }
+  const endpoint = String((doc.safety as Record<string, unknown> | undefined)?.broker_endpoint ?? "");
+  if (/^https?:\/\/api\.alpaca\.markets/i.test(endpoint)) add("safety", `broker endpoint ${endpoint} is a live endpoint`);
+}
+
+/** The transcript's protocol and grounding (and masking); its messages and document for the cross-checks. */
+function checkTranscriptText(text: string, events: RunEvent[], add: Add): { messages: Parameters<typeof checkAgreement>[0]; doc: TranscriptDoc | null } {
+  try {
+    const transcript = JSON.parse(text) as { system?: unknown; messages?: unknown[] } | unknown[];
+    const list = (Array.isArray(transcript) ? transcript : (transcript.messages ?? [])) as {
+      role: string;
+      content: { type: string; id?: string; tool_use_id?: string; content?: string; name?: string; input?: unknown }[];
+    }[];
+    checkTranscript(list, events, add);
+    checkMaskedTranscript(transcript, events, add);
+    return { messages: list, doc: Array.isArray(transcript) ? { legacy: true, messages: list } : { system: transcript.system, messages: list } };
+  } catch {
+    add("transcript", "transcript.json is not JSON");
+    return { messages: null, doc: null };
+  }
+}
+
+export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env): AuditFinding[] {
+  const findings: AuditFinding[] = [];
+  const add = (check: string, message: string) => findings.push({ check, message });
+  const texts = readTexts(runDir, add);
 
   // Secrets: every file of the run and the home's journal, for key patterns and for the values of
   // this environment's secrets in every form a server may echo them.
@@ -63,87 +153,14 @@ export function auditRunDir(runDir: string, env: NodeJS.ProcessEnv = process.env
   const scanned = [...artifactTexts, ...otherRunFiles(runDir), ...nestedRunFiles(runDir), ...journalFiles(runDir)];
   checkSecrets(scanned, texts.events, env, add);
 
-  // Events.
-  const events: RunEvent[] = [];
-  if (texts.events !== undefined) {
-    const lines = texts.events.split("\n").filter((l) => l.length > 0);
-    lines.forEach((line, i) => {
-      try {
-        events.push(JSON.parse(line) as RunEvent);
-      } catch {
-        add("events", `events.jsonl line ${i + 1} is not JSON`);
-      }
-    });
-    const known = new Set<string>(RUN_EVENT_TYPES);
-    events.forEach((e, i) => {
-      if (!known.has(e.type)) add("events", `event ${i + 1} has unknown type "${e.type}"`);
-      if (e.seq !== i + 1) add("events", `event ${i + 1} has seq ${e.seq} (expected ${i + 1})`);
-    });
-    const runIds = new Set(events.map((e) => e.run_id));
-    if (runIds.size > 1) add("events", `events name several run ids: ${[...runIds].join(", ")}`);
-    if (events.length > 0 && events.at(-1)?.type !== "run.finished") add("events", "the last event is not run.finished");
-    checkGateAndOperator(events, add);
-    for (const e of events) if (e.type === "mask.leak") add("masking", `the model's ${e.where} on turn ${e.turn} names a real ${e.kind}: ${e.found}`);
-  }
-
-  // Research cycle.
-  if (texts.researchCycle !== undefined) {
-    let doc: Record<string, unknown> | null = null;
-    try {
-      doc = JSON.parse(texts.researchCycle) as Record<string, unknown>;
-    } catch {
-      add("research-cycle", "research-cycle.json is not JSON");
-    }
-    if (doc) {
-      for (const p of validateResearchCycle(doc)) add("research-cycle", `schema: ${p}`);
-      if (events.length > 0) {
-        const started = events.find((e) => e.type === "run.started");
-        const safety = doc.safety as Record<string, unknown> | undefined;
-        const model = doc.model as Record<string, unknown> | undefined;
-        const provenance = doc.provenance as Record<string, unknown> | undefined;
-        const rebuilt = buildResearchCycle(events, {
-          runId: String(doc.run_id),
-          mode: doc.mode === "observe_only" ? "observe" : doc.mode === "watch" ? "watch" : "paper",
-          tradingDay: String(doc.trading_day),
-          generatedAt: String(doc.generated_at),
-          version: String(provenance?.tradewarden_version ?? ""),
-          model: { provider: String(model?.provider ?? ""), id: String(model?.id ?? "") },
-          broker: { kind: safety?.broker_endpoint_kind as "simulated" | "alpaca_paper", endpoint: String(safety?.broker_endpoint ?? "") },
-          secretsRead: (safety?.secrets_read as string[] | undefined) ?? [],
-          marketData: String(provenance?.market_data ?? ""),
-        });
-        for (const key of ["ok", "outcome", "exit_code", "tool_calls", "proposal", "verdicts", "operator_decision", "executed", "research", "masking", "next_action"]) {
-          if (JSON.stringify(rebuilt[key]) !== JSON.stringify(doc[key])) add("research-cycle", `"${key}" does not match what events.jsonl records`);
-        }
-        if (started && started.type === "run.started" && started.run_id !== doc.run_id) add("research-cycle", "run_id differs from the events");
-      }
-      const endpoint = String((doc.safety as Record<string, unknown> | undefined)?.broker_endpoint ?? "");
-      if (/^https?:\/\/api\.alpaca\.markets/i.test(endpoint)) add("safety", `broker endpoint ${endpoint} is a live endpoint`);
-    }
-  }
-
+  const events = texts.events === undefined ? [] : checkEvents(texts.events, add);
+  if (texts.researchCycle !== undefined) checkResearchCycle(texts.researchCycle, events, add);
   // Transcript protocol and grounding.
-  let messages: Parameters<typeof checkAgreement>[0] = null;
-  let transcriptDoc: TranscriptDoc | null = null;
-  if (texts.transcript !== undefined) {
-    try {
-      const transcript = JSON.parse(texts.transcript) as { system?: unknown; messages?: unknown[] } | unknown[];
-      const list = (Array.isArray(transcript) ? transcript : (transcript.messages ?? [])) as {
-        role: string;
-        content: { type: string; id?: string; tool_use_id?: string; content?: string; name?: string; input?: unknown }[];
-      }[];
-      checkTranscript(list, events, add);
-      checkMaskedTranscript(transcript, events, add);
-      messages = list;
-      transcriptDoc = Array.isArray(transcript) ? { legacy: true, messages: list } : { system: transcript.system, messages: list };
-    } catch {
-      add("transcript", "transcript.json is not JSON");
-    }
-  }
+  const transcript = texts.transcript === undefined ? { messages: null, doc: null } : checkTranscriptText(texts.transcript, events, add);
   // The transcript, the cassette and the events agree on every tool result the model saw.
   const cassette = texts.cassette === undefined ? null : readCassette(texts.cassette);
-  checkAgreement(messages, cassette?.calls ?? null, events, add);
-  checkRecords(transcriptDoc, cassette?.calls ?? null, events, add);
+  checkAgreement(transcript.messages, cassette?.calls ?? null, events, add);
+  checkRecords(transcript.doc, cassette?.calls ?? null, events, add);
   if (cassette) checkCassette(cassette, add);
   // Every artifact is what the run wrote at close (the SHA-256s in its journal record).
   checkDigests(runDir, add);

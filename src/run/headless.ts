@@ -53,8 +53,50 @@ export function createHeadlessPrinter(opts: HeadlessOptions): { onEvent: (e: Run
 }
 
 type Paint = (s: string) => string;
+type Colours = { red: Paint; green: Paint; yellow: Paint; dim: Paint };
+type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
+type ModelEvent = EventOf<"model.turn_started" | "model.text" | "model.response" | "model.retry" | "tool.called" | "tool.rejected" | "tool.result" | "tool.pending" | "research.search" | "mask.enabled" | "mask.leak" | "gate.dry_run" | "submit.bounced" | "agent.finished">;
+type DecisionEvent = EventOf<"proposal" | "approval.requested" | "approval.decided" | "gate.final">;
+type OrderEvent = EventOf<"order.placed" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.uncertain">;
+type RunStepEvent = Exclude<RunEvent, ModelEvent | DecisionEvent | OrderEvent>;
 
-export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Paint; dim: Paint }): string | null {
+export function describe(e: RunEvent, c: Colours): string | null {
+  switch (e.type) {
+    case "model.turn_started":
+    case "model.text":
+    case "model.response":
+    case "model.retry":
+    case "tool.called":
+    case "tool.rejected":
+    case "tool.result":
+    case "tool.pending":
+    case "research.search":
+    case "mask.enabled":
+    case "mask.leak":
+    case "gate.dry_run":
+    case "submit.bounced":
+    case "agent.finished":
+      return describeModel(e, c);
+    case "proposal":
+    case "approval.requested":
+    case "approval.decided":
+    case "gate.final":
+      return describeDecision(e, c);
+    case "order.placed":
+    case "order.partially_filled":
+    case "order.filled":
+    case "order.cancelled":
+    case "order.expired":
+    case "order.rejected":
+    case "order.uncertain":
+      return describeOrder(e, c);
+    default:
+      return describeRunStep(e, c);
+  }
+}
+
+/** The run's own steps: start, preflight, reconcile, valuation, kill switch, notes, standing orders and the end. */
+function describeRunStep(e: RunStepEvent, c: Colours): string | null {
   switch (e.type) {
     case "run.started":
       return `run ${e.run_id} started: mode ${e.mode}, trading day ${e.trading_day}, model ${e.model.provider}/${e.model.id}, broker ${e.broker.kind} (${e.broker.account_id})`;
@@ -78,6 +120,18 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
       return c.red(`KILL SWITCH${e.by === "operator" ? " (tripped by the operator)" : ""}: ${joinClauses(sanitizeLine(e.reason), `${e.liquidation.length} liquidation order(s)`)}`);
     case "run.note":
       return e.level === "warn" ? c.yellow(`note: ${sanitizeLine(e.message)}`) : `note: ${sanitizeLine(e.message)}`;
+    case "standing.fired": {
+      const paint = e.result === "placed" ? c.green : e.result === "blocked" ? c.red : c.yellow;
+      return paint(standingFiredText(e));
+    }
+    case "run.finished":
+      return `run finished: ${e.outcome} (exit ${e.exit_code}): ${joinClauses(sanitizeLine(e.message), `LLM cost ${usd(e.cost_usd)}`)}`;
+  }
+}
+
+/** The model's turns, its tool calls and their results, the research log, masking and the dry runs. */
+function describeModel(e: ModelEvent, c: Colours): string | null {
+  switch (e.type) {
     case "model.turn_started":
       return c.dim(`turn ${e.turn}/${e.max_turns} (time left ${Math.round(e.time_left_ms / 1000)} s, cost ${usd(e.cost_usd)} of ${usd(e.budget_usd)})`);
     case "model.text":
@@ -108,6 +162,12 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
       return [c.yellow(`  submit bounced (one revision allowed):`), ...e.decisions.filter((d) => !d.approved).map((d) => `    ${c.red(verdictLine(d))}`)].join("\n");
     case "agent.finished":
       return `agent finished: ${e.outcome} (${sanitizeLine(e.reason)}) after ${e.turns} turn(s), cost ${usd(e.cost_usd)}`;
+  }
+}
+
+/** The proposal, the operator's decision and the final gate. */
+function describeDecision(e: DecisionEvent, c: Colours): string | null {
+  switch (e.type) {
     case "proposal":
       return [
         `proposal: ${e.orders.length === 0 ? "hold" : `${e.orders.length} order(s)`}: ${sanitizeLine(e.summary)}`,
@@ -120,6 +180,12 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
       return `decision: ${decisionText(e.decision, e.by)}${e.orders.length ? ` (${e.orders.length} order(s))` : ""}${e.reason ? `: ${sanitizeLine(e.reason)}` : ""}`;
     case "gate.final":
       return [`final gate:`, ...e.decisions.map((d) => `  ${d.approved ? c.green(verdictLine(d)) : c.red(verdictLine(d))}`)].join("\n");
+  }
+}
+
+/** An order's life at the broker. */
+function describeOrder(e: OrderEvent, c: Colours): string | null {
+  switch (e.type) {
     case "order.placed":
       return `order placed: ${e.side} ${e.quantity} ${e.symbol} @ ${e.limit_price} (${e.client_order_id})`;
     case "order.partially_filled":
@@ -134,12 +200,5 @@ export function describe(e: RunEvent, c: { red: Paint; green: Paint; yellow: Pai
       return c.red(`order rejected: ${e.side} ${e.quantity} ${e.symbol}: ${sanitizeLine(e.message)}`);
     case "order.uncertain":
       return c.red(`order uncertain: ${e.side} ${e.quantity} ${e.symbol}: ${sanitizeLine(e.message)}`);
-    case "standing.fired": {
-      const paint = e.result === "placed" ? c.green : e.result === "blocked" ? c.red : c.yellow;
-      return paint(standingFiredText(e));
-    }
-    case "run.finished":
-      return `run finished: ${e.outcome} (exit ${e.exit_code}): ${joinClauses(sanitizeLine(e.message), `LLM cost ${usd(e.cost_usd)}`)}`;
   }
 }
-

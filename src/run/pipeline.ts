@@ -1,16 +1,19 @@
 /**
- * The daily run: one pipeline, many front ends. Named phases over one run context:
+ * The daily run: one pipeline, many front ends. Named phases, each taking what the one before it
+ * established and returning what it establishes (or a `Stop`), so the compiler keeps their order:
  *
- *   preflight ─► recover & reconcile ─► value ─► kill switch ─► budget ─► agent ─► decision [Approver]
+ *   preflight (Opened) ─► recover & reconcile (Reconciled) ─► value (Valued) ─► kill switch (Open)
+ *     ─► standing orders ─► budget (Affordable) ─► agent (Proposed) ─► decision [Approver]
  *     ─► final gate ─► execute ─► close
  *
- * Each phase is a small module under ./phases; it returns a `Stop` to end the run or nothing to go
- * on. Every phase emits typed run events through the EventSink; every stop is recorded with its
- * reason and maps to one exit code. Nothing reaches the broker except orders approved by the final
- * gate (on fresh state) and the operator, or kill-switch liquidations, through one placement path.
+ * Each phase is a small module under ./phases. Every phase emits typed run events through the
+ * EventSink; every stop is recorded with its reason and maps to one exit code. Nothing reaches the
+ * broker except orders approved by the final gate (on fresh state) and the operator, or kill-switch
+ * liquidations, through one placement path.
  *
- * To add a phase, insert it into `DAILY_PHASES`. The reconcile phase first recovers every order of
- * an earlier run whose outcome is not final, by its client order id (phases/recover-reconcile.ts).
+ * To add a phase, type it by what it takes and what it establishes and call it in `dailyPhases`
+ * where its input is established. The reconcile phase first recovers every order of an earlier run
+ * whose outcome is not final, by its client order id (phases/recover-reconcile.ts).
  */
 import { randomBytes } from "node:crypto";
 import type { RunOutcome } from "../core/events.js";
@@ -21,7 +24,7 @@ import { ensureRunDir } from "./artifacts.js";
 import { agentPhase } from "./phases/agent.js";
 import { budgetPhase } from "./phases/budget.js";
 import { closeRun } from "./phases/close.js";
-import { type Phase, type PipelineDeps, type RunContext, type RunSummary, Stop } from "./phases/context.js";
+import { type PipelineDeps, type Proposed, type RunStart, type ResumedProposal, type RunSummary, Stop, type Valued } from "./phases/context.js";
 import { decisionPhase } from "./phases/decision.js";
 import { executePhase } from "./phases/execute.js";
 import { finalGatePhase } from "./phases/final-gate.js";
@@ -31,26 +34,54 @@ import { reconcilePhase } from "./phases/reconcile.js";
 import { resumePhase } from "./phases/resume.js";
 import { standingPhase } from "./phases/standing.js";
 import { valuePhase } from "./phases/value.js";
-import { wallClock } from "./session-clock.js";
 
 export type { PipelineDeps, ResumedProposal, RunSummary, Session } from "./phases/context.js";
 
-/** The daily run's phases, in order (close always runs after them). */
-export const DAILY_PHASES: readonly Phase[] = [
-  preflight,
-  reconcilePhase,
-  valuePhase,
-  killSwitchPhase,
-  standingPhase,
-  budgetPhase,
-  agentPhase,
-  decisionPhase,
-  finalGatePhase,
-  executePhase,
-];
+/** Preflight, reconcile and value: each takes what the one before established. */
+async function valueRun(ctx: RunStart): Promise<Stop | Valued> {
+  const opened = await preflight.run(ctx);
+  if (opened instanceof Stop) return opened;
+  const reconciled = await reconcilePhase.run(opened);
+  if (reconciled instanceof Stop) return reconciled;
+  return valuePhase.run(reconciled);
+}
 
-/** `tradewarden approve`: an earlier run's proposal in place of the budget and agent phases. */
-export const APPROVE_PHASES: readonly Phase[] = [preflight, reconcilePhase, valuePhase, killSwitchPhase, resumePhase, decisionPhase, finalGatePhase, executePhase];
+/** Decision, final gate and execute: the proposal to the operator, what is approved to the broker. */
+async function decideAndPlace(proposed: Proposed): Promise<Stop> {
+  const decided = await decisionPhase.run(proposed);
+  if (decided instanceof Stop) return decided;
+  const gated = await finalGatePhase.run(decided);
+  if (gated instanceof Stop) return gated;
+  return executePhase.run(gated);
+}
+
+/** The daily run's phases, each on what the one before established (close always runs after them). */
+export async function dailyPhases(ctx: RunStart): Promise<Stop> {
+  const valued = await valueRun(ctx);
+  if (valued instanceof Stop) return valued;
+  const open = await killSwitchPhase.run(valued);
+  if (open instanceof Stop) return open;
+  const fired = await standingPhase.run(open);
+  if (fired instanceof Stop) return fired;
+  const affordable = await budgetPhase.run(fired);
+  if (affordable instanceof Stop) return affordable;
+  const proposed = await agentPhase.run(affordable);
+  if (proposed instanceof Stop) return proposed;
+  return decideAndPlace(proposed);
+}
+
+/** `tradewarden approve`: an earlier run's proposal (resume) in place of the standing, budget and agent phases. */
+export function approvePhases(resume: ResumedProposal): (ctx: RunStart) => Promise<Stop> {
+  return async (ctx) => {
+    const valued = await valueRun(ctx);
+    if (valued instanceof Stop) return valued;
+    const open = await killSwitchPhase.run(valued);
+    if (open instanceof Stop) return open;
+    const proposed = await resumePhase.run({ ...open, resume });
+    if (proposed instanceof Stop) return proposed;
+    return decideAndPlace(proposed);
+  };
+}
 
 export function newRunId(at: Date): string {
   const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -58,7 +89,7 @@ export function newRunId(at: Date): string {
 }
 
 /** A fresh context for one run (its run directory created and the event file attached). */
-export function newRunContext(deps: PipelineDeps): RunContext {
+export function newRunContext(deps: PipelineDeps): RunStart {
   const now = deps.now ?? (() => new Date());
   const runId = deps.runId ?? newRunId(now());
   deps.sink.runId = runId;
@@ -71,26 +102,15 @@ export function newRunContext(deps: PipelineDeps): RunContext {
     paths,
     runDir,
     now,
-    sessionNow: wallClock(""),
-    tradingDay: "",
-    started: false,
-    openOrders: [],
-    value: 0,
-    peak: 0,
-    agentResult: null,
-    couldTrade: false,
+    progress: { tradingDay: "", started: false, couldTrade: false, agentResult: null },
   };
 }
 
-/** Runs phases in order until one stops; an error becomes the stop it maps to. */
-export async function runPhases(ctx: RunContext, phases: readonly Phase[]): Promise<Stop> {
+/** Runs the phases until one stops; an error becomes the stop it maps to. */
+export async function runPhases(ctx: RunStart, phases: (ctx: RunStart) => Promise<Stop>): Promise<Stop> {
   const { sink } = ctx.deps;
   try {
-    for (const phase of phases) {
-      const stop = await phase.run(ctx);
-      if (stop) return stop;
-    }
-    return new Stop("error", EXIT.INTERNAL_ERROR, "internal error: the run's phases ended without an outcome");
+    return await phases(ctx);
   } catch (e) {
     if (e instanceof Stop) return e;
     if (e instanceof TwError) {
@@ -104,7 +124,7 @@ export async function runPhases(ctx: RunContext, phases: readonly Phase[]): Prom
   }
 }
 
-export async function runDaily(deps: PipelineDeps, phases: readonly Phase[] = deps.resume ? APPROVE_PHASES : DAILY_PHASES): Promise<RunSummary> {
+export async function runDaily(deps: PipelineDeps, phases: (ctx: RunStart) => Promise<Stop> = deps.resume ? approvePhases(deps.resume) : dailyPhases): Promise<RunSummary> {
   const ctx = newRunContext(deps);
   try {
     return await closeRun(ctx, await runPhases(ctx, phases));

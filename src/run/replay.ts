@@ -142,26 +142,30 @@ function parseArtifact<T>(path: string, text: string, line?: number): T {
   }
 }
 
-export async function replayRun(runDir: string, config: Config, onEvent?: (e: unknown) => void, opts: { requireMask?: boolean; universe?: readonly Instrument[] } = {}): Promise<ReplayReport> {
-  /** A run artifact's text (plain or packed); a missing or unreadable one refuses naming the folder and the file. */
-  const text = (key: "events" | "transcript" | "cassette"): string => {
-    const path = join(runDir, ARTIFACT_FILES[key]);
-    let t: string | null;
-    try {
-      t = readArtifact(runDir, key);
-    } catch (e) {
-      throw new TwError("replay_incomplete", `${runDir} is not a complete run folder: ${(e as Error).message}`, EXIT.USAGE_OR_CONFIG);
-    }
-    if (t === null) throw new TwError("replay_incomplete", `${runDir} is not a complete run folder: ${path} is missing`, EXIT.USAGE_OR_CONFIG);
-    return t;
-  };
+/** A run artifact's text (plain or packed); a missing or unreadable one refuses naming the folder and the file. */
+function artifactText(runDir: string, key: "events" | "transcript" | "cassette"): string {
+  const path = join(runDir, ARTIFACT_FILES[key]);
+  let t: string | null;
+  try {
+    t = readArtifact(runDir, key);
+  } catch (e) {
+    throw new TwError("replay_incomplete", `${runDir} is not a complete run folder: ${(e as Error).message}`, EXIT.USAGE_OR_CONFIG);
+  }
+  if (t === null) throw new TwError("replay_incomplete", `${runDir} is not a complete run folder: ${path} is missing`, EXIT.USAGE_OR_CONFIG);
+  return t;
+}
+
+type RunStarted = Extract<RunEvent, { type: "run.started" }>;
+
+/** The run's events and transcript, and its start; refused when the run never called the model. */
+function readRecordedRun(runDir: string): { events: RunEvent[]; transcript: Transcript & { system: string }; started: RunStarted } {
   const eventsPath = join(runDir, ARTIFACT_FILES.events);
-  const events = text("events")
+  const events = artifactText(runDir, "events")
     .split("\n")
     .map((l, i) => [l, i + 1] as const)
     .filter(([l]) => l.length > 0)
     .map(([l, n]) => parseArtifact<RunEvent>(eventsPath, l, n));
-  const transcript = parseArtifact<Transcript>(join(runDir, ARTIFACT_FILES.transcript), text("transcript"));
+  const transcript = parseArtifact<Transcript>(join(runDir, ARTIFACT_FILES.transcript), artifactText(runDir, "transcript"));
   const started = events.find((e) => e.type === "run.started");
   if (started?.type !== "run.started") throw new TwError("replay_incomplete", "the run has no run.started event", EXIT.USAGE_OR_CONFIG);
   const resumedFrom = (transcript as { resumed_from?: unknown }).resumed_from;
@@ -171,7 +175,40 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   if (!transcript.system || transcript.messages.length === 0) {
     throw new TwError("replay_nothing", `run ${started.run_id} never called the model: there is nothing to replay`, EXIT.USAGE_OR_CONFIG);
   }
-  const cassette = parseCassette(text("cassette"));
+  return { events, transcript: { ...transcript, system: transcript.system }, started };
+}
+
+/** The agent's events until it finishes, each handed to `onEvent`; the report of the replay. */
+async function driveReplay(
+  gen: ReturnType<typeof runAgent>,
+  recorded: { recording: ReplayClient; events: readonly RunEvent[]; started: RunStarted; version: string },
+  onEvent?: (e: unknown) => void,
+): Promise<ReplayReport> {
+  let count = 0;
+  let calls = 0;
+  for (;;) {
+    const step = await gen.next();
+    if (step.done) {
+      recorded.recording.assertConsumed();
+      const finished = recorded.events.find((e) => e.type === "agent.finished");
+      return {
+        runId: recorded.started.run_id,
+        contractVersion: recorded.version,
+        calls,
+        outcome: step.value.outcome,
+        recordedOutcome: finished && finished.type === "agent.finished" ? finished.outcome : null,
+        events: count,
+      };
+    }
+    count++;
+    if (step.value.type === "model.response") calls++;
+    onEvent?.(step.value);
+  }
+}
+
+export async function replayRun(runDir: string, config: Config, onEvent?: (e: unknown) => void, opts: { requireMask?: boolean; universe?: readonly Instrument[] } = {}): Promise<ReplayReport> {
+  const { events, transcript, started } = readRecordedRun(runDir);
+  const cassette = parseCassette(artifactText(runDir, "cassette"));
   const recording = new ReplayClient(cassette);
   // Serve the tool contracts the run was recorded with (descriptions, schemas, serialisation).
   const version = recording.meta.contract_version;
@@ -207,24 +244,5 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
     limits: { ...agentLimitsFrom(config.model, 0), monthlyBudgetLeftUsd: Number.POSITIVE_INFINITY },
     price,
   });
-  let count = 0;
-  let calls = 0;
-  for (;;) {
-    const step = await gen.next();
-    if (step.done) {
-      recording.assertConsumed();
-      const recorded = events.find((e) => e.type === "agent.finished");
-      return {
-        runId: started.run_id,
-        contractVersion: version,
-        calls,
-        outcome: step.value.outcome,
-        recordedOutcome: recorded && recorded.type === "agent.finished" ? recorded.outcome : null,
-        events: count,
-      };
-    }
-    count++;
-    if (step.value.type === "model.response") calls++;
-    onEvent?.(step.value);
-  }
+  return driveReplay(gen, { recording, events, started, version }, onEvent);
 }

@@ -93,124 +93,157 @@ function nextActionFor(outcome: RunOutcome): { action: NextAction; reason: strin
 
 const OK_OUTCOMES: ReadonlySet<RunOutcome> = new Set(["executed", "hold", "no_trades", "observed", "rejected", "halted", "tripped", "quota_exhausted", "spend_cap_reached", "awaiting_approval"]);
 
-export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchCycleFacts): Record<string, unknown> {
-  const calls = new Map<string, Record<string, unknown>>();
-  let dryRuns = 0;
-  let proposal: Record<string, unknown> | null = null;
-  let proposalVerdicts: GateDecision[] = [];
-  let finalVerdicts: GateDecision[] = [];
-  let decision: Record<string, unknown> | null = null;
-  const executed = new Map<string, Record<string, unknown>>();
-  let agentOutcome: string | null = null;
-  let turns = 0;
-  let cost = 0;
-  let outcome: RunOutcome = "error";
-  let exitCode = 1;
-  const research: Record<string, unknown>[] = [];
-  const masking: { enabled: boolean; date_offset_days?: number; leaks: Record<string, unknown>[] } = { enabled: false, leaks: [] };
+/** What the envelope gathers from the run's events, folded in order. */
+interface CycleFold {
+  calls: Map<string, Record<string, unknown>>;
+  dryRuns: number;
+  proposal: Record<string, unknown> | null;
+  proposalVerdicts: GateDecision[];
+  finalVerdicts: GateDecision[];
+  decision: Record<string, unknown> | null;
+  executed: Map<string, Record<string, unknown>>;
+  agentOutcome: string | null;
+  turns: number;
+  cost: number;
+  outcome: RunOutcome;
+  exitCode: number;
+  research: Record<string, unknown>[];
+  masking: { enabled: boolean; date_offset_days?: number; leaks: Record<string, unknown>[] };
+}
 
-  for (const e of events) {
-    switch (e.type) {
-      case "tool.called":
-        calls.set(e.call_id, {
-          call_id: e.call_id,
-          turn: e.turn,
-          tool: e.tool,
-          ok: false,
-          outcome: "no_result",
-          provenance: provenanceOf(e.tool, facts.tradingDay),
-        });
-        break;
-      case "tool.rejected": {
-        const c = calls.get(e.call_id) ?? { call_id: e.call_id, turn: e.turn, tool: e.tool, provenance: provenanceOf(e.tool, facts.tradingDay) };
-        calls.set(e.call_id, { ...c, ok: false, outcome: e.error_code, retryable: e.retryable });
-        // A search refused by its contract (blank or over-long query) never reached the provider: a `blocked` log entry.
-        if (e.tool === "search_news" && e.error_code === "invalid_tool_arguments") research.push(blockedSearch(e.correction?.received_arguments));
-        break;
-      }
-      case "research.search": {
-        const { type: _t, seq: _s, at: _a, run_id: _r, ...entry } = e;
-        research.push(entry);
-        break;
-      }
-      case "mask.enabled":
-        masking.enabled = true;
-        masking.date_offset_days = e.date_offset_days;
-        break;
-      case "mask.leak":
-        masking.leaks.push({ turn: e.turn, kind: e.kind, found: e.found, where: e.where });
-        break;
-      case "tool.result": {
-        const c = calls.get(e.call_id) ?? { call_id: e.call_id, turn: e.turn, tool: e.tool, provenance: provenanceOf(e.tool, facts.tradingDay) };
-        const rec: Record<string, unknown> = { ...c, ok: e.success, outcome: e.success ? "ok" : (e.error_code ?? "error"), truncated: e.truncated, duration_ms: Math.max(0, e.duration_ms) };
-        calls.set(e.call_id, rec);
-        break;
-      }
-      case "gate.dry_run":
-        dryRuns++;
-        break;
-      case "agent.finished":
-        agentOutcome = e.outcome;
-        turns = e.turns;
-        break;
-      case "proposal":
-        proposal = { orders: e.orders, summary: e.summary, abandoned_error_codes: e.abandoned };
-        proposalVerdicts = e.decisions;
-        break;
-      case "approval.decided":
-        decision = { decision: e.decision, by: e.by, orders_hash: e.orders_hash, approved_orders: e.decision === "approved" ? e.orders.length : 0 };
-        if (e.reason) decision.reason = e.reason;
-        break;
-      case "gate.final":
-        finalVerdicts = e.decisions;
-        break;
-      case "order.placed":
-      case "order.partially_filled":
-      case "order.filled":
-      case "order.cancelled":
-      case "order.rejected":
-      case "order.uncertain":
-      case "order.expired": {
-        const prev = executed.get(e.client_order_id);
-        const status = e.type.slice("order.".length);
-        const rec: Record<string, unknown> = {
-          ...(prev ?? {}),
-          client_order_id: e.client_order_id,
-          symbol: e.symbol,
-          side: e.side,
-          quantity: e.quantity,
-          limit_price: e.limit_price,
-          status,
-          filled_quantity: "filled_quantity" in e ? e.filled_quantity : ((prev?.filled_quantity as number | undefined) ?? 0),
-        };
-        if (e.broker_order_id) rec.broker_order_id = e.broker_order_id;
-        if ("avg_price" in e) rec.avg_price = e.avg_price;
-        if (/-L\d+$/.test(e.client_order_id)) rec.liquidation = true; // kill-switch ids end in -L<i>
-        executed.set(e.client_order_id, rec);
-        break;
-      }
-      case "model.response":
-        cost = e.total_cost_usd;
-        break;
-      case "run.finished":
-        outcome = e.outcome;
-        exitCode = e.exit_code;
-        cost = e.cost_usd;
-        break;
-      default:
-        break;
+function emptyFold(): CycleFold {
+  return {
+    calls: new Map(),
+    dryRuns: 0,
+    proposal: null,
+    proposalVerdicts: [],
+    finalVerdicts: [],
+    decision: null,
+    executed: new Map(),
+    agentOutcome: null,
+    turns: 0,
+    cost: 0,
+    outcome: "error",
+    exitCode: 1,
+    research: [],
+    masking: { enabled: false, leaks: [] },
+  };
+}
+
+/** The events of an order's life the envelope lists under `executed`. */
+const ORDER_EVENTS = ["order.placed", "order.partially_filled", "order.filled", "order.cancelled", "order.rejected", "order.uncertain", "order.expired"] as const;
+type OrderEvent = Extract<RunEvent, { type: (typeof ORDER_EVENTS)[number] }>;
+const ORDER_EVENT_TYPES: ReadonlySet<RunEvent["type"]> = new Set(ORDER_EVENTS);
+const isOrderEvent = (e: RunEvent): e is OrderEvent => ORDER_EVENT_TYPES.has(e.type);
+
+/** Tool calls, their results, the research log and masking; false for any other event. */
+function foldToolEvent(f: CycleFold, e: RunEvent, tradingDay: string): boolean {
+  switch (e.type) {
+    case "tool.called":
+      f.calls.set(e.call_id, { call_id: e.call_id, turn: e.turn, tool: e.tool, ok: false, outcome: "no_result", provenance: provenanceOf(e.tool, tradingDay) });
+      return true;
+    case "tool.rejected": {
+      const c = f.calls.get(e.call_id) ?? { call_id: e.call_id, turn: e.turn, tool: e.tool, provenance: provenanceOf(e.tool, tradingDay) };
+      f.calls.set(e.call_id, { ...c, ok: false, outcome: e.error_code, retryable: e.retryable });
+      // A search refused by its contract (blank or over-long query) never reached the provider: a `blocked` log entry.
+      if (e.tool === "search_news" && e.error_code === "invalid_tool_arguments") f.research.push(blockedSearch(e.correction?.received_arguments));
+      return true;
     }
+    case "research.search": {
+      const { type: _t, seq: _s, at: _a, run_id: _r, ...entry } = e;
+      f.research.push(entry);
+      return true;
+    }
+    case "mask.enabled":
+      f.masking.enabled = true;
+      f.masking.date_offset_days = e.date_offset_days;
+      return true;
+    case "mask.leak":
+      f.masking.leaks.push({ turn: e.turn, kind: e.kind, found: e.found, where: e.where });
+      return true;
+    case "tool.result": {
+      const c = f.calls.get(e.call_id) ?? { call_id: e.call_id, turn: e.turn, tool: e.tool, provenance: provenanceOf(e.tool, tradingDay) };
+      f.calls.set(e.call_id, { ...c, ok: e.success, outcome: e.success ? "ok" : (e.error_code ?? "error"), truncated: e.truncated, duration_ms: Math.max(0, e.duration_ms) });
+      return true;
+    }
+    default:
+      return false;
   }
+}
 
+/** An order's latest status, over what earlier events of the same order said. */
+function foldOrderEvent(f: CycleFold, e: OrderEvent): void {
+  const prev = f.executed.get(e.client_order_id);
+  const rec: Record<string, unknown> = {
+    ...(prev ?? {}),
+    client_order_id: e.client_order_id,
+    symbol: e.symbol,
+    side: e.side,
+    quantity: e.quantity,
+    limit_price: e.limit_price,
+    status: e.type.slice("order.".length),
+    filled_quantity: "filled_quantity" in e ? e.filled_quantity : ((prev?.filled_quantity as number | undefined) ?? 0),
+  };
+  if (e.broker_order_id) rec.broker_order_id = e.broker_order_id;
+  if ("avg_price" in e) rec.avg_price = e.avg_price;
+  if (/-L\d+$/.test(e.client_order_id)) rec.liquidation = true; // kill-switch ids end in -L<i>
+  f.executed.set(e.client_order_id, rec);
+}
+
+/** The agent's outcome, the proposal, the operator's decision, the verdicts, the orders and the run's end. */
+function foldRunEvent(f: CycleFold, e: RunEvent): void {
+  if (isOrderEvent(e)) {
+    foldOrderEvent(f, e);
+    return;
+  }
+  switch (e.type) {
+    case "gate.dry_run":
+      f.dryRuns++;
+      break;
+    case "agent.finished":
+      f.agentOutcome = e.outcome;
+      f.turns = e.turns;
+      break;
+    case "proposal":
+      f.proposal = { orders: e.orders, summary: e.summary, abandoned_error_codes: e.abandoned };
+      f.proposalVerdicts = e.decisions;
+      break;
+    case "approval.decided":
+      f.decision = { decision: e.decision, by: e.by, orders_hash: e.orders_hash, approved_orders: e.decision === "approved" ? e.orders.length : 0 };
+      if (e.reason) f.decision.reason = e.reason;
+      break;
+    case "gate.final":
+      f.finalVerdicts = e.decisions;
+      break;
+    case "model.response":
+      f.cost = e.total_cost_usd;
+      break;
+    case "run.finished":
+      f.outcome = e.outcome;
+      f.exitCode = e.exit_code;
+      f.cost = e.cost_usd;
+      break;
+    default:
+      break;
+  }
+}
+
+function limitationsOf(broker: ResearchCycleFacts["broker"]["kind"]): string[] {
   const limitations =
-    facts.broker.kind === "simulated"
+    broker === "simulated"
       ? [
           "Paper trading on the simulated broker: fills come from daily bars (no queue position, no intraday path).",
           "Bundled instruments other than the index are synthetic, derived from the S&P 500 index.",
         ]
       : ["Paper trading on Alpaca's paper account: its fills ignore queue position and slippage, and it charges no commission."];
   limitations.push("Prices and history are point-in-time (strictly before the trading day), but a model's weights may know later history.");
+  return limitations;
+}
 
+export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchCycleFacts): Record<string, unknown> {
+  const f = emptyFold();
+  for (const e of events) if (!foldToolEvent(f, e, facts.tradingDay)) foldRunEvent(f, e);
+  const { outcome } = f;
   return {
     schema: "tradewarden.research_cycle.v1",
     schema_version: "1.0.0",
@@ -220,15 +253,15 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
     mode: facts.mode === "observe" ? "observe_only" : facts.mode === "watch" ? "watch" : "paper",
     trading_day: facts.tradingDay,
     outcome,
-    exit_code: exitCode,
-    model: { provider: facts.model.provider, id: facts.model.id, turns, cost_usd: cost, agent_outcome: agentOutcome },
-    tool_calls: [...calls.values()],
-    proposal,
-    verdicts: { dry_runs: dryRuns, proposal: proposalVerdicts, final: finalVerdicts },
-    operator_decision: decision,
-    executed: [...executed.values()],
-    research,
-    masking,
+    exit_code: f.exitCode,
+    model: { provider: facts.model.provider, id: facts.model.id, turns: f.turns, cost_usd: f.cost, agent_outcome: f.agentOutcome },
+    tool_calls: [...f.calls.values()],
+    proposal: f.proposal,
+    verdicts: { dry_runs: f.dryRuns, proposal: f.proposalVerdicts, final: f.finalVerdicts },
+    operator_decision: f.decision,
+    executed: [...f.executed.values()],
+    research: f.research,
+    masking: f.masking,
     next_action: nextActionFor(outcome),
     provenance: {
       source: "tradewarden daily run",
@@ -244,7 +277,7 @@ export function buildResearchCycle(events: readonly RunEvent[], facts: ResearchC
       orders_only_through_gate_and_operator: true,
       secrets_read: [...facts.secretsRead].sort(),
     },
-    limitations,
+    limitations: limitationsOf(facts.broker.kind),
   };
 }
 
@@ -272,7 +305,8 @@ export function researchCycleSchemaPath(): string {
 export function validateResearchCycle(doc: unknown): string[] {
   if (!validator) {
     const ajv = newAjv({ allowUnionTypes: true });
-    (addFormats as unknown as (a: unknown) => void)(ajv);
+    // ajv-formats is CommonJS: its module object carries the plugin as `default` (so does the plugin itself).
+    addFormats.default(ajv);
     validator = ajv.compile(JSON.parse(readFileSync(researchCycleSchemaPath(), "utf8")));
   }
   if (validator(doc)) return [];

@@ -18,19 +18,18 @@ import { writeJsonAtomic } from "../artifacts.js";
 import { approveProposedStanding } from "../standing-approval.js";
 import { buildRunHandlers } from "../tool-handlers.js";
 import { watchlistLines } from "../watchlist-brief.js";
-import { type Phase, Stop } from "./context.js";
+import { type Affordable, type Phase, type Proposed, Stop } from "./context.js";
 import { evaluateOrders, gateInputs } from "./gate.js";
 import { createResearchSetup } from "../../research/setup.js";
 import { mentionsOf } from "../../research/mentions.js";
 import { maskEnabledEvent, modelTextLeaks } from "../masking.js";
 
 
-export const agentPhase: Phase = {
+export const agentPhase: Phase<Affordable, Proposed> = {
   name: "agent",
   async run(ctx) {
     const { deps } = ctx;
     const { journal, config, sink } = deps;
-    if (!ctx.prices) throw new Error("the agent phase runs after the value phase");
     const { handlers, submit } = buildRunHandlers({
       mode: deps.mode,
       runId: ctx.runId,
@@ -76,15 +75,10 @@ export const agentPhase: Phase = {
       // Spend is journalled per model call, not after the loop.
       onUsage: (u) => journal.recordUsage(ctx.runId, { model: u.model, usage: u.usage, cost_usd: u.cost_usd, at: ctx.now() }),
     });
-    for (;;) {
-      const step = await gen.next();
-      if (step.done) {
-        ctx.agentResult = step.value;
-        break;
-      }
-      sink.emit(step.value);
-    }
-    const result = ctx.agentResult;
+    let step = await gen.next();
+    for (; !step.done; step = await gen.next()) sink.emit(step.value);
+    const result = step.value;
+    ctx.progress.agentResult = result;
     if (mask) for (const leak of modelTextLeaks(mask, result.transcript)) sink.emit(leak);
     writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript }, ctx.deps.journal.durable);
     if (result.outcome === "interrupted") return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the agent loop; nothing placed");
@@ -93,7 +87,6 @@ export const agentPhase: Phase = {
     // Standing orders proposed in this run wait for the operator; an unattended run (--yes) approves them.
     await approveProposedStanding({ journal, runId: ctx.runId, approver: deps.approver, emit: (e) => sink.emit(e), now: ctx.now, signal: deps.signal });
     if (!result.proposal) return new Stop("no_trades", EXIT.OK, `no proposal: ${result.reason}`);
-    ctx.proposal = { orders: result.proposal.orders, summary: result.proposal.summary };
-    return undefined;
+    return { ...ctx, proposal: { orders: result.proposal.orders, summary: result.proposal.summary, transcript: result.transcript } };
   },
 };

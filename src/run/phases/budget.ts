@@ -1,9 +1,9 @@
 /** Quota and budget: the model is not called when the monthly order quota or LLM spend cap is used up. */
 import { EXIT } from "../../core/exit-codes.js";
 import { usdToMicros } from "../../core/money.js";
-import { type Phase, Stop } from "./context.js";
+import { type Affordable, type Open, type Phase, Stop } from "./context.js";
 
-export const budgetPhase: Phase = {
+export const budgetPhase: Phase<Open, Affordable> = {
   name: "budget",
   async run(ctx) {
     const { journal, config } = ctx.deps;
@@ -16,7 +16,7 @@ export const budgetPhase: Phase = {
       return new Stop("spend_cap_reached", EXIT.OK, `this month's LLM spend ${spent.toFixed(4)} USD reached the cap of ${config.model.monthly_budget_usd} USD; the model was not called`);
     }
     // From here the run could have traded.
-    ctx.couldTrade = true;
-    return undefined;
+    ctx.progress.couldTrade = true;
+    return { ...ctx, couldTrade: true };
   },
 };

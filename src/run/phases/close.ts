@@ -14,16 +14,17 @@ import { artifactDigests } from "../audit-digests.js";
 import { buildResearchCycle, validateResearchCycle } from "../research-cycle.js";
 import { writeTradecatCycle } from "../tradecat-export.js";
 import { faultPoint } from "../../util/test-fault.js";
-import { type RunContext, type RunSummary, Stop } from "./context.js";
+import { type RunStart, type RunSummary, Stop } from "./context.js";
 
 const MARKET_DATA =
   "daily bars: the bundled data (the S&P 500 index and synthetic instruments derived from it) and bars imported into the home (CSV or Alpaca's market data API)";
 
-export async function closeRun(ctx: RunContext, stopped: Stop): Promise<RunSummary> {
+export async function closeRun(ctx: RunStart, stopped: Stop): Promise<RunSummary> {
   faultPoint("run.before_close");
   // A signal that came after the last phase still makes this an interrupted run (exit 130).
   const s = ctx.deps.signal.aborted && stopped.outcome !== "interrupted" ? new Stop("interrupted", EXIT.INTERRUPTED, `interrupted; ${stopped.message}`) : stopped;
-  const { deps, runId, runDir, tradingDay } = ctx;
+  const { deps, runId, runDir } = ctx;
+  const { tradingDay, started, couldTrade, agentResult } = ctx.progress;
   const { sink, journal } = deps;
   const now = ctx.now;
   // A proposal awaiting approval keeps its session open: `tradewarden approve` may decide it
@@ -35,15 +36,15 @@ export async function closeRun(ctx: RunContext, stopped: Stop): Promise<RunSumma
       sink.emit({ type: "run.note", level: "warn", message: `could not close the broker session: ${(e as Error).message}` });
     }
   }
-  sink.emit({ type: "run.finished", outcome: s.outcome, exit_code: s.exitCode, message: s.message, cost_usd: ctx.agentResult?.cost_usd ?? 0 });
+  sink.emit({ type: "run.finished", outcome: s.outcome, exit_code: s.exitCode, message: s.message, cost_usd: agentResult?.cost_usd ?? 0 });
   const summary = writeArtifacts(ctx, s);
   // The artifacts are complete: the event file is written out and closed, and the run is finished
   // in the journal with each artifact's SHA-256 (audit finds any later edit of any of them).
   sink.close();
-  if (ctx.started) {
+  if (started) {
     const status = s.outcome === "interrupted" ? "interrupted" : s.exitCode === EXIT.INTERNAL_ERROR ? "failed" : "completed";
     try {
-      await journal.finishRun(runId, { status, outcome: s.outcome, exit_code: s.exitCode, message: s.message, at: now(), could_trade: ctx.couldTrade, artifacts: artifactDigests(runDir) });
+      await journal.finishRun(runId, { status, outcome: s.outcome, exit_code: s.exitCode, message: s.message, at: now(), could_trade: couldTrade, artifacts: artifactDigests(runDir) });
     } catch (e) {
       sink.emit({ type: "run.note", level: "warn", message: `could not close the run in the journal: ${(e as Error).message}` });
     }
@@ -52,10 +53,11 @@ export async function closeRun(ctx: RunContext, stopped: Stop): Promise<RunSumma
 }
 
 /** The transcript (when the agent wrote none), the research-cycle envelope, the TradeCat record and the cassette. */
-function writeArtifacts(ctx: RunContext, s: Stop): RunSummary {
-  const { deps, runId, paths, runDir, tradingDay, now } = ctx;
+function writeArtifacts(ctx: RunStart, s: Stop): RunSummary {
+  const { deps, runId, paths, runDir, now } = ctx;
+  const { tradingDay } = ctx.progress;
   const { sink } = deps;
-  if (!ctx.agentResult && !(deps.resume && existsSync(paths.transcript))) writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] }, deps.journal.durable);
+  if (!ctx.progress.agentResult && !(deps.resume && existsSync(paths.transcript))) writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] }, deps.journal.durable);
   const endpoint = deps.broker.endpoint();
   const cycle = buildResearchCycle(sink.events, {
     runId,

@@ -1,8 +1,11 @@
 /**
- * The run context: what the daily run's phases share. Each phase reads what earlier phases set and
- * either returns a `Stop` (the run ends with that outcome and exit code) or nothing (the next
- * phase runs). Facts that change during the run (cash, holdings, open orders) are re-read from the
- * journal and the broker when needed, never kept in mutable copies.
+ * The run context, stage by stage: each phase takes what the phases before it established (a
+ * typed value) and returns either a `Stop` (the run ends with that outcome and exit code) or what
+ * it establishes, which the next phase takes: RunStart → Opened → Reconciled → Valued → Open →
+ * Affordable → Proposed → Decided → Gated. The compiler keeps the order; no phase checks at run
+ * time that an earlier one ran. Facts that change during the run (cash, holdings) are re-read from
+ * the journal when needed; the broker's open orders are re-read into a new stage, never mutated.
+ * Only `RunProgress` is written in place: what the close reports, however far the run got.
  */
 import type { AgentResult } from "../../agent/loop.js";
 import type { ModelSetup } from "../../agent/factory.js";
@@ -92,45 +95,95 @@ export class Stop {
   ) {}
 }
 
-/** The proposal as the agent phase hands it to the decision phase. */
+/** The proposal as the agent (or resume) phase hands it to the decision phase. */
 export interface Proposal {
   orders: ProposedOrder[];
   summary: string;
+  /** The messages whose tool results hold the evidence its orders cite. */
+  transcript: ReadonlyArray<{ content?: unknown }>;
 }
 
-export interface RunContext {
+/**
+ * What the close reports of how far the run got, whichever phase stopped it (or threw). One object
+ * shared by every stage of the context, written as the phases establish each fact.
+ */
+export interface RunProgress {
+  /** The session's trading day ("" until preflight opened it). */
+  tradingDay: string;
+  /** The run is in the journal (preflight recorded its start). */
+  started: boolean;
+  /** The run passed every check before the model (market open, quota, spend cap): only such runs count down REDUCING. */
+  couldTrade: boolean;
+  agentResult: AgentResult | null;
+}
+
+/** What every phase has: the run's identity, its dependencies and where its artifacts go. */
+export interface RunStart {
   readonly deps: PipelineDeps;
   readonly runId: string;
   readonly paths: ArtifactPaths;
   readonly runDir: string;
   readonly now: () => Date;
-  /** The session clock's now (set by preflight). */
-  sessionNow: () => Date;
-  /** Set by preflight. */
-  tradingDay: string;
-  session?: Session;
-  account?: BrokerAccount;
-  /** The run is in the journal (preflight recorded its start). */
-  started: boolean;
-  /** The broker's open orders as last read (reconcile; re-read by the final gate). */
-  openOrders: readonly OpenOrder[];
-  /** Point-in-time reference prices (value). */
-  prices?: MarketView;
-  /** The first valuation and the peak after it (value). */
-  value: number;
-  peak: number;
-  agentResult: AgentResult | null;
-  /** The run passed every check before the model (market open, quota, spend cap): only such runs count down REDUCING. */
-  couldTrade: boolean;
-  proposal?: Proposal;
-  /** What the operator approved (decision). */
-  approved?: ProposedOrder[];
-  /** What the final gate approved, as placed (final gate). */
-  toPlace?: Order[];
+  readonly progress: RunProgress;
 }
 
-/** A phase of the daily run. */
-export interface Phase {
+/** Preflight established: the paper account, the session opened on its trading day, the run in the journal. */
+export interface Opened extends RunStart {
+  readonly session: Session;
+  readonly account: BrokerAccount;
+  readonly tradingDay: string;
+  /** The session clock's now. */
+  readonly sessionNow: () => Date;
+}
+
+/** Reconcile established: the journal agrees with the broker; its open orders as read. */
+export interface Reconciled extends Opened {
+  /** The broker's open orders as last read (re-read after standing orders fire and by the final gate). */
+  readonly openOrders: readonly OpenOrder[];
+}
+
+/** Value established: point-in-time reference prices, the first valuation and the peak after it. */
+export interface Valued extends Reconciled {
+  readonly prices: MarketView;
+  readonly value: number;
+  readonly peak: number;
+}
+
+/** The run's context once valued: what the gate, the placement path and the kill switch read. */
+export type RunContext = Valued;
+
+/** The kill switch established: trading is not halted, no drawdown trip, and the session is open. */
+export interface Open extends Valued {
+  readonly session: Session & { readonly isOpen: true };
+}
+
+/** `tradewarden approve`: the open run and the earlier run's proposal it decides. */
+export interface Resuming extends Open {
+  readonly resume: ResumedProposal;
+}
+
+/** The budget established: the monthly order quota and the LLM spend cap leave room; the run could trade. */
+export interface Affordable extends Open {
+  readonly couldTrade: true;
+}
+
+/** The agent (or resume) established: the proposal the operator decides. */
+export interface Proposed extends Open {
+  readonly proposal: Proposal;
+}
+
+/** The decision established: what the operator approved (at least one order). */
+export interface Decided extends Open {
+  readonly approved: readonly ProposedOrder[];
+}
+
+/** The final gate established, on fresh state: the typed orders it approved, as they will be placed. */
+export interface Gated extends Open {
+  readonly toPlace: readonly Order[];
+}
+
+/** A phase of the daily run: from what the phases before it established to what it establishes, or a `Stop`. */
+export interface Phase<In, Out> {
   readonly name: string;
-  run(ctx: RunContext): Promise<Stop | undefined>;
+  run(input: In): Promise<Stop | Out>;
 }

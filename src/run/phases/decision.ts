@@ -9,17 +9,16 @@ import { inInputOrder } from "../../core/gate-types.js";
 import { approvalOutsideProposal, ordersHash } from "../approval.js";
 import { evidenceFromTranscript } from "../evidence.js";
 import { portfolioView } from "../portfolio.js";
-import { type Phase, Stop } from "./context.js";
+import { type Decided, type Phase, type Proposed, Stop } from "./context.js";
 import { evaluateOrders, gateInputs } from "./gate.js";
 import { trip } from "./killswitch.js";
 
-export const decisionPhase: Phase = {
+export const decisionPhase: Phase<Proposed, Decided> = {
   name: "decision",
   async run(ctx) {
     const { deps } = ctx;
     const { journal, sink, signal, config } = deps;
-    const proposal = ctx.proposal;
-    if (!proposal) throw new Error("the decision phase needs a proposal");
+    const { proposal } = ctx;
     // The agent loop has emitted the `proposal` event; these verdicts, on the state now, are for the operator.
     // Each names its order by input index; the journal records them in input order, as it always has.
     const decisions = proposal.orders.length > 0 ? inInputOrder(evaluateOrders(ctx, proposal.orders), proposal.orders.length) : [];
@@ -51,9 +50,9 @@ export const decisionPhase: Phase = {
       positionValues,
       baseCurrency: config.account.base_currency,
       tradingDay: ctx.tradingDay,
-      ...(ctx.prices ? { portfolio: portfolioView(journal, ctx.prices, { currency: config.account.base_currency, currentRunId: ctx.runId }) } : {}),
+      portfolio: portfolioView(journal, ctx.prices, { currency: config.account.base_currency, currentRunId: ctx.runId }),
       ticks: Object.fromEntries(deps.universe.filter((i) => i.tick !== undefined).map((i) => [i.symbol.toUpperCase(), i.tick as number])),
-      evidence: evidenceFromTranscript(ctx.agentResult?.transcript ?? deps.resume?.transcript.messages ?? []),
+      evidence: evidenceFromTranscript(proposal.transcript),
     });
     if (signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted before execution; nothing placed");
     const at = ctx.now();
@@ -84,7 +83,6 @@ export const decisionPhase: Phase = {
     sink.emit({ type: "approval.decided", decision: "approved", by: decision.by, orders: decision.orders, orders_hash: approvedHash, ...(decision.note ? { reason: decision.note } : {}) });
     await journal.recordApproval(ctx.runId, { decision: "approved", by: decision.by, orders_hash: approvedHash, orders: decision.orders, at });
     if (decision.orders.length === 0) return new Stop("no_trades", EXIT.OK, "no order was approved");
-    ctx.approved = decision.orders;
-    return undefined;
+    return { ...ctx, approved: decision.orders };
   },
 };

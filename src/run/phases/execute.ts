@@ -5,13 +5,14 @@
  */
 import { EXIT } from "../../core/exit-codes.js";
 import { describeExecution } from "../../executor/summary.js";
-import { type Phase, Stop } from "./context.js";
+import { type Gated, type Phase, Stop } from "./context.js";
 import { placeOrders } from "./place.js";
 
-export const executePhase: Phase = {
+/** The last phase: it always ends the run, with the execution's outcome. */
+export const executePhase: Phase<Gated, never> = {
   name: "execute",
   async run(ctx) {
-    const executed = await placeOrders(ctx, ctx.toPlace ?? []);
+    const executed = await placeOrders(ctx, ctx.toPlace);
     const told = describeExecution(executed.results, executed.journal_errors);
     if (ctx.deps.signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, `interrupted during execution: ${told.message}`);
     return new Stop(told.outcome, told.exitCode, told.message);

@@ -8,17 +8,16 @@ import type { Order } from "../../core/order.js";
 import { TwError } from "../../core/errors.js";
 import { evaluate } from "../../gate/evaluate.js";
 import { ordersHash } from "../approval.js";
-import { type Phase, Stop } from "./context.js";
+import { type Decided, type Gated, type Phase, Stop } from "./context.js";
 import { gateInputs, readOpenOrders } from "./gate.js";
 
-export const finalGatePhase: Phase = {
+export const finalGatePhase: Phase<Decided, Gated> = {
   name: "final gate",
   async run(ctx) {
     const { broker, journal, sink, signal } = ctx.deps;
-    const approved = ctx.approved ?? [];
-    ctx.openOrders = await readOpenOrders(broker);
-    const g = gateInputs(ctx);
-    const final = evaluate([...approved], g.state, g.market, g.limits, g.universe, { commission: g.commission });
+    const fresh = { ...ctx, openOrders: await readOpenOrders(broker) };
+    const g = gateInputs(fresh);
+    const final = evaluate([...ctx.approved], g.state, g.market, g.limits, g.universe, { commission: g.commission });
     const toPlace: Order[] = [];
     for (const d of final.decisions) {
       if (!d.approved) continue;
@@ -30,7 +29,6 @@ export const finalGatePhase: Phase = {
     await journal.recordFinalGate(ctx.runId, final.decisions, ctx.now(), hash);
     if (toPlace.length === 0) return new Stop("no_trades", EXIT.OK, "the final gate approved no order; nothing placed");
     if (signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted before execution; nothing placed");
-    ctx.toPlace = toPlace;
-    return undefined;
+    return { ...fresh, toPlace };
   },
 };

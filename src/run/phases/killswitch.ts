@@ -7,7 +7,7 @@
 import { EXIT } from "../../core/exit-codes.js";
 import { drawdownPct, killSwitchTriggered, portfolioValue } from "../../gate/evaluate.js";
 import { liquidation } from "../../gate/liquidation.js";
-import { type Phase, type RunContext, Stop } from "./context.js";
+import { type Open, type Phase, type RunContext, Stop, type Valued } from "./context.js";
 import { gateInputs } from "./gate.js";
 import { placeOrders } from "./place.js";
 
@@ -49,11 +49,12 @@ export async function trip(ctx: RunContext, reason: string, sell: boolean, by: "
   await liquidate(ctx, "kill switch liquidation", sell);
 }
 
-export const killSwitchPhase: Phase = {
+export const killSwitchPhase: Phase<Valued, Open> = {
   name: "kill switch",
   async run(ctx) {
     const { journal, config, mode } = ctx.deps;
-    const canTrade = mode === "paper" && ctx.session?.isOpen === true;
+    const { session } = ctx;
+    const canTrade = mode === "paper" && session.isOpen;
     if (journal.tradingState() === "HALTED") {
       if (canTrade) await liquidate(ctx, "trading is halted: selling what is still held", true);
       return new Stop("halted", EXIT.HALTED_OR_TRIPPED, "trading is halted by the kill switch; reset it with `tradewarden killswitch`");
@@ -65,9 +66,9 @@ export const killSwitchPhase: Phase = {
       await trip(ctx, reason, canTrade);
       return new Stop("tripped", EXIT.HALTED_OR_TRIPPED, `kill switch tripped: ${reason}`);
     }
-    if (ctx.session?.isOpen !== true) {
+    if (!session.isOpen) {
       return new Stop("no_trades", EXIT.OK, `the market is closed for ${ctx.tradingDay}; a DAY order now would queue for the next session, so nothing is proposed`);
     }
-    return undefined;
+    return { ...ctx, session: { ...session, isOpen: true } };
   },
 };

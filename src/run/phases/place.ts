@@ -25,9 +25,7 @@ export async function placeOrders(ctx: RunContext, orders: readonly Order[], opt
     now: () => ctx.sessionNow().getTime(),
     ...(deps.executorSleep ? { sleep: deps.executorSleep } : {}),
   });
-  if (ctx.prices) {
-    const after = accountValue(deps.journal, ctx.prices).value;
-    emitValuation(ctx, after, deps.journal.peak() ?? ctx.peak, false);
-  }
+  const after = accountValue(deps.journal, ctx.prices).value;
+  emitValuation(ctx, after, deps.journal.peak() ?? ctx.peak, false);
   return result;
 }

@@ -6,10 +6,10 @@
  * moved by trading must agree to the minor unit.
  */
 import { EXIT } from "../../core/exit-codes.js";
-import { type Phase, Stop } from "./context.js";
+import { type Opened, type Phase, type Reconciled, Stop } from "./context.js";
 import { recoverAndReconcile } from "./recover-reconcile.js";
 
-export const reconcilePhase: Phase = {
+export const reconcilePhase: Phase<Opened, Reconciled> = {
   name: "reconcile",
   async run(ctx) {
     const { broker, journal, sink, config } = ctx.deps;
@@ -26,8 +26,8 @@ export const reconcilePhase: Phase = {
       sink.emit({ type: "reconcile.failed", differences });
       return new Stop("reconcile_failed", EXIT.RECONCILE_FAILED, `journal and broker disagree (${differences.length} difference(s)); nothing placed; \`tradewarden reconcile\` shows what each proves`);
     }
-    ctx.openOrders = open.map((o) => ({ symbol: o.symbol, side: o.side, quantity: o.quantity - o.filled_quantity, limit_price: o.limit_price }));
+    const openOrders = open.map((o) => ({ symbol: o.symbol, side: o.side, quantity: o.quantity - o.filled_quantity, limit_price: o.limit_price }));
     sink.emit({ type: "reconcile.ok", positions });
-    return undefined;
+    return { ...ctx, openOrders };
   },
 };

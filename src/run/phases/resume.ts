@@ -5,20 +5,18 @@
  */
 import { writeJsonAtomic } from "../artifacts.js";
 import { inInputOrder } from "../../core/gate-types.js";
-import type { Phase } from "./context.js";
+import type { Phase, Proposed, Resuming } from "./context.js";
 import { evaluateOrders } from "./gate.js";
 
-export const resumePhase: Phase = {
+export const resumePhase: Phase<Resuming, Proposed> = {
   name: "resume",
   async run(ctx) {
-    const r = ctx.deps.resume;
-    if (!r) throw new Error("the resume phase needs a resumed proposal");
+    const r = ctx.resume;
     const { sink } = ctx.deps;
     sink.emit({ type: "run.note", level: "info", message: `deciding the proposal of run ${r.fromRunId} (recorded as awaiting approval); the model is not called` });
     writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, resumed_from: r.fromRunId, system: r.transcript.system, messages: r.transcript.messages }, ctx.deps.journal.durable);
     const decisions = inInputOrder(evaluateOrders(ctx, r.orders), r.orders.length);
     sink.emit({ type: "proposal", orders: r.orders, summary: r.summary, decisions, abandoned: [] });
-    ctx.proposal = { orders: r.orders, summary: r.summary };
-    return undefined;
+    return { ...ctx, proposal: { orders: r.orders, summary: r.summary, transcript: r.transcript.messages } };
   },
 };

@@ -7,7 +7,7 @@ import { EXIT } from "../../core/exit-codes.js";
 import { drawdownPct } from "../../gate/evaluate.js";
 import { portfolioView } from "../portfolio.js";
 import { accountValue } from "../valuation.js";
-import { type Phase, type RunContext, Stop } from "./context.js";
+import { type Phase, type Reconciled, type RunContext, Stop, type Valued } from "./context.js";
 
 /** A `valuation` event with the journal's current cash, state and quota. */
 export function emitValuation(ctx: RunContext, value: number, peak: number, first: boolean): void {
@@ -24,24 +24,23 @@ export function emitValuation(ctx: RunContext, value: number, peak: number, firs
     orders_used: used,
     orders_left: Math.max(0, config.limits.max_orders_per_month - used),
     first_of_run: first,
-    ...(ctx.prices ? { portfolio: portfolioView(journal, ctx.prices, { currency: config.account.base_currency, ...(first ? { currentRunId: ctx.runId } : {}) }) } : {}),
+    portfolio: portfolioView(journal, ctx.prices, { currency: config.account.base_currency, ...(first ? { currentRunId: ctx.runId } : {}) }),
   });
 }
 
-export const valuePhase: Phase = {
+export const valuePhase: Phase<Reconciled, Valued> = {
   name: "value",
   async run(ctx) {
     const { journal, config, market, universe } = ctx.deps;
-    ctx.prices = market.asOf(ctx.tradingDay, { universe, baseCurrency: config.account.base_currency, fxToBase: fxToBaseOf(config) });
-    const { value, unpriced } = accountValue(journal, ctx.prices);
+    const prices = market.asOf(ctx.tradingDay, { universe, baseCurrency: config.account.base_currency, fxToBase: fxToBaseOf(config) });
+    const { value, unpriced } = accountValue(journal, prices);
     if (unpriced.length > 0) {
       return new Stop("data_unavailable", EXIT.BROKER_OR_DATA_UNAVAILABLE, `no reference price before ${ctx.tradingDay} for held ${unpriced.join(", ")}`);
     }
     // Only a session that can trade confirms the peak: a closed-market run values, never records.
-    const { peak } = ctx.session?.isOpen === true ? await journal.observeFirstValuation(ctx.runId, value, ctx.now()) : { peak: journal.peak() ?? value };
-    ctx.value = value;
-    ctx.peak = peak;
-    emitValuation(ctx, value, peak, true);
-    return undefined;
+    const { peak } = ctx.session.isOpen ? await journal.observeFirstValuation(ctx.runId, value, ctx.now()) : { peak: journal.peak() ?? value };
+    const valued: Valued = { ...ctx, prices, value, peak };
+    emitValuation(valued, value, peak, true);
+    return valued;
   },
 };

@@ -7,7 +7,7 @@ import type { RunEvent } from "../../../src/core/events.js";
 import { MarketData } from "../../../src/market/data.js";
 import { AutoApprover, type Approver } from "../../../src/run/approval.js";
 import { EventSink } from "../../../src/run/event-sink.js";
-import type { RunContext } from "../../../src/run/phases/context.js";
+import { type RunStart, Stop } from "../../../src/run/phases/context.js";
 import { newRunContext } from "../../../src/run/pipeline.js";
 import { simulatedSessionClock } from "../../../src/run/session-clock.js";
 import { simPricing } from "../../../src/run/services.js";
@@ -40,7 +40,7 @@ export async function phaseWorld(opts: { config?: (c: Config) => void; approver?
   const journal = await freshJournal({ home, capital: 10_000 });
   const broker = SimBroker.open({ market, config: config.broker.sim, start: "2020-01-06", cash: 10_000, pricing: simPricing(config, UNIVERSE), closeAfterWork: true });
   const sink = new EventSink();
-  const ctx: RunContext = newRunContext({
+  const ctx: RunStart = newRunContext({
     home,
     mode: "paper",
     config,
@@ -60,4 +60,10 @@ export async function phaseWorld(opts: { config?: (c: Config) => void; approver?
   });
   const events = (type: RunEvent["type"]) => sink.events.filter((e) => e.type === type);
   return { ctx, journal, broker, market, config, sink, events };
+}
+
+/** What a phase established, or the test fails with the stop it returned. */
+export function ok<T>(r: Stop | T): T {
+  if (r instanceof Stop) throw new Error(`unexpected stop: ${r.outcome} (${r.message})`);
+  return r;
 }
