@@ -64,7 +64,7 @@ export interface PipelineDeps {
   /**
    * Decide an earlier run's proposal instead of asking the model (`tradewarden approve`): the
    * proposal is taken as recorded, re-gated on this run's fresh state, and goes to the operator,
-   * the final gate and the executor like any other (src/run/approve-pending.ts, APPROVE_PHASES).
+   * the final gate and the executor like any other (src/run/approve-pending.ts, approvePhases).
    */
   resume?: ResumedProposal;
 }
