@@ -16,6 +16,7 @@ import { DEFAULT_BUDGET_CHARS } from "./compaction.js";
 import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.js";
 import { TOOL_ERROR_CODES } from "../core/tool-error-codes.js";
 import { PendingTracker } from "./pending.js";
+import { summarizeEnvelope } from "./summary.js";
 import type { AnthropicToolDef, OpenAIToolDef } from "./render.js";
 import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";
 import type { HandlerResult, ToolCallContext, ToolContract, ToolHandler, ToolMasking } from "./types.js";
@@ -38,6 +39,8 @@ export interface DispatchOutcome {
   retryable?: boolean;
   truncated: boolean;
   durationMs: number;
+  /** One line about the result for the console and the headless log (the tool's `summarize`, or the failure). */
+  summary: string;
   /** The handler's success payload, for the caller (e.g. check_orders decisions). */
   data?: Record<string, unknown>;
   /** The gate's typed decisions behind an order tool's result (never shown to the model). */
@@ -126,6 +129,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
       text: compacted.text,
       truncated: compacted.truncated,
       durationMs: now() - started,
+      summary: summarizeEnvelope(tool, envelope),
     };
     if (!success) {
       outcome.errorCode = String(envelope.error_code);

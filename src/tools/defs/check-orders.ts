@@ -35,4 +35,8 @@ export const checkOrders = defineTool({
   mutates: false,
   grounded: true,
   callLimit: 5,
+  summarize: (r) => {
+    const d = r.decisions.map((x): Record<string, unknown> => x);
+    return `${d.length} order(s): ${d.filter((x) => x.approved).length} approved, ${d.filter((x) => !x.approved).length} blocked`;
+  },
 });

@@ -37,4 +37,6 @@ export const getPortfolio = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 5,
+  summarize: (r) =>
+    `value ${r.value} ${r.base_currency ?? ""}, cash ${r.cash}, ${Array.isArray(r.holdings) ? r.holdings.length : 0} holding(s), ${r.trading_state ?? "?"}, ${r.orders_left_this_month ?? "?"} orders left`,
 });

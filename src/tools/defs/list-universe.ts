@@ -49,4 +49,5 @@ export const listUniverse = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 10,
+  summarize: (r) => `${r.returned ?? (Array.isArray(r.instruments) ? r.instruments.length : "?")} of ${r.total ?? "?"} instruments`,
 });

@@ -43,4 +43,8 @@ export const remember = defineTool({
   mutates: true,
   grounded: false,
   callLimit: 5,
+  summarize: (r) => {
+    const n: Record<string, unknown> = r.note ?? {};
+    return `note ${n.id} saved (${n.kind}${n.symbol ? `, ${n.symbol}` : ""})${n.supersedes ? `, supersedes ${n.supersedes}` : ""}`;
+  },
 });

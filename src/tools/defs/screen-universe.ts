@@ -69,4 +69,12 @@ export const screenUniverse = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 10,
+  summarize: (r) => {
+    const sort = r.sort ?? {};
+    const top = (Array.isArray(r.results) ? r.results : [])
+      .slice(0, 3)
+      .map((x: Record<string, unknown>) => `${x.symbol} ${x[String(sort.by)] ?? "?"}`)
+      .join(", ");
+    return `${r.returned ?? 0} of ${r.matched ?? 0} by ${sort.by ?? "?"} ${sort.order ?? ""}${top ? `: ${top}` : ""}`;
+  },
 });

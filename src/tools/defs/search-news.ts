@@ -61,4 +61,9 @@ export const searchNews = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 8,
+  summarize: (r) => {
+    const n = (k: "results" | "undated") => (Array.isArray(r[k]) ? r[k].length : 0);
+    const removed = r.removed ?? {};
+    return `${r.status ?? "?"} via ${r.provider ?? "?"}: ${n("results")} result(s), ${n("undated")} undated; removed cutoff ${removed.cutoff ?? 0}, undated ${removed.undated ?? 0}, policy ${removed.policy ?? 0}, duplicates ${removed.duplicates ?? 0}`;
+  },
 });

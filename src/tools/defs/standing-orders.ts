@@ -36,6 +36,12 @@ const PlaceOutput = Type.Object(
 );
 const OneOutput = Type.Object({ success: Type.Literal(true), standing_order: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false });
 
+/** The summary line of one standing order (placed or cancelled). */
+function standingOrderLine(order: Record<string, unknown> | undefined): string {
+  const o = order ?? {};
+  return `standing order ${o.id} ${o.status}: ${o.type} ${o.symbol} at ${o.trigger_price} → ${o.side} ${o.quantity} @ ${o.limit_price} (through ${o.expires_on})`;
+}
+
 export const placeStandingOrder = defineTool({
   name: "place_standing_order",
   group: "orders",
@@ -58,6 +64,7 @@ export const placeStandingOrder = defineTool({
   mutates: true,
   grounded: false,
   callLimit: 5,
+  summarize: (r) => standingOrderLine(r.standing_order),
 });
 
 const ListInput = Type.Object(
@@ -87,6 +94,10 @@ export const listStandingOrders = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 5,
+  summarize: (r) =>
+    `${r.total ?? 0} standing order(s): ${(Array.isArray(r.standing_orders) ? r.standing_orders : [])
+      .map((o: Record<string, unknown>) => `${o.id} ${o.status}`)
+      .join(", ")}`,
 });
 
 const CancelInput = Type.Object(
@@ -109,4 +120,5 @@ export const cancelStandingOrder = defineTool({
   mutates: true,
   grounded: false,
   callLimit: 5,
+  summarize: (r) => standingOrderLine(r.standing_order),
 });

@@ -37,6 +37,11 @@ export const addWatchlist = defineTool({
   mutates: true,
   grounded: false,
   callLimit: 10,
+  summarize: (r) => {
+    const i: Record<string, unknown> = r.item ?? {};
+    const alerts = [i.alert_above !== undefined ? `alert ≥ ${i.alert_above}` : "", i.alert_below !== undefined ? `alert ≤ ${i.alert_below}` : ""].filter(Boolean).join(", ");
+    return `watching ${i.symbol} for ${i.ttl_trading_days} trading days (until ${i.expires_on})${alerts ? `, ${alerts}` : ""}${r.replaced ? `; replaced ${r.replaced}` : ""}`;
+  },
 });
 
 const RemoveInput = Type.Object(
@@ -59,6 +64,10 @@ export const removeWatchlist = defineTool({
   mutates: true,
   grounded: false,
   callLimit: 10,
+  summarize: (r) => {
+    const i: Record<string, unknown> = r.item ?? {};
+    return `${i.symbol} removed from the watchlist`;
+  },
 });
 
 const GetInput = Type.Object(
@@ -91,4 +100,10 @@ export const getWatchlist = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 5,
+  summarize: (r) => {
+    const items = (Array.isArray(r.items) ? r.items : []).map((i: Record<string, unknown>) =>
+      `${i.symbol} ${typeof i.change_since_added_pct === "number" ? `${i.change_since_added_pct >= 0 ? "+" : ""}${i.change_since_added_pct}%` : ""}`.trim(),
+    );
+    return `${r.total ?? 0} on the watchlist${items.length ? `: ${items.join(", ")}` : ""}`;
+  },
 });
