@@ -8,7 +8,7 @@ import { CATALOGUE, contractOf } from "../../src/tools/catalogue.js";
 import { withResultCheck } from "../../src/tools/result-check.js";
 import type { ToolHandler } from "../../src/tools/types.js";
 import { takeViolations } from "../setup/tool-results.js";
-import { toolResultProblems } from "./result-schema.js";
+import { toolResultProblems } from "../../src/tools/result-check.js";
 
 describe("output schemas", () => {
   it("are closed at the top level for every tool: a result is exactly what the contract declares", () => {
