@@ -10,19 +10,19 @@ import { GROUNDED_TOOLS } from "./catalogue.js";
 import type { FailureSpec } from "./envelope.js";
 import type { EvidenceRegistry } from "./grounding.js";
 import type { PendingTracker } from "./pending.js";
-import type { ToolContract, ToolMasking } from "./types.js";
+import type { ServedContract, ToolMasking } from "./types.js";
 import type { ContractSet } from "./versions.js";
 
 export type DispatchStage = "unknown_tool" | "parse" | "validation" | "unmask" | "grounding" | "pending" | "limit" | "handler" | "ok";
 
 export type Admission =
-  | { ok: true; contract: ToolContract; args: Record<string, unknown> }
+  | { ok: true; contract: ServedContract; args: Record<string, unknown> }
   | { ok: false; spec: FailureSpec; stage: DispatchStage; args: unknown };
 
 /** What admission reads of the run's runtime. */
 export interface AdmissionContext {
   set: ContractSet;
-  contractOf(name: string): ToolContract | undefined;
+  contractOf(name: string): ServedContract | undefined;
   /** The names of the tools served, for an unknown tool's message. */
   available: readonly string[];
   masking: ToolMasking | undefined;
@@ -79,7 +79,7 @@ function isArgumentObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** The arguments as an object: a JSON string parsed, nothing or null as {}; never an array, a scalar or too deep. */
-function parseArguments(contract: ToolContract, rawArgs: unknown): Admitted<Record<string, unknown>> {
+function parseArguments(contract: ServedContract, rawArgs: unknown): Admitted<Record<string, unknown>> {
   const name = contract.name;
   let args: unknown = rawArgs;
   if (typeof rawArgs === "string") {
@@ -124,7 +124,7 @@ function parseArguments(contract: ToolContract, rawArgs: unknown): Admitted<Reco
   return { ok: true, value: args };
 }
 
-function validationRefusal(c: AdmissionContext, contract: ToolContract, modelArgs: Record<string, unknown>): Refusal | undefined {
+function validationRefusal(c: AdmissionContext, contract: ServedContract, modelArgs: Record<string, unknown>): Refusal | undefined {
   const name = contract.name;
   const report = c.set.validate(name, modelArgs);
   if (report.valid) return undefined;
@@ -147,7 +147,7 @@ function validationRefusal(c: AdmissionContext, contract: ToolContract, modelArg
   );
 }
 
-function unmaskArguments(c: AdmissionContext, contract: ToolContract, modelArgs: Record<string, unknown>): Admitted<Record<string, unknown>> {
+function unmaskArguments(c: AdmissionContext, contract: ServedContract, modelArgs: Record<string, unknown>): Admitted<Record<string, unknown>> {
   const name = contract.name;
   if (!c.masking || c.masking.selfMasked?.has(name)) return { ok: true, value: modelArgs };
   const u = c.masking.unmaskArguments(name, modelArgs);
@@ -159,7 +159,7 @@ function unmaskArguments(c: AdmissionContext, contract: ToolContract, modelArgs:
   );
 }
 
-function groundingRefusal(c: AdmissionContext, contract: ToolContract, args: Record<string, unknown>): Refusal | undefined {
+function groundingRefusal(c: AdmissionContext, contract: ServedContract, args: Record<string, unknown>): Refusal | undefined {
   const name = contract.name;
   const issues = c.registry.unknownIssues(args);
   if (issues.length > 0) {
@@ -199,7 +199,7 @@ function groundingRefusal(c: AdmissionContext, contract: ToolContract, args: Rec
   );
 }
 
-function pendingRefusal(c: AdmissionContext, contract: ToolContract, args: Record<string, unknown>): Refusal | undefined {
+function pendingRefusal(c: AdmissionContext, contract: ServedContract, args: Record<string, unknown>): Refusal | undefined {
   // The arguments passed the final tool's schema: abandon_error_codes is a list of strings when present.
   const codes = args.abandon_error_codes;
   const unresolved = c.pending.unresolved(Array.isArray(codes) ? codes.map(String) : undefined);

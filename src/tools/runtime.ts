@@ -19,7 +19,7 @@ import { PendingTracker } from "./pending.js";
 import { summarizeEnvelope } from "./summary.js";
 import type { AnthropicToolDef, OpenAIToolDef } from "./render.js";
 import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";
-import type { HandlerFailure, HandlerResult, HandlerSuccess, ToolCallContext, ToolContract, ToolHandler, ToolMasking } from "./types.js";
+import type { HandlerFailure, HandlerResult, HandlerSuccess, ServedContract, ToolCallContext, ToolHandler, ToolMasking } from "./types.js";
 import { type ContractSet, contractSet } from "./versions.js";
 
 export type { DispatchStage } from "./admission.js";
@@ -65,7 +65,7 @@ const BEFORE_UNMASK: ReadonlySet<DispatchStage> = new Set(["unknown_tool", "pars
 
 export interface ToolRuntime {
   readonly contractVersion: string;
-  readonly contracts: readonly ToolContract[];
+  readonly contracts: readonly ServedContract[];
   anthropicTools(opts?: { strict?: boolean }): AnthropicToolDef[];
   openaiTools(): OpenAIToolDef[];
   dispatch(name: string, rawArgs: unknown, opts?: { signal?: AbortSignal }): Promise<DispatchOutcome>;
@@ -79,7 +79,7 @@ interface RunTools {
   set: ContractSet;
   opts: ToolRuntimeOptions;
   handlers: Partial<Record<string, ToolHandler>>;
-  contractOf(name: string): ToolContract | undefined;
+  contractOf(name: string): ServedContract | undefined;
   now: () => number;
   budget: number;
   pending: PendingTracker;
@@ -94,7 +94,7 @@ interface RunTools {
 export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>, opts: ToolRuntimeOptions): ToolRuntime {
   const set: ContractSet = contractSet(opts.contractVersion);
   const byName = new Map(set.contracts.map((t) => [t.name, t]));
-  const contractOf = (name: string): ToolContract | undefined => byName.get(name);
+  const contractOf = (name: string): ServedContract | undefined => byName.get(name);
   const missing = set.contracts.map((t) => t.name).filter((n) => typeof handlers[n] !== "function");
   if (missing.length > 0) {
     throw new TwError("missing_handler", `tool runtime refused: no handler for ${missing.join(", ")}`, EXIT.INTERNAL_ERROR);
@@ -132,7 +132,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
 interface Call {
   rt: RunTools;
   name: string;
-  contract: ToolContract;
+  contract: ServedContract;
   args: Record<string, unknown>;
   started: number;
 }
