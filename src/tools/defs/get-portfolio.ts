@@ -1,7 +1,26 @@
-import { Type } from "@sinclair/typebox";
+import { type TSchema, Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 
 const Input = Type.Object({}, { additionalProperties: false, description: "No arguments." });
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** One holding valued at its reference price (src/journal/tool-handlers.ts, `portfolioSnapshot`). */
+const Holding = Type.Object(
+  {
+    symbol: Type.String(),
+    quantity: Type.Number(),
+    currency: Type.String(),
+    reference_price: Nullable(Type.Number()),
+    price_as_of: Nullable(Type.String()),
+    market_value: Nullable(Type.Number()),
+    weight_pct: Nullable(Type.Number()),
+    avg_cost: Type.Number(),
+    unrealized_pnl: Nullable(Type.Number()),
+    unrealized_pnl_pct: Nullable(Type.Number()),
+  },
+  { additionalProperties: false },
+);
 
 const Output = Type.Object(
   {
@@ -17,7 +36,7 @@ const Output = Type.Object(
     trading_state: Type.String(),
     orders_used_this_month: Type.Integer(),
     orders_left_this_month: Type.Integer(),
-    holdings: Type.Array(Type.Object({}, { additionalProperties: true })),
+    holdings: Type.Array(Holding),
     recent_activity: Type.Array(Type.Object({}, { additionalProperties: true })),
   },
   { additionalProperties: false },
