@@ -22,6 +22,28 @@ const Holding = Type.Object(
   { additionalProperties: false },
 );
 
+/** One order of an earlier run and what became of it (src/journal/types.ts, `ActivityItem`). */
+const Activity = Type.Object(
+  {
+    run_id: Type.String(),
+    trading_day: Type.String(),
+    at: Type.String(),
+    symbol: Type.String(),
+    side: Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]),
+    quantity: Type.Number(),
+    limit_price: Type.Number(),
+    outcome: Type.Union((["blocked", "not_placed", "filled", "partially_filled", "not_filled", "rejected", "open"] as const).map((o) => Type.Literal(o))),
+    detail: Type.String(),
+    reasons: Type.Optional(Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }))),
+    client_order_id: Type.Optional(Type.String()),
+    filled_quantity: Type.Optional(Type.Number()),
+    avg_fill_price: Type.Optional(Type.Number()),
+    counted: Type.Boolean(),
+    liquidation: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
 const Output = Type.Object(
   {
     success: Type.Literal(true),
@@ -37,7 +59,7 @@ const Output = Type.Object(
     orders_used_this_month: Type.Integer(),
     orders_left_this_month: Type.Integer(),
     holdings: Type.Array(Holding),
-    recent_activity: Type.Array(Type.Object({}, { additionalProperties: true })),
+    recent_activity: Type.Array(Activity),
   },
   { additionalProperties: false },
 );
