@@ -58,7 +58,7 @@ export const remember = defineTool({
   grounded: false,
   callLimit: 5,
   summarize: (r) => {
-    const n: Record<string, unknown> = r.note ?? {};
+    const n = r.note;
     return `note ${n.id} saved (${n.kind}${n.symbol ? `, ${n.symbol}` : ""})${n.supersedes ? `, supersedes ${n.supersedes}` : ""}`;
   },
 });

@@ -1,4 +1,4 @@
-import { type TProperties, type TSchema, Type } from "@sinclair/typebox";
+import { type Static, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 import { EvidenceIds, SymbolField } from "./order.js";
 
@@ -74,8 +74,7 @@ const PlaceOutput = Type.Object({ success: Type.Literal(true), standing_order: S
 const OneOutput = Type.Object({ success: Type.Literal(true), standing_order: StandingOrderView }, { additionalProperties: false });
 
 /** The summary line of one standing order (placed or cancelled). */
-function standingOrderLine(order: Record<string, unknown> | undefined): string {
-  const o = order ?? {};
+function standingOrderLine(o: Static<typeof StandingOrderView>): string {
   return `standing order ${o.id} ${o.status}: ${o.type} ${o.symbol} at ${o.trigger_price} → ${o.side} ${o.quantity} @ ${o.limit_price} (through ${o.expires_on})`;
 }
 
@@ -133,7 +132,7 @@ export const listStandingOrders = defineTool({
   callLimit: 5,
   summarize: (r) =>
     `${r.total ?? 0} standing order(s): ${(Array.isArray(r.standing_orders) ? r.standing_orders : [])
-      .map((o: Record<string, unknown>) => `${o.id} ${o.status}`)
+      .map((o) => `${o.id} ${o.status}`)
       .join(", ")}`,
 });
 

@@ -59,7 +59,7 @@ export const addWatchlist = defineTool({
   grounded: false,
   callLimit: 10,
   summarize: (r) => {
-    const i: Record<string, unknown> = r.item ?? {};
+    const i = r.item;
     const alerts = [i.alert_above !== undefined ? `alert ≥ ${i.alert_above}` : "", i.alert_below !== undefined ? `alert ≤ ${i.alert_below}` : ""].filter(Boolean).join(", ");
     return `watching ${i.symbol} for ${i.ttl_trading_days} trading days (until ${i.expires_on})${alerts ? `, ${alerts}` : ""}${r.replaced ? `; replaced ${r.replaced}` : ""}`;
   },
@@ -86,7 +86,7 @@ export const removeWatchlist = defineTool({
   grounded: false,
   callLimit: 10,
   summarize: (r) => {
-    const i: Record<string, unknown> = r.item ?? {};
+    const i = r.item;
     return `${i.symbol} removed from the watchlist`;
   },
 });
@@ -144,7 +144,7 @@ export const getWatchlist = defineTool({
   grounded: false,
   callLimit: 5,
   summarize: (r) => {
-    const items = (Array.isArray(r.items) ? r.items : []).map((i: Record<string, unknown>) =>
+    const items = (Array.isArray(r.items) ? r.items : []).map((i) =>
       `${i.symbol} ${typeof i.change_since_added_pct === "number" ? `${i.change_since_added_pct >= 0 ? "+" : ""}${i.change_since_added_pct}%` : ""}`.trim(),
     );
     return `${r.total ?? 0} on the watchlist${items.length ? `: ${items.join(", ")}` : ""}`;
