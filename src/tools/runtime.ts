@@ -325,8 +325,10 @@ function deepFreeze<T>(value: T): T {
 }
 
 function isHandlerResult(r: unknown): r is HandlerResult {
-  if (r === null || typeof r !== "object") return false;
-  const o = r as { ok?: unknown; data?: unknown; code?: unknown; message?: unknown };
-  if (o.ok === true) return o.data === undefined || (o.data !== null && typeof o.data === "object" && !Array.isArray(o.data));
-  return o.ok === false && typeof o.code === "string" && typeof o.message === "string";
+  if (r === null || typeof r !== "object" || !("ok" in r)) return false;
+  if (r.ok === true) {
+    const data = "data" in r ? r.data : undefined;
+    return data === undefined || (data !== null && typeof data === "object" && !Array.isArray(data));
+  }
+  return r.ok === false && "code" in r && typeof r.code === "string" && "message" in r && typeof r.message === "string";
 }
