@@ -25,6 +25,9 @@ registerSecretEnv(io.env);
 faultPoint("cli.loaded");
 installProcessInterrupts(io);
 faultPoint("cli.ready");
+// TEST-ONLY: the test suite sets TRADEWARDEN_CHECK_TOOL_RESULTS=1 (tests/global-setup.ts); every tool
+// result is then checked against its output schema and a violation fails the command. Unset, nothing loads.
+const toolResults = io.env.TRADEWARDEN_CHECK_TOOL_RESULTS === "1" ? (await import("./tools/result-check.js")).armChildResultCheck(io.stderr) : undefined;
 
 // Commands load their modules on demand, so `--help`, `--version` and light commands start fast.
 const load = {
@@ -375,7 +378,8 @@ process.on("exit", () => {
   }
   process.exit(EXIT.INTERNAL_ERROR);
 });
-const code = await main(process.argv);
+const answered = await main(process.argv);
+const code = toolResults?.violated() ? EXIT.INTERNAL_ERROR : answered;
 mainSettled = true;
 // Every interrupted command exits 130, whenever the signal came.
 process.exitCode = interruptReceived() ? EXIT.INTERRUPTED : code;

@@ -13,6 +13,9 @@ function newestMtime(dir: string): number {
 }
 
 export default function setup(): void {
+  // Every CLI child a test spawns checks its tool results against their output schemas (as the
+  // test process does, tests/setup/tool-results.ts) and fails loudly on a violation (src/cli.tsx).
+  process.env.TRADEWARDEN_CHECK_TOOL_RESULTS = "1";
   const dist = "dist/cli.js";
   if (!existsSync(dist) || statSync(dist).mtimeMs < newestMtime("src")) {
     execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });

@@ -28,6 +28,8 @@ export interface AgentDispatchOutcome {
   retryable?: boolean;
   truncated: boolean;
   durationMs: number;
+  /** One line about the result for the console and the headless log, from the tools runtime. */
+  summary: string;
   /** The gate's typed decisions behind an order tool's result, each naming its input order by `index` (never shown to the model). */
   verdicts?: GateDecision[];
 }

@@ -40,7 +40,7 @@ export type {
   RunAgentOptions,
   UsageRecord,
 } from "./loop-types.js";
-export { sha256, summarize } from "./turn-tools.js";
+export { sha256 } from "./turn-tools.js";
 
 /** Whole micro-dollars → USD for events and messages (exact: 6 decimals at most). */
 const usd = microsToUsd;

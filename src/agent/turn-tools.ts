@@ -3,7 +3,8 @@
  * tool), each yields its `tool.called` and `tool.result` / `tool.rejected` event (plus
  * `gate.dry_run` / `submit.bounced`), and the tool_result blocks come back in the order of the
  * tool_use blocks, with `is_error` on failures. Also: the proposal taken from a successful
- * submit_orders, and the one-line summary and hash of a tool result the events carry.
+ * submit_orders, and the hash of a tool result the events carry (its one-line summary comes with the
+ * dispatch outcome, from the tool's definition).
  */
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -13,7 +14,6 @@ import { createHash } from "node:crypto";
 import { redact } from "../core/redact.js";
 import { redact as redactCredentials } from "./cassette-format.js";
 import type { AgentDispatchOutcome, AgentProposal, AgentToolRuntime } from "./loop-types.js";
-import { summarizeNewTool } from "./tool-summaries.js";
 import type { SubmitState } from "./submit.js";
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "./types.js";
 
@@ -85,7 +85,7 @@ export async function* dispatchTurn(t: TurnTools): AsyncGenerator<RunEventBody, 
         call_id: use.id,
         tool: use.name,
         success: out.success,
-        summary: summarize(out),
+        summary: out.summary,
         truncated: out.truncated,
         duration_ms: Math.round(out.durationMs * 1000) / 1000,
         result_sha256: sha256(out.text),
@@ -131,9 +131,10 @@ export function proposalFrom(out: AgentDispatchOutcome, state: SubmitState | und
 }
 
 function failedOutcome(use: ToolUseBlock, e: unknown): AgentDispatchOutcome {
+  const error = `the tool failed while running: ${(e as Error)?.message ?? String(e)}`;
   const envelope = {
     success: false,
-    error: `the tool failed while running: ${(e as Error)?.message ?? String(e)}`,
+    error,
     error_code: "tool_execution_failed",
     retryable: false,
     correction: {
@@ -154,40 +155,8 @@ function failedOutcome(use: ToolUseBlock, e: unknown): AgentDispatchOutcome {
     retryable: false,
     truncated: false,
     durationMs: 0,
+    summary: `tool_execution_failed: ${error.slice(0, 200)}`,
   };
-}
-
-/** One line for the screen about a tool result. */
-export function summarize(out: AgentDispatchOutcome): string {
-  const e = out.envelope;
-  if (!out.success) return `${out.errorCode ?? e.error_code ?? "error"}: ${String(e.error ?? "").slice(0, 200)}`;
-  switch (out.tool) {
-    case "get_portfolio":
-      return `value ${e.value} ${e.base_currency ?? ""}, cash ${e.cash}, ${Array.isArray(e.holdings) ? e.holdings.length : 0} holding(s), ${e.trading_state ?? "?"}, ${e.orders_left_this_month ?? "?"} orders left`;
-    case "list_universe":
-      return `${e.returned ?? (Array.isArray(e.instruments) ? e.instruments.length : "?")} of ${e.total ?? "?"} instruments`;
-    case "get_price_history": {
-      const r = (e.returns_pct ?? e.returns ?? {}) as Record<string, unknown>;
-      return `${e.symbol} last close ${e.last_close} (${e.as_of}), 3m ${r["3m"] ?? "?"}%, SMA50 ${e.sma50 ?? "?"}`;
-    }
-    case "check_orders": {
-      const d = out.verdicts ?? [];
-      return `${d.length} order(s): ${d.filter((x) => x.approved).length} approved, ${d.filter((x) => !x.approved).length} blocked`;
-    }
-    case "search_news": {
-      const removed = (e.removed ?? {}) as Record<string, unknown>;
-      const n = (k: string) => (Array.isArray(e[k]) ? (e[k] as unknown[]).length : 0);
-      return `${e.status ?? "?"} via ${e.provider ?? "?"}: ${n("results")} result(s), ${n("undated")} undated; removed cutoff ${removed.cutoff ?? 0}, undated ${removed.undated ?? 0}, policy ${removed.policy ?? 0}, duplicates ${removed.duplicates ?? 0}`;
-    }
-    case "submit_orders":
-      return e.hold === true ? "hold submitted" : `proposal submitted (${e.accepted_orders ?? "?"} order(s))`;
-    default: {
-      const own = summarizeNewTool(out.tool, e);
-      if (own) return own;
-      const keys = Object.keys(e).filter((k) => k !== "success");
-      return `ok (${keys.slice(0, 6).join(", ")}${keys.length > 6 ? ", …" : ""})`;
-    }
-  }
 }
 
 /** The hex SHA-256 of a tool result's text, as the events record it. */

@@ -10,19 +10,19 @@ import { GROUNDED_TOOLS } from "./catalogue.js";
 import type { FailureSpec } from "./envelope.js";
 import type { EvidenceRegistry } from "./grounding.js";
 import type { PendingTracker } from "./pending.js";
-import type { ToolContract, ToolMasking } from "./types.js";
+import type { ServedContract, ToolMasking } from "./types.js";
 import type { ContractSet } from "./versions.js";
 
 export type DispatchStage = "unknown_tool" | "parse" | "validation" | "unmask" | "grounding" | "pending" | "limit" | "handler" | "ok";
 
 export type Admission =
-  | { ok: true; contract: ToolContract; args: Record<string, unknown> }
+  | { ok: true; contract: ServedContract; args: Record<string, unknown> }
   | { ok: false; spec: FailureSpec; stage: DispatchStage; args: unknown };
 
 /** What admission reads of the run's runtime. */
 export interface AdmissionContext {
   set: ContractSet;
-  contractOf(name: string): ToolContract | undefined;
+  contractOf(name: string): ServedContract | undefined;
   /** The names of the tools served, for an unknown tool's message. */
   available: readonly string[];
   masking: ToolMasking | undefined;
@@ -32,167 +32,192 @@ export interface AdmissionContext {
 
 export const RECEIVED_PREVIEW_CHARS = 500;
 
-const refused = (spec: FailureSpec, stage: DispatchStage, args: unknown): Admission => ({ ok: false, spec, stage, args });
+type Refusal = Extract<Admission, { ok: false }>;
+type Admitted<T> = { ok: true; value: T } | Refusal;
+
+const refused = (spec: FailureSpec, stage: DispatchStage, args: unknown): Refusal => ({ ok: false, spec, stage, args });
 
 /** Admits a call (its contract and real, unmasked arguments) or refuses it. */
 export function admit(c: AdmissionContext, name: string, rawArgs: unknown): Admission {
-    const contract = c.contractOf(name);
-    if (!contract) {
-      return refused(
-        {
-          code: "unknown_tool",
-          tool: name,
-          message: `unknown tool "${name}"; available tools: ${c.available.join(", ")}`,
-          example: {},
-          received: preview(rawArgs),
-          details: { available_tools: c.available },
-        },
-        "unknown_tool",
-                rawArgs,
-      );
-    }
-    // 1. Parse: arguments may arrive as a JSON string.
-    let args: unknown = rawArgs;
-    if (typeof rawArgs === "string") {
-      try {
-        args = rawArgs.trim() === "" ? {} : JSON.parse(rawArgs);
-      } catch (e) {
-        return refused(
-          {
-            code: "invalid_tool_arguments_json",
-            tool: name,
-            message: `arguments are not valid JSON: ${(e as Error).message}`,
-            example: contract.example,
-            received: rawArgs.slice(0, RECEIVED_PREVIEW_CHARS),
-          },
-          "parse",
-                    rawArgs,
-        );
-      }
-    }
-    if (args === undefined || args === null) args = {};
-    if (typeof args !== "object" || Array.isArray(args)) {
+  const contract = c.contractOf(name);
+  if (!contract) {
+    return refused(
+      {
+        code: "unknown_tool",
+        tool: name,
+        message: `unknown tool "${name}"; available tools: ${c.available.join(", ")}`,
+        example: {},
+        received: preview(rawArgs),
+        details: { available_tools: c.available },
+      },
+      "unknown_tool",
+      rawArgs,
+    );
+  }
+  // 1. Parse: arguments may arrive as a JSON string.
+  const parsed = parseArguments(contract, rawArgs);
+  if (!parsed.ok) return parsed;
+  const modelArgs = parsed.value;
+  // 2. Schema validation: every issue at once.
+  const invalid = validationRefusal(c, contract, modelArgs);
+  if (invalid) return invalid;
+  // 2b. Unmasking: the model's aliases and shifted dates back to real terms; an ambiguous partial alias is refused.
+  const unmasked = unmaskArguments(c, contract, modelArgs);
+  if (!unmasked.ok) return unmasked;
+  const args = unmasked.value;
+  // 3. Grounding: evidence ids must name results this run returned, and each order must cite evidence about its instrument.
+  const ungrounded = GROUNDED_TOOLS.has(name) ? groundingRefusal(c, contract, args) : undefined;
+  if (ungrounded) return ungrounded;
+  // 4. Pending corrections block the final tool unless abandoned.
+  const blocked = contract.kind === "final" ? pendingRefusal(c, contract, args) : undefined;
+  if (blocked) return blocked;
+  return { ok: true, contract, args };
+}
+
+function isArgumentObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The arguments as an object: a JSON string parsed, nothing or null as {}; never an array, a scalar or too deep. */
+function parseArguments(contract: ServedContract, rawArgs: unknown): Admitted<Record<string, unknown>> {
+  const name = contract.name;
+  let args: unknown = rawArgs;
+  if (typeof rawArgs === "string") {
+    try {
+      args = rawArgs.trim() === "" ? {} : JSON.parse(rawArgs);
+    } catch (e) {
       return refused(
         {
           code: "invalid_tool_arguments_json",
           tool: name,
-          message: `arguments must be a JSON object, got ${Array.isArray(args) ? "an array" : typeof args}`,
+          message: `arguments are not valid JSON: ${e instanceof Error ? e.message : String(e)}`,
           example: contract.example,
-          received: preview(args),
+          received: rawArgs.slice(0, RECEIVED_PREVIEW_CHARS),
         },
         "parse",
-                args,
+        rawArgs,
       );
     }
-    if (nestsDeeperThan(args) || isTooDeepStandIn(args)) {
-      return refused(
-        {
-          code: "invalid_tool_arguments_json",
-          tool: name,
-          message: `arguments nest deeper than ${MAX_JSON_DEPTH} levels`,
-          example: contract.example,
-          received: typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)",
-        },
-        "parse",
-                typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)",
-      );
-    }
-    const modelArgs = args as Record<string, unknown>;
-    // 2. Schema validation: every issue at once.
-    const report = c.set.validate(name, modelArgs);
-    if (!report.valid) {
-      const n = report.issues.length;
-      return refused(
-        {
-          code: "invalid_tool_arguments",
-          tool: name,
-          message: `${n} problem${n === 1 ? "" : "s"} in the arguments of ${name}: ${report.issues
-            .slice(0, 5)
-            .map((i) => `${i.path} ${i.message}`)
-            .join("; ")}${n > 5 ? "; …" : ""}`,
-          example: contract.example,
-          received: modelArgs,
-          issues: report.issues,
-          missing: report.missing,
-        },
-        "validation",
-                modelArgs,
-      );
-    }
-    // 2b. Unmasking: the model's aliases and shifted dates back to real terms; an ambiguous partial alias is refused.
-    let argObj = modelArgs;
-    if (c.masking && !c.masking.selfMasked?.has(name)) {
-      const u = c.masking.unmaskArguments(name, modelArgs);
-      if (!u.ok) {
-        return refused(
-          { code: u.code, tool: name, message: u.message, example: contract.example, received: modelArgs, ...(u.instruction ? { instruction: u.instruction } : {}), ...(u.details ? { details: u.details } : {}) },
-          "unmask",
-                    modelArgs,
-        );
-      }
-      argObj = u.args;
-    }
-    // 3. Grounding: evidence ids must name results this run returned, and each order must cite evidence about its instrument.
-    if (GROUNDED_TOOLS.has(name)) {
-      const issues = c.registry.unknownIssues(argObj);
-      if (issues.length > 0) {
-        return refused(
-          {
-            code: "unknown_evidence_id",
-            tool: name,
-            message: `${issues.length} evidence id${issues.length === 1 ? " was" : "s were"} not returned by any tool in this run: ${issues
-              .slice(0, 5)
-              .map((i) => i.message)
-              .join("; ")}`,
-            example: contract.example,
-            received: argObj,
-            issues,
-            details: { known_evidence_ids: [...c.registry.ids].slice(0, 40) },
-          },
-          "grounding",
-                    argObj,
-        );
-      }
-      const ungrounded = c.registry.ungroundedIssues(argObj);
-      if (ungrounded.length > 0) {
-        return refused(
-          {
-            code: "ungrounded_order",
-            tool: name,
-            message: `${ungrounded.length} order${ungrounded.length === 1 ? " is" : "s are"} not grounded in evidence about ${ungrounded.length === 1 ? "its" : "their"} own instrument: ${ungrounded
-              .slice(0, 5)
-              .map((i) => i.message)
-              .join("; ")}`,
-            example: contract.example,
-            received: argObj,
-            issues: ungrounded,
-          },
-          "grounding",
-                    argObj,
-        );
-      }
-    }
-    // 4. Pending corrections block the final tool unless abandoned.
-    if (contract.kind === "final") {
-      const unresolved = c.pending.unresolved(argObj.abandon_error_codes as string[] | undefined);
-      if (unresolved.length > 0) {
-        return refused(
-          {
-            code: "pending_corrections",
-            tool: name,
-            message: `submit refused: ${unresolved.length} retryable error${unresolved.length === 1 ? " is" : "s are"} still pending: ${unresolved
-              .map((p) => `${p.tool} (${p.error_code})`)
-              .join(", ")}`,
-            example: contract.example,
-            received: argObj,
-            details: { pending: unresolved },
-          },
-          "pending",
-                    argObj,
-        );
-      }
-    }
-  return { ok: true, contract, args: argObj };
+  }
+  if (args === undefined || args === null) args = {};
+  if (!isArgumentObject(args)) {
+    return refused(
+      {
+        code: "invalid_tool_arguments_json",
+        tool: name,
+        message: `arguments must be a JSON object, got ${Array.isArray(args) ? "an array" : typeof args}`,
+        example: contract.example,
+        received: preview(args),
+      },
+      "parse",
+      args,
+    );
+  }
+  if (nestsDeeperThan(args) || isTooDeepStandIn(args)) {
+    const shown = typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)";
+    return refused(
+      { code: "invalid_tool_arguments_json", tool: name, message: `arguments nest deeper than ${MAX_JSON_DEPTH} levels`, example: contract.example, received: shown },
+      "parse",
+      shown,
+    );
+  }
+  return { ok: true, value: args };
+}
+
+function validationRefusal(c: AdmissionContext, contract: ServedContract, modelArgs: Record<string, unknown>): Refusal | undefined {
+  const name = contract.name;
+  const report = c.set.validate(name, modelArgs);
+  if (report.valid) return undefined;
+  const n = report.issues.length;
+  return refused(
+    {
+      code: "invalid_tool_arguments",
+      tool: name,
+      message: `${n} problem${n === 1 ? "" : "s"} in the arguments of ${name}: ${report.issues
+        .slice(0, 5)
+        .map((i) => `${i.path} ${i.message}`)
+        .join("; ")}${n > 5 ? "; …" : ""}`,
+      example: contract.example,
+      received: modelArgs,
+      issues: report.issues,
+      missing: report.missing,
+    },
+    "validation",
+    modelArgs,
+  );
+}
+
+function unmaskArguments(c: AdmissionContext, contract: ServedContract, modelArgs: Record<string, unknown>): Admitted<Record<string, unknown>> {
+  const name = contract.name;
+  if (!c.masking || c.masking.selfMasked?.has(name)) return { ok: true, value: modelArgs };
+  const u = c.masking.unmaskArguments(name, modelArgs);
+  if (u.ok) return { ok: true, value: u.args };
+  return refused(
+    { code: u.code, tool: name, message: u.message, example: contract.example, received: modelArgs, ...(u.instruction ? { instruction: u.instruction } : {}), ...(u.details ? { details: u.details } : {}) },
+    "unmask",
+    modelArgs,
+  );
+}
+
+function groundingRefusal(c: AdmissionContext, contract: ServedContract, args: Record<string, unknown>): Refusal | undefined {
+  const name = contract.name;
+  const issues = c.registry.unknownIssues(args);
+  if (issues.length > 0) {
+    return refused(
+      {
+        code: "unknown_evidence_id",
+        tool: name,
+        message: `${issues.length} evidence id${issues.length === 1 ? " was" : "s were"} not returned by any tool in this run: ${issues
+          .slice(0, 5)
+          .map((i) => i.message)
+          .join("; ")}`,
+        example: contract.example,
+        received: args,
+        issues,
+        details: { known_evidence_ids: [...c.registry.ids].slice(0, 40) },
+      },
+      "grounding",
+      args,
+    );
+  }
+  const ungrounded = c.registry.ungroundedIssues(args);
+  if (ungrounded.length === 0) return undefined;
+  return refused(
+    {
+      code: "ungrounded_order",
+      tool: name,
+      message: `${ungrounded.length} order${ungrounded.length === 1 ? " is" : "s are"} not grounded in evidence about ${ungrounded.length === 1 ? "its" : "their"} own instrument: ${ungrounded
+        .slice(0, 5)
+        .map((i) => i.message)
+        .join("; ")}`,
+      example: contract.example,
+      received: args,
+      issues: ungrounded,
+    },
+    "grounding",
+    args,
+  );
+}
+
+function pendingRefusal(c: AdmissionContext, contract: ServedContract, args: Record<string, unknown>): Refusal | undefined {
+  // The arguments passed the final tool's schema: abandon_error_codes is a list of strings when present.
+  const codes = args.abandon_error_codes;
+  const unresolved = c.pending.unresolved(Array.isArray(codes) ? codes.map(String) : undefined);
+  if (unresolved.length === 0) return undefined;
+  return refused(
+    {
+      code: "pending_corrections",
+      tool: contract.name,
+      message: `submit refused: ${unresolved.length} retryable error${unresolved.length === 1 ? " is" : "s are"} still pending: ${unresolved
+        .map((p) => `${p.tool} (${p.error_code})`)
+        .join(", ")}`,
+      example: contract.example,
+      received: args,
+      details: { pending: unresolved },
+    },
+    "pending",
+    args,
+  );
 }
 
 function preview(v: unknown): unknown {

@@ -15,7 +15,7 @@ import { screenUniverse } from "./defs/screen-universe.js";
 import { submitOrders } from "./defs/submit-orders.js";
 import { cancelStandingOrder, listStandingOrders, placeStandingOrder } from "./defs/standing-orders.js";
 import { addWatchlist, getWatchlist, removeWatchlist } from "./defs/watchlist.js";
-import type { HandlersFor } from "./define.js";
+import type { HandlersFor, ToolDefinition } from "./define.js";
 import type { ToolContract } from "./types.js";
 
 /** Bump when a description, schema or serialisation changes: cassettes record it. */
@@ -47,6 +47,13 @@ const byName = new Map<string, ToolContract>(CATALOGUE.map((t) => [t.name, t as 
 
 export function contractOf(name: string): ToolContract | undefined {
   return byName.get(name);
+}
+
+const definitions = new Map<string, ToolDefinition>(CATALOGUE.map((t) => [t.name, t]));
+
+/** A catalogue tool's definition (its contract plus `mutates`, `grounded` and `summarize`). */
+export function definitionOf(name: string): ToolDefinition | undefined {
+  return definitions.get(name);
 }
 
 /**

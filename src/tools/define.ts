@@ -1,7 +1,7 @@
 /**
  * `defineTool`: what one tool is, in one object. Its name, kind and contract (the model-facing
  * description, example, input and output schemas, call limit) plus what the runtime needs to know
- * of it (`mutates`, `grounded`). The handler's type follows from the schemas: it receives
+ * of it (`mutates`, `grounded`) and the one-line summary of a result (`summarize`). The handler's type follows from the schemas: it receives
  * `Static<typeof input>` and answers `Static<typeof output>` (without the envelope's `success`), and
  * the catalogue's handler map is a mapped type over the tool names, so a tool without a handler, or
  * a handler answering a field its output schema lacks, does not compile.
@@ -17,6 +17,11 @@ export interface ToolDefinition<N extends string = string, I extends TObject = T
   readonly mutates: boolean;
   /** The call's `orders[*].evidence_ids` must name evidence returned earlier in the run. */
   readonly grounded: boolean;
+  /**
+   * One line about a successful result, for the console and the headless log (the `tool.result`
+   * event's `summary`); the runtime hands it to the agent with the dispatch outcome.
+   */
+  summarize(result: Omit<Static<O>, "success">): string;
 }
 
 /** Defines a tool. Refuses a definition whose `mutates` disagrees with its kind. */
@@ -57,3 +62,9 @@ export function dispatchable<H extends object>(handlers: H): Record<string, Tool
 
 /** A defined tool's handler answer (success or failure). */
 export type AnswerOf<T extends ToolDefinition> = TypedHandlerResult<ResultOf<T>>;
+
+/** The summary of a result without a line of its own: `ok (a, b, …)`, its first six fields. */
+export function fieldList(result: Readonly<Record<string, unknown>>): string {
+  const keys = Object.keys(result).filter((k) => k !== "success");
+  return `ok (${keys.slice(0, 6).join(", ")}${keys.length > 6 ? ", …" : ""})`;
+}

@@ -4,7 +4,7 @@
  */
 import { CATALOGUE, CONTRACT_VERSION } from "./catalogue.js";
 import { TOOL_ERROR_CODES, TOOL_ERROR_CODE_LIST } from "../core/tool-error-codes.js";
-import type { ToolContract } from "./types.js";
+import type { ServedContract, ToolContract } from "./types.js";
 
 export const COMMON_ERROR_SENTENCE =
   "On failure you get success=false with error, error_code, retryable and correction (instruction, valid_arguments_example, received_arguments, issues); repair the call as the correction says, and do not repeat a call whose retryable is false.";
@@ -15,7 +15,7 @@ export function plainSchema(schema: unknown): Record<string, unknown> {
 }
 
 /** The description the model sees: the tool's own text, then the example, the success summary, the error sentence. */
-export function modelDescription(tool: ToolContract): string {
+export function modelDescription(tool: ServedContract): string {
   return [
     tool.description,
     `Valid arguments example: ${JSON.stringify(tool.example)}`,
@@ -36,13 +36,13 @@ export interface OpenAIToolDef {
   function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean };
 }
 
-export function renderAnthropic(tool: ToolContract, opts: { strict?: boolean } = {}): AnthropicToolDef {
+export function renderAnthropic(tool: ServedContract, opts: { strict?: boolean } = {}): AnthropicToolDef {
   const def: AnthropicToolDef = { name: tool.name, description: modelDescription(tool), input_schema: plainSchema(tool.input) };
   if (opts.strict) def.strict = true;
   return def;
 }
 
-export function renderOpenAI(tool: ToolContract): OpenAIToolDef {
+export function renderOpenAI(tool: ServedContract): OpenAIToolDef {
   return { type: "function", function: { name: tool.name, description: modelDescription(tool), parameters: plainSchema(tool.input) } };
 }
 

@@ -1,15 +1,20 @@
 /**
- * TEST-ONLY: every result of the real tool handlers checked against its tool's output schema. Like
- * the fault hooks (src/util/test-fault.ts), nothing in the environment arms it: only code already
- * running in the process can, by setting the registered symbol below on globalThis (the vitest
- * setup file tests/setup/tool-results.ts does, for every test). The run's handler map passes
- * through `withResultCheck` (src/run/tool-handlers.ts); a checker that throws fails the call, and
- * the setup file fails the test that produced it.
+ * TEST-ONLY: every result of the real tool handlers checked against its tool's output schema.
  *
- * Without the symbol it is a no-op and the handlers are returned as they are.
+ * In the test process, like the fault hooks (src/util/test-fault.ts), only code already running
+ * there arms it, by setting the registered symbol below on globalThis (the vitest setup file
+ * tests/setup/tool-results.ts does, for every test). In a CLI child the suite spawns, the CLI arms
+ * it (`armChildResultCheck`) when TRADEWARDEN_CHECK_TOOL_RESULTS=1, which tests/global-setup.ts sets
+ * for the whole suite: a violation is named on stderr and fails the command. The run's handler map
+ * passes through `withResultCheck` (src/run/tool-handlers.ts); a checker that throws fails the call.
+ *
+ * Unarmed it is a no-op and the handlers are returned as they are.
  */
+import type { ValidateFunction } from "ajv";
+import { makeAjv } from "../config/ajv.js";
 import type { HandlerResult, ToolHandler } from "../core/tool-handler.js";
 import { contractOf } from "./catalogue.js";
+import { plainSchema } from "./render.js";
 import type { ToolContract } from "./types.js";
 
 export const TOOL_RESULT_CHECK = Symbol.for("tradewarden.tests.tool-result-check");
@@ -38,4 +43,44 @@ export function withResultCheck(handlers: Record<string, ToolHandler>): Record<s
     };
   }
   return out;
+}
+
+let ajv: ReturnType<typeof makeAjv> | undefined;
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** The problems of an envelope against the contract's output schema (empty when it conforms). */
+export function toolResultProblems(contract: ToolContract, envelope: unknown): string[] {
+  let validate = compiled.get(contract.output);
+  if (!validate) {
+    ajv ??= makeAjv();
+    validate = ajv.compile(plainSchema(contract.output));
+    compiled.set(contract.output, validate);
+  }
+  if (validate(JSON.parse(JSON.stringify(envelope)))) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
+}
+
+/** A checker that hands each violation (naming the tool and every problem) to `onViolation`, then throws it. */
+export function schemaCheck(onViolation: (message: string) => void): ToolResultCheck {
+  return (contract, envelope) => {
+    const problems = toolResultProblems(contract, envelope);
+    if (problems.length === 0) return;
+    const message = `${contract.name} answered outside its output schema: ${problems.join("; ")}`;
+    onViolation(message);
+    throw new Error(message);
+  };
+}
+
+/**
+ * Arms the check in a CLI child of the test suite (the CLI calls it only when
+ * TRADEWARDEN_CHECK_TOOL_RESULTS=1): each violation is written to stderr at once, and `violated()`
+ * tells the CLI to fail the command whatever it would have answered.
+ */
+export function armChildResultCheck(stderr: (text: string) => void): { violated(): boolean } {
+  let violations = 0;
+  (globalThis as Record<symbol, unknown>)[TOOL_RESULT_CHECK] = schemaCheck((message) => {
+    violations += 1;
+    stderr(`tradewarden: tool result check (TRADEWARDEN_CHECK_TOOL_RESULTS): ${message}\n`);
+  });
+  return { violated: () => violations > 0 };
 }

@@ -16,9 +16,10 @@ import { DEFAULT_BUDGET_CHARS } from "./compaction.js";
 import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.js";
 import { TOOL_ERROR_CODES } from "../core/tool-error-codes.js";
 import { PendingTracker } from "./pending.js";
+import { summarizeEnvelope } from "./summary.js";
 import type { AnthropicToolDef, OpenAIToolDef } from "./render.js";
 import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";
-import type { HandlerResult, ToolCallContext, ToolContract, ToolHandler, ToolMasking } from "./types.js";
+import type { HandlerFailure, HandlerResult, HandlerSuccess, ServedContract, ToolCallContext, ToolHandler, ToolMasking } from "./types.js";
 import { type ContractSet, contractSet } from "./versions.js";
 
 export type { DispatchStage } from "./admission.js";
@@ -38,6 +39,8 @@ export interface DispatchOutcome {
   retryable?: boolean;
   truncated: boolean;
   durationMs: number;
+  /** One line about the result for the console and the headless log (the tool's `summarize`, or the failure). */
+  summary: string;
   /** The handler's success payload, for the caller (e.g. check_orders decisions). */
   data?: Record<string, unknown>;
   /** The gate's typed decisions behind an order tool's result (never shown to the model). */
@@ -62,7 +65,7 @@ const BEFORE_UNMASK: ReadonlySet<DispatchStage> = new Set(["unknown_tool", "pars
 
 export interface ToolRuntime {
   readonly contractVersion: string;
-  readonly contracts: readonly ToolContract[];
+  readonly contracts: readonly ServedContract[];
   anthropicTools(opts?: { strict?: boolean }): AnthropicToolDef[];
   openaiTools(): OpenAIToolDef[];
   dispatch(name: string, rawArgs: unknown, opts?: { signal?: AbortSignal }): Promise<DispatchOutcome>;
@@ -71,189 +74,225 @@ export interface ToolRuntime {
   callCount(tool: string): number;
 }
 
+/** One run's dispatch state: what `buildToolRuntime` binds, and every call reads or updates. */
+interface RunTools {
+  set: ContractSet;
+  opts: ToolRuntimeOptions;
+  handlers: Partial<Record<string, ToolHandler>>;
+  contractOf(name: string): ServedContract | undefined;
+  now: () => number;
+  budget: number;
+  pending: PendingTracker;
+  registry: EvidenceRegistry;
+  successes: Map<string, number>;
+  /** Calls past the limit check whose handler has not settled: they hold a slot of the limit. */
+  inFlight: Map<string, number>;
+  admission: AdmissionContext;
+}
+
 /** Build a run's runtime. Refuses to build while any catalogue tool has no handler. */
 export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>, opts: ToolRuntimeOptions): ToolRuntime {
   const set: ContractSet = contractSet(opts.contractVersion);
   const byName = new Map(set.contracts.map((t) => [t.name, t]));
-  const contractOf = (name: string): ToolContract | undefined => byName.get(name);
+  const contractOf = (name: string): ServedContract | undefined => byName.get(name);
   const missing = set.contracts.map((t) => t.name).filter((n) => typeof handlers[n] !== "function");
   if (missing.length > 0) {
     throw new TwError("missing_handler", `tool runtime refused: no handler for ${missing.join(", ")}`, EXIT.INTERNAL_ERROR);
   }
-  const now = opts.now ?? (() => performance.now());
-  const budget = opts.budgetChars ?? DEFAULT_BUDGET_CHARS;
   const pending = new PendingTracker();
   const registry = new EvidenceRegistry(opts.subjectsOf ?? (() => []));
-  const evidence = registry.ids;
   const masking = opts.masking;
-  const successes = new Map<string, number>();
-  /** Calls past the limit check whose handler has not settled: they hold a slot of the limit. */
-  const inFlight = new Map<string, number>();
-  const available = set.contracts.map((t) => t.name);
-
-  function finish(
-    tool: string,
-    args: unknown,
-    stage: DispatchStage,
-    envelope: Record<string, unknown>,
-    started: number,
-    data?: Record<string, unknown>,
-  ): DispatchOutcome {
-    let success = envelope.success === true;
-    let compacted: { text: string; truncated: boolean };
-    try {
-      compacted = set.serialize(shown(envelope, stage, tool), budget);
-    } catch (e) {
-      // A result JSON cannot carry (BigInt, a cycle) is the tool's fault, not the run's.
-      envelope = failureEnvelope({
-        code: "tool_execution_failed",
-        tool,
-        message: `${tool} returned a result that is not JSON-serialisable: ${e instanceof Error ? e.message : String(e)}`,
-        example: contractOf(tool)?.example ?? {},
-        received: "[not JSON-serialisable]",
-      }) as unknown as Record<string, unknown>;
-      stage = "handler";
-      success = false;
-      data = undefined;
-      compacted = set.serialize(shown(envelope, stage, tool), budget);
-    }
-    const outcome: DispatchOutcome = {
-      tool,
-      arguments: args,
-      stage,
-      success,
-      envelope,
-      text: compacted.text,
-      truncated: compacted.truncated,
-      durationMs: now() - started,
-    };
-    if (!success) {
-      outcome.errorCode = String(envelope.error_code);
-      outcome.error = String(envelope.error);
-      outcome.retryable = envelope.retryable === true;
-    }
-    if (data) outcome.data = data;
-    const contract = contractOf(tool);
-    if (contract && contract.kind !== "final") {
-      pending.record(tool, { success, retryable: outcome.retryable, error_code: outcome.errorCode, error: outcome.error });
-    }
-    return outcome;
-  }
-
-  /** What the model is shown: masked when masking is on (before unmasking, only the contract's example is real). */
-  function shown(envelope: Record<string, unknown>, stage: DispatchStage, tool: string): Record<string, unknown> {
-    if (!masking) return envelope;
-    if (!BEFORE_UNMASK.has(stage) && !masking.selfMasked?.has(tool)) return masking.mask(envelope);
-    const correction = envelope.correction as Record<string, unknown> | undefined;
-    if (!correction) return envelope;
-    return { ...envelope, correction: { ...correction, valid_arguments_example: masking.mask(correction.valid_arguments_example) } };
-  }
-
-  function fail(spec: FailureSpec, stage: DispatchStage, started: number, args: unknown): DispatchOutcome {
-    return finish(spec.tool, args, stage, failureEnvelope(spec) as unknown as Record<string, unknown>, started);
-  }
-
-  const admission: AdmissionContext = { set, contractOf, available, masking, registry, pending };
-
-  async function dispatch(name: string, rawArgs: unknown, dopts: { signal?: AbortSignal } = {}): Promise<DispatchOutcome> {
-    const started = now();
-    // 1-4. Unknown tool, parse, validation, unmasking, grounding, pending corrections.
-    const a = admit(admission, name, rawArgs);
-    if (!a.ok) return fail(a.spec, a.stage, started, a.args);
-    const { contract, args: argObj } = a;
-    // 5. Per-run call limit: successful calls count, and calls still running hold a slot so that
-    //    concurrent dispatches of one tool cannot overshoot the limit.
-    const used = successes.get(name) ?? 0;
-    const running = inFlight.get(name) ?? 0;
-    if (contract.callLimit !== null && used + running >= contract.callLimit) {
-      return fail(
-        {
-          code: "tool_call_limit_reached",
-          tool: name,
-          message: `${name} may succeed at most ${contract.callLimit} times per run; the limit is reached`,
-          example: contract.example,
-          received: argObj,
-        },
-        "limit",
-        started,
-        argObj,
-      );
-    }
-    // 6. Handler.
-    const handler = handlers[name] as ToolHandler;
-    const ctx: ToolCallContext = {
-      runId: opts.runId,
-      tradingDay: opts.tradingDay,
-      seenEvidence: evidence,
-      pending: pending.list(),
-      signal: dopts.signal,
-    };
-    let result: HandlerResult;
-    inFlight.set(name, running + 1);
-    try {
-      result = await handler(argObj, ctx);
-      if (!isHandlerResult(result)) {
-        throw new Error("the handler returned no result (expected {ok: true, data} or {ok: false, code, message})");
-      }
-    } catch (e) {
-      inFlight.set(name, (inFlight.get(name) ?? 1) - 1);
-      return fail(
-        {
-          code: "tool_execution_failed",
-          tool: name,
-          message: `${name} failed: ${e instanceof Error ? e.message : String(e)}`,
-          example: contract.example,
-          received: argObj,
-        },
-        "handler",
-        started,
-        argObj,
-      );
-    }
-    inFlight.set(name, (inFlight.get(name) ?? 1) - 1);
-    if (!result.ok) {
-      const code = Object.hasOwn(TOOL_ERROR_CODES, result.code) ? result.code : "tool_execution_failed";
-      const failed = fail(
-        {
-          code,
-          tool: name,
-          message: result.message,
-          instruction: result.instruction,
-          example: contract.example,
-          received: argObj,
-          issues: result.issues,
-          details: result.details,
-        },
-        "handler",
-        started,
-        argObj,
-      );
-      if (result.verdicts) failed.verdicts = result.verdicts;
-      return failed;
-    }
-    const outcome = finish(name, argObj, "ok", successEnvelope(result.data ?? {}), started, result.data ?? {});
-    if (outcome.success) {
-      successes.set(name, (successes.get(name) ?? 0) + 1);
-      if (Array.isArray(result.evidenceIds)) registry.record(result.evidenceIds.filter((id): id is string => typeof id === "string"), result.data ?? {});
-      if (result.verdicts) outcome.verdicts = result.verdicts;
-    }
-    return outcome;
-  }
-
-  function shownTools<T>(tools: T[]): T[] {
-    return masking ? masking.mask(tools) : tools;
-  }
-
+  const rt: RunTools = {
+    set,
+    opts,
+    handlers,
+    contractOf,
+    now: opts.now ?? (() => performance.now()),
+    budget: opts.budgetChars ?? DEFAULT_BUDGET_CHARS,
+    pending,
+    registry,
+    successes: new Map(),
+    inFlight: new Map(),
+    admission: { set, contractOf, available: set.contracts.map((t) => t.name), masking, registry, pending },
+  };
+  const shownTools = <T>(tools: T[]): T[] => (masking ? masking.mask(tools) : tools);
   return {
     contractVersion: set.version,
     contracts: set.contracts,
     anthropicTools: (o) => shownTools(renderedTools(set, o?.strict ? "anthropic-strict" : "anthropic")),
     openaiTools: () => shownTools(renderedTools(set, "openai")),
-    dispatch,
+    dispatch: (name, rawArgs, dopts = {}) => dispatchCall(rt, name, rawArgs, dopts),
     pending: () => pending.list(),
-    seenEvidence: () => evidence,
-    callCount: (tool) => successes.get(tool) ?? 0,
+    seenEvidence: () => registry.ids,
+    callCount: (tool) => rt.successes.get(tool) ?? 0,
   };
+}
+
+/** An admitted call: its tool, contract, real arguments and start time. */
+interface Call {
+  rt: RunTools;
+  name: string;
+  contract: ServedContract;
+  args: Record<string, unknown>;
+  started: number;
+}
+
+async function dispatchCall(rt: RunTools, name: string, rawArgs: unknown, dopts: { signal?: AbortSignal }): Promise<DispatchOutcome> {
+  const started = rt.now();
+  // 1-4. Unknown tool, parse, validation, unmasking, grounding, pending corrections.
+  const a = admit(rt.admission, name, rawArgs);
+  if (!a.ok) return fail(rt, a.spec, a.stage, started, a.args);
+  const call: Call = { rt, name, contract: a.contract, args: a.args, started };
+  // 5. Per-run call limit: successful calls count, and calls still running hold a slot so that
+  //    concurrent dispatches of one tool cannot overshoot the limit.
+  const limited = limitRefusal(call);
+  if (limited) return limited;
+  // 6. Handler.
+  const ran = await runHandler(call, dopts.signal);
+  if (ran.threw) {
+    const message = `${name} failed: ${ran.error instanceof Error ? ran.error.message : String(ran.error)}`;
+    return fail(rt, { code: "tool_execution_failed", tool: name, message, example: call.contract.example, received: call.args }, "handler", started, call.args);
+  }
+  return ran.result.ok ? handlerSuccess(call, ran.result) : handlerFailure(call, ran.result);
+}
+
+function limitRefusal({ rt, name, contract, args, started }: Call): DispatchOutcome | undefined {
+  const used = rt.successes.get(name) ?? 0;
+  const running = rt.inFlight.get(name) ?? 0;
+  if (contract.callLimit === null || used + running < contract.callLimit) return undefined;
+  return fail(
+    rt,
+    {
+      code: "tool_call_limit_reached",
+      tool: name,
+      message: `${name} may succeed at most ${contract.callLimit} times per run; the limit is reached`,
+      example: contract.example,
+      received: args,
+    },
+    "limit",
+    started,
+    args,
+  );
+}
+
+/** Runs the handler, holding a slot of the call limit while it runs; a throw (or no result) is reported, not raised. */
+async function runHandler({ rt, name, args }: Call, signal: AbortSignal | undefined): Promise<{ threw: false; result: HandlerResult } | { threw: true; error: unknown }> {
+  const ctx: ToolCallContext = {
+    runId: rt.opts.runId,
+    tradingDay: rt.opts.tradingDay,
+    seenEvidence: rt.registry.ids,
+    pending: rt.pending.list(),
+    signal,
+  };
+  rt.inFlight.set(name, (rt.inFlight.get(name) ?? 0) + 1);
+  try {
+    const handler = rt.handlers[name];
+    if (typeof handler !== "function") throw new Error("handler is not a function");
+    const result = await handler(args, ctx);
+    if (!isHandlerResult(result)) {
+      throw new Error("the handler returned no result (expected {ok: true, data} or {ok: false, code, message})");
+    }
+    return { threw: false, result };
+  } catch (error) {
+    return { threw: true, error };
+  } finally {
+    rt.inFlight.set(name, (rt.inFlight.get(name) ?? 1) - 1);
+  }
+}
+
+function handlerFailure({ rt, name, contract, args, started }: Call, result: HandlerFailure): DispatchOutcome {
+  const code = Object.hasOwn(TOOL_ERROR_CODES, result.code) ? result.code : "tool_execution_failed";
+  const failed = fail(
+    rt,
+    {
+      code,
+      tool: name,
+      message: result.message,
+      instruction: result.instruction,
+      example: contract.example,
+      received: args,
+      issues: result.issues,
+      details: result.details,
+    },
+    "handler",
+    started,
+    args,
+  );
+  if (result.verdicts) failed.verdicts = result.verdicts;
+  return failed;
+}
+
+function handlerSuccess({ rt, name, args, started }: Call, result: HandlerSuccess): DispatchOutcome {
+  const outcome = finish(rt, name, args, "ok", successEnvelope(result.data ?? {}), started, result.data ?? {});
+  if (outcome.success) {
+    rt.successes.set(name, (rt.successes.get(name) ?? 0) + 1);
+    if (Array.isArray(result.evidenceIds)) rt.registry.record(result.evidenceIds.filter((id): id is string => typeof id === "string"), result.data ?? {});
+    if (result.verdicts) outcome.verdicts = result.verdicts;
+  }
+  return outcome;
+}
+
+function fail(rt: RunTools, spec: FailureSpec, stage: DispatchStage, started: number, args: unknown): DispatchOutcome {
+  return finish(rt, spec.tool, args, stage, { ...failureEnvelope(spec) }, started);
+}
+
+/** The outcome of a call: its envelope serialised for the model (a result that cannot be is the tool's failure), its pending record. */
+function finish(rt: RunTools, tool: string, args: unknown, stage: DispatchStage, envelope: Record<string, unknown>, started: number, data?: Record<string, unknown>): DispatchOutcome {
+  let success = envelope.success === true;
+  let compacted: { text: string; truncated: boolean };
+  try {
+    compacted = rt.set.serialize(shown(rt.opts.masking, envelope, stage, tool), rt.budget);
+  } catch (e) {
+    // A result JSON cannot carry (BigInt, a cycle) is the tool's fault, not the run's.
+    envelope = {
+      ...failureEnvelope({
+        code: "tool_execution_failed",
+        tool,
+        message: `${tool} returned a result that is not JSON-serialisable: ${e instanceof Error ? e.message : String(e)}`,
+        example: rt.contractOf(tool)?.example ?? {},
+        received: "[not JSON-serialisable]",
+      }),
+    };
+    stage = "handler";
+    success = false;
+    data = undefined;
+    compacted = rt.set.serialize(shown(rt.opts.masking, envelope, stage, tool), rt.budget);
+  }
+  const outcome: DispatchOutcome = {
+    tool,
+    arguments: args,
+    stage,
+    success,
+    envelope,
+    text: compacted.text,
+    truncated: compacted.truncated,
+    durationMs: rt.now() - started,
+    summary: summarizeEnvelope(tool, envelope),
+  };
+  if (!success) {
+    outcome.errorCode = String(envelope.error_code);
+    outcome.error = String(envelope.error);
+    outcome.retryable = envelope.retryable === true;
+  }
+  if (data) outcome.data = data;
+  const contract = rt.contractOf(tool);
+  if (contract && contract.kind !== "final") {
+    rt.pending.record(tool, { success, retryable: outcome.retryable, error_code: outcome.errorCode, error: outcome.error });
+  }
+  return outcome;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
+}
+
+/** What the model is shown: masked when masking is on (before unmasking, only the contract's example is real). */
+function shown(masking: ToolMasking | undefined, envelope: Record<string, unknown>, stage: DispatchStage, tool: string): Record<string, unknown> {
+  if (!masking) return envelope;
+  if (!BEFORE_UNMASK.has(stage) && !masking.selfMasked?.has(tool)) return masking.mask(envelope);
+  const correction = envelope.correction;
+  if (!isRecord(correction)) return envelope;
+  return { ...envelope, correction: { ...correction, valid_arguments_example: masking.mask(correction.valid_arguments_example) } };
 }
 
 /**
@@ -286,8 +325,10 @@ function deepFreeze<T>(value: T): T {
 }
 
 function isHandlerResult(r: unknown): r is HandlerResult {
-  if (r === null || typeof r !== "object") return false;
-  const o = r as { ok?: unknown; data?: unknown; code?: unknown; message?: unknown };
-  if (o.ok === true) return o.data === undefined || (o.data !== null && typeof o.data === "object" && !Array.isArray(o.data));
-  return o.ok === false && typeof o.code === "string" && typeof o.message === "string";
+  if (r === null || typeof r !== "object" || !("ok" in r)) return false;
+  if (r.ok === true) {
+    const data = "data" in r ? r.data : undefined;
+    return data === undefined || (data !== null && typeof data === "object" && !Array.isArray(data));
+  }
+  return r.ok === false && "code" in r && typeof r.code === "string" && "message" in r && typeof r.message === "string";
 }

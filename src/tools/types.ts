@@ -27,4 +27,11 @@ export interface ToolContract<I extends TSchema = TSchema, O extends TSchema = T
   callLimit: number | null;
 }
 
+/**
+ * A contract as a contract set serves it (src/tools/versions.ts): today's tools carry TypeBox
+ * schemas, a frozen version's tools its snapshot's plain JSON Schema; either is rendered, validated
+ * and compared as plain JSON, so here the schemas are only known to be objects.
+ */
+export type ServedContract = Omit<ToolContract, "input" | "output"> & { input: object; output: object };
+
 export type { HandlerFailure, HandlerResult, HandlerSuccess, ToolCallContext, ToolHandler, ToolMasking } from "../core/tool-handler.js";

@@ -19,7 +19,7 @@ import { bundledDataDir } from "../util/paths.js";
 import { CATALOGUE, CONTRACT_VERSION } from "./catalogue.js";
 import { compactResult } from "./compaction.js";
 import { type AnthropicToolDef, type CatalogueEntry, type OpenAIToolDef, renderAnthropic, renderOpenAI } from "./render.js";
-import type { ToolContract } from "./types.js";
+import type { ServedContract, ToolContract } from "./types.js";
 import { compileValidators, type ValidationReport, validateArguments } from "./validate.js";
 
 /** The frozen versions: each served from its snapshot, never from today's code. */
@@ -31,16 +31,16 @@ export type ContractVersion = (typeof CONTRACT_VERSIONS)[number];
 
 export interface ContractSet {
   version: ContractVersion;
-  contracts: readonly ToolContract[];
-  anthropic(tool: ToolContract, opts?: { strict?: boolean }): AnthropicToolDef;
-  openai(tool: ToolContract): OpenAIToolDef;
+  contracts: readonly ServedContract[];
+  anthropic(tool: ServedContract, opts?: { strict?: boolean }): AnthropicToolDef;
+  openai(tool: ServedContract): OpenAIToolDef;
   validate(tool: string, args: unknown): ValidationReport;
   serialize(envelope: Record<string, unknown>, budgetChars: number): { text: string; truncated: boolean };
 }
 
 const current: ContractSet = {
   version: CONTRACT_VERSION,
-  contracts: CATALOGUE as readonly ToolContract[],
+  contracts: CATALOGUE,
   anthropic: renderAnthropic,
   openai: renderOpenAI,
   validate: validateArguments,
@@ -61,7 +61,7 @@ function frozen(version: FrozenVersion): ContractSet {
   const snapshot = JSON.parse(readFileSync(file, "utf8")) as { contract_version: string; tools: CatalogueEntry[] };
   if (snapshot.contract_version !== version) throw new Error(`${file} holds ${snapshot.contract_version}, not ${version}`);
   const entries = new Map(snapshot.tools.map((t) => [t.name, t]));
-  const contracts: ToolContract[] = snapshot.tools.map((t) => ({
+  const contracts: ServedContract[] = snapshot.tools.map((t) => ({
     name: t.name,
     group: t.group as ToolContract["group"],
     kind: t.kind as ToolContract["kind"],
@@ -69,11 +69,11 @@ function frozen(version: FrozenVersion): ContractSet {
     description: t.description,
     example: t.example,
     successSummary: t.success_summary,
-    input: t.input_schema as unknown as ToolContract["input"],
-    output: t.output_schema as unknown as ToolContract["output"],
+    input: t.input_schema,
+    output: t.output_schema,
     callLimit: t.call_limit,
   }));
-  const entry = (tool: ToolContract): CatalogueEntry => {
+  const entry = (tool: ServedContract): CatalogueEntry => {
     const e = entries.get(tool.name);
     if (!e) throw new Error(`${version} has no tool ${tool.name}`);
     return e;

@@ -4,21 +4,15 @@
  * and tests that call a handler directly wrap it in `checked` (tests/tools/checked.ts), which uses
  * the same check. A result with a field its schema lacks, a missing field or a wrong type throws
  * where it is produced, and fails the test that produced it here, by name, even where the caller
- * turned the throw into an error envelope.
+ * turned the throw into an error envelope. (CLI children the tests spawn run the same check,
+ * armed by TRADEWARDEN_CHECK_TOOL_RESULTS from tests/global-setup.ts, and fail by their exit code.)
  */
 import { afterEach, expect } from "vitest";
-import { TOOL_RESULT_CHECK, type ToolResultCheck } from "../../src/tools/result-check.js";
-import { toolResultProblems } from "../tools/result-schema.js";
+import { schemaCheck, TOOL_RESULT_CHECK } from "../../src/tools/result-check.js";
 
 const violations: string[] = [];
 
-export const checkResult: ToolResultCheck = (contract, envelope) => {
-  const problems = toolResultProblems(contract, envelope);
-  if (problems.length === 0) return;
-  const message = `${contract.name} answered outside its output schema: ${problems.join("; ")}`;
-  violations.push(message);
-  throw new Error(message);
-};
+export const checkResult = schemaCheck((message) => violations.push(message));
 
 (globalThis as Record<symbol, unknown>)[TOOL_RESULT_CHECK] = checkResult;
 

@@ -5,14 +5,26 @@
  */
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, contractOf } from "../../src/tools/catalogue.js";
+import { plainSchema } from "../../src/tools/render.js";
 import { withResultCheck } from "../../src/tools/result-check.js";
 import type { ToolHandler } from "../../src/tools/types.js";
 import { takeViolations } from "../setup/tool-results.js";
-import { toolResultProblems } from "./result-schema.js";
+import { toolResultProblems } from "../../src/tools/result-check.js";
 
 describe("output schemas", () => {
   it("are closed at the top level for every tool: a result is exactly what the contract declares", () => {
     for (const t of CATALOGUE) expect((t.output as { additionalProperties?: unknown }).additionalProperties, t.name).toBe(false);
+  });
+
+  it("are closed inside too: every nested object of a result says which fields it has (recall's notes are the journal's shown notes, still open)", () => {
+    const open: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (typeof node !== "object" || node === null) return;
+      if ("type" in node && node.type === "object" && !("additionalProperties" in node && node.additionalProperties === false)) open.push(path);
+      for (const [k, v] of Object.entries(node)) walk(v, `${path}/${k}`);
+    };
+    for (const t of CATALOGUE) walk(plainSchema(t.output), t.name);
+    expect(open).toEqual(["recall/properties/notes/items"]);
   });
 
   it("every tool's example is valid input, and every tool that mutates is a write or the final tool", () => {

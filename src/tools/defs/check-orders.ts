@@ -9,12 +9,30 @@ const Input = Type.Object(
   { additionalProperties: false, description: "A batch of orders to dry-run through the risk gate." },
 );
 
+/** One order's verdict as the model is shown it (src/gate/check-orders-handler.ts, `modelVerdicts`). */
+const Decision = Type.Object(
+  {
+    symbol: Type.String(),
+    side: Type.String(),
+    quantity: Type.Number(),
+    limit_price: Type.Number(),
+    approved: Type.Boolean(),
+    reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false })),
+    notional: Type.Number(),
+    commission: Type.Union([Type.Number(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
 const Output = Type.Object(
   {
     success: Type.Literal(true),
     all_approved: Type.Boolean(),
-    decisions: Type.Array(Type.Object({}, { additionalProperties: true })),
-    portfolio_after: Type.Object({}, { additionalProperties: true, description: "The account after the approved orders: cash and orders this month." }),
+    decisions: Type.Array(Decision),
+    portfolio_after: Type.Object(
+      { cash: Type.Number(), orders_this_month: Type.Integer() },
+      { additionalProperties: false, description: "The account after the approved orders: cash and orders this month." },
+    ),
   },
   { additionalProperties: false },
 );
@@ -35,4 +53,8 @@ export const checkOrders = defineTool({
   mutates: false,
   grounded: true,
   callLimit: 5,
+  summarize: (r) => {
+    const d = r.decisions;
+    return `${d.length} order(s): ${d.filter((x) => x.approved).length} approved, ${d.filter((x) => !x.approved).length} blocked`;
+  },
 });

@@ -41,4 +41,8 @@ export const executeCode = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 8,
+  summarize: (r) => {
+    const result = JSON.stringify(r.result ?? null);
+    return `ran in ${r.elapsed_ms ?? "?"} ms → ${result.length > 80 ? `${result.slice(0, 77)}...` : result}${r.output ? ` (+${String(r.output).split("\n").length - 1} output line(s))` : ""}`;
+  },
 });

@@ -1,7 +1,48 @@
-import { Type } from "@sinclair/typebox";
+import { type TSchema, Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 
 const Input = Type.Object({}, { additionalProperties: false, description: "No arguments." });
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** One holding valued at its reference price (src/journal/tool-handlers.ts, `portfolioSnapshot`). */
+const Holding = Type.Object(
+  {
+    symbol: Type.String(),
+    quantity: Type.Number(),
+    currency: Type.String(),
+    reference_price: Nullable(Type.Number()),
+    price_as_of: Nullable(Type.String()),
+    market_value: Nullable(Type.Number()),
+    weight_pct: Nullable(Type.Number()),
+    avg_cost: Type.Number(),
+    unrealized_pnl: Nullable(Type.Number()),
+    unrealized_pnl_pct: Nullable(Type.Number()),
+  },
+  { additionalProperties: false },
+);
+
+/** One order of an earlier run and what became of it (src/journal/types.ts, `ActivityItem`). */
+const Activity = Type.Object(
+  {
+    run_id: Type.String(),
+    trading_day: Type.String(),
+    at: Type.String(),
+    symbol: Type.String(),
+    side: Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]),
+    quantity: Type.Number(),
+    limit_price: Type.Number(),
+    outcome: Type.Union((["blocked", "not_placed", "filled", "partially_filled", "not_filled", "rejected", "open"] as const).map((o) => Type.Literal(o))),
+    detail: Type.String(),
+    reasons: Type.Optional(Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }))),
+    client_order_id: Type.Optional(Type.String()),
+    filled_quantity: Type.Optional(Type.Number()),
+    avg_fill_price: Type.Optional(Type.Number()),
+    counted: Type.Boolean(),
+    liquidation: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 
 const Output = Type.Object(
   {
@@ -17,8 +58,8 @@ const Output = Type.Object(
     trading_state: Type.String(),
     orders_used_this_month: Type.Integer(),
     orders_left_this_month: Type.Integer(),
-    holdings: Type.Array(Type.Object({}, { additionalProperties: true })),
-    recent_activity: Type.Array(Type.Object({}, { additionalProperties: true })),
+    holdings: Type.Array(Holding),
+    recent_activity: Type.Array(Activity),
   },
   { additionalProperties: false },
 );
@@ -37,4 +78,6 @@ export const getPortfolio = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 5,
+  summarize: (r) =>
+    `value ${r.value} ${r.base_currency ?? ""}, cash ${r.cash}, ${Array.isArray(r.holdings) ? r.holdings.length : 0} holding(s), ${r.trading_state ?? "?"}, ${r.orders_left_this_month ?? "?"} orders left`,
 });

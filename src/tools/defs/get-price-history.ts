@@ -58,4 +58,5 @@ export const getPriceHistory = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 15,
+  summarize: (r) => `${r.symbol} last close ${r.last_close} (${r.as_of}), 3m ${r.returns_pct?.["3m"] ?? "?"}%, SMA50 ${r.sma50 ?? "?"}`,
 });

@@ -23,10 +23,24 @@ const Input = Type.Object(
   { additionalProperties: false, description: "Optional filters; all combine." },
 );
 
+const Instrument = Type.Object(
+  {
+    symbol: Type.String(),
+    name: Type.String(),
+    sector: Type.String(),
+    currency: Type.String(),
+    exchange: Type.Union([Type.String(), Type.Null()]),
+    note: Type.Optional(Type.String()),
+    reference_price: Type.Union([Type.Number(), Type.Null()]),
+    price_as_of: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
 const Output = Type.Object(
   {
     success: Type.Literal(true),
-    instruments: Type.Array(Type.Object({}, { additionalProperties: true })),
+    instruments: Type.Array(Instrument),
     total: Type.Integer(),
     returned: Type.Integer(),
     offset: Type.Integer(),
@@ -49,4 +63,5 @@ export const listUniverse = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 10,
+  summarize: (r) => `${r.returned ?? (Array.isArray(r.instruments) ? r.instruments.length : "?")} of ${r.total ?? "?"} instruments`,
 });

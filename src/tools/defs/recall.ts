@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool } from "../define.js";
+import { defineTool, fieldList } from "../define.js";
 import { SymbolField } from "./order.js";
 import { NoteKind } from "./remember.js";
 
@@ -35,4 +35,6 @@ export const recall = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 5,
+  // No line of its own: the result's fields, as for a tool without a definition.
+  summarize: (r) => fieldList(r),
 });

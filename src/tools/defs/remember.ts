@@ -24,10 +24,24 @@ const Input = Type.Object(
   { additionalProperties: false, description: "A short note that persists across runs." },
 );
 
-const Output = Type.Object(
-  { success: Type.Literal(true), note: Type.Object({}, { additionalProperties: true }) },
+/** The note as the journal saved it (src/journal/types.ts, `Note`). */
+const SavedNote = Type.Object(
+  {
+    id: Type.String(),
+    kind: NoteKind,
+    text: Type.String(),
+    symbol: Type.Optional(Type.String()),
+    supersedes: Type.Optional(Type.String()),
+    superseded_by: Type.Optional(Type.String()),
+    status: Type.Union([Type.Literal("live"), Type.Literal("superseded")]),
+    run_id: Type.String(),
+    created_at: Type.String(),
+    evidence_ids: Type.Optional(Type.Array(Type.String())),
+  },
   { additionalProperties: false },
 );
+
+const Output = Type.Object({ success: Type.Literal(true), note: SavedNote }, { additionalProperties: false });
 
 export const remember = defineTool({
   name: "remember",
@@ -43,4 +57,8 @@ export const remember = defineTool({
   mutates: true,
   grounded: false,
   callLimit: 5,
+  summarize: (r) => {
+    const n = r.note;
+    return `note ${n.id} saved (${n.kind}${n.symbol ? `, ${n.symbol}` : ""})${n.supersedes ? `, supersedes ${n.supersedes}` : ""}`;
+  },
 });

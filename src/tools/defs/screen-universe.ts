@@ -39,6 +39,20 @@ const Input = Type.Object(
   { additionalProperties: false, description: "Optional filters, sort and limit; {} is the default screen (top 10 by 3-month return)." },
 );
 
+/** One ranked instrument: who it is, its last close and every feature (null where its history is too short). */
+const Row = Type.Object(
+  {
+    rank: Type.Integer(),
+    symbol: Type.String(),
+    name: Type.String(),
+    sector: Type.String(),
+    last_close: Type.Number(),
+    as_of: Type.String(),
+    ...Object.fromEntries(SCREEN_FEATURE_NAMES.map((f) => [f, Type.Union([Type.Number(), Type.Null()])])),
+  },
+  { additionalProperties: false },
+);
+
 const Output = Type.Object(
   {
     success: Type.Literal(true),
@@ -49,7 +63,7 @@ const Output = Type.Object(
     universe_size: Type.Integer(),
     matched: Type.Integer(),
     returned: Type.Integer(),
-    results: Type.Array(Type.Object({}, { additionalProperties: true })),
+    results: Type.Array(Row),
     insufficient_history: Type.Array(Type.Object({ symbol: Type.String(), missing: Type.Array(Type.String()) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
@@ -69,4 +83,12 @@ export const screenUniverse = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 10,
+  summarize: (r) => {
+    const sort = r.sort ?? {};
+    const top = (Array.isArray(r.results) ? r.results : [])
+      .slice(0, 3)
+      .map((x: Record<string, unknown>) => `${x.symbol} ${x[String(sort.by)] ?? "?"}`)
+      .join(", ");
+    return `${r.returned ?? 0} of ${r.matched ?? 0} by ${sort.by ?? "?"} ${sort.order ?? ""}${top ? `: ${top}` : ""}`;
+  },
 });

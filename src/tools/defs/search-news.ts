@@ -29,8 +29,9 @@ const Item = Type.Object(
     published: Type.Union([Type.String(), Type.Null()]),
     outlets: Type.Array(Type.String()),
     snippet: Type.String(),
+    verified: Type.Optional(Type.Literal(false, { description: "Present (false) only on undated items admitted in a live run." })),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
 const Output = Type.Object(
@@ -41,7 +42,7 @@ const Output = Type.Object(
     status: Type.Union([Type.Literal("success"), Type.Literal("disabled")]),
     results: Type.Array(Item),
     undated: Type.Array(Item),
-    removed: Type.Object({ cutoff: Type.Integer(), undated: Type.Integer(), policy: Type.Integer(), duplicates: Type.Integer() }),
+    removed: Type.Object({ cutoff: Type.Integer(), undated: Type.Integer(), policy: Type.Integer(), duplicates: Type.Integer() }, { additionalProperties: false }),
     message: Type.Optional(Type.String({ description: "Set when news search is off in this configuration." })),
   },
   { additionalProperties: false },
@@ -61,4 +62,9 @@ export const searchNews = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 8,
+  summarize: (r) => {
+    const n = (k: "results" | "undated") => (Array.isArray(r[k]) ? r[k].length : 0);
+    const removed = r.removed ?? {};
+    return `${r.status ?? "?"} via ${r.provider ?? "?"}: ${n("results")} result(s), ${n("undated")} undated; removed cutoff ${removed.cutoff ?? 0}, undated ${removed.undated ?? 0}, policy ${removed.policy ?? 0}, duplicates ${removed.duplicates ?? 0}`;
+  },
 });

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type Static, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 import { EvidenceIds, SymbolField } from "./order.js";
 
@@ -30,11 +30,53 @@ const PlaceInput = Type.Object(
   { additionalProperties: false, description: "A standing order to propose: a trigger and the order it would place." },
 );
 
-const PlaceOutput = Type.Object(
-  { success: Type.Literal(true), standing_order: Type.Object({}, { additionalProperties: true }), note: Type.String() },
-  { additionalProperties: false },
-);
-const OneOutput = Type.Object({ success: Type.Literal(true), standing_order: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false });
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const Closed = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
+
+/**
+ * A standing order as the journal records it (src/journal/standing-orders.ts, `StandingOrder`) plus
+ * the reference price now (src/tools/handlers/standing-orders.ts, `standingView`).
+ */
+const StandingOrderView = Closed({
+  id: Type.String(),
+  symbol: Type.String(),
+  type: Type.Union(STANDING_TYPES.map((t) => Type.Literal(t))),
+  trigger_price: Type.Number(),
+  side: Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]),
+  quantity: Type.Number(),
+  limit_price: Type.Number(),
+  reason: Type.String(),
+  evidence_ids: Type.Array(Type.String()),
+  proposed_run: Type.String(),
+  proposed_day: Type.String(),
+  proposed_at: Type.String(),
+  ttl_trading_days: Type.Integer(),
+  expires_on: Type.String(),
+  binding_hash: Type.String(),
+  status: Type.Union((["proposed", "active", "rejected", "cancelled", "expired", "placed", "blocked"] as const).map((s) => Type.Literal(s))),
+  approval: Type.Optional(Closed({ by: Type.String(), at: Type.String(), binding_hash: Type.String(), note: Type.Optional(Type.String()) })),
+  end: Type.Optional(Closed({ at: Type.String(), by: Type.String(), reason: Type.String() })),
+  fired: Type.Optional(
+    Closed({
+      run_id: Type.String(),
+      trading_day: Type.String(),
+      reference_price: Type.Number(),
+      at: Type.String(),
+      client_order_id: Type.Optional(Type.String()),
+      reasons: Type.Optional(Type.Array(Closed({ code: Type.String(), message: Type.String() }))),
+    }),
+  ),
+  reference_price: Nullable(Type.Number()),
+  price_as_of: Nullable(Type.String()),
+});
+
+const PlaceOutput = Type.Object({ success: Type.Literal(true), standing_order: StandingOrderView, note: Type.String() }, { additionalProperties: false });
+const OneOutput = Type.Object({ success: Type.Literal(true), standing_order: StandingOrderView }, { additionalProperties: false });
+
+/** The summary line of one standing order (placed or cancelled). */
+function standingOrderLine(o: Static<typeof StandingOrderView>): string {
+  return `standing order ${o.id} ${o.status}: ${o.type} ${o.symbol} at ${o.trigger_price} → ${o.side} ${o.quantity} @ ${o.limit_price} (through ${o.expires_on})`;
+}
 
 export const placeStandingOrder = defineTool({
   name: "place_standing_order",
@@ -58,6 +100,7 @@ export const placeStandingOrder = defineTool({
   mutates: true,
   grounded: false,
   callLimit: 5,
+  summarize: (r) => standingOrderLine(r.standing_order),
 });
 
 const ListInput = Type.Object(
@@ -69,7 +112,7 @@ const ListOutput = Type.Object(
   {
     success: Type.Literal(true),
     as_of: Type.String(),
-    standing_orders: Type.Array(Type.Object({}, { additionalProperties: true })),
+    standing_orders: Type.Array(StandingOrderView),
     total: Type.Integer(),
   },
   { additionalProperties: false },
@@ -87,6 +130,10 @@ export const listStandingOrders = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 5,
+  summarize: (r) =>
+    `${r.total ?? 0} standing order(s): ${(Array.isArray(r.standing_orders) ? r.standing_orders : [])
+      .map((o) => `${o.id} ${o.status}`)
+      .join(", ")}`,
 });
 
 const CancelInput = Type.Object(
@@ -109,4 +156,5 @@ export const cancelStandingOrder = defineTool({
   mutates: true,
   grounded: false,
   callLimit: 5,
+  summarize: (r) => standingOrderLine(r.standing_order),
 });

@@ -64,4 +64,5 @@ export const submitOrders = defineTool({
   mutates: true,
   grounded: true,
   callLimit: 3,
+  summarize: (r) => (r.hold === true ? "hold submitted" : `proposal submitted (${r.accepted_orders ?? "?"} order(s))`),
 });

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type TSchema, Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
@@ -18,11 +18,32 @@ const AddInput = Type.Object(
   { additionalProperties: false, description: "An instrument to watch. Adding a symbol already watched replaces its entry." },
 );
 
-const AddOutput = Type.Object(
-  { success: Type.Literal(true), item: Type.Object({}, { additionalProperties: true }), replaced: Type.Union([Type.String(), Type.Null()]) },
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** A watchlist entry as the journal records it (src/journal/watchlist.ts, `WatchItem`). */
+const Item = Type.Object(
+  {
+    id: Type.String(),
+    symbol: Type.String(),
+    reason: Type.String(),
+    run_id: Type.String(),
+    added_day: Type.String(),
+    added_at: Type.String(),
+    price_at_add: Nullable(Type.Number()),
+    ttl_trading_days: Type.Integer(),
+    expires_on: Type.String(),
+    alert_above: Type.Optional(Type.Number()),
+    alert_below: Type.Optional(Type.Number()),
+    status: Type.Union([Type.Literal("live"), Type.Literal("removed")]),
+    removed_at: Type.Optional(Type.String()),
+    removed_by_run: Type.Optional(Type.String()),
+    removed_reason: Type.Optional(Type.String()),
+  },
   { additionalProperties: false },
 );
-const ItemOutput = Type.Object({ success: Type.Literal(true), item: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false });
+
+const AddOutput = Type.Object({ success: Type.Literal(true), item: Item, replaced: Nullable(Type.String()) }, { additionalProperties: false });
+const ItemOutput = Type.Object({ success: Type.Literal(true), item: Item }, { additionalProperties: false });
 
 export const addWatchlist = defineTool({
   name: "add_watchlist",
@@ -37,6 +58,11 @@ export const addWatchlist = defineTool({
   mutates: true,
   grounded: false,
   callLimit: 10,
+  summarize: (r) => {
+    const i = r.item;
+    const alerts = [i.alert_above !== undefined ? `alert ≥ ${i.alert_above}` : "", i.alert_below !== undefined ? `alert ≤ ${i.alert_below}` : ""].filter(Boolean).join(", ");
+    return `watching ${i.symbol} for ${i.ttl_trading_days} trading days (until ${i.expires_on})${alerts ? `, ${alerts}` : ""}${r.replaced ? `; replaced ${r.replaced}` : ""}`;
+  },
 });
 
 const RemoveInput = Type.Object(
@@ -59,6 +85,10 @@ export const removeWatchlist = defineTool({
   mutates: true,
   grounded: false,
   callLimit: 10,
+  summarize: (r) => {
+    const i = r.item;
+    return `${i.symbol} removed from the watchlist`;
+  },
 });
 
 const GetInput = Type.Object(
@@ -66,12 +96,34 @@ const GetInput = Type.Object(
   { additionalProperties: false, description: "Optionally one symbol; otherwise the whole list." },
 );
 
+/** A live entry with what changed since it was added (src/tools/handlers/watchlist.ts, `watchView`). */
+const WatchView = Type.Object(
+  {
+    id: Type.String(),
+    symbol: Type.String(),
+    reason: Type.String(),
+    added_day: Type.String(),
+    price_at_add: Nullable(Type.Number()),
+    reference_price: Nullable(Type.Number()),
+    price_as_of: Nullable(Type.String()),
+    change_since_added_pct: Nullable(Type.Number()),
+    trading_days_on_list: Type.Integer(),
+    trading_days_left: Type.Integer(),
+    expires_on: Type.String(),
+    alerts: Type.Object({ above: Nullable(Type.Number()), below: Nullable(Type.Number()) }, { additionalProperties: false }),
+    alerts_triggered: Type.Array(
+      Type.Object({ alert: Type.Union([Type.Literal("above"), Type.Literal("below")]), date: Type.String(), close: Type.Number() }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const GetOutput = Type.Object(
   {
     success: Type.Literal(true),
     evidence_id: Type.String(),
     as_of: Type.String(),
-    items: Type.Array(Type.Object({}, { additionalProperties: true })),
+    items: Type.Array(WatchView),
     total: Type.Integer(),
   },
   { additionalProperties: false },
@@ -91,4 +143,10 @@ export const getWatchlist = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 5,
+  summarize: (r) => {
+    const items = (Array.isArray(r.items) ? r.items : []).map((i) =>
+      `${i.symbol} ${typeof i.change_since_added_pct === "number" ? `${i.change_since_added_pct >= 0 ? "+" : ""}${i.change_since_added_pct}%` : ""}`.trim(),
+    );
+    return `${r.total ?? 0} on the watchlist${items.length ? `: ${items.join(", ")}` : ""}`;
+  },
 });
