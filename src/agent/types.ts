@@ -42,7 +42,7 @@ export interface Message {
 export interface ToolDefinition {
   name: string;
   description: string;
-  input_schema: object;
+  input_schema: Record<string, unknown>;
 }
 
 export type StopReason =
