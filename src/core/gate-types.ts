@@ -61,16 +61,17 @@ export interface Limits {
 }
 
 /** Reference data for one instrument, as the gate sees it. */
-export interface MarketQuote {
+export const MarketQuoteSchema = Type.Object({
   /** Reference price in the instrument's currency. */
-  price: number;
+  price: Type.Number({ description: "Reference price in the instrument's currency." }),
   /** Multiply an instrument-currency amount by this to get the base currency. Default 1. */
-  fx_to_base?: number;
+  fx_to_base: Type.Optional(Type.Number({ description: "Multiply an instrument-currency amount by this to get the base currency. Default 1." })),
   /** Estimated commission for the order, in the base currency. Default 0. */
-  commission?: number;
+  commission: Type.Optional(Type.Number({ description: "Estimated commission for the order, in the base currency. Default 0." })),
   /** The day the reference price is from (YYYY-MM-DD). */
-  as_of?: string;
-}
+  as_of: Type.Optional(Type.String({ description: "The day the reference price is from (YYYY-MM-DD)." })),
+});
+export type MarketQuote = Static<typeof MarketQuoteSchema>;
 export type GateMarket = Record<string, MarketQuote>;
 
 export const GateHoldingSchema = Type.Object({
@@ -80,12 +81,14 @@ export const GateHoldingSchema = Type.Object({
 });
 export type GateHolding = Static<typeof GateHoldingSchema>;
 
-export interface OpenOrder {
-  symbol: string;
-  side: string;
-  quantity: number;
-  limit_price: number;
-}
+/** A broker order still open: what it may yet buy or sell. */
+export const OpenOrderSchema = Type.Object({
+  symbol: Type.String(),
+  side: Type.String(),
+  quantity: Type.Number(),
+  limit_price: Type.Number(),
+});
+export type OpenOrder = Static<typeof OpenOrderSchema>;
 
 /** The portfolio the gate evaluates against. Cash and peak are in the base currency. */
 export interface GateState {
