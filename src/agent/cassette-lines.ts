@@ -46,14 +46,14 @@ export const ToolsLineSchema = Type.Object({
 export type ToolsLine = Static<typeof ToolsLineSchema>;
 
 /** A recorded failure: how the call failed (ModelCallError's kind), its message and HTTP status. */
-export const CallErrorSchema = Type.Object({
+const CallErrorSchema = Type.Object({
   kind: Type.Union(MODEL_CALL_ERROR_KINDS.map((kind) => Type.Literal(kind))),
   message: Type.String(),
   status: Type.Optional(Type.Number()),
 });
 
 /** A call line's own fields: everything but the request (checked as stored) and the response. */
-export const CallHeadSchema = Type.Object({
+const CallHeadSchema = Type.Object({
   type: Type.Literal("call"),
   index: Type.Number(),
   key: Type.String(),
@@ -74,7 +74,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 const isCount = (v: unknown): v is number => typeof v === "number";
 
 /** A content block: any object with a `type`; the three the loop reads carry their fields. */
-export function isContentBlock(v: unknown): v is ContentBlock {
+function isContentBlock(v: unknown): v is ContentBlock {
   if (!isRecord(v) || typeof v.type !== "string") return false;
   if (v.type === "text") return typeof v.text === "string";
   if (v.type === "tool_use") return typeof v.id === "string" && typeof v.name === "string";
