@@ -18,7 +18,7 @@ import Anthropic, {
   APIUserAbortError,
   type ClientOptions,
 } from "@anthropic-ai/sdk";
-import type { MessageStreamParams } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type { ContentBlockParam, ContentBlock as SdkContentBlock, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { Usage } from "../core/events.js";
 import { redactor } from "../core/redact.js";
 import {
@@ -29,6 +29,7 @@ import {
   modelCallErrorFrom,
   type ModelRequest,
   type ModelResponse,
+  type ToolDefinition,
 } from "./types.js";
 import { describeAnswer, RetryObserver } from "./observed-fetch.js";
 
@@ -38,13 +39,22 @@ export interface AnthropicRequestParams {
   model: string;
   max_tokens: number;
   system: { type: "text"; text: string; cache_control?: typeof EPHEMERAL }[];
-  tools: { name: string; description: string; input_schema: object; cache_control?: typeof EPHEMERAL }[];
+  tools: Tool[];
   messages: { role: "user" | "assistant"; content: Record<string, unknown>[] }[];
 }
 
-function stripCache(block: object): Record<string, unknown> {
-  const { cache_control: _drop, ...rest } = block as Record<string, unknown>;
+function stripCache(block: Record<string, unknown>): Record<string, unknown> {
+  const { cache_control: _drop, ...rest } = block;
   return rest;
+}
+
+/** A tool as the Messages API takes it (every contract's input schema is an object schema). */
+function toolParam(t: ToolDefinition, last: boolean): Tool {
+  const schema = t.input_schema;
+  if (schema.type !== "object") throw new ModelCallError("protocol", `tool ${t.name}: its input schema is not an object schema`);
+  const tool: Tool = { ...stripCache({ ...t }), name: t.name, description: t.description, input_schema: { ...schema, type: "object" } };
+  if (last) tool.cache_control = EPHEMERAL;
+  return tool;
 }
 
 /**
@@ -53,11 +63,7 @@ function stripCache(block: object): Record<string, unknown> {
  */
 export function buildMessageParams(req: Pick<ModelRequest, "system" | "tools" | "messages" | "maxTokens">, model: string): AnthropicRequestParams {
   const system: AnthropicRequestParams["system"] = req.system ? [{ type: "text", text: req.system, cache_control: EPHEMERAL }] : [];
-  const tools = req.tools.map((t, i) => {
-    const copy = stripCache(t) as AnthropicRequestParams["tools"][number];
-    if (i === req.tools.length - 1) copy.cache_control = EPHEMERAL;
-    return copy;
-  });
+  const tools = req.tools.map((t, i) => toolParam(t, i === req.tools.length - 1));
   let newestUser = -1;
   for (let i = req.messages.length - 1; i >= 0; i--) {
     const m = req.messages[i];
@@ -69,12 +75,18 @@ export function buildMessageParams(req: Pick<ModelRequest, "system" | "tools" | 
   const messages = req.messages.map((m, i) => ({
     role: m.role,
     content: m.content.map((b, j) => {
-      const copy = stripCache(b);
+      const copy = stripCache({ ...b });
       if (i === newestUser && j === m.content.length - 1) copy.cache_control = EPHEMERAL;
       return copy;
     }),
   }));
   return { model, max_tokens: req.maxTokens, system, tools, messages };
+}
+
+/** A canonical message as the SDK takes it (the one cast: see the comment inside). */
+function sdkMessage(m: AnthropicRequestParams["messages"][number]): MessageParam {
+  // Blocks the loop does not interpret (thinking, server tools) go back verbatim: no SDK param type can be proven for them.
+  return { role: m.role, content: m.content as unknown as ContentBlockParam[] };
 }
 
 /** Counts the cache breakpoints of a request body (tests and the fake server use it). */
@@ -114,8 +126,9 @@ export function usageFromSdk(u: SdkUsage | undefined | null): Usage {
 }
 
 /** Response blocks in the canonical form: text and tool_use trimmed to their fields, others kept verbatim. */
-function canonicalBlocks(blocks: readonly Record<string, unknown>[]): ContentBlock[] {
-  return blocks.map((b) => {
+function canonicalBlocks(blocks: readonly SdkContentBlock[]): ContentBlock[] {
+  return blocks.map((b): ContentBlock => {
+    // A hostile endpoint may leave fields out whatever the SDK's types say: each is checked.
     if (b.type === "text") return { type: "text", text: String(b.text ?? "") };
     // A missing id stays empty (not "undefined"): the loop gives it one of its own.
     if (b.type === "tool_use") return { type: "tool_use", id: typeof b.id === "string" ? b.id : "", name: String(b.name), input: b.input ?? {} };
@@ -171,7 +184,7 @@ export class AnthropicClient implements ModelClient {
   }
 
   private async stream(params: AnthropicRequestParams, reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal }, hooks: CallHooks | undefined): Promise<ModelResponse> {
-    const stream = this.sdk.messages.stream(params as unknown as MessageStreamParams, reqOpts);
+    const stream = this.sdk.messages.stream({ ...params, messages: params.messages.map(sdkMessage) }, reqOpts);
     if (hooks?.onText) {
       const onText = hooks.onText;
       stream.on("text", (delta) => onText(delta));
@@ -185,9 +198,9 @@ export class AnthropicClient implements ModelClient {
       throw e;
     });
     return {
-      content: canonicalBlocks(msg.content as unknown as Record<string, unknown>[]),
+      content: canonicalBlocks(msg.content),
       stop_reason: String(msg.stop_reason ?? "end_turn"),
-      usage: usageFromSdk(msg.usage as SdkUsage),
+      usage: usageFromSdk(msg.usage),
       model: msg.model,
     };
   }

@@ -12,45 +12,24 @@ import { createHash } from "node:crypto";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { redactValue } from "../core/redact.js";
-import type { ModelCallError, ModelRequest, ModelResponse } from "./types.js";
+import {
+  type CallLine,
+  type CanonicalRequest,
+  type CassetteMeta,
+  isCallHead,
+  isCanonicalRequest,
+  isCassetteMeta,
+  isModelResponse,
+  isStoredRequest,
+  type StoredRequest,
+} from "./cassette-lines.js";
+import type { ModelRequest } from "./types.js";
+
+export type { CallLine, CanonicalRequest, CassetteMeta, StoredRequest, ToolsLine } from "./cassette-lines.js";
 
 export const CASSETTE_FORMAT = 2;
 /** The formats this build reads. */
 const READABLE_FORMATS = new Set([1, 2]);
-
-export interface CassetteMeta {
-  type: "meta";
-  format: number;
-  contract_version: string;
-  model: string;
-  created_at: string;
-}
-
-export interface CanonicalRequest {
-  system: string;
-  tools: unknown[];
-  messages: unknown[];
-  max_tokens: number;
-}
-
-/** A request as a format 2 call line stores it: its tools by reference (absent when it had none). */
-export type StoredRequest = Omit<CanonicalRequest, "tools"> & { tools_ref?: string };
-
-/** Format 2: a tool list, written once before the first call that offers it. */
-export interface ToolsLine {
-  type: "tools";
-  id: string;
-  tools: unknown[];
-}
-
-export interface CallLine {
-  type: "call";
-  index: number;
-  key: string;
-  request: StoredRequest;
-  response?: ModelResponse;
-  error?: { kind: ModelCallError["kind"]; message: string; status?: number };
-}
 
 /** A recorded call as the parser returns it: the full canonical request, whatever the format. */
 export interface CassetteCall extends Omit<CallLine, "request"> {
@@ -129,7 +108,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 interface CanonicalTools {
-  value: unknown;
+  value: unknown[];
   json: string;
   /** SHA-256 of `json`: the id of the tools line. */
   id: string;
@@ -144,14 +123,14 @@ interface CanonicalTools {
  */
 const canonicalTools = new WeakMap<object, CanonicalTools>();
 
-function canonicalOfTools(tools: unknown): CanonicalTools {
-  const value = redact(JSON.parse(canonicalJson(tools ?? null)) as unknown);
+function canonicalOfTools(tools: readonly unknown[]): CanonicalTools {
+  // JSON.parse of a list's canonical JSON is that list (of plain JSON values).
+  const value: unknown[] = redact(JSON.parse(canonicalJson(tools)));
   const json = canonicalJson(value);
   return { value, json, id: sha256(json) };
 }
 
-export function toolsCanonical(tools: unknown): CanonicalTools {
-  if (tools === null || typeof tools !== "object") return canonicalOfTools(tools);
+export function toolsCanonical(tools: readonly unknown[]): CanonicalTools {
   let hit = canonicalTools.get(tools);
   if (!hit) {
     hit = canonicalOfTools(tools);
@@ -207,43 +186,32 @@ function messageCanonical(message: unknown): CanonicalPiece {
 const canonicalPieces = new WeakMap<object, (string | CanonicalPiece)[]>();
 
 export function canonicalRequest(req: Pick<ModelRequest, "system" | "tools" | "messages" | "maxTokens">): CanonicalRequest {
+  // A request that offers no tools (a cast-built one: the type asks for a list) records none.
   const tools = req.tools === undefined ? undefined : toolsCanonical(req.tools);
-  const messages = req.messages === undefined ? undefined : req.messages.map(messageCanonical);
-  const scalars = redact(JSON.parse(canonicalJson({ system: req.system, max_tokens: req.maxTokens })) as Record<string, unknown>);
+  const messages = req.messages.map(messageCanonical);
+  // The scalars as their canonical JSON reads back (the same text and number), redacted.
+  const scalars: Pick<CanonicalRequest, "system" | "max_tokens"> = redact(JSON.parse(canonicalJson({ system: req.system, max_tokens: req.maxTokens })));
   // Keys in canonical (sorted) order: max_tokens, messages, system, tools.
-  const request: Record<string, unknown> = {};
-  const pieces: (string | CanonicalPiece)[] = [];
-  const key = (k: string) => `${pieces.length === 0 ? "{" : ","}${JSON.stringify(k)}:`;
-  if (scalars.max_tokens !== undefined) {
-    request.max_tokens = scalars.max_tokens;
-    pieces.push(key("max_tokens") + canonicalJson(scalars.max_tokens));
-  }
-  if (messages !== undefined) {
-    request.messages = messages.map((m) => m.value);
-    pieces.push(`${key("messages")}[`);
-    messages.forEach((m, i) => {
-      if (i > 0) pieces.push(",");
-      pieces.push(m);
-    });
-    pieces.push("]");
-  }
-  if (scalars.system !== undefined) {
-    request.system = scalars.system;
-    pieces.push(key("system") + canonicalJson(scalars.system));
-  }
+  const request: CanonicalRequest = { max_tokens: scalars.max_tokens, messages: messages.map((m) => m.value), system: scalars.system };
+  const pieces: (string | CanonicalPiece)[] = [`{"max_tokens":${canonicalJson(scalars.max_tokens)},"messages":[`];
+  messages.forEach((m, i) => {
+    if (i > 0) pieces.push(",");
+    pieces.push(m);
+  });
+  pieces.push(`],"system":${canonicalJson(scalars.system)}`);
   if (tools !== undefined) {
     request.tools = tools.value;
-    pieces.push(key("tools"), tools);
+    pieces.push(`,"tools":`, tools);
   }
-  pieces.push(pieces.length === 0 ? "{}" : "}");
+  pieces.push("}");
   canonicalPieces.set(request, pieces);
-  return request as unknown as CanonicalRequest;
+  return request;
 }
 
 /** The key of a request: SHA-256 of its canonical JSON, full tool list included (format 1 and 2 alike). */
 export function requestKey(canonical: CanonicalRequest): string {
-  const pieces = canonicalPieces.get(canonical as object);
-  if (!pieces) return sha256(canonicalTexts.get(canonical as object) ?? canonicalJson(canonical));
+  const pieces = canonicalPieces.get(canonical);
+  if (!pieces) return sha256(canonicalTexts.get(canonical) ?? canonicalJson(canonical));
   const hash = createHash("sha256");
   for (const p of pieces) {
     if (typeof p === "string") hash.update(p);
@@ -268,10 +236,12 @@ interface KnownTools {
 
 type Line = Record<string, unknown>;
 
+const isJsonObject = (v: unknown): v is Line => v !== null && typeof v === "object" && !Array.isArray(v);
+
 function parseJson(text: string): Line | undefined {
   try {
-    const v = JSON.parse(text) as unknown;
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Line) : {};
+    const v: unknown = JSON.parse(text);
+    return isJsonObject(v) ? v : {};
   } catch {
     return undefined;
   }
@@ -279,45 +249,49 @@ function parseJson(text: string): Line | undefined {
 
 function metaProblem(rec: Line, line: number): string | null {
   if (rec.type !== "meta") return `line ${line} is not the meta line`;
-  if (rec.format !== undefined && !READABLE_FORMATS.has(rec.format as number)) {
+  if (rec.format !== undefined && !(typeof rec.format === "number" && READABLE_FORMATS.has(rec.format))) {
     return `line ${line}: format ${JSON.stringify(rec.format)} is not one this build reads (${[...READABLE_FORMATS].join(", ")})`;
   }
+  if (!isCassetteMeta(rec)) return `line ${line} is not a valid meta line (contract_version, model and created_at are text)`;
   return null;
 }
 
 /** A call line's full request (tools resolved), or a problem. */
-function resolveRequest(rec: Line, line: number, known: Map<string, KnownTools>): { request: CanonicalRequest; toolsLine?: number } | string {
-  const stored = rec.request as Line;
-  if (stored.tools_ref === undefined) return { request: stored as unknown as CanonicalRequest };
-  if (stored.tools !== undefined) return `line ${line} has both tools and tools_ref`;
-  const tools = typeof stored.tools_ref === "string" ? known.get(stored.tools_ref) : undefined;
+function resolveRequest(stored: unknown, line: number, known: Map<string, KnownTools>): { request: CanonicalRequest; toolsLine?: number } | string {
+  const invalid = `line ${line}: its request is not a recorded request (system, messages, max_tokens, and tools or tools_ref)`;
+  if (!isStoredRequest(stored)) return invalid;
+  if (stored.tools_ref === undefined) return isCanonicalRequest(stored) ? { request: stored } : invalid;
+  if ("tools" in stored) return `line ${line} has both tools and tools_ref`;
+  const tools = known.get(stored.tools_ref);
   if (!tools) return `line ${line}: tools_ref ${JSON.stringify(stored.tools_ref)} names no earlier tools line`;
   const { tools_ref: _ref, ...rest } = stored;
-  const request: Line = { ...rest, tools: tools.tools };
+  const request: CanonicalRequest = { ...rest, tools: tools.tools };
   canonicalTexts.set(request, canonicalText(request, tools.json));
-  return { request: request as unknown as CanonicalRequest, toolsLine: tools.line };
+  return { request, toolsLine: tools.line };
 }
 
-function isCall(rec: Line): boolean {
-  const request = rec.request;
-  return typeof rec.key === "string" && (rec.response !== undefined || rec.error !== undefined) && request !== null && typeof request === "object" && !Array.isArray(request);
+/** Reads a tools line into `known` and `out`; a problem's message, or null. */
+function readToolsLine(rec: Line, line: number, known: Map<string, KnownTools>, out: CassetteRead): string | null {
+  if (typeof rec.id !== "string" || !Array.isArray(rec.tools)) return `line ${line} is not a valid tools line (id and tools)`;
+  const earlier = known.get(rec.id);
+  if (earlier) return `line ${line} repeats the tools line ${earlier.line}`;
+  const json = canonicalJson(rec.tools);
+  known.set(rec.id, { line, tools: rec.tools, json });
+  out.tools.push({ line, id: rec.id, digest: sha256(json) });
+  return null;
 }
 
 /** Reads one line after the meta line into `out`; a problem's message, or null. */
 function readLine(rec: Line, line: number, known: Map<string, KnownTools>, out: CassetteRead): string | null {
-  if (rec.type === "tools") {
-    if (typeof rec.id !== "string" || !Array.isArray(rec.tools)) return `line ${line} is not a valid tools line (id and tools)`;
-    const earlier = known.get(rec.id);
-    if (earlier) return `line ${line} repeats the tools line ${earlier.line}`;
-    const json = canonicalJson(rec.tools);
-    known.set(rec.id, { line, tools: rec.tools, json });
-    out.tools.push({ line, id: rec.id, digest: sha256(json) });
-    return null;
-  }
-  if (rec.type !== "call" || !isCall(rec)) return `line ${line} is not a recorded call`;
-  const resolved = resolveRequest(rec, line, known);
+  if (rec.type === "tools") return readToolsLine(rec, line, known, out);
+  const { response, request } = rec;
+  if (!isCallHead(rec) || (response === undefined && rec.error === undefined)) return `line ${line} is not a recorded call`;
+  if (response !== undefined && !isModelResponse(response)) return `line ${line}: its response is not a model answer (content, stop_reason, usage, model)`;
+  const resolved = resolveRequest(request, line, known);
   if (typeof resolved === "string") return resolved;
-  const call = { ...(rec as unknown as CassetteCall), request: resolved.request, line } as ParsedCall;
+  const call: ParsedCall = { type: "call", index: rec.index, key: rec.key, request: resolved.request, line };
+  if (response !== undefined) call.response = response;
+  if (rec.error !== undefined) call.error = rec.error;
   if (resolved.toolsLine !== undefined) call.toolsLine = resolved.toolsLine;
   out.calls.push(call);
   return null;
@@ -341,7 +315,7 @@ export function readCassette(jsonl: string): CassetteRead {
     let problem: string | null = rec ? null : `line ${line} is not JSON`;
     if (rec && wasFirst) {
       problem = metaProblem(rec, line);
-      if (rec.type === "meta") out.meta = rec as unknown as CassetteMeta;
+      if (isCassetteMeta(rec)) out.meta = rec;
     } else if (rec) {
       problem = readLine(rec, line, known, out);
     }

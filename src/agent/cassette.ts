@@ -137,28 +137,29 @@ export class RecordingClient implements ModelClient {
 
   async complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse> {
     const request = canonicalRequest(req);
-    const tools = toolsCanonical(req.tools);
-    const entry: CallLine = { type: "call", index: this.index++, key: requestKey(request), request: storedRequest(request, tools.id) };
+    // A request that offers no tools (only a cast-built one: the type asks for a list) has no tools line.
+    const tools = req.tools === undefined ? null : toolsCanonical(req.tools);
+    const entry: CallLine = { type: "call", index: this.index++, key: requestKey(request), request: storedRequest(request, tools?.id ?? "") };
     try {
       // Too-deep tool arguments are cut before they are recorded (./deep-input.ts).
       const response = withShallowToolInputs(await this.inner.complete(req, hooks));
       entry.response = redact(response);
-      this.writeCall(entry, req.tools === undefined ? null : tools);
+      this.writeCall(entry, tools);
       return response;
     } catch (e) {
       const err = e instanceof ModelCallError ? e : new ModelCallError("protocol", (e as Error)?.message ?? String(e));
       entry.error = { kind: err.kind, message: redact(err.message) };
       if (err.status !== undefined) entry.error.status = err.status;
-      this.writeCall(entry, req.tools === undefined ? null : tools);
+      this.writeCall(entry, tools);
       throw e;
     }
   }
 
   /** A call line, preceded by its tools line the first time its tool list is used. */
-  private writeCall(entry: CallLine, tools: { id: string; value: unknown } | null): void {
+  private writeCall(entry: CallLine, tools: { id: string; value: unknown[] } | null): void {
     if (tools && !this.toolsWritten.has(tools.id)) {
       this.toolsWritten.add(tools.id);
-      const line: ToolsLine = { type: "tools", id: tools.id, tools: tools.value as unknown[] };
+      const line: ToolsLine = { type: "tools", id: tools.id, tools: tools.value };
       this.write(line);
     }
     this.write(entry);
@@ -224,7 +225,9 @@ export class ReplayClient implements ModelClient {
     if (digest !== undefined && digest !== toolsCanonical(req.tools).id) throw this.mismatch(recorded, request, "$.tools");
     this.next += 1;
     if (recorded.error) throw new ModelCallError(recorded.error.kind, recorded.error.message, recorded.error.status);
-    const response = recorded.response as ModelResponse;
+    const response = recorded.response;
+    // The parser keeps only calls with a response or an error.
+    if (!response) throw new CassetteError("cassette_invalid", `recorded call ${this.next} has neither a response nor an error`);
     if (hooks?.onText) {
       for (const b of response.content) if (b.type === "text" && typeof b.text === "string" && b.text) hooks.onText(b.text);
     }

@@ -12,7 +12,7 @@ import type { Message, ModelClient } from "./types.js";
 /** What the loop needs of the tool runtime (`src/tools/runtime.ts` provides it). */
 export interface AgentToolRuntime {
   readonly contracts: ReadonlyArray<{ name: string; kind: string; callLimit: number | null }>;
-  anthropicTools(): { name: string; description: string; input_schema: object }[];
+  anthropicTools(): { name: string; description: string; input_schema: Record<string, unknown> }[];
   dispatch(name: string, rawArgs: unknown, opts?: { signal?: AbortSignal }): Promise<AgentDispatchOutcome>;
   pending(): PendingError[];
 }

@@ -132,7 +132,7 @@ export class OpenAIClient implements ModelClient {
   }
 
   private async stream(body: OpenAIRequestBody, reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal }, hooks: CallHooks | undefined): Promise<ModelResponse> {
-    const stream = await this.sdk.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming, reqOpts);
+    const stream = await this.sdk.chat.completions.create(body, reqOpts);
     let text = "";
     let refusal = "";
     let finish: string | null = null;
@@ -141,7 +141,7 @@ export class OpenAIClient implements ModelClient {
     const calls = new Map<number, StreamedToolCall>();
     let chunks = 0;
     for await (const raw of stream) {
-      const chunk = raw as unknown as Chunk;
+      const chunk: Chunk = raw;
       chunks += 1;
       if (chunk.model) model = chunk.model;
       if (chunk.usage) usage = chunk.usage;

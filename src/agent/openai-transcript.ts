@@ -30,7 +30,7 @@ export interface OpenAIToolCall {
 
 export interface OpenAITool {
   type: "function";
-  function: { name: string; description: string; parameters: object };
+  function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
 export function toOpenAITools(tools: readonly ToolDefinition[]): OpenAITool[] {

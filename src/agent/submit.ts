@@ -7,6 +7,7 @@
  * is a hold.
  */
 import type { ProposedOrder } from "../core/domain.js";
+import { hasOrderIntentType } from "../core/order-intent.js";
 import type { GateDecision } from "../core/gate-types.js";
 import type { HandlerResult, ToolHandler } from "../core/tool-handler.js";
 
@@ -58,16 +59,32 @@ export function flattenDecision(d: GateDecision): Record<string, unknown> {
   };
 }
 
+/** The proposal's orders (none when absent), or null when an item is not an order intent. */
+function ordersOf(args: Record<string, unknown>): ProposedOrder[] | null {
+  const list: unknown = args.orders ?? [];
+  if (!Array.isArray(list)) return [];
+  const orders = list.filter(hasOrderIntentType);
+  return orders.length === list.length ? orders : null;
+}
+
+/** The pending error codes the model abandons (none when absent). */
+function abandonedOf(args: Record<string, unknown>): string[] {
+  const codes: unknown = args.abandon_error_codes;
+  return Array.isArray(codes) ? codes.filter((c): c is string => typeof c === "string") : [];
+}
+
 export function makeSubmitHandler(opts: SubmitHandlerOptions): SubmitHandler {
   const state: SubmitState = { revisionUsed: false, lastDecisions: [], accepted: null };
   const handler = (args: Record<string, unknown>): HandlerResult => {
     if (state.accepted) {
       return { ok: false, code: "already_submitted", message: "submit_orders already succeeded in this run." };
     }
-    const orders = (Array.isArray(args.orders) ? args.orders : []) as ProposedOrder[];
+    // The tool contract has validated the arguments; this narrows them to their type.
+    const orders = ordersOf(args);
+    if (orders === null) return { ok: false, code: "invalid_tool_arguments", message: "every item of `orders` must be an order (symbol, side, quantity, limit_price, reason, evidence_ids)" };
     if (opts.ordersRefused && orders.length > 0) return { ok: false, code: "not_allowed_in_mode", message: opts.ordersRefused };
     const summary = String(args.summary ?? "");
-    const abandoned = Array.isArray(args.abandon_error_codes) ? (args.abandon_error_codes as string[]) : [];
+    const abandoned = abandonedOf(args);
     const decisions = orders.length > 0 ? opts.evaluateOrders(orders) : [];
     state.lastDecisions = decisions;
     const blocked = decisions.filter((d) => !d.approved);

@@ -6,7 +6,7 @@
  * the block's place only), so the loop run again on the recorded answers (replay) makes the same
  * ids and sends the same requests. Pure.
  */
-import type { ContentBlock, ToolUseBlock } from "./types.js";
+import type { ContentBlock } from "./types.js";
 
 /** Anthropic's pattern for a tool_use id (OpenAI's ids are free text); repaired ids follow it. */
 const USABLE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -18,8 +18,8 @@ const USABLE = /^[A-Za-z0-9_-]{1,64}$/;
 export function uniqueToolUseIds(content: readonly ContentBlock[], taken: Set<string>, turn: number): ContentBlock[] {
   return content.map((block, i) => {
     if (block.type !== "tool_use") return block;
-    const use = block as ToolUseBlock;
-    const id = typeof use.id === "string" ? use.id : "";
+    // A hostile endpoint may send any id (or none): it is checked, not assumed.
+    const id = typeof block.id === "string" ? block.id : "";
     if (id !== "" && !taken.has(id)) {
       taken.add(id);
       return block;
@@ -28,6 +28,6 @@ export function uniqueToolUseIds(content: readonly ContentBlock[], taken: Set<st
     let fresh = base;
     for (let n = 2; taken.has(fresh); n++) fresh = `${base}_${n}`;
     taken.add(fresh);
-    return { ...use, id: fresh };
+    return { ...block, id: fresh };
   });
 }

@@ -42,7 +42,7 @@ export interface Message {
 export interface ToolDefinition {
   name: string;
   description: string;
-  input_schema: object;
+  input_schema: Record<string, unknown>;
 }
 
 export type StopReason =
@@ -87,9 +87,12 @@ export interface ModelClient {
   complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse>;
 }
 
+/** How a model call can fail (a ModelCallError's `kind`; a cassette records it). */
+export const MODEL_CALL_ERROR_KINDS = ["timeout", "api", "connection", "aborted", "protocol"] as const;
+
 /** A model call that failed after the client's own retries; `kind` says how. */
 export class ModelCallError extends Error {
-  readonly kind: "timeout" | "api" | "connection" | "aborted" | "protocol";
+  readonly kind: (typeof MODEL_CALL_ERROR_KINDS)[number];
   readonly status?: number;
   constructor(kind: ModelCallError["kind"], message: string, status?: number) {
     // An API's error body may echo the key: the message is redacted where it is made.

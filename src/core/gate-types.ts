@@ -3,6 +3,7 @@
  * never mutates its input and never throws on bad numbers (it blocks them).
  * These shapes mirror the public `gate check --scenario` JSON contract (snake_case on purpose).
  */
+import { type Static, Type } from "@sinclair/typebox";
 import type { TradingState } from "./domain.js";
 import type { Order } from "./order.js";
 
@@ -37,40 +38,46 @@ export const BLOCK_CODES = [
   "non_finite_result",
 ] as const;
 export type BlockCode = (typeof BLOCK_CODES)[number];
+export const BlockCodeSchema = Type.Union(BLOCK_CODES.map((code) => Type.Literal(code)));
 
-export interface BlockReason {
-  code: BlockCode;
+export const BlockReasonSchema = Type.Object({
+  code: BlockCodeSchema,
   /** A sentence with the numbers, e.g. "limit 5.50 is 10.00% from price 5.00 (max 2%)". */
-  message: string;
-}
+  message: Type.String({ description: 'A sentence with the numbers, e.g. "limit 5.50 is 10.00% from price 5.00 (max 2%)".' }),
+});
+export type BlockReason = Static<typeof BlockReasonSchema>;
 
 export type { Limits } from "./limits.js";
 
 /** Reference data for one instrument, as the gate sees it. */
-export interface MarketQuote {
+export const MarketQuoteSchema = Type.Object({
   /** Reference price in the instrument's currency. */
-  price: number;
+  price: Type.Number({ description: "Reference price in the instrument's currency." }),
   /** Multiply an instrument-currency amount by this to get the base currency. Default 1. */
-  fx_to_base?: number;
+  fx_to_base: Type.Optional(Type.Number({ description: "Multiply an instrument-currency amount by this to get the base currency. Default 1." })),
   /** Estimated commission for the order, in the base currency. Default 0. */
-  commission?: number;
+  commission: Type.Optional(Type.Number({ description: "Estimated commission for the order, in the base currency. Default 0." })),
   /** The day the reference price is from (YYYY-MM-DD). */
-  as_of?: string;
-}
+  as_of: Type.Optional(Type.String({ description: "The day the reference price is from (YYYY-MM-DD)." })),
+});
+export type MarketQuote = Static<typeof MarketQuoteSchema>;
 export type GateMarket = Record<string, MarketQuote>;
 
-export interface GateHolding {
-  quantity: number;
+export const GateHoldingSchema = Type.Object({
+  quantity: Type.Number(),
   /** Valuation price in the instrument's currency; the market price when omitted. */
-  price?: number;
-}
+  price: Type.Optional(Type.Number({ description: "Valuation price in the instrument's currency; the market price when omitted." })),
+});
+export type GateHolding = Static<typeof GateHoldingSchema>;
 
-export interface OpenOrder {
-  symbol: string;
-  side: string;
-  quantity: number;
-  limit_price: number;
-}
+/** A broker order still open: what it may yet buy or sell. */
+export const OpenOrderSchema = Type.Object({
+  symbol: Type.String(),
+  side: Type.String(),
+  quantity: Type.Number(),
+  limit_price: Type.Number(),
+});
+export type OpenOrder = Static<typeof OpenOrderSchema>;
 
 /** The portfolio the gate evaluates against. Cash and peak are in the base currency. */
 export interface GateState {
@@ -84,37 +91,58 @@ export interface GateState {
   as_of?: string;
 }
 
-/** An order as the gate receives it: loose on purpose, so malformed input is blocked, not thrown. */
-export interface GateOrder {
-  symbol: string;
-  side: string;
-  quantity: number;
-  limit_price: number;
-  exchange?: string;
-  reason?: string;
-  [extra: string]: unknown;
-}
+/**
+ * An order as the gate receives it: loose on purpose, so malformed input is blocked, not thrown
+ * (any side string, any extra keys: the gate checks them, the type does not).
+ */
+export const GateOrderSchema = Type.Intersect([
+  Type.Object({
+    symbol: Type.String(),
+    side: Type.String(),
+    quantity: Type.Number(),
+    limit_price: Type.Number(),
+    exchange: Type.Optional(Type.String()),
+    reason: Type.Optional(Type.String()),
+  }),
+  Type.Record(Type.String(), Type.Unknown()),
+]);
+export type GateOrder = Static<typeof GateOrderSchema>;
 
-export interface GateDecision {
-  /**
-   * The position in the input of the order this decision answers (0-based). The gate answers in
-   * evaluated order (sells first), so a caller looks a verdict up by its index, never by value:
-   * two identical orders are two inputs with two verdicts.
-   */
-  index: number;
-  order: GateOrder;
-  approved: boolean;
-  reasons: BlockReason[];
+/**
+ * An approved order as it is placed (the one `Order` of core/order.ts). In-process only: never
+ * part of the scenario JSON, so the schema names its type and leaves its shape to order.ts.
+ */
+const PlacementSchema = Type.Unsafe<Order>({ type: "object", description: "The order as placed (core/order.ts)." });
+
+/** One order's verdict as the gate's per-order modules build it; `evaluate` adds the input index. */
+export const VerdictSchema = Type.Object({
+  order: GateOrderSchema,
+  approved: Type.Boolean(),
+  reasons: Type.Array(BlockReasonSchema),
   /** quantity × limit price, in the base currency. */
-  notional: number;
+  notional: Type.Number({ description: "quantity × limit price, in the base currency." }),
   /** Estimated commission, in the base currency. */
-  commission: number;
+  commission: Type.Number({ description: "Estimated commission, in the base currency." }),
   /**
    * An approved order as it is placed: symbol, side, quantity, limit, the instrument's currency and
    * the rate to base the gate valued it at. Null when blocked. Not part of the scenario JSON.
    */
-  placement?: Order | null;
-}
+  placement: Type.Optional(Type.Union([PlacementSchema, Type.Null()])),
+});
+export type Verdict = Static<typeof VerdictSchema>;
+
+export const GateDecisionSchema = Type.Composite([
+  Type.Object({
+    /**
+     * The position in the input of the order this decision answers (0-based). The gate answers in
+     * evaluated order (sells first), so a caller looks a verdict up by its index, never by value:
+     * two identical orders are two inputs with two verdicts.
+     */
+    index: Type.Integer({ minimum: 0, description: "The position in the input of the order this decision answers (0-based)." }),
+  }),
+  VerdictSchema,
+]);
+export type GateDecision = Static<typeof GateDecisionSchema>;
 
 /** The decision that answers input order `index` (decisions come in evaluated order: sells first). */
 export function decisionFor(decisions: readonly GateDecision[], index: number): GateDecision | undefined {
@@ -134,22 +162,20 @@ export function inInputOrder(decisions: readonly GateDecision[], count: number):
   });
 }
 
-/** One order's verdict as the gate's per-order modules build it; `evaluate` adds the input index. */
-export type Verdict = Omit<GateDecision, "index">;
-
-export interface GateResult {
-  decisions: GateDecision[];
-  portfolio_after: {
-    cash: number;
-    holdings: Record<string, GateHolding>;
-    orders_this_month: number;
-  };
-  drawdown_pct: number;
-  kill_switch: boolean;
+export const GateResultSchema = Type.Object({
+  decisions: Type.Array(GateDecisionSchema),
+  portfolio_after: Type.Object({
+    cash: Type.Number(),
+    holdings: Type.Record(Type.String(), GateHoldingSchema),
+    orders_this_month: Type.Number(),
+  }),
+  drawdown_pct: Type.Number(),
+  kill_switch: Type.Boolean(),
   /**
    * Cash once the approved orders fill at their limits, as the journal books those fills (each
    * notional and commission rounded half-even once to the base currency's minor unit): whole minor
    * units. `portfolio_after.cash` is the same projection unrounded. Not part of the scenario JSON.
    */
-  cash_after_minor: number;
-}
+  cash_after_minor: Type.Integer({ description: "Cash after the approved orders fill, as the journal books them: whole minor units." }),
+});
+export type GateResult = Static<typeof GateResultSchema>;

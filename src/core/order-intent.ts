@@ -53,3 +53,22 @@ export const OrderIntentSchema = Type.Object(
 
 /** An order intent: one order as the model proposes it (its type is the schema's). */
 export type ProposedOrder = Static<typeof OrderIntentSchema>;
+
+/**
+ * Whether a value has the order intent's type (field types only, not the schema's bounds): how a
+ * handler behind the tool contract narrows arguments the contract already validated, after entity
+ * unmasking may have changed their text and scale (so the bounds are not re-checked here).
+ */
+export function hasOrderIntentType(v: unknown): v is ProposedOrder {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const o: { [key: string]: unknown } = { ...v };
+  return (
+    typeof o.symbol === "string" &&
+    (o.side === "BUY" || o.side === "SELL") &&
+    typeof o.quantity === "number" &&
+    typeof o.limit_price === "number" &&
+    typeof o.reason === "string" &&
+    Array.isArray(o.evidence_ids) &&
+    o.evidence_ids.every((id) => typeof id === "string")
+  );
+}

@@ -5,7 +5,8 @@
  */
 import type { Instrument } from "../core/domain.js";
 import { type EvaluateOptions, evaluate } from "./evaluate.js";
-import type { BlockReason, GateMarket, GateOrder, GateResult, GateState, Limits } from "../core/gate-types.js";
+import { type Static, Type } from "@sinclair/typebox";
+import { BlockReasonSchema, type GateMarket, type GateOrder, type GateResult, type GateState, type Limits } from "../core/gate-types.js";
 
 export interface GateInputs {
   state: GateState;
@@ -15,27 +16,30 @@ export interface GateInputs {
   commission?: EvaluateOptions["commission"];
 }
 
-export interface OrderVerdict {
-  symbol: string;
-  side: string;
-  quantity: number;
-  limit_price: number;
-  approved: boolean;
-  reasons: BlockReason[];
-  notional: number;
+/** One decision as the model is shown it (no index: tw-tools/1 and /2 results replay unchanged). */
+export const OrderVerdictSchema = Type.Object({
+  symbol: Type.String(),
+  side: Type.String(),
+  quantity: Type.Number(),
+  limit_price: Type.Number(),
+  approved: Type.Boolean(),
+  reasons: Type.Array(BlockReasonSchema),
+  notional: Type.Number(),
   /** null when the commission is unknown (counted as infinite: the order is blocked). */
-  commission: number | null;
-}
+  commission: Type.Union([Type.Number(), Type.Null()], { description: "null when the commission is unknown (counted as infinite: the order is blocked)." }),
+});
+export type OrderVerdict = Static<typeof OrderVerdictSchema>;
 
 /**
  * The model-facing result of check_orders (tw-tools/1 and /2 serialise exactly this: decisions in
  * evaluated order, with no index, so recorded results replay unchanged).
  */
-export interface OrderVerdicts {
-  all_approved: boolean;
-  decisions: OrderVerdict[];
-  portfolio_after: { cash: number; orders_this_month: number };
-}
+export const OrderVerdictsSchema = Type.Object({
+  all_approved: Type.Boolean(),
+  decisions: Type.Array(OrderVerdictSchema),
+  portfolio_after: Type.Object({ cash: Type.Number(), orders_this_month: Type.Number() }),
+});
+export type OrderVerdicts = Static<typeof OrderVerdictsSchema>;
 
 const round = (n: number): number => Number(n.toFixed(9));
 

@@ -30,8 +30,7 @@ export function commissionOf(
     } catch {
       c = undefined;
     }
-    const known = isNum(c) && c >= 0;
-    return { commission: known ? (c as number) : Number.POSITIVE_INFINITY, known };
+    return isNum(c) && c >= 0 ? { commission: c, known: true } : { commission: Number.POSITIVE_INFINITY, known: false };
   }
   if (quote.commission === undefined) return { commission: 0, known: true };
   const known = isNum(quote.commission) && quote.commission >= 0;

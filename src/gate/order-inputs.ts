@@ -33,6 +33,90 @@ export interface CheckedOrder {
 /** Either the order passed its input checks, or it is blocked (reasons pushed) with this notional. */
 export type InputVerdict = { ok: true; order: CheckedOrder } | { ok: false; notional: number };
 
+/** REDUCING, allowlist and exchange, one order per symbol and side: the instrument when allowlisted. */
+function identityChecks(
+  order: GateOrder,
+  o: { side: "BUY" | "SELL"; sym: string; label: string },
+  state: GateState,
+  prep: Prepared,
+  seen: Set<string>,
+  reasons: BlockReason[],
+): Instrument | undefined {
+  const { side, sym, label } = o;
+  if (side === "BUY" && state.trading_state === "REDUCING") {
+    reasons.push(block("reducing_only", `trading state is REDUCING: only sells are allowed, not a BUY of ${label}`));
+  }
+  const inst = sym === "" ? undefined : prep.universe.get(sym);
+  if (inst === undefined) {
+    reasons.push(block("not_allowlisted", `${label} is not in the allowlisted universe`));
+  } else if (order.exchange !== undefined && order.exchange !== null && order.exchange !== "") {
+    const want = typeof order.exchange === "string" ? order.exchange.trim().toUpperCase() : fmtValue(order.exchange);
+    const have = inst.exchange?.trim().toUpperCase();
+    if (have !== undefined && have !== "" && want !== have) {
+      reasons.push(block("wrong_exchange", `${sym} trades on ${have}, not ${want}`));
+    }
+  }
+  const key = `${sym}|${side}`;
+  if (seen.has(key)) {
+    reasons.push(block("duplicate_order", `a ${side} order for ${label} is already in this batch (one per symbol and side)`));
+  }
+  seen.add(key);
+  return inst;
+}
+
+/**
+ * The order's quantity and limit price (null when missing) as usable numbers, or the one reason
+ * that replaces every other: a non-finite number, or a finite one beyond the gate's range.
+ */
+function numbersOf(order: GateOrder, label: string): { ok: true; qty: number; limit: number | null } | { ok: false; reason: BlockReason } {
+  // Loose on purpose: the gate receives whatever the caller sent, so both are checked as unknown.
+  const qty: unknown = order.quantity;
+  const lim: unknown = order.limit_price;
+  const limitMissing = lim === undefined || lim === null;
+  if (!isNum(qty) || !(limitMissing || isNum(lim))) {
+    const badNums: string[] = [];
+    if (!isNum(qty)) badNums.push(`quantity ${fmtValue(qty)}`);
+    if (!limitMissing && !isNum(lim)) badNums.push(`limit price ${fmtValue(lim)}`);
+    return { ok: false, reason: block("non_finite_number", `${label}: ${badNums.join(" and ")} is not a finite number`) };
+  }
+  const limit = isNum(lim) ? lim : null;
+  const tooBig = orderRangeIssues(qty, limit);
+  if (tooBig.length > 0) return { ok: false, reason: block("number_out_of_range", `${label}: ${tooBig.join(" and ")}`) };
+  return { ok: true, qty, limit };
+}
+
+/** Quantity > 0 in whole shares (unless fractional is allowed); a limit price, > 0, on the tick. */
+function sizeAndLimitChecks(qty: number, limit: number | null, inst: Instrument | undefined, label: string, limits: Limits, reasons: BlockReason[]): void {
+  if (qty <= 0) reasons.push(block("non_positive_quantity", `quantity ${fmtQty(qty)} must be greater than 0`));
+  else if (!limits.allow_fractional && !Number.isInteger(qty)) {
+    // Exactly as the brokers check it: no slack, 10.0000000001 is not a whole number of shares.
+    reasons.push(block("fractional_quantity", `quantity ${String(qty)} is not a whole number of shares`));
+  }
+  if (limit === null) {
+    reasons.push(block("limit_price_required", `${label}: a limit price is required (limit orders only)`));
+  } else if (limit <= 0) {
+    reasons.push(block("non_positive_limit_price", `${label}: limit price ${fmtNum(limit)} must be greater than 0`));
+  } else if (inst !== undefined) {
+    const tick = onTick(limit, inst.tick);
+    if (!tick.ok) reasons.push(block("tick_size", `${label}: limit price ${String(limit)} is not a multiple of the tick ${String(tick.tick)}`));
+  }
+}
+
+/** A reference price that is present, > 0, convertible to the base currency and fresh enough. */
+function referenceChecks(sym: string, quote: MarketQuote | undefined, fx: number, state: GateState, limits: Limits, reasons: BlockReason[]): void {
+  const ref = quote?.price;
+  if (quote === undefined || ref === undefined) {
+    reasons.push(block("no_reference_price", `${sym} has no reference price`));
+  } else if (!isNum(ref) || ref <= 0) {
+    reasons.push(block("no_reference_price", `${sym} has no usable reference price (${fmtValue(ref)})`));
+  } else if (!isNum(fx)) {
+    reasons.push(block("no_reference_price", `${sym} has no usable FX rate to ${limits.base_currency} (${fmtValue(quote.fx_to_base)})`));
+  } else if (limits.max_price_age_days !== null && limits.max_price_age_days !== undefined) {
+    const stale = staleness(quote, state, limits.max_price_age_days);
+    if (stale !== null) reasons.push(block("stale_reference_price", `${sym}: ${stale}`));
+  }
+}
+
 /**
  * Runs the input checks on one order, pushing each failure onto `reasons` and recording the order's
  * symbol and side in `seen` (one order per symbol and side in a batch).
@@ -52,76 +136,20 @@ export function checkOrderInputs(
   }
   const sym = normSymbol(order.symbol);
   const label = sym === "" ? fmtValue(order.symbol) : sym;
-
-  if (side === "BUY" && state.trading_state === "REDUCING") {
-    reasons.push(block("reducing_only", `trading state is REDUCING: only sells are allowed, not a BUY of ${label}`));
-  }
-  const inst = sym === "" ? undefined : prep.universe.get(sym);
-  if (inst === undefined) {
-    reasons.push(block("not_allowlisted", `${label} is not in the allowlisted universe`));
-  } else if (order.exchange !== undefined && order.exchange !== null && order.exchange !== "") {
-    const want = typeof order.exchange === "string" ? order.exchange.trim().toUpperCase() : fmtValue(order.exchange);
-    const have = inst.exchange?.trim().toUpperCase();
-    if (have !== undefined && have !== "" && want !== have) {
-      reasons.push(block("wrong_exchange", `${sym} trades on ${have}, not ${want}`));
-    }
-  }
-  const key = `${sym}|${side}`;
-  if (seen.has(key)) {
-    reasons.push(block("duplicate_order", `a ${side} order for ${label} is already in this batch (one per symbol and side)`));
-  }
-  seen.add(key);
-
-  const qty = order.quantity;
-  const lim = order.limit_price as unknown;
-  const limitMissing = lim === undefined || lim === null;
-  const badNums: string[] = [];
-  if (!isNum(qty)) badNums.push(`quantity ${fmtValue(qty)}`);
-  if (!limitMissing && !isNum(lim)) badNums.push(`limit price ${fmtValue(lim)}`);
-  if (badNums.length > 0) {
+  const inst = identityChecks(order, { side, sym, label }, state, prep, seen, reasons);
+  const nums = numbersOf(order, label);
+  if (!nums.ok) {
     reasons.length = 0;
-    reasons.push(block("non_finite_number", `${label}: ${badNums.join(" and ")} is not a finite number`));
+    reasons.push(nums.reason);
     return { ok: false, notional: 0 };
   }
-  const tooBig = orderRangeIssues(qty, limitMissing ? null : (lim as number));
-  if (tooBig.length > 0) {
-    reasons.length = 0;
-    reasons.push(block("number_out_of_range", `${label}: ${tooBig.join(" and ")}`));
-    return { ok: false, notional: 0 };
-  }
-
-  if (qty <= 0) reasons.push(block("non_positive_quantity", `quantity ${fmtQty(qty)} must be greater than 0`));
-  else if (!limits.allow_fractional && !Number.isInteger(qty)) {
-    // Exactly as the brokers check it: no slack, 10.0000000001 is not a whole number of shares.
-    reasons.push(block("fractional_quantity", `quantity ${String(qty)} is not a whole number of shares`));
-  }
-  if (limitMissing) {
-    reasons.push(block("limit_price_required", `${label}: a limit price is required (limit orders only)`));
-  } else if ((lim as number) <= 0) {
-    reasons.push(block("non_positive_limit_price", `${label}: limit price ${fmtNum(lim as number)} must be greater than 0`));
-  } else if (inst !== undefined) {
-    const tick = onTick(lim as number, inst.tick);
-    if (!tick.ok) reasons.push(block("tick_size", `${label}: limit price ${String(lim)} is not a multiple of the tick ${String(tick.tick)}`));
-  }
-  const limitPrice = limitMissing ? Number.NaN : (lim as number);
-
+  const { qty, limit } = nums;
+  sizeAndLimitChecks(qty, limit, inst, label, limits, reasons);
+  const limitPrice = limit ?? Number.NaN;
   const quote = sym === "" ? undefined : prep.market.get(sym);
   const ref = quote?.price;
   const fx = fxOf(quote);
-  if (inst !== undefined) {
-    if (quote === undefined || ref === undefined) {
-      reasons.push(block("no_reference_price", `${sym} has no reference price`));
-    } else if (!isNum(ref) || ref <= 0) {
-      reasons.push(block("no_reference_price", `${sym} has no usable reference price (${fmtValue(ref)})`));
-    } else if (!isNum(fx)) {
-      reasons.push(
-        block("no_reference_price", `${sym} has no usable FX rate to ${limits.base_currency} (${fmtValue(quote.fx_to_base)})`),
-      );
-    } else if (limits.max_price_age_days !== null && limits.max_price_age_days !== undefined) {
-      const stale = staleness(quote, state, limits.max_price_age_days);
-      if (stale !== null) reasons.push(block("stale_reference_price", `${sym}: ${stale}`));
-    }
-  }
+  if (inst !== undefined) referenceChecks(sym, quote, fx, state, limits, reasons);
   const exact = isNum(qty * limitPrice * fx) ? new Dec(qty).mul(limitPrice).mul(fx) : new Dec(0);
   const notional = exact.toNumber();
   if (reasons.length > 0 || inst === undefined || quote === undefined || !isNum(ref) || !isNum(fx)) {

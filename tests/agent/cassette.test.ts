@@ -185,7 +185,16 @@ describe("replay fails closed", () => {
     const original = await record("hold");
     expect(() => new ReplayClient(original.rec.toJsonl(), { contractVersion: "tw-tools/999" })).toThrow(CassetteError);
     expect(() => new ReplayClient('{"type":"call"}')).toThrow(/meta line/);
-    expect(() => new ReplayClient('{"type":"meta"}\nnot json')).toThrow(/line 2 is not JSON/);
+    const meta = '{"type":"meta","format":2,"contract_version":"x","model":"m","created_at":"t"}';
+    expect(() => new ReplayClient(`${meta}\nnot json`)).toThrow(/line 2 is not JSON/);
+    // A meta line without its fields is refused, not read with its model and contract left undefined.
+    expect(() => new ReplayClient('{"type":"meta"}\nnot json')).toThrow(/line 1 is not a valid meta line/);
+    // A call line whose request or response is not what the recorder writes is refused, naming the line.
+    const call = (request: unknown, response: unknown) => JSON.stringify({ type: "call", index: 0, key: "k", request, response });
+    const answer = { content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, model: "m" };
+    expect(() => new ReplayClient(`${meta}\n${call({ system: "S", messages: "x", max_tokens: 1 }, answer)}`)).toThrow(/line 2: its request is not a recorded request/);
+    expect(() => new ReplayClient(`${meta}\n${call({ system: "S", messages: [], max_tokens: 1 }, { ...answer, usage: {} })}`)).toThrow(/line 2: its response is not a model answer/);
+    expect(new ReplayClient(`${meta}\n${call({ system: "S", messages: [], max_tokens: 1 }, answer)}`).remaining).toBe(1);
   });
 });
 

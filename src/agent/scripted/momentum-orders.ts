@@ -5,7 +5,7 @@
  */
 import type { ProposedOrder } from "../../core/domain.js";
 import { last, type Step } from "./conversation.js";
-import { cents, histories, holdingsOf, num } from "./results.js";
+import { cents, type Holding, histories, holdingsOf, num } from "./results.js";
 import type { ScriptedOptions } from "./scripts.js";
 
 export const MAX_HISTORIES = 12;
@@ -13,26 +13,11 @@ export const HISTORY_BATCH = 6;
 const MAX_BUYS = 2;
 export const STOP_DRAWDOWN_PCT = 15;
 
-/** The momentum policy's proposal from the gathered evidence (pure). */
-export function momentumOrders(steps: Step[], limits: ScriptedOptions["limits"] = {}): { orders: ProposedOrder[]; notes: string[] } {
-  const notes: string[] = [];
-  const pf = last(steps, "get_portfolio", true)?.result;
-  if (!pf) return { orders: [], notes: ["no portfolio data"] };
-  const pfEvidence = String(pf.evidence_id ?? "");
-  const state = String(pf.trading_state ?? "ACTIVE");
-  const value = num(pf.value) ?? 0;
-  let cash = (num(pf.cash) ?? 0) * 0.98;
-  const ordersLeft = num(pf.orders_left_this_month) ?? 0;
-  const positionPct = limits.max_position_pct ?? 10;
-  const band = limits.max_price_deviation_pct ?? 2;
-  const up = Math.min(0.005, (band / 100) * 0.5);
-  if (state === "HALTED") return { orders: [], notes: ["trading is halted"] };
-  if (ordersLeft <= 0) return { orders: [], notes: ["no orders left this month"] };
-  const hist = histories(steps);
-  const held = holdingsOf(pf);
-  const heldSet = new Set(held.map((h) => h.symbol));
-  const evidence = (h: Record<string, unknown>) => [pfEvidence, String(h.evidence_id ?? "")].filter(Boolean);
+type History = Record<string, unknown>;
+type EvidenceOf = (h: History) => string[];
 
+/** Sells: each holding whose close fell below its SMA50 or too far from its 6-month high. */
+function exitOrders(held: Holding[], hist: Map<string, History>, up: number, evidence: EvidenceOf): ProposedOrder[] {
   const sells: ProposedOrder[] = [];
   for (const h of held) {
     const p = hist.get(h.symbol);
@@ -56,38 +41,83 @@ export function momentumOrders(steps: Step[], limits: ScriptedOptions["limits"] 
       });
     }
   }
+  return sells;
+}
 
+interface Candidate {
+  sym: string;
+  p: History;
+  r3m: number;
+  close: number;
+  sma20: number;
+  sma50: number;
+}
+
+/** Instruments not held with a positive 3-month return and close > SMA20 > SMA50, strongest first. */
+function entryCandidates(hist: Map<string, History>, heldSet: ReadonlySet<string>): Candidate[] {
+  return [...hist.entries()]
+    .filter(([sym]) => !heldSet.has(sym))
+    .flatMap(([sym, p]): Candidate[] => {
+      // the market tool names it returns_pct (percent); accept the contract summary's `returns` too
+      const returns = p.returns_pct ?? p.returns ?? {};
+      const r3m = returns !== null && typeof returns === "object" && "3m" in returns ? num(returns["3m"]) : undefined;
+      const close = num(p.last_close);
+      const sma20 = num(p.sma20);
+      const sma50 = num(p.sma50);
+      if (r3m === undefined || r3m <= 0 || close === undefined || sma20 === undefined || sma50 === undefined) return [];
+      return close > sma20 && sma20 > sma50 ? [{ sym, p, r3m, close, sma20, sma50 }] : [];
+    })
+    .sort((a, b) => b.r3m - a.r3m || a.sym.localeCompare(b.sym));
+}
+
+/** Buys: up to two candidates, each sized to ~80% of the position limit and what is left of the cash. */
+function entryOrders(ranked: Candidate[], sizing: { value: number; cash: number; positionPct: number; up: number }, evidence: EvidenceOf, notes: string[]): ProposedOrder[] {
+  const { value, positionPct, up } = sizing;
+  let cash = sizing.cash;
   const buys: ProposedOrder[] = [];
-  if (state === "ACTIVE") {
-    const ranked = [...hist.entries()]
-      .filter(([sym]) => !heldSet.has(sym))
-      .map(([sym, p]) => {
-        // the market tool names it returns_pct (percent); accept the contract summary's `returns` too
-        const r = (p.returns_pct ?? p.returns ?? {}) as Record<string, unknown>;
-        return { sym, p, r3m: num(r["3m"]), close: num(p.last_close), sma20: num(p.sma20), sma50: num(p.sma50) };
-      })
-      .filter((c) => c.r3m !== undefined && c.r3m > 0 && c.close !== undefined && c.sma20 !== undefined && c.sma50 !== undefined)
-      .filter((c) => (c.close as number) > (c.sma20 as number) && (c.sma20 as number) > (c.sma50 as number))
-      .sort((a, b) => (b.r3m as number) - (a.r3m as number) || a.sym.localeCompare(b.sym));
-    for (const c of ranked) {
-      if (buys.length >= MAX_BUYS) break;
-      const limit = cents((c.close as number) * (1 + up));
-      const target = (value * positionPct * 0.8) / 100;
-      const qty = Math.floor(Math.min(target, cash) / limit);
-      if (qty < 1) {
-        notes.push(`${c.sym} qualifies but one share does not fit the position limit or the cash`);
-        continue;
-      }
-      cash -= qty * limit;
-      buys.push({
-        symbol: c.sym,
-        side: "BUY",
-        quantity: qty,
-        limit_price: limit,
-        reason: `3-month return ${c.r3m} is positive and last close ${c.close} > SMA20 ${cents(c.sma20 as number)} > SMA50 ${cents(c.sma50 as number)}; sized to ~${(positionPct * 0.8).toFixed(1)}% of the account.`,
-        evidence_ids: evidence(c.p),
-      });
+  for (const c of ranked) {
+    if (buys.length >= MAX_BUYS) break;
+    const limit = cents(c.close * (1 + up));
+    const target = (value * positionPct * 0.8) / 100;
+    const qty = Math.floor(Math.min(target, cash) / limit);
+    if (qty < 1) {
+      notes.push(`${c.sym} qualifies but one share does not fit the position limit or the cash`);
+      continue;
     }
+    cash -= qty * limit;
+    buys.push({
+      symbol: c.sym,
+      side: "BUY",
+      quantity: qty,
+      limit_price: limit,
+      reason: `3-month return ${c.r3m} is positive and last close ${c.close} > SMA20 ${cents(c.sma20)} > SMA50 ${cents(c.sma50)}; sized to ~${(positionPct * 0.8).toFixed(1)}% of the account.`,
+      evidence_ids: evidence(c.p),
+    });
+  }
+  return buys;
+}
+
+/** The momentum policy's proposal from the gathered evidence (pure). */
+export function momentumOrders(steps: Step[], limits: ScriptedOptions["limits"] = {}): { orders: ProposedOrder[]; notes: string[] } {
+  const notes: string[] = [];
+  const pf = last(steps, "get_portfolio", true)?.result;
+  if (!pf) return { orders: [], notes: ["no portfolio data"] };
+  const pfEvidence = String(pf.evidence_id ?? "");
+  const state = String(pf.trading_state ?? "ACTIVE");
+  const ordersLeft = num(pf.orders_left_this_month) ?? 0;
+  const positionPct = limits.max_position_pct ?? 10;
+  const band = limits.max_price_deviation_pct ?? 2;
+  const up = Math.min(0.005, (band / 100) * 0.5);
+  if (state === "HALTED") return { orders: [], notes: ["trading is halted"] };
+  if (ordersLeft <= 0) return { orders: [], notes: ["no orders left this month"] };
+  const hist = histories(steps);
+  const held = holdingsOf(pf);
+  const evidence: EvidenceOf = (h) => [pfEvidence, String(h.evidence_id ?? "")].filter(Boolean);
+  const sells = exitOrders(held, hist, up, evidence);
+  let buys: ProposedOrder[] = [];
+  if (state === "ACTIVE") {
+    const ranked = entryCandidates(hist, new Set(held.map((h) => h.symbol)));
+    buys = entryOrders(ranked, { value: num(pf.value) ?? 0, cash: (num(pf.cash) ?? 0) * 0.98, positionPct, up }, evidence, notes);
   } else {
     notes.push(`trading state ${state}: sells only`);
   }

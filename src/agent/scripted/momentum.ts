@@ -5,6 +5,7 @@
  * bounce drops the blocked orders, a pending-corrections refusal abandons the listed codes.
  */
 import type { ProposedOrder } from "../../core/domain.js";
+import { hasOrderIntentType } from "../../core/order-intent.js";
 import { applyNews, newsToSearch } from "../scripted-news.js";
 import { watchAction } from "../scripted-watch.js";
 import { type Action, opening, submit } from "./actions.js";
@@ -76,14 +77,17 @@ function abandonable(steps: Step[]): string[] {
 }
 
 function afterRefusedSubmit(refused: Step): Action {
-  const prev = (refused.input.orders ?? []) as ProposedOrder[];
+  // The orders it sent itself, narrowed back to their type.
+  const sent: unknown = refused.input.orders;
+  const prev: ProposedOrder[] = Array.isArray(sent) ? sent.filter(hasOrderIntentType) : [];
+  const abandoned: unknown = refused.input.abandon_error_codes;
   const code = String(refused.result.error_code ?? "");
   if (code === "orders_blocked") {
     const kept = keepApproved(prev, decisionsOf(refused.result));
     return submit(
       kept,
       `Revised after the gate's verdicts: kept ${kept.length} of ${prev.length} order(s); blocked ones removed.`,
-      (refused.input.abandon_error_codes as string[] | undefined) ?? [],
+      Array.isArray(abandoned) ? abandoned.filter((c): c is string => typeof c === "string") : [],
     );
   }
   if (code === "pending_corrections") {
