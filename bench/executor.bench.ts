@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, bench, describe } from "vitest";
-import { SimBroker } from "../src/broker/sim.js";
+import { SimBroker } from "../src/broker/simulated.js";
 import type { ExecutorJournal } from "../src/executor/types.js";
 import { execute } from "../src/executor/execute.js";
 import type { Order } from "../src/core/order.js";

@@ -16,7 +16,7 @@ import { bench, describe } from "vitest";
 import { createModelClient } from "../src/agent/factory.js";
 import { openJournal } from "../src/journal/journal.js";
 import { AutoApprover } from "../src/run/approval.js";
-import { auditRunDir } from "../src/run/audit.js";
+import { auditRunDir } from "../src/records/audit.js";
 import { EventSink } from "../src/run/event-sink.js";
 import { runDaily } from "../src/run/pipeline.js";
 import { createAccountServices, accountDeps } from "../src/run/services.js";

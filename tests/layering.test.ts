@@ -153,7 +153,7 @@ describe("layering", () => {
     // The parser sees the real tree (a guard against a vacuous pass).
     expect(graph.some((m) => m.file === "core/events.ts")).toBe(true);
     expect(graph.find((m) => m.file === "gate/scenario.ts")?.local).toContain("config/ajv.ts");
-    expect(graph.find((m) => m.file === "sim/runner.ts")?.local).toContain("run/approval.ts");
+    expect(graph.find((m) => m.file === "simulation/runner.ts")?.local).toContain("run/approval.ts");
     // The tool adapters sit in the tools layer and reach down into the domain (not the other way).
     expect(graph.find((m) => m.file === "tools/handlers/journal.ts")?.local).toContain("journal/journal.ts");
     expect(layeringViolations(src, new Set(KNOWN_UPWARD_IMPORTS))).toEqual([]);
@@ -174,15 +174,15 @@ describe("layering", () => {
       "core/events.ts": 'import { z } from "zod";\nexport const e = z;\n',
       "journal/types.ts": "export type X = number;\n",
       "journal/journal.ts": 'import { x } from "../run/pipeline.js";\nexport const j = x;\n',
-      "broker/sim.ts": 'export async function f() { return import("../commands/run.js"); }\n',
+      "broker/simulated.ts": 'export async function f() { return import("../commands/run.js"); }\n',
       "tools/render.ts": 'import type { y } from "../screens/App.js";\nexport type R = typeof y;\n',
       "tools/envelope.ts": "export const ok = (x: unknown) => x;\n",
       "market/tools.ts": 'import { ok } from "../tools/envelope.js";\nexport const t = ok;\n',
       "executor/run.ts": 'import { ok } from "../tools/envelope.js";\nexport const e = ok;\n',
-      "sim/runner.ts": 'import { x } from "../run/pipeline.js";\nimport { j } from "../journal/journal.js";\nexport const r = [x, j];\n',
-      "run/report.ts": 'import { r } from "../sim/runner.js";\nexport const rep = r;\n',
-      "sim/screen.ts": 'import type { y } from "../screens/App.js";\nexport type S = typeof y;\n',
-      "commands/simulate.ts": 'import { r } from "../sim/runner.js";\nexport const c = r;\n',
+      "simulation/runner.ts": 'import { x } from "../run/pipeline.js";\nimport { j } from "../journal/journal.js";\nexport const r = [x, j];\n',
+      "run/report.ts": 'import { r } from "../simulation/runner.js";\nexport const rep = r;\n',
+      "simulation/screen.ts": 'import type { y } from "../screens/App.js";\nexport type S = typeof y;\n',
+      "commands/simulate.ts": 'import { r } from "../simulation/runner.js";\nexport const c = r;\n',
       "stray/x.ts": 'import { x } from "../run/pipeline.js";\nexport const s = x;\n',
       "gate/evaluate.ts": 'import { h } from "./helper.js";\nexport const ev = h;\n',
       "gate/helper.ts": 'import { load } from "../config/load.js";\nexport const h = load;\n',
@@ -192,14 +192,14 @@ describe("layering", () => {
     });
     expect(layeringViolations(bad, new Set(["market/tools.ts -> tools/envelope.ts"]))).toEqual(
       [
-        "broker/sim.ts (broker) imports commands/run.ts (commands, a higher layer)",
+        "broker/simulated.ts (broker) imports commands/run.ts (commands, a higher layer)",
         "core/domain.ts (core) imports journal/types.ts (journal, a higher layer)",
         "core/domain.ts (core) imports journal/types.ts, outside core",
         "core/events.ts (core) imports the package zod",
         "executor/run.ts (the domain layer executor) imports the tools layer: tools/envelope.ts",
         "journal/journal.ts (journal) imports run/pipeline.ts (run, a higher layer)",
-        "run/report.ts (run) imports sim/runner.ts (sim, a higher layer)",
-        "sim/screen.ts (sim) imports screens/App.tsx (screens, a higher layer)",
+        "run/report.ts (run) imports simulation/runner.ts (simulation, a higher layer)",
+        "simulation/screen.ts (simulation) imports screens/App.tsx (screens, a higher layer)",
         "stray/x.ts is in stray/, which no layer names (add it to LAYERS in tests/layers.ts and to docs/architecture.md)",
         "the pure gate reaches ajv: gate/limits.ts → ajv",
         "the pure gate reaches the config layer: gate/evaluate.ts → gate/helper.ts → config/load.ts",

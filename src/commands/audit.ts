@@ -1,6 +1,6 @@
 /** `tradewarden audit <run-id or path>`: verify a run's artifacts against every contract; exit 1 on any finding. */
 import { existsSync, statSync } from "node:fs";
-import { auditRunDir } from "../run/audit.js";
+import { auditRunDir } from "../records/audit.js";
 import { EXIT } from "../core/exit-codes.js";
 import { homePaths } from "../util/paths.js";
 import type { CommandIO } from "./io.js";

@@ -4,7 +4,7 @@
  */
 import { acquireLock } from "../journal/lock.js";
 import { EXIT } from "../core/exit-codes.js";
-import { money, pct } from "../run/format.js";
+import { money, pct } from "../printers/format.js";
 import { type KillSwitchFacts, killSwitchFacts, operatorName, resetKillSwitch } from "../run/killswitch.js";
 import { createAccountServices } from "../run/services.js";
 import { TwError } from "../core/errors.js";

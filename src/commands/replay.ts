@@ -1,6 +1,6 @@
 /** `tradewarden replay <run-id or path>`: re-run the agent loop from a run's recorded model traffic; fails closed on drift. */
 import { EXIT } from "../core/exit-codes.js";
-import { replayRun } from "../run/replay.js";
+import { replayRun } from "../records/replay.js";
 import { requireConfig } from "../config/require.js";
 import { TwError } from "../core/errors.js";
 import { resolveRunDir } from "./audit.js";

@@ -10,7 +10,7 @@ import { acquireLock } from "../journal/lock.js";
 import { AutoApprover, type Approver, NonInteractiveApprover } from "../run/approval.js";
 import { EventSink } from "../run/event-sink.js";
 import { EXIT } from "../core/exit-codes.js";
-import { createHeadlessPrinter } from "../run/headless.js";
+import { createHeadlessPrinter } from "../printers/headless.js";
 import { runDaily } from "../run/pipeline.js";
 import { createRunServices, accountDeps } from "../run/services.js";
 import { checkSession, findPendingProposal, resumeDeps } from "../run/approve-pending.js";

@@ -5,9 +5,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { EXIT } from "../core/exit-codes.js";
-import { writeReport } from "../sim/report-files.js";
-import { buildReport, type SimulationReport } from "../sim/report.js";
-import { listSimulationNames, openSimulation } from "../sim/store.js";
+import { writeReport } from "../simulation/report-files.js";
+import { buildReport, type SimulationReport } from "../simulation/report.js";
+import { listSimulationNames, openSimulation } from "../simulation/store.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 

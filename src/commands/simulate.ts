@@ -10,10 +10,10 @@
  * 130 when interrupted.
  */
 import { EXIT } from "../core/exit-codes.js";
-import { simulationPaths } from "../sim/paths.js";
-import { dayJson, liveLine, plainLine, summaryJson, summaryText, Tally } from "../sim/progress.js";
-import { buildReport } from "../sim/report.js";
-import { runSimulation, type SimulationRequest } from "../sim/runner.js";
+import { simulationPaths } from "../simulation/paths.js";
+import { dayJson, liveLine, plainLine, summaryJson, summaryText, Tally } from "../simulation/progress.js";
+import { buildReport } from "../simulation/report.js";
+import { runSimulation, type SimulationRequest } from "../simulation/runner.js";
 import { TwError } from "../core/errors.js";
 import { claimInterrupts } from "./interrupts.js";
 import type { CommandIO } from "./io.js";

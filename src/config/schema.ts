@@ -21,7 +21,7 @@ export const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 export const ENV_NAME_PATTERN = "^[A-Z][A-Z0-9_]*$";
 
 /**
- * The TypeBox sections below keep the JSON the `--set` editor (src/sim/settings.ts) reads: an enum
+ * The TypeBox sections below keep the JSON the `--set` editor (src/simulation/settings.ts) reads: an enum
  * is `{ enum: [...] }` and a nullable key is `{ type: [T, "null"] }`, typed with `Type.Unsafe`.
  * Every key is required in the schema and has a default: ajv's `useDefaults` assigns a key left out
  * of the file before `required` is checked, so the loaded section always has every key.

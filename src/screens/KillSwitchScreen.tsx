@@ -6,7 +6,7 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { TradingState } from "../core/domain.js";
-import { money, pct } from "../run/format.js";
+import { money, pct } from "../printers/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import { HelpOverlay, KeyHelp, Spinner } from "./components.js";
 import { useKeys } from "./input.js";

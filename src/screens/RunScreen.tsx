@@ -5,7 +5,7 @@
  */
 import { Box, Static, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
-import { joinClauses, money, pct, usd } from "../run/format.js";
+import { joinClauses, money, pct, usd } from "../printers/format.js";
 import { sanitizeText } from "../util/sanitize.js";
 import { HelpOverlay, KeyHelp, ScrollLines, Spinner, useTicker } from "./components.js";
 import { useKeys } from "./input.js";

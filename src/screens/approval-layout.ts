@@ -5,7 +5,7 @@
  * number, the share after, the notional, the limit and the quantity.
  */
 import { cashAfter } from "../run/portfolio.js";
-import { money, price, quantity } from "../run/format.js";
+import { money, price, quantity } from "../printers/format.js";
 import type { ApprovalRequest } from "../run/approval.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import { type ApprovalRow, isApprovable, isEdited, referencePrice, shareAfter } from "./approval-model.js";

@@ -2,7 +2,7 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { ApprovalRequest } from "../run/approval.js";
-import { money } from "../run/format.js";
+import { money } from "../printers/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import { briefLines, cashAfterRows, headerRow, orderColumns, orderRow, viewLines } from "./approval-layout.js";
 import { isApprovable } from "./approval-model.js";

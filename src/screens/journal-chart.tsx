@@ -1,6 +1,6 @@
 /** The journal browser's account view: value against peak and the limit line, with trip, reset and fill markers. */
 import { Box, Text } from "ink";
-import { money, pct } from "../run/format.js";
+import { money, pct } from "../printers/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import { type ChartPoint, type ChartSeries, MARKS, renderChart } from "./chart.js";
 import type { JournalAccount } from "./journal-data.js";

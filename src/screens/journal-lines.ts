@@ -1,8 +1,8 @@
 /** The journal browser's long views as lines, pure: a run's detail and its transcript. */
 import type { GateDecision } from "../core/gate-types.js";
 import type { RunEvent } from "../core/events.js";
-import { decisionText, money, quantity, price, usd } from "../run/format.js";
-import { describe } from "../run/headless.js";
+import { decisionText, money, quantity, price, usd } from "../printers/format.js";
+import { describe } from "../printers/headless.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import type { Line } from "./components.js";
 import type { JournalDecision, JournalRunDetail, JournalRunSummary, TranscriptEntry } from "./journal-data.js";

@@ -4,7 +4,7 @@
  * id is kept as long as anything else is.
  */
 import { Box, Text } from "ink";
-import { usd } from "../run/format.js";
+import { usd } from "../printers/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import { type Column, cells, fitColumns } from "./columns.js";
 import type { JournalRunSummary } from "./journal-data.js";

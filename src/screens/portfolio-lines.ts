@@ -1,6 +1,6 @@
 /** The portfolio as lines (run and approval screens), pure. */
 import type { PortfolioView } from "../core/domain.js";
-import { currencyDigits, money, pct, price, quantity, signedMoney } from "../run/format.js";
+import { currencyDigits, money, pct, price, quantity, signedMoney } from "../printers/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import type { Line } from "./components.js";
 import { fitSegments, padEnd, padStart } from "./text.js";

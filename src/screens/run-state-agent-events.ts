@@ -1,5 +1,5 @@
 /** The run reducer's handlers for the model's turns and its tool calls. */
-import { usd, withoutCodePrefix } from "../run/format.js";
+import { usd, withoutCodePrefix } from "../printers/format.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import { append, type EventHandler, type EventOf, note, type RunEventHandlers } from "./run-state-items.js";
 import type { PendingToolCall, RunState, ToolCorrectionView } from "./run-state-types.js";

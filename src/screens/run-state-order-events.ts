@@ -1,5 +1,5 @@
 /** The run reducer's handlers for gate verdicts, the proposal, the approval and the orders' lifecycle. */
-import { decisionText, money } from "../run/format.js";
+import { decisionText, money } from "../printers/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import type { Tone } from "./theme.js";
 import { append, type EventHandler, type EventOf, note, type RunEventHandlers, verdictRows } from "./run-state-items.js";

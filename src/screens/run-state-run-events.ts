@@ -1,6 +1,6 @@
 /** The run reducer's handlers for the run's own events: start, preflight, reconciliation, valuation, kill switch, notes, finish. */
-import { joinClauses, money, pct, standingFiredText, usd } from "../run/format.js";
-import { describe } from "../run/headless.js";
+import { joinClauses, money, pct, standingFiredText, usd } from "../printers/format.js";
+import { describe } from "../printers/headless.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import { append, type EventHandler, type EventOf, note, type RunEventHandlers } from "./run-state-items.js";
 import type { RunFinal, RunHeader, RunState } from "./run-state-types.js";

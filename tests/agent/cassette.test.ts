@@ -16,7 +16,7 @@ import {
   ReplayClient,
   requestKey,
 } from "../../src/agent/cassette.js";
-import { checkCassette } from "../../src/run/audit.js";
+import { checkCassette } from "../../src/records/audit.js";
 import { ScriptedClient } from "../../src/agent/scripted-client.js";
 import { ModelCallError } from "../../src/agent/types.js";
 import { CONTRACT_VERSION } from "../../src/tools/catalogue.js";

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { newSimState, writeSimState } from "../../src/broker/sim-store.js";
+import { newSimState, writeSimState } from "../../src/broker/simulated-store.js";
 import { acquireLock } from "../../src/journal/lock.js";
 import { MarketData } from "../../src/market/data.js";
 import { formatDoctor } from "../../src/commands/doctor.js";

@@ -17,8 +17,8 @@ import { bundledDataDir } from "../../src/util/paths.js";
 import "../../src/config/load.js";
 import "../../src/gate/scenario.js";
 import "../../src/journal/validate.js";
-import "../../src/broker/sim-state.js";
-import "../../src/sim/store.js";
+import "../../src/broker/simulated-state.js";
+import "../../src/simulation/store.js";
 
 const meta = new Ajv2020({ strict: false });
 

@@ -66,7 +66,7 @@ describe("sim-broker.json is checked whole on open (issue #23)", () => {
     expectExit(await tw(home, ["sim", "status"]), 0);
   }, 60_000);
 
-  it("a broker order id with one bit flipped is refused naming the order (every bit: tests/broker/sim-book.test.ts)", async () => {
+  it("a broker order id with one bit flipped is refused naming the order (every bit: tests/broker/simulated-book.test.ts)", async () => {
     const home = editedHome((b) => {
       const o = b.orders[1] as { broker_order_id: string };
       o.broker_order_id = flipBit(o.broker_order_id, o.broker_order_id.length - 1, 0) ?? ""; // …-O2 → …-O3

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { SimBroker } from "../../src/broker/sim.js";
+import { SimBroker } from "../../src/broker/simulated.js";
 import { MarketData } from "../../src/market/data.js";
 
 /** Buys shares at the simulated broker behind the journal's back (someone's manual order). */

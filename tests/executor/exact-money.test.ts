@@ -3,7 +3,7 @@
  * (KWD) is charged and summed to the fils, not rounded to cents by a hand-written cents() helper.
  */
 import { describe, expect, it } from "vitest";
-import { SimBroker } from "../../src/broker/sim.js";
+import { SimBroker } from "../../src/broker/simulated.js";
 import type { SimBrokerConfig } from "../../src/config/types.js";
 import type { Bar } from "../../src/core/domain.js";
 import type { Order } from "../../src/core/order.js";

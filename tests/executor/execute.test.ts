@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Broker } from "../../src/broker/types.js";
-import { SimBroker } from "../../src/broker/sim.js";
-import type { SimFault } from "../../src/broker/sim-faults.js";
+import { SimBroker } from "../../src/broker/simulated.js";
+import type { SimFault } from "../../src/broker/simulated-faults.js";
 import type { SimBrokerConfig } from "../../src/config/types.js";
 import type { Bar } from "../../src/core/domain.js";
 import { clientOrderId, execute } from "../../src/executor/execute.js";

@@ -5,7 +5,7 @@
  * did: the journal's writes, the broker's calls, the events and the order's result.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { SimBroker } from "../../src/broker/sim.js";
+import { SimBroker } from "../../src/broker/simulated.js";
 import type { SimBrokerConfig } from "../../src/config/types.js";
 import type { Bar } from "../../src/core/domain.js";
 import type { RunEventBody } from "../../src/core/events.js";

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditRunDir } from "../../src/run/audit.js";
+import { auditRunDir } from "../../src/records/audit.js";
 import { type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
 import { startFakeOpenAI } from "../agent/fake-openai-server.js";
 import { cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";

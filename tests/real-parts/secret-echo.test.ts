@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { Redactor } from "../../src/core/redact.js";
-import { auditRunDir } from "../../src/run/audit.js";
+import { auditRunDir } from "../../src/records/audit.js";
 import { type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
 import { cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
 import { echoAll, leaksOf } from "../fixtures/secret-forms.js";

@@ -19,7 +19,7 @@ import type { RunEvent } from "../../src/core/events.js";
 import { openJournal } from "../../src/journal/journal.js";
 import { type ApprovalDecision, type ApprovalRequest, AutoApprover, type Approver } from "../../src/run/approval.js";
 import { EventSink } from "../../src/run/event-sink.js";
-import { createHeadlessPrinter } from "../../src/run/headless.js";
+import { createHeadlessPrinter } from "../../src/printers/headless.js";
 import { runDaily } from "../../src/run/pipeline.js";
 import { createAccountServices, accountDeps } from "../../src/run/services.js";
 import { ApprovalScreen } from "../../src/screens/ApprovalScreen.js";

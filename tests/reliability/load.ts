@@ -3,7 +3,7 @@
  * Returns what a test or the bench asserts on: the reducer's size, the printer's output, heap growth.
  */
 import type { RunEvent } from "../../src/core/events.js";
-import { createHeadlessPrinter } from "../../src/run/headless.js";
+import { createHeadlessPrinter } from "../../src/printers/headless.js";
 import { initialRunState, reduceRun } from "../../src/screens/run-state.js";
 import { scenarioEvents } from "../screens/scenario.js";
 

@@ -9,8 +9,8 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SimBroker } from "../../src/broker/sim.js";
-import { readSimState } from "../../src/broker/sim-store.js";
+import { SimBroker } from "../../src/broker/simulated.js";
+import { readSimState } from "../../src/broker/simulated-store.js";
 import { loadConfig } from "../../src/config/load.js";
 import { openJournal } from "../../src/journal/journal.js";
 import { MarketData } from "../../src/market/data.js";

@@ -4,7 +4,7 @@
  * marks trips, resets and fills; numbers in one format.
  */
 import { describe, expect, it } from "vitest";
-import { decisionText, joinClauses, price, quantity, tickDecimals, withoutCodePrefix } from "../../src/run/format.js";
+import { decisionText, joinClauses, price, quantity, tickDecimals, withoutCodePrefix } from "../../src/printers/format.js";
 import { renderChart } from "../../src/screens/chart.js";
 import { headroomText } from "../../src/screens/journal-chart.js";
 import { finishedItems, initialRunState, reduceRun } from "../../src/screens/run-state.js";

@@ -27,7 +27,7 @@ vi.mock("node:fs", async (importOriginal) => {
 
 const { writeFileAtomicSync, writeFileAtomic } = await import("../../src/util/atomic-write.js");
 const { writeJsonAtomic } = await import("../../src/run/artifacts.js");
-const { writeSimState, newSimState } = await import("../../src/broker/sim-store.js");
+const { writeSimState, newSimState } = await import("../../src/broker/simulated-store.js");
 const { writeImportedBarFiles, importMeta } = await import("../../src/commands/data-import.js");
 const { MarketData } = await import("../../src/market/data.js");
 

@@ -6,7 +6,7 @@
 import { loopbackAllowedForTests } from "../../broker/loopback.js";
 import { ALPACA_KEY_ENV, createAlpacaBroker } from "../../broker/alpaca.js";
 import { assertPaperAccount } from "../../broker/guard.js";
-import { readSimState } from "../../broker/sim-store.js";
+import { readSimState } from "../../broker/simulated-store.js";
 import type { Config } from "../../config/types.js";
 import type { MarketData } from "../../market/data.js";
 import { TwError } from "../../core/errors.js";

@@ -1,5 +1,5 @@
 /** A run context over real parts: a journal in a temporary home and the simulated broker in memory. */
-import { SimBroker } from "../../../src/broker/sim.js";
+import { SimBroker } from "../../../src/broker/simulated.js";
 import { defaultConfig } from "../../../src/config/load.js";
 import type { Config } from "../../../src/config/types.js";
 import type { Bar, Instrument } from "../../../src/core/domain.js";

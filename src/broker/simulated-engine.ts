@@ -10,7 +10,7 @@
 import type { Bar, Side } from "../core/domain.js";
 import { Dec, fromMinor, productToMinor, roundMajor, toMinor } from "../core/money.js";
 import { type CommissionSchedule, commissionFor, estimateCommission } from "./commission.js";
-import type { SimFill, SimOrder, SimState } from "./sim-store.js";
+import type { SimFill, SimOrder, SimState } from "./simulated-store.js";
 import type { BrokerOrder } from "./types.js";
 
 /** How the simulated broker prices instruments in its account currency. */

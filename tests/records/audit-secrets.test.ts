@@ -1,5 +1,5 @@
 /**
- * audit's secret scan (src/run/audit-secrets.ts): any form of a key in any file of a run is found
+ * audit's secret scan (src/records/audit-secrets.ts): any form of a key in any file of a run is found
  * — a key split across streamed `model.text` events, a key in a file below the run folder — and a
  * redaction mark is never taken for a key.
  */
@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkSecrets, nestedRunFiles } from "../../src/run/audit-secrets.js";
+import { checkSecrets, nestedRunFiles } from "../../src/records/audit-secrets.js";
 import { echoForms } from "../fixtures/secret-forms.js";
 
 const KEY = "sk-ant-canary+Q/7x9Zk2mWv4Rt8Lp3";

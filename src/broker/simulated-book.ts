@@ -13,7 +13,7 @@
  *
  * Pure; each issue names its place (`orders[2].broker_order_id`), as the schema's issues do.
  */
-import type { SimStateDoc } from "./sim-state.js";
+import type { SimStateDoc } from "./simulated-state.js";
 
 export interface BookIssue {
   path: string;

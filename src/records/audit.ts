@@ -8,19 +8,19 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { LOG_FILE } from "../journal/types.js";
 import { checkAgreement } from "./audit-agreement.js";
-import { checkDigests } from "./audit-digests.js";
+import { checkDigests } from "../run/audit-digests.js";
 import { checkRecords, type TranscriptDoc } from "./audit-records.js";
 import { checkSecrets, nestedRunFiles } from "./audit-secrets.js";
-import { ARTIFACT_FILES, PACKED_FILE, readArtifact } from "./artifacts.js";
-import { buildTradecatCycle } from "./tradecat.js";
-import { TRADECAT_FILE } from "./tradecat-export.js";
-import { tradecatProblems } from "./tradecat-rules.js";
+import { ARTIFACT_FILES, PACKED_FILE, readArtifact } from "../run/artifacts.js";
+import { buildTradecatCycle } from "../run/tradecat.js";
+import { TRADECAT_FILE } from "../run/tradecat-export.js";
+import { tradecatProblems } from "../run/tradecat-rules.js";
 import { type RunEvent, RUN_EVENT_TYPES } from "../core/events.js";
-import { ordersHash } from "./approval.js";
+import { ordersHash } from "../run/approval.js";
 import { orderKey } from "../core/order.js";
-import { buildResearchCycle, validateResearchCycle } from "./research-cycle.js";
+import { buildResearchCycle, validateResearchCycle } from "../run/research-cycle.js";
 import { type CassetteRead, readCassette, requestKey } from "../agent/cassette.js";
-import { maskerOfRun } from "./masking.js";
+import { maskerOfRun } from "../run/masking.js";
 
 export interface AuditFinding {
   check: string;

@@ -4,7 +4,7 @@
  * one buy and two sells.
  */
 import { describe, expect, it } from "vitest";
-import { annualise, closedTrades, computeMetrics, type DayPoint, type FillPoint, maxDrawdown, sharpe, sortino, stdev } from "../../src/sim/metrics.js";
+import { annualise, closedTrades, computeMetrics, type DayPoint, type FillPoint, maxDrawdown, sharpe, sortino, stdev } from "../../src/simulation/metrics.js";
 
 const points: DayPoint[] = [
   { day: "start", value: 100, cash: 100, index: 50 },

@@ -1,6 +1,6 @@
 /** `--set` and `--model`: typed by the config schema, with clear errors naming the key. */
 import { describe, expect, it } from "vitest";
-import { applyModelChoice, applySet } from "../../src/sim/settings.js";
+import { applyModelChoice, applySet } from "../../src/simulation/settings.js";
 
 describe("--set key=value", () => {
   it("types the value by the schema: numbers, integers, booleans, enums, lists; none removes a nullable key", () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { TradingCalendar } from "../../src/market/calendar.js";
 import { MarketData } from "../../src/market/data.js";
-import { MIN_HISTORY_DAYS, planDays } from "../../src/sim/plan.js";
+import { MIN_HISTORY_DAYS, planDays } from "../../src/simulation/plan.js";
 
 const calendar = MarketData.load({}).calendar;
 

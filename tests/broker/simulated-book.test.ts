@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SimBroker } from "../../src/broker/sim.js";
-import { logPath, readSimState } from "../../src/broker/sim-store.js";
+import { SimBroker } from "../../src/broker/simulated.js";
+import { logPath, readSimState } from "../../src/broker/simulated-store.js";
 import { MarketData } from "../../src/market/data.js";
 
 let market: MarketData;

@@ -4,8 +4,8 @@
  * journal, so the next run's reconciliation reports the difference unless the journal is fresh too.
  */
 import { existsSync } from "node:fs";
-import { DEFAULT_SIM_CONFIG } from "../broker/sim.js";
-import { newSimState, readSimState, type SimState, writeSimState } from "../broker/sim-store.js";
+import { DEFAULT_SIM_CONFIG } from "../broker/simulated.js";
+import { newSimState, readSimState, type SimState, writeSimState } from "../broker/simulated-store.js";
 import type { SimBrokerConfig } from "../config/types.js";
 import { isIsoDay } from "../market/calendar.js";
 import { MarketData } from "../market/data.js";

@@ -23,10 +23,10 @@ import { appendFileSync } from "node:fs";
 import type { SimBrokerConfig } from "../config/types.js";
 import type { MarketData } from "../market/data.js";
 import { BrokerError } from "./errors.js";
-import type { OrderFault, SimFault } from "./sim-faults.js";
-import { applyFill, fillPrice, publicOrder, type SimPricing, USD_PRICING } from "./sim-engine.js";
-import { newSimOrder, orderLogRecord, validateOrder } from "./sim-orders.js";
-import { type LogRecord, logPath, newSimState, readSimState, type SimFill, type SimOrder, type SimState, writeSimState } from "./sim-store.js";
+import type { OrderFault, SimFault } from "./simulated-faults.js";
+import { applyFill, fillPrice, publicOrder, type SimPricing, USD_PRICING } from "./simulated-engine.js";
+import { newSimOrder, orderLogRecord, validateOrder } from "./simulated-orders.js";
+import { type LogRecord, logPath, newSimState, readSimState, type SimFill, type SimOrder, type SimState, writeSimState } from "./simulated-store.js";
 import {
   type Broker,
   type BrokerAccount,

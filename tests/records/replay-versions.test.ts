@@ -12,8 +12,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseCassette } from "../../src/agent/cassette.js";
 import { defaultConfig } from "../../src/config/load.js";
-import { auditRunDir } from "../../src/run/audit.js";
-import { replayRun } from "../../src/run/replay.js";
+import { auditRunDir } from "../../src/records/audit.js";
+import { replayRun } from "../../src/records/replay.js";
 import { CONTRACT_VERSION } from "../../src/tools/catalogue.js";
 import { contractSet } from "../../src/tools/versions.js";
 

@@ -19,7 +19,7 @@ import {
   type SimLogRecordSchema,
   type SimOrderSchema,
   type SimStateDoc,
-} from "./sim-state.js";
+} from "./simulated-state.js";
 import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
 
 const SIM_DEFAULT_START = "2007-01-03";

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readMeta } from "../../src/sim/store.js";
+import { readMeta } from "../../src/simulation/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-sim-meta-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,9 +8,9 @@ import type { SimBrokerConfig } from "../config/types.js";
 import { fromMinor, toMinor } from "../core/money.js";
 import type { MarketData } from "../market/data.js";
 import { BrokerError } from "./errors.js";
-import { buyCostMinor, type SimPricing } from "./sim-engine.js";
-import type { OrderFault } from "./sim-faults.js";
-import type { LogRecord, SimOrder, SimState } from "./sim-store.js";
+import { buyCostMinor, type SimPricing } from "./simulated-engine.js";
+import type { OrderFault } from "./simulated-faults.js";
+import type { LogRecord, SimOrder, SimState } from "./simulated-store.js";
 import type { PlaceOrderRequest } from "./types.js";
 
 export interface PlacementContext {

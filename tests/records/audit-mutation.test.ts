@@ -11,7 +11,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACT_FILES, OPTIONAL_ARTIFACT_FILES, packRunDir, readArtifact } from "../../src/run/artifacts.js";
-import { auditRunDir } from "../../src/run/audit.js";
+import { auditRunDir } from "../../src/records/audit.js";
 import { cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
 
 afterAll(cleanupHomes);

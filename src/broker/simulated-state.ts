@@ -7,7 +7,7 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { schemaChecker } from "../config/ajv.js";
 import { BrokerError } from "./errors.js";
-import { bookIssues } from "./sim-book.js";
+import { bookIssues } from "./simulated-book.js";
 
 /** Money and quantities are finite and within the range where minor units stay exact. */
 const LIMIT = 1e15;
