@@ -67,6 +67,11 @@ export function registerSimulate(program: Command, { io, homeOf, setExit }: CliC
         ),
       );
     });
+  registerSimulateSubcommands(simulateCmd, { io, homeOf, setExit });
+}
+
+/** `simulate report NAME`, `simulate list`, `simulate compare A B ...`. */
+function registerSimulateSubcommands(simulateCmd: Command, { io, homeOf, setExit }: Pick<CliContext, "io" | "homeOf" | "setExit">): void {
   simulateCmd
     .command("report")
     .description("rebuild a simulation's report.json and report.html from its day records")

@@ -89,6 +89,16 @@ export function detailLines(d: JournalRunDetail, summary: JournalRunSummary | un
   const final = d.events.find((e) => e.type === "gate.final");
   if (final?.type === "gate.final") out.push(...verdictLines("Final gate", final.decisions));
 
+  out.push(...timelineLines(d, day, width));
+  return out;
+}
+
+/** The run's events in order, one line each (the model's streamed text joined), under a heading. */
+function timelineLines(d: JournalRunDetail, day: string, width: number): Line[] {
+  const out: Line[] = [];
+  const push = (text: string, tone: Tone = "plain") => {
+    for (const l of wrapText(text, width)) out.push({ text: l, tone });
+  };
   out.push({ text: "", tone: "plain" });
   push(`Timeline (${d.events.length} events) · trading day ${sanitizeLine(day || "?")} · times are UTC wall clock`, "accent");
   let text = "";

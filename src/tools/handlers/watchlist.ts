@@ -46,9 +46,14 @@ export function makeWatchlistHandlers(deps: JournalToolDeps): {
   get_watchlist: HandlerOf<typeof getWatchlist>;
 } {
   const allowed = new Set(deps.universe.map((i) => i.symbol.toUpperCase()));
-  const unknown = (symbol: string): HandlerFailure => ({ ok: false, code: "unknown_symbol", message: `${symbol} is not in the allowlisted universe` });
+  return { add_watchlist: addHandler(deps, allowed), remove_watchlist: removeHandler(deps), get_watchlist: getHandler(deps) };
+}
 
-  const add_watchlist: HandlerOf<typeof addWatchlist> = async (args) => {
+const unknown = (symbol: string): HandlerFailure => ({ ok: false, code: "unknown_symbol", message: `${symbol} is not in the allowlisted universe` });
+
+/** `add_watchlist`: one live entry a symbol (a new one replaces the old), at most MAX_LIVE_WATCH_ITEMS live. */
+function addHandler(deps: JournalToolDeps, allowed: Set<string>): HandlerOf<typeof addWatchlist> {
+  return async (args) => {
     const symbol = String(args.symbol).toUpperCase();
     if (!allowed.has(symbol)) return unknown(symbol);
     const above = typeof args.alert_above === "number" ? args.alert_above : undefined;
@@ -85,8 +90,11 @@ export function makeWatchlistHandlers(deps: JournalToolDeps): {
       return { events, result: { ok: true, data: { item, replaced: old?.id ?? null } } satisfies AnswerOf<typeof addWatchlist> };
     });
   };
+}
 
-  const remove_watchlist: HandlerOf<typeof removeWatchlist> = async (args) => {
+/** `remove_watchlist`: the symbol's live entry, removed with its reason. */
+function removeHandler(deps: JournalToolDeps): HandlerOf<typeof removeWatchlist> {
+  return async (args) => {
     const symbol = String(args.symbol).toUpperCase();
     const reason = typeof args.reason === "string" ? args.reason.trim() : "removed by the agent";
     return deps.journal.commitWatch<AnswerOf<typeof removeWatchlist>>((s) => {
@@ -105,8 +113,11 @@ export function makeWatchlistHandlers(deps: JournalToolDeps): {
       };
     });
   };
+}
 
-  const get_watchlist: HandlerOf<typeof getWatchlist> = (args): AnswerOf<typeof getWatchlist> => {
+/** `get_watchlist`: the live entries (or one symbol's), as the model sees them. */
+function getHandler(deps: JournalToolDeps): HandlerOf<typeof getWatchlist> {
+  return (args): AnswerOf<typeof getWatchlist> => {
     const symbol = typeof args.symbol === "string" ? args.symbol.toUpperCase() : undefined;
     const items = activeWatchItems(deps.journal.watchState(), deps.tradingDay)
       .filter((i) => !symbol || i.symbol === symbol)
@@ -114,6 +125,4 @@ export function makeWatchlistHandlers(deps: JournalToolDeps): {
     const evidence_id = `watchlist:${deps.runId}`;
     return { ok: true, data: { evidence_id, as_of: deps.tradingDay, total: items.length, items }, evidenceIds: [evidence_id] };
   };
-
-  return { add_watchlist, remove_watchlist, get_watchlist };
 }
