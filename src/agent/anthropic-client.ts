@@ -111,7 +111,7 @@ interface SdkUsage {
   cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
 }
 
-export function usageFromSdk(u: SdkUsage | undefined | null): Usage {
+function usageFromSdk(u: SdkUsage | undefined | null): Usage {
   const usage: Usage = {
     input_tokens: u?.input_tokens ?? 0,
     output_tokens: u?.output_tokens ?? 0,
@@ -206,6 +206,6 @@ export class AnthropicClient implements ModelClient {
   }
 }
 
-export function toModelCallError(e: unknown, signal?: AbortSignal): ModelCallError {
+function toModelCallError(e: unknown, signal?: AbortSignal): ModelCallError {
   return modelCallErrorFrom(e, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }, signal);
 }

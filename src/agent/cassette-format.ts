@@ -32,7 +32,7 @@ export const CASSETTE_FORMAT = 2;
 const READABLE_FORMATS = new Set([1, 2]);
 
 /** A recorded call as the parser returns it: the full canonical request, whatever the format. */
-export interface CassetteCall extends Omit<CallLine, "request"> {
+interface CassetteCall extends Omit<CallLine, "request"> {
   request: CanonicalRequest;
 }
 
@@ -44,13 +44,13 @@ export interface ParsedCall extends CassetteCall {
 }
 
 /** A tools line as read: `digest` is the SHA-256 of its tools as they are now (≠ id after an edit). */
-export interface ParsedTools {
+interface ParsedTools {
   line: number;
   id: string;
   digest: string;
 }
 
-export interface CassetteProblem {
+interface CassetteProblem {
   line: number;
   /** Subject-less, for a prefix naming the file: `line 3 is not JSON`. */
   message: string;

@@ -8,7 +8,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { Usage } from "../core/events.js";
 import { type ContentBlock, MODEL_CALL_ERROR_KINDS, type ModelResponse } from "./types.js";
 
-export const CassetteMetaSchema = Type.Object({
+const CassetteMetaSchema = Type.Object({
   type: Type.Literal("meta"),
   /** Absent in a file that predates the format number (read as format 1). */
   format: Type.Optional(Type.Number()),
@@ -22,7 +22,7 @@ export type CassetteMeta = Static<typeof CassetteMetaSchema>;
  * A request as its key is computed: system, tools, messages and max_tokens, canonical and redacted.
  * A request that offered no tools has no `tools` (and its call line no `tools_ref`).
  */
-export const CanonicalRequestSchema = Type.Object({
+const CanonicalRequestSchema = Type.Object({
   system: Type.String(),
   tools: Type.Optional(Type.Array(Type.Unknown())),
   messages: Type.Array(Type.Unknown()),
@@ -31,14 +31,14 @@ export const CanonicalRequestSchema = Type.Object({
 export type CanonicalRequest = Static<typeof CanonicalRequestSchema>;
 
 /** A request as a format 2 call line stores it: its tools by reference (absent when it had none). */
-export const StoredRequestSchema = Type.Composite([
+const StoredRequestSchema = Type.Composite([
   Type.Omit(CanonicalRequestSchema, ["tools"]),
   Type.Object({ tools_ref: Type.Optional(Type.String()) }),
 ]);
 export type StoredRequest = Static<typeof StoredRequestSchema>;
 
 /** Format 2: a tool list, written once before the first call that offers it. */
-export const ToolsLineSchema = Type.Object({
+const ToolsLineSchema = Type.Object({
   type: Type.Literal("tools"),
   id: Type.String(),
   tools: Type.Array(Type.Unknown()),

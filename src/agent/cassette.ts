@@ -42,23 +42,16 @@ import {
 export {
   CASSETTE_FORMAT,
   type CallLine,
-  type CanonicalRequest,
-  type CassetteCall,
   CassetteError,
-  type CassetteErrorCode,
   type CassetteMeta,
-  type CassetteProblem,
   type CassetteRead,
   canonicalJson,
   canonicalRequest,
   type ParsedCall,
   type ParsedCassette,
-  type ParsedTools,
   parseCassette,
   readCassette,
   requestKey,
-  type StoredRequest,
-  type ToolsLine,
 } from "./cassette-format.js";
 
 /** The first path at which two JSON values differ (`$.messages[3].content[0].text`), or null. */

@@ -8,7 +8,7 @@ import { redactValue } from "../core/redact.js";
 import { StreamRedactor } from "../core/redact-stream.js";
 import type { CallHooks, Message, ModelClient, ModelResponse, ToolDefinition } from "./types.js";
 
-export type CallSettled = { ok: true; response: ModelResponse } | { ok: false; error: unknown };
+type CallSettled = { ok: true; response: ModelResponse } | { ok: false; error: unknown };
 
 export interface ModelCall {
   client: ModelClient;

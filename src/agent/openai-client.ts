@@ -36,10 +36,8 @@ import {
 } from "./openai-transcript.js";
 import { type CallHooks, ModelCallError, type ModelClient, type ModelRequest, type ModelResponse, modelCallErrorFrom } from "./types.js";
 
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
-
 /** Tool calls one answer may carry (stream indexes 0..MAX_TOOL_CALLS-1); the tool runtime allows far fewer calls per run. */
-export const MAX_TOOL_CALLS = 128;
+const MAX_TOOL_CALLS = 128;
 
 export interface OpenAIRequestBody {
   model: string;
@@ -185,6 +183,6 @@ export class OpenAIClient implements ModelClient {
   }
 }
 
-export function toOpenAICallError(e: unknown, signal?: AbortSignal): ModelCallError {
+function toOpenAICallError(e: unknown, signal?: AbortSignal): ModelCallError {
   return modelCallErrorFrom(e, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }, signal);
 }

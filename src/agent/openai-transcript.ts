@@ -22,7 +22,7 @@ export type OpenAIMessage =
   | { role: "assistant"; content: string | null; tool_calls?: OpenAIToolCall[] }
   | { role: "tool"; tool_call_id: string; content: string };
 
-export interface OpenAIToolCall {
+interface OpenAIToolCall {
   id: string;
   type: "function";
   function: { name: string; arguments: string };

@@ -38,8 +38,6 @@ import { blockedThenRevise, invalidThenRepair, pendingAbandoned } from "./script
 import { isScriptName, SCRIPTS, type ScriptedOptions, type ScriptName } from "./scripted/scripts.js";
 import { type CallHooks, type ContentBlock, ModelCallError, type ModelClient, type ModelRequest, type ModelResponse } from "./types.js";
 
-export { stepsOf } from "./scripted/conversation.js";
-export { momentumOrders } from "./scripted/momentum-orders.js";
 export { isScriptName, SCRIPTS, type ScriptedOptions, type ScriptName } from "./scripted/scripts.js";
 
 export class ScriptedClient implements ModelClient {

@@ -22,7 +22,7 @@ interface NewsItem {
   published: string;
 }
 
-export const MAX_NEWS_SEARCHES = 4;
+const MAX_NEWS_SEARCHES = 4;
 const RECENT_DAYS = 30;
 const NEGATIVE = /\b(slump|slumps|warning|cut|recall|loss|plunge|plunges|falls|drop|review)\b/i;
 

@@ -11,7 +11,7 @@ import { hasOrderIntentType } from "../core/order-intent.js";
 import type { GateDecision } from "../core/gate-types.js";
 import type { HandlerResult, ToolHandler } from "../core/tool-handler.js";
 
-export interface AcceptedProposal {
+interface AcceptedProposal {
   orders: ProposedOrder[];
   summary: string;
   /** Pending error codes the model abandoned, with its explanation. */
@@ -46,7 +46,7 @@ export type SubmitHandler = ToolHandler & { readonly state: SubmitState };
  * model-facing results of tw-tools/1 and /2 carry no index (recorded results replay unchanged);
  * the run's events get the typed decisions, index included, as the handler's `verdicts`.
  */
-export function flattenDecision(d: GateDecision): Record<string, unknown> {
+function flattenDecision(d: GateDecision): Record<string, unknown> {
   return {
     symbol: d.order.symbol,
     side: d.order.side,

@@ -6,7 +6,7 @@
 import type { Usage } from "../core/events.js";
 import { redact } from "../core/redact.js";
 
-export interface TextBlock {
+interface TextBlock {
   type: "text";
   text: string;
 }
@@ -27,7 +27,7 @@ export interface ToolResultBlock {
 }
 
 /** Blocks we do not interpret (thinking, server tools...) are kept as they came and sent back as is. */
-export interface OtherBlock {
+interface OtherBlock {
   type: string;
   [key: string]: unknown;
 }
@@ -123,10 +123,3 @@ export function modelCallErrorFrom(e: unknown, sdk: SdkErrorClasses, signal?: Ab
   }
   return new ModelCallError("protocol", `model call failed: ${(e as Error)?.message ?? String(e)}`);
 }
-
-export const zeroUsage = (): Usage => ({
-  input_tokens: 0,
-  output_tokens: 0,
-  cache_creation_input_tokens: 0,
-  cache_read_input_tokens: 0,
-});

@@ -142,7 +142,7 @@ function accountHistory(journal: Journal, currency: string, maxDrawdownPct: numb
   };
 }
 
-export function journalBrowserSource(journal: Journal, home: string, maxDrawdownPct: number): JournalBrowserSource {
+function journalBrowserSource(journal: Journal, home: string, maxDrawdownPct: number): JournalBrowserSource {
   const currency = journal.isInitialised() ? journal.baseCurrency() : "USD";
   return {
     listRuns: () =>

@@ -32,7 +32,7 @@ export function makeAjv(options: { useDefaults?: boolean } = {}): Ajv2020 {
 }
 
 /** "/limits/max_position_pct" → "limits.max_position_pct"; array indexes as [0]. */
-export function dottedPath(instancePath: string, extra?: string): string {
+function dottedPath(instancePath: string, extra?: string): string {
   const parts = instancePath
     .split("/")
     .slice(1)
@@ -56,7 +56,7 @@ const show = (v: unknown): string => {
 };
 
 /** The rule a numeric schema states, e.g. "must be in (0, 100]" or "must be an integer >= 0". */
-export function numericRule(s: Record<string, unknown>): string {
+function numericRule(s: Record<string, unknown>): string {
   const types = Array.isArray(s.type) ? s.type : [s.type];
   const integer = types.includes("integer");
   const lo = s.exclusiveMinimum ?? s.minimum;

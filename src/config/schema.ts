@@ -18,7 +18,7 @@ const DAY_S = 86_400;
 
 export const DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 /** An environment variable name as secrets are recorded (upper case). */
-export const ENV_NAME_PATTERN = "^[A-Z][A-Z0-9_]*$";
+const ENV_NAME_PATTERN = "^[A-Z][A-Z0-9_]*$";
 
 /**
  * The TypeBox sections below keep the JSON the `--set` editor (src/simulation/settings.ts) reads: an enum
@@ -59,13 +59,13 @@ export const LIMITS_PROPERTIES = {
   }),
 };
 
-export const LimitsSectionSchema = Section("Risk limits the gate enforces.", LIMITS_PROPERTIES);
+const LimitsSectionSchema = Section("Risk limits the gate enforces.", LIMITS_PROPERTIES);
 
 /** The loaded `[limits]`: the table with the account's base currency (the gate's Limits and the kill-switch keys). */
-export const RiskSchema = Type.Object({ base_currency: LimitsSchema.properties.base_currency, ...LIMITS_PROPERTIES });
+const RiskSchema = Type.Object({ base_currency: LimitsSchema.properties.base_currency, ...LIMITS_PROPERTIES });
 
 /** `[universe]`: a written table must name its files; a missing table takes the section default. */
-export const UniverseSchema = Type.Object(
+const UniverseSchema = Type.Object(
   {
     files: Type.Array(Type.String({ minLength: 1 }), {
       description: "CSV files; relative paths resolve against the home, then the bundled data/.",
@@ -75,7 +75,7 @@ export const UniverseSchema = Type.Object(
 );
 
 /** `[fx]`: units of base currency per unit of each other currency. */
-export const FxSchema = Type.Unsafe<Record<string, number>>({
+const FxSchema = Type.Unsafe<Record<string, number>>({
   type: "object",
   description:
     "Exchange rates to the base currency: CURRENCY = units of base currency per unit (e.g. EUR = 1.08 with a USD base). An instrument in a currency without a rate has no reference price, so its orders are blocked.",
@@ -84,7 +84,7 @@ export const FxSchema = Type.Unsafe<Record<string, number>>({
   default: {},
 });
 
-export const AccountSchema = Section("The paper account the bot trades.", {
+const AccountSchema = Section("The paper account the bot trades.", {
   base_currency: LimitsSchema.properties.base_currency,
   capital: Type.Number({ minimum: 1, maximum: MAX_AMOUNT, default: 100000, description: "Capital the journal is opened with (base currency)." }),
   timezone: Type.String({ format: "iana-timezone", default: "America/New_York", description: "IANA time zone of the monthly order quota and spend month." }),
@@ -146,7 +146,7 @@ export const SimBrokerSchema = Section("The simulated paper broker.", {
   }),
 });
 
-export const BrokerSchema = Section("The paper broker.", {
+const BrokerSchema = Section("The paper broker.", {
   kind: Enum(["sim", "alpaca"], { default: "sim", description: "sim: the simulated broker; alpaca: Alpaca paper." }),
   sim: SimBrokerSchema,
   alpaca: Section("Alpaca paper trading.", {

@@ -6,33 +6,18 @@
 import type { Static } from "@sinclair/typebox";
 import type { Instrument } from "../core/domain.js";
 import type {
-  AccountSchema,
-  BrokerSchema,
   ExecutorSchema,
   LoadedConfigSchema,
   ModelSchema,
   ResearchSchema,
-  RiskSchema,
   SimBrokerSchema,
-  UniverseSchema,
 } from "./schema.js";
-
-/** `[account]`: base currency (ISO 4217), opening capital, and the time zone of the month. */
-export type AccountConfig = Static<typeof AccountSchema>;
-
-/** The loaded `[limits]`: the gate's Limits (base currency from `[account]`) and the kill-switch keys. */
-export type RiskConfig = Static<typeof RiskSchema>;
-
-/** `[universe]`: CSV files (symbol,currency,exchange,name,...); relative paths resolve against the home, then the bundled data/. */
-export type UniverseConfig = Static<typeof UniverseSchema>;
 
 /** `[model]`: provider, id, limits per request and run, budgets (USD), endpoint, key variable, hand-set price. */
 export type ModelConfig = Static<typeof ModelSchema>;
 
 /** `[broker.sim]`: participation cap, commission schedule, first day of a fresh simulation. */
 export type SimBrokerConfig = Static<typeof SimBrokerSchema>;
-
-export type BrokerConfig = Static<typeof BrokerSchema>;
 
 /** `[executor]`: how long the executor waits (seconds) and polls (milliseconds); the schema is the one definition. */
 export type ExecutorConfig = Static<typeof ExecutorSchema>;

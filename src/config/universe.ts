@@ -146,7 +146,7 @@ function firstOccurrence(bySymbol: Map<string, Seen>, inst: Instrument, label: s
  * Parse the universe CSV texts (label = the file as configured, text = its contents). Returns the
  * instruments (first occurrence wins for identical duplicates) and every issue found.
  */
-export function parseUniverse(files: Array<{ label: string; text: string }>): {
+function parseUniverse(files: Array<{ label: string; text: string }>): {
   universe: Instrument[];
   issues: ConfigIssue[];
 } {

@@ -15,13 +15,13 @@
  */
 import { createHash } from "node:crypto";
 import { cancelWorking } from "./steps/cancel.js";
-import { defaultSleep, executionContext, newEntry, sellsFirst, toOrderStatus } from "./steps/context.js";
+import { executionContext, newEntry, sellsFirst } from "./steps/context.js";
 import { finish } from "./steps/finish.js";
 import { interrupted, notSent, recordIntent } from "./steps/intent.js";
 import { send } from "./steps/send.js";
 import { settleFills } from "./steps/settle.js";
 import { waitForEnd } from "./steps/wait.js";
-import type { ExecuteOptions, ExecuteResult, ExecutorJournal } from "./types.js";
+import type { ExecuteOptions, ExecuteResult } from "./types.js";
 
 const MAX_CLIENT_ID = 128;
 
@@ -62,5 +62,3 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
   return { results: entries.map((e) => e.res), problems: ctx.problems, journal_errors: ctx.journalErrors };
 }
 
-export { defaultSleep, toOrderStatus };
-export type { ExecutorJournal };

@@ -20,7 +20,7 @@ import { defaultSleep, toOrderStatus } from "./steps/context.js";
 import type { ExecutorJournal } from "./types.js";
 
 /** What recovery needs to know of a journal order. */
-export interface RecoverableOrder {
+interface RecoverableOrder {
   run_id: string;
   client_order_id: string;
   symbol: string;
@@ -35,7 +35,7 @@ export interface RecoverableOrder {
   fx_to_base?: number;
 }
 
-export interface RecoveryJournal extends ExecutorJournal {
+interface RecoveryJournal extends ExecutorJournal {
   /** Orders whose outcome is not final: not in a final state, or final with fewer fills booked than the broker reported. */
   unsettledOrders(): RecoverableOrder[];
   /** Fill quantity booked for an order. */

@@ -11,7 +11,7 @@ import type { Broker } from "../broker/types.js";
 import type { RunEventBody } from "../core/events.js";
 
 /** The order as the journal records it before the send: the placed order, its client id, its run. */
-export type OrderIntent = Order & { client_order_id: string; run_id: string; index: number; at: string };
+type OrderIntent = Order & { client_order_id: string; run_id: string; index: number; at: string };
 
 export interface ExecutorJournal {
   recordOrderIntent(i: OrderIntent): void | Promise<void>;
@@ -45,9 +45,9 @@ export interface ExecuteOptions {
 }
 
 /** `not_sent`: never reached the broker (interrupted, or the journal could not record the intent). */
-export type ExecutionStatus = OrderStatus | "not_sent";
+type ExecutionStatus = OrderStatus | "not_sent";
 
-export interface BookedFill {
+interface BookedFill {
   fill_id: string;
   quantity: number;
   price: number;

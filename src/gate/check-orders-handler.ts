@@ -17,7 +17,7 @@ export interface GateInputs {
 }
 
 /** One decision as the model is shown it (no index: tw-tools/1 and /2 results replay unchanged). */
-export const OrderVerdictSchema = Type.Object({
+const OrderVerdictSchema = Type.Object({
   symbol: Type.String(),
   side: Type.String(),
   quantity: Type.Number(),
@@ -28,13 +28,12 @@ export const OrderVerdictSchema = Type.Object({
   /** null when the commission is unknown (counted as infinite: the order is blocked). */
   commission: Type.Union([Type.Number(), Type.Null()], { description: "null when the commission is unknown (counted as infinite: the order is blocked)." }),
 });
-export type OrderVerdict = Static<typeof OrderVerdictSchema>;
 
 /**
  * The model-facing result of check_orders (tw-tools/1 and /2 serialise exactly this: decisions in
  * evaluated order, with no index, so recorded results replay unchanged).
  */
-export const OrderVerdictsSchema = Type.Object({
+const OrderVerdictsSchema = Type.Object({
   all_approved: Type.Boolean(),
   decisions: Type.Array(OrderVerdictSchema),
   portfolio_after: Type.Object({ cash: Type.Number(), orders_this_month: Type.Number() }),
@@ -48,11 +47,6 @@ export function dryRun(orders: GateOrder[], inputs: GateInputs): GateResult {
   const copy = structuredClone({ orders, state: inputs.state, market: inputs.market });
   const options: EvaluateOptions = inputs.commission ? { commission: inputs.commission } : {};
   return evaluate(copy.orders, copy.state, copy.market, inputs.limits, inputs.universe, options);
-}
-
-/** The gate's verdicts for a batch, shaped for the model (decisions in evaluated order: sells first). */
-export function gateVerdicts(orders: GateOrder[], inputs: GateInputs): OrderVerdicts {
-  return modelVerdicts(dryRun(orders, inputs));
 }
 
 /** A gate result as the model is shown it. */

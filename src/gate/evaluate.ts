@@ -36,10 +36,9 @@ import { isNum } from "./normalize.js";
 import { evaluateOne } from "./order-decision.js";
 import { drawdownPct, portfolioValue } from "./valuation.js";
 
-export { evaluationOrder } from "./batch.js";
 export type { EvaluateOptions } from "./commission.js";
 export { normSide, normSymbol } from "./normalize.js";
-export { drawdownPct, killSwitchTriggered, portfolioValue, unpricedHoldings } from "./valuation.js";
+export { drawdownPct, killSwitchTriggered, portfolioValue } from "./valuation.js";
 
 export function evaluate(
   orders: GateOrder[],

@@ -11,9 +11,9 @@ import type { GateMarket, GateState, Limits } from "../core/gate-types.js";
 import { fmtValue } from "./format.js";
 
 /** Largest quantity, price or amount the gate accepts (its products stay far below 2^1023). */
-export const MAX_GATE_NUMBER = 1e15;
+const MAX_GATE_NUMBER = 1e15;
 /** The tick when the instrument names none: the cent both brokers require. */
-export const DEFAULT_TICK = 0.01;
+const DEFAULT_TICK = 0.01;
 
 const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 const inRange = (v: number, lo: number, hi: number) => v >= lo && v <= hi;

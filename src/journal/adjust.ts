@@ -19,7 +19,7 @@ export interface AdoptionInput {
 }
 
 /** The differences an operator may adopt (the others need an action at the broker, or time). */
-export function adoptable(differences: readonly ReconcileDifference[]): ReconcileDifference[] {
+function adoptable(differences: readonly ReconcileDifference[]): ReconcileDifference[] {
   return differences.filter((d) => d.adoptable === true);
 }
 

@@ -18,7 +18,7 @@ import { assertEvent } from "./validate.js";
 
 export const CHAIN_ORIGIN = "0".repeat(64);
 
-export function chainNext(prev: string, line: string): string {
+function chainNext(prev: string, line: string): string {
   return createHash("sha256").update(prev).update("\n").update(line).digest("hex");
 }
 

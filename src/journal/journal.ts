@@ -15,7 +15,7 @@ import { JournalReads } from "./journal-reads.js";
 import { fold, loadJournalFiles } from "./load.js";
 import { MAX_LIVE_NOTES, noteEvent } from "./notes.js";
 import { type FillArgs, fillEvents, type IntentArgs, intentEvent, positive, type UpdateArgs, updateEvents } from "./orders.js";
-import { firstValuationEvents, resetEvents, STALE_RUN_MS, type StartRunArgs, startRunEvents } from "./runs.js";
+import { firstValuationEvents, resetEvents, type StartRunArgs, startRunEvents } from "./runs.js";
 import type { StandingEvent, StandingState } from "./standing-orders.js";
 import { apply, checkpointOf, type State } from "./state.js";
 import { LogAppender, makeHeadDb } from "./store.js";
@@ -41,9 +41,6 @@ import { brokerFillFindings, verifyState } from "./verify.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { WatchEvent, WatchState } from "./watchlist.js";
-
-export { MAX_LIVE_NOTES };
-export { STALE_RUN_MS };
 
 export interface OpenJournalOptions {
   /** IANA zone in which quota and spend months are counted. */

@@ -35,7 +35,7 @@ const toStderr = (message: string) => {
   process.stderr.write(`tradewarden: ${message}\n`);
 };
 
-export function newHead(now: string): HeadDoc {
+function newHead(now: string): HeadDoc {
   return {
     format: "tradewarden-journal",
     schema_version: SCHEMA_VERSION,

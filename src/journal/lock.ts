@@ -45,7 +45,7 @@ export interface LockOptions {
 
 const HOLDER = "holder.json";
 /** A lock folder without a holder description older than this was left by a process that died while taking it. */
-export const HOLDERLESS_GRACE_MS = 1_500;
+const HOLDERLESS_GRACE_MS = 1_500;
 
 /**
  * Whether a process is running: it exists and is not a zombie (a process that has exited but whose
@@ -62,7 +62,7 @@ export function isPidAlive(pid: number): boolean {
 }
 
 /** True when /proc says the process has exited (zombie `Z` or dead `X`); false where /proc is unavailable. */
-export function isZombie(pid: number): boolean {
+function isZombie(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The state is the first field after the command name, which is in parentheses and may contain spaces.

@@ -14,7 +14,7 @@ import { toMs } from "./time.js";
 import type { JournalEventBody, LiquidationStatus, ResetRecord, RunRecord } from "./types.js";
 
 /** A run still "running" this long after it started is closed as aborted by the next run. */
-export const STALE_RUN_MS = 30 * 60_000;
+const STALE_RUN_MS = 30 * 60_000;
 
 export interface StartRunArgs {
   run_id: string;

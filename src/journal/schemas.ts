@@ -29,14 +29,14 @@ const Side = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]);
 const TradingState = Type.Union([Type.Literal("ACTIVE"), Type.Literal("REDUCING"), Type.Literal("HALTED")]);
 
 /** Every kind of ledger entry; `adjustment` entries come only from adjustment events. */
-export const LedgerKind = Type.Union([Type.Literal("deposit"), Type.Literal("buy"), Type.Literal("sell"), Type.Literal("commission"), Type.Literal("adjustment")]);
+const LedgerKind = Type.Union([Type.Literal("deposit"), Type.Literal("buy"), Type.Literal("sell"), Type.Literal("commission"), Type.Literal("adjustment")]);
 /** The kinds a schema 1 journal's ledger could hold (the `import_ledger` event). */
 const ImportedLedgerKind = Type.Union([Type.Literal("deposit"), Type.Literal("buy"), Type.Literal("sell"), Type.Literal("commission")]);
 export const RunStatus = Type.Union([Type.Literal("running"), Type.Literal("completed"), Type.Literal("failed"), Type.Literal("interrupted"), Type.Literal("aborted")]);
 export const NoteKind = Type.Union([Type.Literal("observation"), Type.Literal("lesson"), Type.Literal("plan"), Type.Literal("watch")]);
 export const ApprovalDecision = Type.Union([Type.Literal("approved"), Type.Literal("rejected"), Type.Literal("killswitch"), Type.Literal("awaiting"), Type.Literal("none")]);
 
-export const Usage = Type.Object({
+const Usage = Type.Object({
   input_tokens: NonNegInt,
   output_tokens: NonNegInt,
   cache_creation_input_tokens: NonNegInt,
@@ -67,7 +67,7 @@ export const RunRecord = Type.Object({
   notes: Type.Array(Str),
 });
 
-export const OrderStatusEntry = Type.Object({
+const OrderStatusEntry = Type.Object({
   status: Loose<OrderStatus>(Str),
   at: Str,
   broker_order_id: Type.Optional(Str),
@@ -203,7 +203,7 @@ export const WatchEvent = Type.Union([
 ]);
 
 export const StandingType = Type.Union([Type.Literal("stop_loss"), Type.Literal("take_profit"), Type.Literal("buy_limit_below")]);
-export const StandingStatus = Type.Union([
+const StandingStatus = Type.Union([
   Type.Literal("proposed"),
   Type.Literal("active"),
   Type.Literal("rejected"),
@@ -213,7 +213,7 @@ export const StandingStatus = Type.Union([
   Type.Literal("blocked"),
 ]);
 /** The run that fired a standing order, with the reference price, and the order placed or the gate's reasons. */
-export const StandingFired = Type.Object({
+const StandingFired = Type.Object({
   run_id: Id,
   trading_day: Day,
   reference_price: Price,

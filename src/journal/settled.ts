@@ -5,7 +5,7 @@ import type { OrderRecord } from "./types.js";
 import type { State } from "./state.js";
 
 /** Not in a final state, or final with fewer fills booked than the broker reported (a filled order without its fills). */
-export function isUnsettled(o: { status: OrderStatus; quantity: number; filled_quantity: number }, booked: number): boolean {
+function isUnsettled(o: { status: OrderStatus; quantity: number; filled_quantity: number }, booked: number): boolean {
   if (!TERMINAL_ORDER_STATUSES.has(o.status)) return true;
   const expected = o.status === "filled" ? Math.max(o.quantity, o.filled_quantity) : o.filled_quantity;
   return booked + 1e-9 < expected;

@@ -10,7 +10,6 @@ import type { Side } from "../core/domain.js";
 import type * as S from "./schemas.js";
 
 export type StandingType = Static<typeof S.StandingType>;
-export type StandingStatus = Static<typeof S.StandingStatus>;
 export type StandingOrder = Static<typeof S.StandingOrder>;
 export type StandingEvent = Static<typeof S.StandingEvent>;
 

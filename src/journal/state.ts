@@ -11,7 +11,7 @@ import { applyStanding, emptyStandingState, type StandingState } from "./standin
 import type { AdjustmentRecord, ApprovalRecord, Checkpoint, FillRecord, JournalEvent, LedgerEntry, Note, OrderRecord } from "./types.js";
 import type { ProposalRecord, ResetRecord, RunRecord, TripRecord, UsageRecord } from "./types.js";
 
-export interface HoldingState {
+interface HoldingState {
   qty: Dec;
   /** Base-currency minor units, exact (fractional after partial sells). */
   basis: Dec;
@@ -94,7 +94,7 @@ const REACHED = new Set(["accepted", "partially_filled", "filled", "cancelled", 
  * while its send is `uncertain` (it may have arrived). An order rejected on send never counts.
  * Kill-switch liquidation orders are outside the quota. The month is that of the intent (the send).
  */
-export function isCounted(o: OrderRecord, booked: Dec | undefined): boolean {
+function isCounted(o: OrderRecord, booked: Dec | undefined): boolean {
   if (o.liquidation) return false;
   if (booked?.gt(0)) return true;
   if (o.status === "uncertain") return true;

@@ -15,11 +15,6 @@ import { faultPoint } from "../util/test-fault.js";
 import type { HeadDoc } from "./types.js";
 import { CHAIN_ORIGIN, type ParsedLog, parseLines } from "./chain.js";
 
-export interface StoreOptions {
-  /** fsync files and the folder on every commit (default true; tests and simulations may turn it off). */
-  fsync: boolean;
-}
-
 export async function readText(path: string): Promise<string | null> {
   try {
     return await readFile(path, "utf8");

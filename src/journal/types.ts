@@ -13,13 +13,11 @@ export const LOG_FILE = "journal.log.jsonl";
 export type RunStatus = Static<typeof S.RunStatus>;
 export type LockPurpose = "run" | "reset" | "init" | "deposit" | "sim" | "standing" | "reconcile";
 export type NoteKind = Static<typeof S.NoteKind>;
-export type LedgerKind = Static<typeof S.LedgerKind>;
 
 export type Checkpoint = Static<typeof S.Checkpoint>;
 export type HeadDoc = Static<typeof S.HeadDoc>;
 export type LedgerEntry = Static<typeof S.LedgerEntry>;
 export type RunRecord = Static<typeof S.RunRecord>;
-export type OrderStatusEntry = Static<typeof S.OrderStatusEntry>;
 export type OrderRecord = Static<typeof S.OrderRecord>;
 export type FillRecord = Static<typeof S.FillRecord>;
 export type ProposalRecord = Static<typeof S.ProposalRecord>;
@@ -52,7 +50,7 @@ export interface Finding {
   message: string;
 }
 
-export type ActivityOutcome =
+type ActivityOutcome =
   | "blocked"
   | "not_placed"
   | "filled"

@@ -10,8 +10,6 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { HeadDoc as Head, JournalEvent } from "./types.js";
 import { EVENT_BODIES, HeadDoc, ResetRecord, TripRecord } from "./schemas.js";
 
-export const JOURNAL_EVENT_TYPES: readonly string[] = Object.keys(EVENT_BODIES);
-
 const checkers = new Map(Object.entries(EVENT_BODIES).map(([t, schema]) => [t, schemaChecker(schema)]));
 
 const checkHead = schemaChecker(HeadDoc);
@@ -23,7 +21,7 @@ const listed = (issues: { path: string; rule: string }[]) =>
     .join("; ") + (issues.length > 3 ? `; and ${issues.length - 3} more` : "");
 
 /** Why the head document is not valid, or null when it is. */
-export function headIssue(head: unknown): string | null {
+function headIssue(head: unknown): string | null {
   const issues = checkHead(head);
   return issues.length > 0 ? `the head document is not valid: ${listed(issues)}` : null;
 }
@@ -35,7 +33,7 @@ export function assertHead(head: unknown, fail: (why: string) => never): asserts
 }
 
 /** Why a log line's event is not valid (unknown type, wrong fields), or null when it is. */
-export function eventIssue(line: number, ev: Record<string, unknown>): string | null {
+function eventIssue(line: number, ev: Record<string, unknown>): string | null {
   const t = ev.t;
   const check = typeof t === "string" ? checkers.get(t) : undefined;
   if (!check) return `event log line ${line}: unknown event type ${JSON.stringify(t ?? null)}`;

@@ -23,13 +23,13 @@ import { barProblems } from "./bars.js";
 import { isIsoDay } from "./calendar.js";
 import { asciiSymbol, SYMBOL_PATTERN } from "./import.js";
 
-export const ALPACA_DATA_HOST = "data.alpaca.markets";
-export const ALPACA_DATA_URL = `https://${ALPACA_DATA_HOST}`;
+const ALPACA_DATA_HOST = "data.alpaca.markets";
+const ALPACA_DATA_URL = `https://${ALPACA_DATA_HOST}`;
 /** Feeds the bars endpoint accepts (`iex` is the free one; `sip` needs a subscription for recent data). */
-export const ALPACA_FEEDS = ["iex", "sip", "delayed_sip"] as const;
+const ALPACA_FEEDS = ["iex", "sip", "delayed_sip"] as const;
 export type AlpacaFeed = (typeof ALPACA_FEEDS)[number];
 /** At most this many symbols per request (one URL). */
-export const MAX_ALPACA_SYMBOLS = 100;
+const MAX_ALPACA_SYMBOLS = 100;
 
 export type MarketDataErrorCode =
   /** Bad input (symbols, dates, feed): nothing was sent. */
@@ -138,7 +138,7 @@ export function newYorkDate(timestamp: string): string | undefined {
 }
 
 /** Trimmed, upper-cased, de-duplicated symbols; an element may itself be a comma-separated list. */
-export function normalizeSymbols(symbols: readonly string[]): string[] {
+function normalizeSymbols(symbols: readonly string[]): string[] {
   const out: string[] = [];
   for (const s of symbols.flatMap((x) => String(x).split(","))) {
     // ASCII upper case only: "ſpx" stays itself (and is refused below), never becomes "SPX".
@@ -149,7 +149,7 @@ export function normalizeSymbols(symbols: readonly string[]): string[] {
 }
 
 /** Checks symbols, dates and feed; throws a `usage` error naming the first problem. */
-export function checkBarsRequest(opts: { symbols: readonly string[]; from: string; to: string; feed?: string }): { symbols: string[]; feed: AlpacaFeed } {
+function checkBarsRequest(opts: { symbols: readonly string[]; from: string; to: string; feed?: string }): { symbols: string[]; feed: AlpacaFeed } {
   const symbols = normalizeSymbols(opts.symbols ?? []);
   if (symbols.length === 0) throw usage("no symbols given (e.g. --symbols AAPL,MSFT)");
   if (symbols.length > MAX_ALPACA_SYMBOLS) throw usage(`${symbols.length} symbols given; at most ${MAX_ALPACA_SYMBOLS} per import`);
@@ -169,7 +169,7 @@ export function checkBarsRequest(opts: { symbols: readonly string[]; from: strin
 }
 
 /** The Alpaca keys from the environment, or a `missing_api_key` error (exit 2). */
-export function alpacaKeysFrom(env: Readonly<Record<string, string | undefined>>): { keyId: string; secret: string } {
+function alpacaKeysFrom(env: Readonly<Record<string, string | undefined>>): { keyId: string; secret: string } {
   const keyId = env.APCA_API_KEY_ID?.trim();
   const secret = env.APCA_API_SECRET_KEY?.trim();
   if (!keyId || !secret) {
@@ -349,7 +349,6 @@ function rateLimitWait(c: BarsClient, headers: Headers): number {
   if (reset !== null && Number.isFinite(Number(reset))) return cap(Number(reset) * 1000 - c.now());
   return cap(1000);
 }
-
 
 /** One wire bar as a `Bar`, or a refusal naming the symbol, the bar and the rule broken. */
 function toBar(symbol: string, raw: unknown, prev: Bar | undefined, from: string, to: string): Bar {

@@ -6,7 +6,7 @@
 import { Buffer } from "node:buffer";
 import type { Bar } from "../core/domain.js";
 
-export const BAR_HEADER = "Date,Open,High,Low,Close,Volume";
+const BAR_HEADER = "Date,Open,High,Low,Close,Volume";
 
 export interface BarFile {
   bars: Bar[];
@@ -26,7 +26,7 @@ export interface ParseBarOptions {
  * Largest price or volume a bar may hold (as the gate's MAX_GATE_NUMBER): products of it stay far
  * below 2^1023, so no valuation becomes Infinity or NaN.
  */
-export const MAX_BAR_NUMBER = 1e15;
+const MAX_BAR_NUMBER = 1e15;
 
 const PRICE_FIELDS = ["open", "high", "low", "close"] as const;
 
@@ -77,20 +77,6 @@ function dayKey(text: string, at: number): number {
   );
 }
 
-/**
- * Parses a canonical bar file. Throws on a malformed line, naming the source and line number.
- *
- * Fast path: a data line of the strict shape `dddd-dd-dd` then five `digits[.digits]` fields (at
- * most 15 digits each) is read in place, byte by byte. Such a field's value m / 10^d (m < 2^53,
- * 10^d exact) is one correctly rounded division, so it is bit-identical to `Number(field)`. Any
- * other line (signs, exponents, spaces, empty fields, comments, the header, errors) goes through
- * the general path, which applies the format's rules exactly as before (`Number` per field).
- * (The text is read as UTF-8 bytes: a lone surrogate in `text`, which no file can hold, reads as U+FFFD.)
- */
-export function parseBarFile(text: string, source = "bars", opts: ParseBarOptions = {}): BarFile {
-  return parseBarBytes(Buffer.from(text, "utf8"), source, opts);
-}
-
 /** What the parse of one file carries from line to line. */
 interface BarParse {
   source: string;
@@ -104,9 +90,16 @@ interface BarParse {
 }
 
 /**
- * `parseBarFile` over the file's bytes (UTF-8), without decoding the whole file: what the loader
- * uses. A line is decoded only when it leaves the fast path, so the results are those of parsing
- * the decoded text.
+ * Parses a canonical bar file from its bytes (UTF-8), without decoding the whole file: what the
+ * loader uses. Throws on a malformed line, naming the source and line number.
+ *
+ * Fast path: a data line of the strict shape `dddd-dd-dd` then five `digits[.digits]` fields (at
+ * most 15 digits each) is read in place, byte by byte. Such a field's value m / 10^d (m < 2^53,
+ * 10^d exact) is one correctly rounded division, so it is bit-identical to `Number(field)`. Any
+ * other line (signs, exponents, spaces, empty fields, comments, the header, errors) goes through
+ * the general path, which applies the format's rules exactly as before (`Number` per field).
+ * A line is decoded only when it leaves the fast path, so the results are those of parsing the
+ * decoded text.
  */
 export function parseBarBytes(bytes: Uint8Array, source = "bars", opts: ParseBarOptions = {}): BarFile {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

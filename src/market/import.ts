@@ -7,7 +7,7 @@ import type { Bar } from "../core/domain.js";
 import { barProblems } from "./bars.js";
 import { isIsoDay } from "./calendar.js";
 
-export const IMPORT_COLUMNS = ["date", "open", "high", "low", "close", "volume"] as const;
+const IMPORT_COLUMNS = ["date", "open", "high", "low", "close", "volume"] as const;
 export const SYMBOL_PATTERN = /^[A-Z0-9][A-Z0-9.-]{0,14}$/;
 
 /**
@@ -29,7 +29,7 @@ export function weekendOf(day: string): string | undefined {
   return d === 0 || d === 6 ? WEEKDAYS[d] : undefined;
 }
 
-export interface ImportProblem {
+interface ImportProblem {
   /** 1-based line in the file (0: the file as a whole). */
   line: number;
   message: string;

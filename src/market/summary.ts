@@ -8,10 +8,10 @@ import type { Bar } from "../core/domain.js";
 import { countBefore } from "./bars.js";
 
 export const DEFAULT_LOOKBACK_DAYS = 126;
-export const MAX_LOOKBACK_DAYS = 252;
-export const MIN_LOOKBACK_DAYS = 5;
+const MAX_LOOKBACK_DAYS = 252;
+const MIN_LOOKBACK_DAYS = 5;
 
-export interface PriceHistorySummary {
+interface PriceHistorySummary {
   symbol: string;
   /** The last bar's date: the summary knows nothing after it. */
   as_of: string;

@@ -8,11 +8,11 @@ import type { Instrument } from "../core/domain.js";
 import { bundledDataDir } from "../util/paths.js";
 import { READ_LIMITS, readRequiredFile } from "../util/regular-file.js";
 
-export function bundledUniversePath(): string {
+function bundledUniversePath(): string {
   return join(bundledDataDir(), "universe", "sim.csv");
 }
 
-export function parseUniverseCsv(text: string): Instrument[] {
+function parseUniverseCsv(text: string): Instrument[] {
   const rows = parse(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, trim: true }) as Record<
     string,
     string

@@ -75,7 +75,7 @@ export interface StandingDecision {
 /** The fields an approval binds to (reason and evidence do not change what is sent): the order's identity. */
 type Bound = Parameters<typeof orderKey>[0];
 
-export function canonicalOrders(orders: readonly Bound[]): string {
+function canonicalOrders(orders: readonly Bound[]): string {
   return JSON.stringify(orders.map(orderKey));
 }
 

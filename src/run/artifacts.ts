@@ -27,7 +27,7 @@ export const OPTIONAL_ARTIFACT_FILES = {
 } as const;
 
 /** Every artifact's file name, required and optional. */
-export const ARTIFACT_FILE_NAMES: readonly string[] = [...Object.values(ARTIFACT_FILES), ...Object.values(OPTIONAL_ARTIFACT_FILES)];
+const ARTIFACT_FILE_NAMES: readonly string[] = [...Object.values(ARTIFACT_FILES), ...Object.values(OPTIONAL_ARTIFACT_FILES)];
 
 export function artifactPaths(runDir: string) {
   return {

@@ -35,7 +35,7 @@ export function artifactDigests(runDir: string): Record<string, string> {
 }
 
 /** The digests the run's journal record holds, with where: null when the folder is not in a home's runs/ or the record has none. */
-export function recordedDigests(runDir: string): { where: string; digests: Record<string, string> } | null {
+function recordedDigests(runDir: string): { where: string; digests: Record<string, string> } | null {
   const dir = resolve(runDir);
   if (basename(dirname(dir)) !== "runs") return null;
   const home = dirname(dirname(dir));

@@ -25,7 +25,7 @@ export interface JournalFacts {
 }
 
 /** Reference quotes for every universe symbol and every holding that has a price. */
-export function gateMarketOf(symbols: Iterable<string>, prices: PriceSource): GateMarket {
+function gateMarketOf(symbols: Iterable<string>, prices: PriceSource): GateMarket {
   const market: GateMarket = {};
   for (const s of symbols) {
     const p = prices.referencePrice(s);

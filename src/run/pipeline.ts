@@ -56,7 +56,7 @@ async function decideAndPlace(proposed: Proposed): Promise<Stop> {
 }
 
 /** The daily run's phases, each on what the one before established (close always runs after them). */
-export async function dailyPhases(ctx: RunStart): Promise<Stop> {
+async function dailyPhases(ctx: RunStart): Promise<Stop> {
   const valued = await valueRun(ctx);
   if (valued instanceof Stop) return valued;
   const open = await killSwitchPhase.run(valued);
@@ -71,7 +71,7 @@ export async function dailyPhases(ctx: RunStart): Promise<Stop> {
 }
 
 /** `tradewarden approve`: an earlier run's proposal (resume) in place of the standing, budget and agent phases. */
-export function approvePhases(resume: ResumedProposal): (ctx: RunStart) => Promise<Stop> {
+function approvePhases(resume: ResumedProposal): (ctx: RunStart) => Promise<Stop> {
   return async (ctx) => {
     const valued = await valueRun(ctx);
     if (valued instanceof Stop) return valued;
@@ -83,7 +83,7 @@ export function approvePhases(resume: ResumedProposal): (ctx: RunStart) => Promi
   };
 }
 
-export function newRunId(at: Date): string {
+function newRunId(at: Date): string {
   const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
   return `${stamp}-${randomBytes(3).toString("hex")}`;
 }
@@ -107,7 +107,7 @@ export function newRunContext(deps: PipelineDeps): RunStart {
 }
 
 /** Runs the phases until one stops; an error becomes the stop it maps to. */
-export async function runPhases(ctx: RunStart, phases: (ctx: RunStart) => Promise<Stop>): Promise<Stop> {
+async function runPhases(ctx: RunStart, phases: (ctx: RunStart) => Promise<Stop>): Promise<Stop> {
   const { sink } = ctx.deps;
   try {
     return await phases(ctx);

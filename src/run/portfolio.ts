@@ -9,7 +9,7 @@ import type { GateDecision } from "../core/gate-types.js";
 import { fromMinor, productToMinor, toMinor } from "../core/money.js";
 import { valueAccount } from "../core/valuation.js";
 
-export type { FillView, HoldingView, PortfolioView } from "../core/domain.js";
+export type { PortfolioView } from "../core/domain.js";
 
 export interface PortfolioSource {
   /** Ledger cash in whole minor units of the base currency. */
@@ -47,7 +47,7 @@ export function portfolioView(src: PortfolioSource, prices: PriceSource, opts: {
 }
 
 /** The fills of the most recent run (other than `currentRunId`) that had fills. */
-export function lastRunFills(src: PortfolioSource, currentRunId?: string): FillView[] {
+function lastRunFills(src: PortfolioSource, currentRunId?: string): FillView[] {
   const runs = src.runs();
   for (let i = runs.length - 1; i >= 0; i--) {
     const run = runs[i];

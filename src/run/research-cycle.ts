@@ -27,7 +27,7 @@ export interface ResearchCycleFacts {
   marketData: string;
 }
 
-export type NextAction =
+type NextAction =
   | "none"
   | "hold"
   | "observe_only"
@@ -297,7 +297,7 @@ function blockedSearch(received: unknown): Record<string, unknown> {
 
 let validator: ValidateFunction | null = null;
 
-export function researchCycleSchemaPath(): string {
+function researchCycleSchemaPath(): string {
   return join(bundledDataDir(), "schemas", "research-cycle.schema.json");
 }
 

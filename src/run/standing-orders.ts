@@ -37,7 +37,7 @@ export interface StandingRunReport {
   notPlaced: string[];
 }
 
-export function orderOf(o: StandingOrder): ProposedOrder {
+function orderOf(o: StandingOrder): ProposedOrder {
   return {
     symbol: o.symbol,
     side: o.side,

@@ -15,12 +15,12 @@ import { newAjv } from "../tools/validate.js";
 import { bundledDataDir } from "../util/paths.js";
 
 /** Python's `(?i)` prefix read as JavaScript's `i` flag. */
-export const pythonFlagRegExp: RegExpEngine = Object.assign(
+const pythonFlagRegExp: RegExpEngine = Object.assign(
   (pattern: string, u: string) => (pattern.startsWith("(?i)") ? new RegExp(pattern.slice(4), `${u}i`) : new RegExp(pattern, u)),
   { code: "tradewarden.pythonFlagRegExp" },
 );
 
-export const TRADECAT_SCHEMA_FILE = "tradecat-research-cycle.schema.json";
+const TRADECAT_SCHEMA_FILE = "tradecat-research-cycle.schema.json";
 
 /** The safety block: TradeCat allows exactly these values. */
 export const TRADECAT_SAFETY = Object.freeze({
@@ -41,7 +41,7 @@ export function tradecatSchema(dir = bundledDataDir()): object {
 }
 
 /** Compiles a TradeCat schema (the vendored one, or one a test read from the seed). */
-export function compileTradecat(schema: object): ValidateFunction {
+function compileTradecat(schema: object): ValidateFunction {
   return newAjv({ allowUnionTypes: true, code: { regExp: pythonFlagRegExp } }).compile(schema);
 }
 

@@ -34,7 +34,7 @@ const HOLD_INPUTS: Record<string, string[]> = {
   tripped: ["a person resets the kill switch (tradewarden killswitch)"],
 };
 
-export function tradecatMode(twMode: string, outcome: string): "observe_only" | "paper" | "watch" {
+function tradecatMode(twMode: string, outcome: string): "observe_only" | "paper" | "watch" {
   if (twMode === "observe_only") return "observe_only";
   return WATCH_OUTCOMES.has(outcome) ? "watch" : "paper";
 }

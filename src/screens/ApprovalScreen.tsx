@@ -19,8 +19,6 @@ import { useTerminalSize } from "./terminal.js";
 import { useTheme } from "./theme.js";
 import { useRefState } from "./use-ref-state.js";
 
-export { HALT_WORD } from "./approval-modes.js";
-
 export interface ApprovalScreenProps {
   request: ApprovalRequest;
   onDecide: (decision: ApprovalDecision) => void;

@@ -19,7 +19,7 @@ import { clip } from "./text.js";
 import { useTheme } from "./theme.js";
 import { useRefState } from "./use-ref-state.js";
 
-export type { JournalAccount, JournalBrowserSource, JournalRunDetail, JournalRunSummary, JournalScreenProps } from "./journal-data.js";
+export type { JournalBrowserSource, JournalRunSummary, JournalScreenProps } from "./journal-data.js";
 export { filterRuns } from "./journal-data.js";
 
 /** Loads the runs list once, and opens a run's detail or the account view (loading each). */

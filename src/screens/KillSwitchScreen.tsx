@@ -17,8 +17,6 @@ import { useTerminalSize } from "./terminal.js";
 import { type Theme, useTheme } from "./theme.js";
 import { useRefState } from "./use-ref-state.js";
 
-export { KILLSWITCH_REASON_KEYS, KILLSWITCH_WORD_KEYS, RESET_WORD } from "./killswitch-input.js";
-
 export interface KillSwitchFacts {
   trading_state: TradingState;
   base_currency?: string;

@@ -16,7 +16,7 @@ import { useTerminalSize } from "./terminal.js";
 import { type Theme, useTheme } from "./theme.js";
 import { useRefState } from "./use-ref-state.js";
 
-export const ADOPT_WORD = "ADOPT";
+const ADOPT_WORD = "ADOPT";
 
 export interface ReconcileScreenProps {
   /** One line per order recovered by client order id. */
@@ -32,8 +32,8 @@ type Mode = { kind: "word"; line: LineState } | { kind: "reason"; line: LineStat
 
 const LEAVE = "leave without changes";
 const INTERRUPT = "leave without changes (exit 130)";
-export const RECONCILE_WORD_KEYS = promptKeys("continue to the reason", LEAVE, INTERRUPT);
-export const RECONCILE_REASON_KEYS = promptKeys("adopt the broker's side", LEAVE, INTERRUPT);
+const RECONCILE_WORD_KEYS = promptKeys("continue to the reason", LEAVE, INTERRUPT);
+const RECONCILE_REASON_KEYS = promptKeys("adopt the broker's side", LEAVE, INTERRUPT);
 
 interface ReconcileState {
   mode: Mode;

@@ -19,9 +19,9 @@ import { type Theme, type Tone, useTheme } from "./theme.js";
 const OVERLAY = overlayKeys("stop the run (nothing more is placed)");
 
 export const HEADER_ROWS = 2;
-export const STATUS_ROWS = 2; // status line + key help
+const STATUS_ROWS = 2; // status line + key help
 
-export function RunHeaderView({ header, columns }: { header: RunHeader; columns: number }) {
+function RunHeaderView({ header, columns }: { header: RunHeader; columns: number }) {
   const th = useTheme();
   const cur = header.base_currency;
   const width = Math.max(20, columns - 1);
@@ -157,7 +157,7 @@ function verdictsItem(item: ItemOf<"verdicts">, th: Theme): ReactNode {
 }
 
 /** One finished item, as printed into the scrollback. */
-export function RunItemView({ item }: { item: RunItem }) {
+function RunItemView({ item }: { item: RunItem }) {
   const th = useTheme();
   switch (item.kind) {
     case "note":
@@ -190,7 +190,7 @@ export function RunItemView({ item }: { item: RunItem }) {
 }
 
 /** The live region: pending tool calls and the tail of the streamed text, at most `maxRows` rows. */
-export function RunLive({ state, columns, maxRows }: { state: RunState; columns: number; maxRows: number }) {
+function RunLive({ state, columns, maxRows }: { state: RunState; columns: number; maxRows: number }) {
   const th = useTheme();
   const width = Math.max(10, columns - 1);
   const tools = state.pendingTools.slice(-Math.max(0, maxRows - 2));
@@ -230,7 +230,7 @@ export function RunLive({ state, columns, maxRows }: { state: RunState; columns:
   );
 }
 
-export function StatusLine({ state, columns }: { state: RunState; columns: number }) {
+function StatusLine({ state, columns }: { state: RunState; columns: number }) {
   const th = useTheme();
   const st = state.status;
   const finished = state.final !== null || st.phase === "finished";

@@ -21,7 +21,7 @@ type ListAction = "up" | "down" | "approve" | "reject" | "leave" | "review" | "e
 
 const bind = <A extends string>(action: A, label: string, help: string, match: Binding["match"], hidden = false): Binding<A> => ({ action, label, help, match, ...(hidden ? { hidden } : {}) });
 
-export const STANDING_LIST_KEYS: KeyTable<ListAction> = [
+const STANDING_LIST_KEYS: KeyTable<ListAction> = [
   ...moveKeys("order")
     .filter((b) => b.action === "up" || b.action === "down")
     .map((b) => b as Binding<ListAction>),
@@ -35,17 +35,17 @@ export const STANDING_LIST_KEYS: KeyTable<ListAction> = [
 ];
 
 type ConfirmAction = "confirm" | "interrupt";
-export const STANDING_CONFIRM_KEYS: KeyTable<ConfirmAction> = [
+const STANDING_CONFIRM_KEYS: KeyTable<ConfirmAction> = [
   bind("confirm", "y", "record these decisions (any other key goes back)", char("y")),
   bind("interrupt", "Ctrl+C", "stop the run", isCtrlC),
 ];
 
-export function standingLine(o: StandingOrder): string {
+function standingLine(o: StandingOrder): string {
   return `${o.id}  ${o.type.replace(/_/g, " ")} ${o.symbol} at ${o.trigger_price} → ${o.side} ${o.quantity} @ ${o.limit_price}, armed through ${o.expires_on}`;
 }
 
 /** The decision the marks make (reject reasons say where they were decided). */
-export function decisionOf(orders: readonly StandingOrder[], marks: readonly StandingMark[]): StandingDecision {
+function decisionOf(orders: readonly StandingOrder[], marks: readonly StandingMark[]): StandingDecision {
   return {
     by: "operator",
     approved: orders.filter((_, i) => marks[i] === "approve").map((o) => o.id),

@@ -41,11 +41,11 @@ export function headerRow(cols: readonly Column<ColumnId>[]): string {
   return `${" ".repeat(MARKER)}${cols.map((c) => cell(c, c.header)).join("")} verdict`;
 }
 
-export function fmtShare(s: ReturnType<typeof shareAfter>): string {
+function fmtShare(s: ReturnType<typeof shareAfter>): string {
   return s === null ? "—" : `${s.orderOnly && s.share >= 0 ? "+" : ""}${(s.share * 100).toFixed(1)}%`;
 }
 
-export function tickOf(req: ApprovalRequest, symbol: string): number | undefined {
+function tickOf(req: ApprovalRequest, symbol: string): number | undefined {
   return req.ticks?.[symbol.toUpperCase()];
 }
 
@@ -93,7 +93,7 @@ export function briefLines(req: ApprovalRequest, row: ApprovalRow, index: number
 }
 
 /** Everything about one order: verdict with every reason, the full reason, each evidence item. */
-export function detailLines(req: ApprovalRequest, row: ApprovalRow, index: number, width: number): Line[] {
+function detailLines(req: ApprovalRequest, row: ApprovalRow, index: number, width: number): Line[] {
   const out: Line[] = [];
   const push = (text: string, tone: Tone = "plain") => {
     for (const l of wrapText(text, width)) out.push({ text: l, tone });

@@ -25,7 +25,7 @@ function blockedDecision(order: ProposedOrder, index: number, message: string): 
 }
 
 /** Re-gate the kept rows as one batch (verdicts depend on the whole batch: cash, duplicates…). */
-export function regateRows(req: ApprovalRequest, rows: readonly ApprovalRow[]): ApprovalRow[] {
+function regateRows(req: ApprovalRequest, rows: readonly ApprovalRow[]): ApprovalRow[] {
   const kept = rows.filter((r) => !r.dropped);
   let decisions: GateDecision[];
   try {

@@ -27,7 +27,7 @@ export interface ApprovalFrame {
 }
 
 /** The order counts the title and the prompt line show. */
-export function rowCounts(st: ApprovalScreenState) {
+function rowCounts(st: ApprovalScreenState) {
   const approvable = st.rows.filter(isApprovable);
   const blocked = st.rows.filter((r) => !r.dropped && !isApprovable(r)).length;
   const dropped = st.rows.filter((r) => r.dropped).length;

@@ -18,7 +18,7 @@ export const MARKS = { trip: "T", reset: "R", fill: "f" } as const;
 
 export type ChartSeries = "value" | "peak" | "limit" | "axis" | "blank";
 
-export interface ChartCell {
+interface ChartCell {
   ch: string;
   series: ChartSeries;
 }

@@ -138,7 +138,7 @@ export function decodeKeys(chunk: string): KeyPress[] {
 }
 
 /** A key in words, as a person would name it ("y", Enter, Backspace, Ctrl+U). */
-export function keyName(p: { input: string; key: Keys }): string {
+function keyName(p: { input: string; key: Keys }): string {
   const k = p.key;
   if (k.return) return "Enter";
   if (k.escape) return "Esc";

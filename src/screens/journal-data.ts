@@ -17,7 +17,7 @@ export interface JournalRunSummary {
   cost_usd: number;
 }
 
-export interface JournalOrderRow {
+interface JournalOrderRow {
   client_order_id: string;
   symbol: string;
   side: string;
@@ -28,7 +28,7 @@ export interface JournalOrderRow {
   avg_price?: number;
 }
 
-export interface JournalFillRow {
+interface JournalFillRow {
   at: string;
   symbol: string;
   side: string;
@@ -46,7 +46,7 @@ export interface JournalDecision {
   orders?: number;
 }
 
-export interface JournalCost {
+interface JournalCost {
   total_usd: number;
   input_tokens?: number;
   output_tokens?: number;
@@ -72,7 +72,7 @@ export interface JournalRunDetail {
   cost: JournalCost;
 }
 
-export interface JournalAccountPoint {
+interface JournalAccountPoint {
   run_id: string;
   trading_day: string;
   value: number;

@@ -129,7 +129,7 @@ function timelineLines(d: JournalRunDetail, day: string, width: number): Line[] 
 }
 
 /** A transcript entry's text with any JSON in it pretty-printed ("→ tool {…}", "← {…}", a bare document). */
-export function prettyEntry(text: string): string {
+function prettyEntry(text: string): string {
   const m = /^(→ \S+ |← |✗ )([[{][\s\S]*)$/.exec(text);
   if (m) return `${m[1]?.trimEnd()}\n${prettyText(m[2] ?? "")}`;
   return prettyText(text);

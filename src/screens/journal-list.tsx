@@ -23,18 +23,18 @@ const COLUMNS: readonly Column<RunColumn>[] = [
 ];
 const MARKER = 2;
 
-export function runColumns(width: number): Column<RunColumn>[] {
+function runColumns(width: number): Column<RunColumn>[] {
   return fitColumns(COLUMNS, width, 0, MARKER);
 }
 
-export function runsHeader(cols: readonly Column<RunColumn>[]): string {
+function runsHeader(cols: readonly Column<RunColumn>[]): string {
   return `${" ".repeat(MARKER)}${cells(
     cols,
     Object.fromEntries(cols.map((c) => [c.id, c.header])) as Record<RunColumn, string>,
   )}`.trimEnd();
 }
 
-export function runRow(cols: readonly Column<RunColumn>[], r: JournalRunSummary, selected: boolean): string {
+function runRow(cols: readonly Column<RunColumn>[], r: JournalRunSummary, selected: boolean): string {
   return `${selected ? "›" : " "} ${cells(cols, {
     day: sanitizeLine(r.trading_day),
     started: sanitizeLine(r.started_at).replace("T", " ").slice(0, 16),

@@ -12,7 +12,7 @@ export type View =
   | { kind: "transcript"; runId: string; offset: number; back: number }
   | { kind: "account" };
 
-export interface Search {
+interface Search {
   query: string;
   matches: number[];
   /** The line of the current match, or -1 before the first jump. */
@@ -51,7 +51,7 @@ export function initialJournalState(): JState {
   };
 }
 
-export const QUIT = "quit (exit 130)";
+const QUIT = "quit (exit 130)";
 export const FILTER_KEYS = promptKeys("keep the filter", "clear the filter", QUIT);
 export const SEARCH_KEYS = promptKeys("search", "cancel the search", QUIT);
 export const OVERLAY = overlayKeys(QUIT);

@@ -32,7 +32,7 @@ const loading = (what: string) => (
 );
 
 /** The runs list (`runs` filtered from `allRuns`, null while loading or failed). */
-export function listView(st: JState, runs: JournalRunSummary[], allRuns: JournalRunSummary[] | null, { th, width, bodyHeight }: ViewFrame): JournalView {
+function listView(st: JState, runs: JournalRunSummary[], allRuns: JournalRunSummary[] | null, { th, width, bodyHeight }: ViewFrame): JournalView {
   const all = allRuns?.length ?? 0;
   const title = `Journal · ${st.filter.text ? `${runs.length} of ${all} run(s) match` : `${all} run(s)`}`;
   if (st.runs.state === "loading") return { title, body: loading("runs"), status: null };
@@ -55,7 +55,7 @@ export function listView(st: JState, runs: JournalRunSummary[], allRuns: Journal
   return { title, body, status };
 }
 
-export function accountView(st: JState, { th, width, bodyHeight }: ViewFrame): JournalView {
+function accountView(st: JState, { th, width, bodyHeight }: ViewFrame): JournalView {
   const title = "Account · value against peak and the drawdown limit";
   const acc = st.account;
   let body: ReactNode;
@@ -67,7 +67,7 @@ export function accountView(st: JState, { th, width, bodyHeight }: ViewFrame): J
 }
 
 /** A run's detail or transcript: its lines scrolled to the view's offset, search matches marked. */
-export function runView(st: JState, v: Extract<View, { kind: "detail" | "transcript" }>, lines: Line[], { th, width, bodyHeight }: ViewFrame): JournalView {
+function runView(st: JState, v: Extract<View, { kind: "detail" | "transcript" }>, lines: Line[], { th, width, bodyHeight }: ViewFrame): JournalView {
   const title = `${v.kind === "detail" ? "Run" : "Transcript of run"} ${sanitizeLine(v.runId)}`;
   const l = st.detail?.load;
   if (!l || l.state === "loading") return { title, body: loading("the run"), status: null };

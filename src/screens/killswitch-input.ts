@@ -6,7 +6,7 @@ import { EMPTY_LINE, type LineState, promptKey, promptKeys } from "./line-editor
 
 export const RESET_WORD = "RESET";
 
-export type KillSwitchMode = { kind: "word"; line: LineState } | { kind: "reason"; line: LineState } | { kind: "busy" } | { kind: "done" } | { kind: "idle" };
+type KillSwitchMode = { kind: "word"; line: LineState } | { kind: "reason"; line: LineState } | { kind: "busy" } | { kind: "done" } | { kind: "idle" };
 
 export interface KillSwitchState {
   mode: KillSwitchMode;

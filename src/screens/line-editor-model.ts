@@ -40,7 +40,7 @@ function next(text: string, i: number): number {
   return c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? i + 2 : i + 1;
 }
 
-export function insertText(s: LineState, raw: string, opts: LineOptions = {}): LineState {
+function insertText(s: LineState, raw: string, opts: LineOptions = {}): LineState {
   let clean = [...raw].filter((ch) => isPrintable(ch) && (!opts.allowed || opts.allowed.test(ch))).join("");
   if (opts.maxLength !== undefined) clean = clean.slice(0, Math.max(0, opts.maxLength - s.text.length));
   if (!clean) return s;

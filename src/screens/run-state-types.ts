@@ -66,9 +66,9 @@ export interface RunHeader {
   portfolio: PortfolioView | null;
 }
 
-export type RunPhase = "starting" | "preflight" | "reconcile" | "valuation" | "agent" | "proposal" | "approval" | "final_gate" | "executing" | "finished";
+type RunPhase = "starting" | "preflight" | "reconcile" | "valuation" | "agent" | "proposal" | "approval" | "final_gate" | "executing" | "finished";
 
-export interface RunStatus {
+interface RunStatus {
   phase: RunPhase;
   turn: number;
   max_turns: number;

@@ -7,7 +7,7 @@ export interface TerminalSize {
   rows: number;
 }
 
-export const DEFAULT_SIZE: TerminalSize = { columns: 80, rows: 24 };
+const DEFAULT_SIZE: TerminalSize = { columns: 80, rows: 24 };
 
 function read(stdout: NodeJS.WriteStream | undefined): TerminalSize {
   const columns = stdout?.columns;

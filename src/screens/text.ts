@@ -10,7 +10,7 @@ const NARROW = /^[\x20-\x7e]*$/;
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** The columns `s` takes on a terminal. */
-export function displayWidth(s: string): number {
+function displayWidth(s: string): number {
   return NARROW.test(s) ? s.length : stringWidth(s);
 }
 

@@ -28,7 +28,7 @@ const COLORS: Record<Tone, string | undefined> = {
   limit: "red",
 };
 
-export function colorDisabled(env: NodeJS.ProcessEnv): boolean {
+function colorDisabled(env: NodeJS.ProcessEnv): boolean {
   const v = env.NO_COLOR;
   return v !== undefined && v !== "";
 }

@@ -5,7 +5,7 @@
  */
 import type { RunEvent, RunOutcome } from "../core/events.js";
 
-export interface DayFill {
+interface DayFill {
   symbol: string;
   side: "BUY" | "SELL";
   quantity: number;

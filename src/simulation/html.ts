@@ -17,7 +17,7 @@ export interface UplotAssets {
 
 let cached: UplotAssets | undefined;
 
-export function uplotAssets(): UplotAssets {
+function uplotAssets(): UplotAssets {
   if (cached) return cached;
   const require = createRequire(import.meta.url);
   cached = {

@@ -11,7 +11,7 @@ const MONEY = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximum
 const money = (n: number) => MONEY.format(n);
 const pct = (x: number, d = 2) => `${(x * 100).toFixed(d)}%`;
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
@@ -20,7 +20,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** Time left at the pace so far (null before the first day). */
-export function eta(p: SimulationProgress): number | null {
+function eta(p: SimulationProgress): number | null {
   return p.done === 0 ? null : (p.elapsedMs / p.done) * (p.total - p.done);
 }
 

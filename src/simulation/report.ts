@@ -8,7 +8,7 @@ import type { DayRecord } from "./day-record.js";
 import { computeMetrics, type DayPoint, drawdowns, type FillPoint, METRIC_DEFINITIONS, type Metrics } from "./metrics.js";
 import type { SimulationMeta } from "./store.js";
 
-export const REPORT_FORMAT = "tradewarden-simulation-report/1";
+const REPORT_FORMAT = "tradewarden-simulation-report/1";
 
 export interface SimulationReport extends Metrics {
   format: typeof REPORT_FORMAT;

@@ -68,7 +68,7 @@ export interface SimulationResult {
   exitCode: number;
 }
 
-export const INDEX_SYMBOL = "SPX";
+const INDEX_SYMBOL = "SPX";
 /**
  * Simulated days between writes of the simulation journal's head (its log takes every commit at
  * once). Replacing the head by rename cost ~0.6 ms a day on ext4; a simulation killed mid-way (it

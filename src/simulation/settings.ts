@@ -81,7 +81,7 @@ export function applySet(doc: Doc, assignment: string): Doc {
 }
 
 /** Model providers the config knows (from the schema), besides "auto". */
-export function modelProviders(): string[] {
+function modelProviders(): string[] {
   const node = schemaAt(["model", "provider"]);
   return (node.enum as string[]).filter((p) => p !== "auto");
 }

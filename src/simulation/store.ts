@@ -88,7 +88,7 @@ export function readMeta(path: string): SimulationMeta {
 }
 
 /** The day records (a torn last line, from a process killed mid-write, is left out). */
-export function readDays(path: string): DayRecord[] {
+function readDays(path: string): DayRecord[] {
   if (!existsSync(path)) return [];
   const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0);
   const out: DayRecord[] = [];
@@ -116,7 +116,7 @@ export function openSimulation(home: string, name: string): { paths: ReturnType<
  * A simulation recorded as running whose process is gone (SIGKILL, a crash, a power cut: it never
  * closed its record) is shown as interrupted: its lock has no live holder any more.
  */
-export function withLiveStatus(dir: string, meta: SimulationMeta): SimulationMeta {
+function withLiveStatus(dir: string, meta: SimulationMeta): SimulationMeta {
   if (meta.status !== "running" || lockHeldByLiveProcess(dir)) return meta;
   return { ...meta, status: "interrupted" };
 }

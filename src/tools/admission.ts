@@ -30,7 +30,7 @@ export interface AdmissionContext {
   pending: PendingTracker;
 }
 
-export const RECEIVED_PREVIEW_CHARS = 500;
+const RECEIVED_PREVIEW_CHARS = 500;
 
 type Refusal = Extract<Admission, { ok: false }>;
 type Admitted<T> = { ok: true; value: T } | Refusal;

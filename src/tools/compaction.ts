@@ -27,7 +27,7 @@ const LEVELS: Level[] = [
 const NARROW =
   "The result was compacted to fit the context budget. Narrow the query (filters, fewer symbols, a shorter lookback) instead of guessing what was cut.";
 
-export interface Truncation {
+interface Truncation {
   truncated: true;
   original_characters: number;
   list_items_kept_per_array: number;

@@ -40,7 +40,7 @@ export type ResultOf<T extends ToolDefinition> = Omit<Static<T["output"]>, "succ
  * A handler's typed answer: the result, the evidence ids it returned and (check_orders,
  * submit_orders) the gate's typed decisions for the run's events; or a failure.
  */
-export type TypedHandlerResult<R> = { ok: true; data: R; evidenceIds?: string[]; verdicts?: GateDecision[] } | HandlerFailure;
+type TypedHandlerResult<R> = { ok: true; data: R; evidenceIds?: string[]; verdicts?: GateDecision[] } | HandlerFailure;
 
 /** The handler of one defined tool. */
 export type HandlerOf<T extends ToolDefinition> = (

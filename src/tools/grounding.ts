@@ -18,7 +18,7 @@ export interface EvidenceFact {
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 /** Every evidence id in a success payload, with what it is about. */
-export function evidenceFacts(data: Record<string, unknown>, subjectsOf: SubjectsOf): Map<string, EvidenceFact> {
+function evidenceFacts(data: Record<string, unknown>, subjectsOf: SubjectsOf): Map<string, EvidenceFact> {
   const out = new Map<string, EvidenceFact>();
   if (typeof data.evidence_id === "string") {
     out.set(data.evidence_id, { subjects: typeof data.symbol === "string" ? [data.symbol.toUpperCase()] : [], undated: false });

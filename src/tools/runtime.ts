@@ -22,8 +22,6 @@ import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";
 import type { HandlerFailure, HandlerResult, HandlerSuccess, ServedContract, ToolCallContext, ToolHandler, ToolMasking } from "./types.js";
 import { type ContractSet, contractSet } from "./versions.js";
 
-export type { DispatchStage } from "./admission.js";
-
 export interface DispatchOutcome {
   tool: string;
   /** The parsed arguments (or the raw input when it did not parse). */

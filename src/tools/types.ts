@@ -8,8 +8,8 @@ import type { TSchema } from "@sinclair/typebox";
  * What a tool does: `read` looks; `write` changes the account's own notes, watchlist or standing
  * orders (proposals, never orders); `dry_run` runs orders through the gate on a copy; `final` ends the run.
  */
-export type ToolKind = "read" | "write" | "dry_run" | "final";
-export type ToolGroup = "portfolio" | "market" | "research" | "screening" | "watchlist" | "memory" | "sandbox" | "orders";
+type ToolKind = "read" | "write" | "dry_run" | "final";
+type ToolGroup = "portfolio" | "market" | "research" | "screening" | "watchlist" | "memory" | "sandbox" | "orders";
 
 export interface ToolContract<I extends TSchema = TSchema, O extends TSchema = TSchema> {
   name: string;

@@ -6,7 +6,7 @@ import Ajv2020, { type ErrorObject, type Options, type ValidateFunction } from "
 import { CATALOGUE } from "./catalogue.js";
 import { plainSchema } from "./render.js";
 
-export interface ValidationIssue {
+interface ValidationIssue {
   path: string;
   message: string;
 }
@@ -46,7 +46,7 @@ function toolAjv(): Ajv2020.default {
 const ajv = toolAjv();
 
 /** "/orders/0/quantity" → "$.orders[0].quantity". */
-export function toJsonPath(pointer: string, extra?: string): string {
+function toJsonPath(pointer: string, extra?: string): string {
   let out = "$";
   const parts = pointer === "" ? [] : pointer.slice(1).split("/");
   if (extra !== undefined) parts.push(extra);

@@ -42,7 +42,7 @@ export async function send(ctx: ExecContext, e: OrderEntry): Promise<void> {
  * "Not found" is not final while the send may still be on its way: only after the executor's
  * wait does a broker that keeps answering "no such order" prove it was never received.
  */
-export async function resolveByLookup(ctx: ExecContext, e: OrderEntry, why: string): Promise<void> {
+async function resolveByLookup(ctx: ExecContext, e: OrderEntry, why: string): Promise<void> {
   const deadline = ctx.now() + Math.max(ctx.waitMs, ctx.pollMs);
   let lastError = "";
   for (;;) {

@@ -13,7 +13,7 @@ function nearestExisting(dir: string): string {
   return d;
 }
 
-export function checkWritable(home: string): DoctorCheck {
+function checkWritable(home: string): DoctorCheck {
   const fix = `make it writable (chmod u+w ${home}) or choose another home with --home DIR or TRADEWARDEN_HOME`;
   if (!existsSync(home)) {
     const parent = nearestExisting(home);
@@ -34,7 +34,7 @@ export function checkWritable(home: string): DoctorCheck {
   }
 }
 
-export async function checkLock(home: string): Promise<DoctorCheck> {
+async function checkLock(home: string): Promise<DoctorCheck> {
   const holder = await lockHolder(home);
   if (holder && isPidAlive(holder.pid)) {
     return fail("home", "home.lock", `the home is locked by pid ${holder.pid} (${holder.command}) since ${holder.started_at}`, "wait for that tradewarden process to finish (a lock left by a process that is gone is taken over automatically)", {
@@ -44,7 +44,7 @@ export async function checkLock(home: string): Promise<DoctorCheck> {
   return pass("home", "home.lock", holder ? `the lock left by pid ${holder.pid} is stale (that process is gone); the next command takes it over` : "the home is not locked");
 }
 
-export async function checkJournal(ctx: DoctorContext): Promise<DoctorCheck> {
+async function checkJournal(ctx: DoctorContext): Promise<DoctorCheck> {
   const timezone = ctx.config?.account.timezone ?? "America/New_York";
   try {
     const journal = await openJournal(ctx.home, { timezone, readOnly: true });

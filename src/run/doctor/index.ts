@@ -13,7 +13,7 @@ import { researchChecks } from "./research.js";
 import type { DoctorCheck, DoctorContext, DoctorReport, DoctorSectionCheck } from "./types.js";
 import { fail } from "./types.js";
 
-export type { DoctorCheck, DoctorReport } from "./types.js";
+export type { DoctorReport } from "./types.js";
 
 export async function runDoctor(opts: { home: string; env: NodeJS.ProcessEnv; ping: boolean; now?: Date }): Promise<DoctorReport> {
   const { check: config, config: loaded, universe } = configCheck(opts.home);

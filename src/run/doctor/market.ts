@@ -11,7 +11,7 @@ import { simNextDay } from "./broker.js";
 import type { DoctorCheck, DoctorContext } from "./types.js";
 import { fail, pass } from "./types.js";
 
-export const DEFAULT_STALE_DAYS = 7;
+const DEFAULT_STALE_DAYS = 7;
 
 const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 

@@ -96,7 +96,7 @@ export class Stop {
 }
 
 /** The proposal as the agent (or resume) phase hands it to the decision phase. */
-export interface Proposal {
+interface Proposal {
   orders: ProposedOrder[];
   summary: string;
   /** The messages whose tool results hold the evidence its orders cite. */
@@ -107,7 +107,7 @@ export interface Proposal {
  * What the close reports of how far the run got, whichever phase stopped it (or threw). One object
  * shared by every stage of the context, written as the phases establish each fact.
  */
-export interface RunProgress {
+interface RunProgress {
   /** The session's trading day ("" until preflight opened it). */
   tradingDay: string;
   /** The run is in the journal (preflight recorded its start). */

@@ -8,14 +8,14 @@ import { EXIT } from "../../core/exit-codes.js";
 import { wallClock } from "../session-clock.js";
 import { type Opened, type Phase, type RunStart, Stop } from "./context.js";
 
-export const TIME_WENT_BACK = "trading_day_not_after_last_run";
+const TIME_WENT_BACK = "trading_day_not_after_last_run";
 
 /**
  * Refuses a trading day that is not after the last completed run's: the journal's notes, fills and
  * activity would come from the model's future. Exit 3 (journal and broker disagree). On a real
  * broker (its clock is the wall clock) a second run on the same day is allowed; an earlier day never.
  */
-export function timeMovesForward(ctx: RunStart, tradingDay: string): Stop | undefined {
+function timeMovesForward(ctx: RunStart, tradingDay: string): Stop | undefined {
   const last = ctx.deps.journal.isInitialised() ? ctx.deps.journal.lastCompletedTradingDay() : null;
   if (!last || tradingDay > last.trading_day) return undefined;
   // `approve` decides the last run's own proposal within that run's session: the same day, no future facts.

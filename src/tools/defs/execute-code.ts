@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 
-export const EXECUTE_CODE_MAX_CHARS = 8000;
+const EXECUTE_CODE_MAX_CHARS = 8000;
 /** Failed executions (errors, timeouts, memory) allowed per run before the tool refuses. */
 export const EXECUTE_CODE_RETRY_BUDGET = 4;
 

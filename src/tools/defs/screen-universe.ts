@@ -2,12 +2,12 @@ import { Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
-import { SCREEN_FEATURE_NAMES, SCREEN_FEATURES, type ScreenFeature } from "../../market/screen-features.js";
+import { SCREEN_FEATURE_NAMES, SCREEN_FEATURES } from "../../market/screen-features.js";
 
-export { SCREEN_FEATURE_NAMES, SCREEN_FEATURES, type ScreenFeature };
+export { SCREEN_FEATURE_NAMES };
 
 export const SCREEN_DEFAULT_LIMIT = 10;
-export const SCREEN_MAX_LIMIT = 25;
+const SCREEN_MAX_LIMIT = 25;
 const BOUND = 100_000;
 
 const Feature = Type.Union(

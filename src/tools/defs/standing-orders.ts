@@ -2,7 +2,7 @@ import { type Static, type TProperties, type TSchema, Type } from "@sinclair/typ
 import { defineTool } from "../define.js";
 import { EvidenceIds, SymbolField } from "./order.js";
 
-export const STANDING_TYPES = ["stop_loss", "take_profit", "buy_limit_below"] as const;
+const STANDING_TYPES = ["stop_loss", "take_profit", "buy_limit_below"] as const;
 
 const PlaceInput = Type.Object(
   {

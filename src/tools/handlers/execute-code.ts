@@ -23,7 +23,7 @@ export interface ExecuteCodeDeps {
 }
 
 /** Every allowlisted instrument's bars strictly before the trading day, column by column. */
-export function sandboxSeries(view: MarketView, universe: readonly Instrument[]): Record<string, SandboxSeries> {
+function sandboxSeries(view: MarketView, universe: readonly Instrument[]): Record<string, SandboxSeries> {
   const out: Record<string, SandboxSeries> = {};
   for (const inst of universe) {
     const bars = view.history(inst.symbol);

@@ -11,8 +11,8 @@ import type { AnswerOf, HandlerOf } from "../define.js";
 import type { MarketData, ViewOptions } from "../../market/data.js";
 import { DEFAULT_LOOKBACK_DAYS, summarizeHistory } from "../../market/summary.js";
 
-export const LIST_UNIVERSE_DEFAULT_LIMIT = 20;
-export const LIST_UNIVERSE_MAX_LIMIT = 50;
+const LIST_UNIVERSE_DEFAULT_LIMIT = 20;
+const LIST_UNIVERSE_MAX_LIMIT = 50;
 
 export interface MarketToolDeps {
   market: MarketData;

@@ -14,7 +14,7 @@ import { addTradingDays } from "../../journal/watchlist.js";
 const DEFAULT_TTL = 20;
 
 /** A standing order as the model and the operator see it: the record plus the reference price now. */
-export function standingView(o: StandingOrder, prices: PriceSource) {
+function standingView(o: StandingOrder, prices: PriceSource) {
   const ref = prices.referencePrice(o.symbol);
   return { ...o, reference_price: ref?.price ?? null, price_as_of: ref?.as_of ?? null };
 }
