@@ -1,9 +1,11 @@
 /**
- * Domain vocabulary shared by every module. Pure types only: no I/O, no logic.
+ * Domain vocabulary shared by every module: schemas and their types only, no I/O, no logic.
  */
+import { type Static, Type } from "@sinclair/typebox";
 
 /** Trading states (Nautilus semantics): REDUCING allows sells only, HALTED allows nothing. */
-export type TradingState = "ACTIVE" | "REDUCING" | "HALTED";
+export const TradingStateSchema = Type.Union([Type.Literal("ACTIVE"), Type.Literal("REDUCING"), Type.Literal("HALTED")]);
+export type TradingState = Static<typeof TradingStateSchema>;
 
 /** An order as the model proposes it (the order intent) and its side: defined once, as schemas, in ./order-intent.ts. */
 import type { Side } from "./order-intent.js";

@@ -4,7 +4,7 @@
  * These shapes mirror the public `gate check --scenario` JSON contract (snake_case on purpose).
  */
 import { type Static, Type } from "@sinclair/typebox";
-import type { TradingState } from "./domain.js";
+import { TradingStateSchema } from "./domain.js";
 import type { Order } from "./order.js";
 
 export const BLOCK_CODES = [
@@ -80,16 +80,17 @@ export const OpenOrderSchema = Type.Object({
 export type OpenOrder = Static<typeof OpenOrderSchema>;
 
 /** The portfolio the gate evaluates against. Cash and peak are in the base currency. */
-export interface GateState {
-  cash: number;
-  holdings: Record<string, GateHolding>;
-  peak: number;
-  orders_this_month: number;
-  trading_state: TradingState;
-  open_orders?: OpenOrder[];
+export const GateStateSchema = Type.Object({
+  cash: Type.Number(),
+  holdings: Type.Record(Type.String(), GateHoldingSchema),
+  peak: Type.Number(),
+  orders_this_month: Type.Number(),
+  trading_state: TradingStateSchema,
+  open_orders: Type.Optional(Type.Array(OpenOrderSchema)),
   /** The day of evaluation (YYYY-MM-DD), used for price freshness. */
-  as_of?: string;
-}
+  as_of: Type.Optional(Type.String({ description: "The day of evaluation (YYYY-MM-DD), used for price freshness." })),
+});
+export type GateState = Static<typeof GateStateSchema>;
 
 /**
  * An order as the gate receives it: loose on purpose, so malformed input is blocked, not thrown
