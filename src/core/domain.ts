@@ -4,7 +4,8 @@
 import { type Static, Type } from "@sinclair/typebox";
 
 /** Trading states (Nautilus semantics): REDUCING allows sells only, HALTED allows nothing. */
-export const TradingStateSchema = Type.Union([Type.Literal("ACTIVE"), Type.Literal("REDUCING"), Type.Literal("HALTED")]);
+export const TRADING_STATES = ["ACTIVE", "REDUCING", "HALTED"] as const;
+export const TradingStateSchema = Type.Union(TRADING_STATES.map((state) => Type.Literal(state)));
 export type TradingState = Static<typeof TradingStateSchema>;
 
 /** An order as the model proposes it (the order intent) and its side: defined once, as schemas, in ./order-intent.ts. */
@@ -12,17 +13,18 @@ import type { Side } from "./order-intent.js";
 export type { ProposedOrder, Side } from "./order-intent.js";
 
 /** One allowlisted instrument (a universe row). */
-export interface Instrument {
-  symbol: string;
-  currency: string;
-  exchange?: string;
-  name?: string;
-  sector?: string;
+export const InstrumentSchema = Type.Object({
+  symbol: Type.String(),
+  currency: Type.String(),
+  exchange: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  sector: Type.Optional(Type.String()),
   /** Minimum price increment in the instrument's currency (default 0.01). */
-  tick?: number;
+  tick: Type.Optional(Type.Number({ description: "Minimum price increment in the instrument's currency (default 0.01)." })),
   /** Free text shown to users, e.g. "synthetic: derived from the S&P 500 index". */
-  note?: string;
-}
+  note: Type.Optional(Type.String({ description: 'Free text shown to users, e.g. "synthetic: derived from the S&P 500 index".' })),
+});
+export type Instrument = Static<typeof InstrumentSchema>;
 
 /** A daily OHLCV bar. `date` is an ISO calendar day (YYYY-MM-DD). */
 export interface Bar {
