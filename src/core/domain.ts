@@ -27,7 +27,7 @@ export const InstrumentSchema = Type.Object({
 export type Instrument = Static<typeof InstrumentSchema>;
 
 /** A daily OHLCV bar. `date` is an ISO calendar day (YYYY-MM-DD). */
-export const BarSchema = Type.Object({
+const BarSchema = Type.Object({
   date: Type.String(),
   open: Type.Number(),
   high: Type.Number(),
@@ -44,7 +44,7 @@ export type RunMode = "paper" | "observe" | "watch";
 export type { OrderStatus } from "./order-lifecycle.js";
 
 /** A reference price as of the run's trading day (the last close strictly before it). */
-export const ReferencePriceSchema = Type.Object({
+const ReferencePriceSchema = Type.Object({
   symbol: Type.String(),
   /** In the instrument's currency. */
   price: Type.Number({ description: "In the instrument's currency." }),
@@ -65,7 +65,7 @@ export interface PriceSource {
 
 const OrNull = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-export const HoldingViewSchema = Type.Object({
+const HoldingViewSchema = Type.Object({
   symbol: Type.String(),
   quantity: Type.Number(),
   /** Reference price in the instrument's currency; null when unpriced. */
@@ -81,7 +81,7 @@ export const HoldingViewSchema = Type.Object({
 });
 export type HoldingView = Static<typeof HoldingViewSchema>;
 
-export const FillViewSchema = Type.Object({
+const FillViewSchema = Type.Object({
   at: Type.String(),
   run_id: Type.String(),
   trading_day: Type.String(),
@@ -92,7 +92,7 @@ export const FillViewSchema = Type.Object({
 });
 export type FillView = Static<typeof FillViewSchema>;
 
-export const PortfolioViewSchema = Type.Object({
+const PortfolioViewSchema = Type.Object({
   currency: Type.String(),
   cash: Type.Number(),
   value: Type.Number(),

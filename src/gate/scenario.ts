@@ -92,9 +92,9 @@ const ScenarioOrderSchema = Type.Object(
   },
   closed,
 );
-export type ScenarioOrder = Static<typeof ScenarioOrderSchema>;
+type ScenarioOrder = Static<typeof ScenarioOrderSchema>;
 
-export const SCENARIO_SCHEMA = Type.Object(
+const SCENARIO_SCHEMA = Type.Object(
   {
     limits: ScenarioLimitsSchema,
     universe: Type.Array(ScenarioInstrumentSchema),
@@ -121,7 +121,7 @@ export interface Scenario {
   orders: ScenarioOrder[];
 }
 
-export interface ScenarioIssue {
+interface ScenarioIssue {
   /** JSONPath-like, e.g. "$.portfolio.cash". */
   path: string;
   message: string;

@@ -12,7 +12,7 @@ import type { JournalEventBody, Note, NoteKind } from "./types.js";
 
 export const MAX_LIVE_NOTES = 50;
 /** Evidence ids kept with a note (the newest, when its run had received more). */
-export const MAX_NOTE_EVIDENCE = 100;
+const MAX_NOTE_EVIDENCE = 100;
 
 /** What the model is told about the notes it reads back (recall): where they came from, and that they are data. */
 export const NOTES_PROVENANCE =
@@ -37,7 +37,7 @@ const WrittenBySchema = Type.Object(
 export const NoteViewSchema = Type.Composite([Type.Omit(NoteSchema, ["run_id", "evidence_ids"]), Type.Object({ written_by: WrittenBySchema })], {
   additionalProperties: false,
 });
-export type NoteView = Static<typeof NoteViewSchema>;
+type NoteView = Static<typeof NoteViewSchema>;
 
 /** A note as the model reads it back (`NoteView`): the note's key order is kept. */
 export function noteForModel(n: Note, from: { tradingDay: string | null; currentRunId: string }): NoteView {
@@ -53,7 +53,7 @@ export function noteForModel(n: Note, from: { tradingDay: string | null; current
   };
 }
 
-export interface NotesAsOf {
+interface NotesAsOf {
   /** The run's trading day (YYYY-MM-DD): notes of this day or later from other runs are hidden. */
   tradingDay: string;
   /** The current run: its own notes are visible. */

@@ -9,7 +9,7 @@
 
 import { type Static, Type } from "@sinclair/typebox";
 
-export const TRADING_DAYS_PER_YEAR = 252;
+const TRADING_DAYS_PER_YEAR = 252;
 
 export interface DayPoint {
   day: string;
@@ -33,7 +33,7 @@ export interface FillPoint {
 }
 
 /** The figures of a simulation (report.json carries them at its top level, in this order). */
-export const MetricsSchema = Type.Object({
+const MetricsSchema = Type.Object({
   days: Type.Number(),
   start_value: Type.Number(),
   end_value: Type.Number(),
@@ -57,7 +57,7 @@ export const MetricsSchema = Type.Object({
 });
 export type Metrics = Static<typeof MetricsSchema>;
 
-export function dailyReturns(values: readonly number[]): number[] {
+function dailyReturns(values: readonly number[]): number[] {
   const out: number[] = [];
   for (let i = 1; i < values.length; i++) {
     const prev = values[i - 1] as number;
@@ -75,7 +75,7 @@ export function stdev(xs: readonly number[]): number {
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
 }
 
-export function totalReturn(values: readonly number[]): number {
+function totalReturn(values: readonly number[]): number {
   if (values.length < 2 || values[0] === 0) return 0;
   return (values.at(-1) as number) / (values[0] as number) - 1;
 }
