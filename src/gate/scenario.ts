@@ -131,7 +131,7 @@ const jsonPath = (p: string): string => (p === "" ? "$" : p.startsWith("[") ? `$
 
 /** Validate a parsed scenario document and normalise it (upper-case symbols, defaults applied). */
 export function parseScenario(doc: unknown): { ok: true; scenario: Scenario } | { ok: false; issues: ScenarioIssue[] } {
-  const data = structuredClone(doc) as unknown;
+  const data: unknown = structuredClone(doc);
   const validateScenario = scenarioValidator();
   if (!validateScenario(data)) {
     return {
