@@ -4,10 +4,10 @@
  * These shapes mirror the public `gate check --scenario` JSON contract (snake_case on purpose).
  */
 import { type Static, Type } from "@sinclair/typebox";
-import type { TradingState } from "./domain.js";
+import { TradingStateSchema } from "./domain.js";
 import type { Order } from "./order.js";
 
-export const BLOCK_CODES = [
+const BLOCK_CODES = [
   "invalid_side",
   "not_allowlisted",
   "wrong_exchange",
@@ -38,7 +38,7 @@ export const BLOCK_CODES = [
   "non_finite_result",
 ] as const;
 export type BlockCode = (typeof BLOCK_CODES)[number];
-export const BlockCodeSchema = Type.Union(BLOCK_CODES.map((code) => Type.Literal(code)));
+const BlockCodeSchema = Type.Union(BLOCK_CODES.map((code) => Type.Literal(code)));
 
 export const BlockReasonSchema = Type.Object({
   code: BlockCodeSchema,
@@ -50,7 +50,7 @@ export type BlockReason = Static<typeof BlockReasonSchema>;
 export type { Limits } from "./limits.js";
 
 /** Reference data for one instrument, as the gate sees it. */
-export const MarketQuoteSchema = Type.Object({
+const MarketQuoteSchema = Type.Object({
   /** Reference price in the instrument's currency. */
   price: Type.Number({ description: "Reference price in the instrument's currency." }),
   /** Multiply an instrument-currency amount by this to get the base currency. Default 1. */
@@ -63,7 +63,7 @@ export const MarketQuoteSchema = Type.Object({
 export type MarketQuote = Static<typeof MarketQuoteSchema>;
 export type GateMarket = Record<string, MarketQuote>;
 
-export const GateHoldingSchema = Type.Object({
+const GateHoldingSchema = Type.Object({
   quantity: Type.Number(),
   /** Valuation price in the instrument's currency; the market price when omitted. */
   price: Type.Optional(Type.Number({ description: "Valuation price in the instrument's currency; the market price when omitted." })),
@@ -71,7 +71,7 @@ export const GateHoldingSchema = Type.Object({
 export type GateHolding = Static<typeof GateHoldingSchema>;
 
 /** A broker order still open: what it may yet buy or sell. */
-export const OpenOrderSchema = Type.Object({
+const OpenOrderSchema = Type.Object({
   symbol: Type.String(),
   side: Type.String(),
   quantity: Type.Number(),
@@ -80,22 +80,23 @@ export const OpenOrderSchema = Type.Object({
 export type OpenOrder = Static<typeof OpenOrderSchema>;
 
 /** The portfolio the gate evaluates against. Cash and peak are in the base currency. */
-export interface GateState {
-  cash: number;
-  holdings: Record<string, GateHolding>;
-  peak: number;
-  orders_this_month: number;
-  trading_state: TradingState;
-  open_orders?: OpenOrder[];
+const GateStateSchema = Type.Object({
+  cash: Type.Number(),
+  holdings: Type.Record(Type.String(), GateHoldingSchema),
+  peak: Type.Number(),
+  orders_this_month: Type.Number(),
+  trading_state: TradingStateSchema,
+  open_orders: Type.Optional(Type.Array(OpenOrderSchema)),
   /** The day of evaluation (YYYY-MM-DD), used for price freshness. */
-  as_of?: string;
-}
+  as_of: Type.Optional(Type.String({ description: "The day of evaluation (YYYY-MM-DD), used for price freshness." })),
+});
+export type GateState = Static<typeof GateStateSchema>;
 
 /**
  * An order as the gate receives it: loose on purpose, so malformed input is blocked, not thrown
  * (any side string, any extra keys: the gate checks them, the type does not).
  */
-export const GateOrderSchema = Type.Intersect([
+const GateOrderSchema = Type.Intersect([
   Type.Object({
     symbol: Type.String(),
     side: Type.String(),
@@ -115,7 +116,7 @@ export type GateOrder = Static<typeof GateOrderSchema>;
 const PlacementSchema = Type.Unsafe<Order>({ type: "object", description: "The order as placed (core/order.ts)." });
 
 /** One order's verdict as the gate's per-order modules build it; `evaluate` adds the input index. */
-export const VerdictSchema = Type.Object({
+const VerdictSchema = Type.Object({
   order: GateOrderSchema,
   approved: Type.Boolean(),
   reasons: Type.Array(BlockReasonSchema),
@@ -131,7 +132,7 @@ export const VerdictSchema = Type.Object({
 });
 export type Verdict = Static<typeof VerdictSchema>;
 
-export const GateDecisionSchema = Type.Composite([
+const GateDecisionSchema = Type.Composite([
   Type.Object({
     /**
      * The position in the input of the order this decision answers (0-based). The gate answers in
@@ -162,7 +163,7 @@ export function inInputOrder(decisions: readonly GateDecision[], count: number):
   });
 }
 
-export const GateResultSchema = Type.Object({
+const GateResultSchema = Type.Object({
   decisions: Type.Array(GateDecisionSchema),
   portfolio_after: Type.Object({
     cash: Type.Number(),

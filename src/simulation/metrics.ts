@@ -7,7 +7,9 @@
  * 10%), never a percentage; a ratio whose denominator is 0 is reported as 0.
  */
 
-export const TRADING_DAYS_PER_YEAR = 252;
+import { type Static, Type } from "@sinclair/typebox";
+
+const TRADING_DAYS_PER_YEAR = 252;
 
 export interface DayPoint {
   day: string;
@@ -30,30 +32,32 @@ export interface FillPoint {
   commission: number;
 }
 
-export interface Metrics {
-  days: number;
-  start_value: number;
-  end_value: number;
-  total_return: number;
-  annualised_return: number;
-  index_return: number;
-  index_annualised_return: number;
-  excess_return: number;
-  volatility: number;
-  sharpe: number;
-  sortino: number;
-  max_drawdown: number;
-  max_drawdown_days: number;
-  index_max_drawdown: number;
-  turnover: number;
-  hit_rate: number;
-  closed_trades: number;
-  exposure: number;
-  traded_notional: number;
-  commissions: number;
-}
+/** The figures of a simulation (report.json carries them at its top level, in this order). */
+const MetricsSchema = Type.Object({
+  days: Type.Number(),
+  start_value: Type.Number(),
+  end_value: Type.Number(),
+  total_return: Type.Number(),
+  annualised_return: Type.Number(),
+  index_return: Type.Number(),
+  index_annualised_return: Type.Number(),
+  excess_return: Type.Number(),
+  volatility: Type.Number(),
+  sharpe: Type.Number(),
+  sortino: Type.Number(),
+  max_drawdown: Type.Number(),
+  max_drawdown_days: Type.Number(),
+  index_max_drawdown: Type.Number(),
+  turnover: Type.Number(),
+  hit_rate: Type.Number(),
+  closed_trades: Type.Number(),
+  exposure: Type.Number(),
+  traded_notional: Type.Number(),
+  commissions: Type.Number(),
+});
+export type Metrics = Static<typeof MetricsSchema>;
 
-export function dailyReturns(values: readonly number[]): number[] {
+function dailyReturns(values: readonly number[]): number[] {
   const out: number[] = [];
   for (let i = 1; i < values.length; i++) {
     const prev = values[i - 1] as number;
@@ -71,7 +75,7 @@ export function stdev(xs: readonly number[]): number {
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
 }
 
-export function totalReturn(values: readonly number[]): number {
+function totalReturn(values: readonly number[]): number {
   if (values.length < 2 || values[0] === 0) return 0;
   return (values.at(-1) as number) / (values[0] as number) - 1;
 }

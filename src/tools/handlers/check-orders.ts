@@ -1,5 +1,4 @@
 /** The `check_orders` adapter: the gate's verdicts on a copy of the run's state. */
-import type { GateOrder } from "../../core/gate-types.js";
 import { dryRun, type GateInputs, modelVerdicts } from "../../gate/check-orders-handler.js";
 import type { checkOrders } from "../defs/check-orders.js";
 import type { AnswerOf, HandlerOf } from "../define.js";
@@ -21,7 +20,7 @@ export function makeCheckOrdersHandler(inputs: () => GateInputs): HandlerOf<type
         message: `the run's state is not available for the gate: ${(e as Error).message}`,
       };
     }
-    const r = dryRun(orders as GateOrder[], current);
+    const r = dryRun(orders, current);
     // The typed decisions (with each order's input index) go to the run's events, not to the model.
     return { ok: true, data: { ...modelVerdicts(r) }, verdicts: r.decisions };
   };
