@@ -9,7 +9,6 @@
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
 import { CURRENCY_PATTERN, LimitsSchema, MAX_AMOUNT } from "../core/limits.js";
 
-export { CURRENCY_PATTERN };
 
 type Json = Record<string, unknown>;
 

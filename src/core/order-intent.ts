@@ -26,7 +26,7 @@ export const EvidenceIds = Type.Array(Type.String({ minLength: 1, maxLength: 100
     "Ids of results returned earlier in this run that support the order (the `evidence_id` of get_portfolio or get_price_history results). Unseen ids are refused.",
 });
 
-const SideSchema = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], { description: "BUY or SELL (upper case)." });
+export const SideSchema = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], { description: "BUY or SELL (upper case)." });
 export type Side = Static<typeof SideSchema>;
 
 /** One order as the model proposes it. The gate, not the schema, enforces limits and whole shares. */

@@ -86,7 +86,7 @@ export function annualise(total: number, periods: number): number {
   return (1 + total) ** (TRADING_DAYS_PER_YEAR / periods) - 1;
 }
 
-export function volatility(returns: readonly number[]): number {
+function volatility(returns: readonly number[]): number {
   return stdev(returns) * Math.sqrt(TRADING_DAYS_PER_YEAR);
 }
 
