@@ -10,7 +10,8 @@
  * always was.
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import type { OrderStatus, ProposedOrder, RunMode } from "../core/domain.js";
+import { type OrderStatus, type ProposedOrder, type RunMode, TradingStateSchema } from "../core/domain.js";
+import { SideSchema } from "../core/order-intent.js";
 import type { RunOutcome } from "../core/events.js";
 import type { GateDecision } from "../core/gate-types.js";
 
@@ -25,8 +26,8 @@ const Id = Type.String({ minLength: 1 });
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 /** A value checked as `schema` on disk, typed as the program's narrower `T`. */
 const Loose = <T>(schema: TSchema) => Type.Unsafe<T>(schema);
-const Side = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]);
-const TradingState = Type.Union([Type.Literal("ACTIVE"), Type.Literal("REDUCING"), Type.Literal("HALTED")]);
+const Side = SideSchema;
+const TradingState = TradingStateSchema;
 
 /** Every kind of ledger entry; `adjustment` entries come only from adjustment events. */
 const LedgerKind = Type.Union([Type.Literal("deposit"), Type.Literal("buy"), Type.Literal("sell"), Type.Literal("commission"), Type.Literal("adjustment")]);
