@@ -201,10 +201,8 @@ export class AlpacaBroker implements Broker {
     // Exactly one attempt. From here on any failure to learn the outcome is uncertain.
     const res = await this.http.send("POST", "/v2/orders", undefined, JSON.stringify(body));
     if (res.status === 200 || res.status === 201) {
-      let parsed: AlpacaOrder;
       try {
-        parsed = JSON.parse(res.text) as AlpacaOrder;
-        return this.order(parsed, "POST /v2/orders");
+        return this.order(parseJson<AlpacaOrder>(res.text, "POST /v2/orders"), "POST /v2/orders");
       } catch {
         throw new BrokerError("broker_unreachable", `POST /v2/orders answered ${res.status} with an unreadable body: the order may exist (look it up by client order id)`);
       }

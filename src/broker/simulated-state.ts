@@ -109,7 +109,7 @@ export function assertSimStateAfterLine(file: string, line: number, state: SimSt
 }
 
 /** Refuses a log line that does not fit the schema, naming the line and the place. */
-export function assertSimLogRecord(file: string, line: number, rec: unknown): void {
+export function assertSimLogRecord(file: string, line: number, rec: unknown): asserts rec is Static<typeof SimLogRecordSchema> {
   const issues = checkSimLogRecord(rec);
   if (issues.length > 0) refuse(file, `line ${line}: `, issues);
 }
