@@ -1,9 +1,13 @@
 /**
  * Alpaca's wire shapes (numbers arrive as strings) and their mapping to the broker types: order
  * status, side, order, plus the decimal strings Alpaca wants and the New York trading day of its clock.
+ * Every record mapped from a response is checked against its schema (records.ts) before use.
  */
+import type { Static, TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 import type { Side } from "../core/domain.js";
 import { BrokerError } from "./errors.js";
+import { BrokerOrderSchema } from "./records.js";
 import type { BrokerOrder, BrokerOrderStatus } from "./types.js";
 
 export interface AlpacaOrder {
@@ -70,8 +74,24 @@ export function badShape(what: string): BrokerError {
   return new BrokerError("broker_unreachable", `unexpected response from ${what}`);
 }
 
+const shown = (v: unknown): string => (v === undefined ? "nothing" : String(JSON.stringify(v) ?? v).slice(0, 40));
+
 /**
- * An Alpaca order as a `BrokerOrder`; throws `badShape(what)` on a malformed one. `seen` learns the
+ * `record` (mapped from a response of `what`) as the `kind` of record `schema` describes; refuses
+ * one that does not fit (`broker_unreachable`), naming the field: "unexpected response from
+ * /v2/orders: order.quantity: expected number to be greater or equal to 0, got -5".
+ */
+export function checked<T extends TSchema>(schema: T, record: Static<T>, what: string, kind: string): Static<T> {
+  if (Value.Check(schema, record)) return record;
+  const first = Value.Errors(schema, record).First();
+  const field = first ? [kind, ...first.path.split("/").slice(1)].join(".") : kind;
+  const rule = first ? `${first.message.charAt(0).toLowerCase()}${first.message.slice(1)}, got ${shown(first.value)}` : "does not fit";
+  throw new BrokerError("broker_unreachable", `unexpected response from ${what}: ${field}: ${rule}`);
+}
+
+/**
+ * An Alpaca order as a `BrokerOrder`; throws `badShape(what)` on a malformed one, and names the
+ * field when the order it maps to does not fit its schema. `seen` learns the
  * order's submitted_at once its shape checks out (the adapter bounds its fill query with it).
  */
 export function toOrder(o: AlpacaOrder, what: string, seen?: (brokerOrderId: string, submittedAt: string) => void): BrokerOrder {
@@ -84,9 +104,8 @@ export function toOrder(o: AlpacaOrder, what: string, seen?: (brokerOrderId: str
   const avg = o.filled_avg_price == null ? null : Number(o.filled_avg_price);
   const submitted = o.submitted_at ?? o.created_at ?? "";
   const updated = o.updated_at ?? submitted;
-  if (submitted) seen?.(o.id, submitted);
   const status = mapAlpacaStatus(o.status, filled, quantity);
-  return {
+  const order = checked(BrokerOrderSchema, {
     broker_order_id: o.id,
     client_order_id: o.client_order_id,
     symbol: String(o.symbol).toUpperCase(),
@@ -99,7 +118,9 @@ export function toOrder(o: AlpacaOrder, what: string, seen?: (brokerOrderId: str
     submitted_at: submitted,
     updated_at: updated,
     ...(status === "rejected" ? { reject_reason: `the broker reports the order ${o.status}` } : {}),
-  };
+  }, what, "order");
+  if (submitted) seen?.(order.broker_order_id, submitted);
+  return order;
 }
 
 export function toSide(side: string): Side {

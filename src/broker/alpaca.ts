@@ -20,9 +20,10 @@ import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { redactor } from "../core/redact.js";
 import { AlpacaHttp, alpacaError, authError, cleanMessage, errorSuffix, parseJson } from "./alpaca-http.js";
-import { type AlpacaFillActivity, type AlpacaOrder, badShape, decimalString, newYorkDay, toOrder, toSide } from "./alpaca-wire.js";
+import { type AlpacaFillActivity, type AlpacaOrder, badShape, checked, decimalString, newYorkDay, toOrder, toSide } from "./alpaca-wire.js";
 import { BrokerError } from "./errors.js";
 import { ALPACA_PAPER_HOST, assertPaperAccount, assertPaperEndpoint } from "./guard.js";
+import { BrokerAccountSchema, BrokerFillSchema, BrokerPositionSchema } from "./records.js";
 import type { Broker, BrokerAccount, BrokerClock, BrokerEndpoint, BrokerFill, BrokerOrder, BrokerPosition, PlaceOrderRequest } from "./types.js";
 
 export { mapAlpacaStatus } from "./alpaca-wire.js";
@@ -136,14 +137,19 @@ export class AlpacaBroker implements Broker {
     }>("/v2/account");
     const cash = Number(a.cash);
     if (typeof a.account_number !== "string" || !Number.isFinite(cash)) throw badShape("/v2/account");
-    const account: BrokerAccount = {
-      account_id: a.account_number,
-      paper: this.ep.paper,
-      cash,
-      currency: a.currency ?? "USD",
-      status: a.status ?? "UNKNOWN",
-      trading_blocked: a.trading_blocked === true || a.account_blocked === true,
-    };
+    const account: BrokerAccount = checked(
+      BrokerAccountSchema,
+      {
+        account_id: a.account_number,
+        paper: this.ep.paper,
+        cash,
+        currency: a.currency ?? "USD",
+        status: a.status ?? "UNKNOWN",
+        trading_blocked: a.trading_blocked === true || a.account_blocked === true,
+      },
+      "/v2/account",
+      "account",
+    );
     assertPaperAccount(this.ep, account);
     return account;
   }
@@ -157,7 +163,8 @@ export class AlpacaBroker implements Broker {
         if (typeof p.symbol !== "string" || !Number.isFinite(quantity)) throw badShape("/v2/positions");
         if (p.side === "short" && quantity > 0) quantity = -quantity;
         const avg = Number(p.avg_entry_price);
-        return { symbol: p.symbol.toUpperCase(), quantity, ...(Number.isFinite(avg) ? { avg_cost: avg } : {}) };
+        const position = { symbol: p.symbol.toUpperCase(), quantity, ...(Number.isFinite(avg) ? { avg_cost: avg } : {}) };
+        return checked(BrokerPositionSchema, position, "/v2/positions", "position");
       })
       .filter((p) => p.quantity !== 0)
       .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
@@ -194,10 +201,8 @@ export class AlpacaBroker implements Broker {
     // Exactly one attempt. From here on any failure to learn the outcome is uncertain.
     const res = await this.http.send("POST", "/v2/orders", undefined, JSON.stringify(body));
     if (res.status === 200 || res.status === 201) {
-      let parsed: AlpacaOrder;
       try {
-        parsed = JSON.parse(res.text) as AlpacaOrder;
-        return this.order(parsed, "POST /v2/orders");
+        return this.order(parseJson<AlpacaOrder>(res.text, "POST /v2/orders"), "POST /v2/orders");
       } catch {
         throw new BrokerError("broker_unreachable", `POST /v2/orders answered ${res.status} with an unreadable body: the order may exist (look it up by client order id)`);
       }
@@ -260,7 +265,7 @@ export class AlpacaBroker implements Broker {
         const quantity = Number(a.qty);
         const price = Number(a.price);
         if (!Number.isFinite(quantity) || !Number.isFinite(price)) throw badShape(path);
-        out.push({
+        const fill: BrokerFill = {
           fill_id: a.id,
           broker_order_id: a.order_id,
           symbol: String(a.symbol).toUpperCase(),
@@ -270,7 +275,8 @@ export class AlpacaBroker implements Broker {
           commission: 0,
           commission_currency: "USD", // Alpaca accounts are USD and charge no commission
           at: new Date(a.transaction_time).toISOString(),
-        });
+        };
+        out.push(checked(BrokerFillSchema, fill, path, "fill"));
       }
       const last = list[list.length - 1];
       if (list.length < pageSize || !last || typeof last.id !== "string" || last.id === query.page_token) break;

@@ -8,60 +8,31 @@ import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { schemaChecker } from "../config/ajv.js";
 import { BrokerError } from "./errors.js";
 import { bookIssues } from "./simulated-book.js";
+import { BrokerFillSchema, BrokerOrderSchema, LIMIT, NonNeg } from "./records.js";
 
-/** Money and quantities are finite and within the range where minor units stay exact. */
-const LIMIT = 1e15;
 const Num = Type.Number({ minimum: -LIMIT, maximum: LIMIT });
-const NonNeg = Type.Number({ minimum: 0, maximum: LIMIT });
 /** A real calendar day (2007-02-30 is refused, not compared as text). */
 const Day = Type.String({ format: "date" });
-const Side = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]);
-/** The broker's order statuses, each a literal so the type is `BrokerOrderStatus`, not `string`. */
-const Status = Type.Union([
-  Type.Literal("accepted"),
-  Type.Literal("partially_filled"),
-  Type.Literal("pending_cancel"),
-  Type.Literal("filled"),
-  Type.Literal("cancelled"),
-  Type.Literal("expired"),
-  Type.Literal("rejected"),
-]);
 const Count = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 /** A fixed-length array in draft 2020-12 terms (TypeBox's Tuple writes the draft-07 form). */
 const Pair = <A extends TSchema, B extends TSchema>(a: A, b: B) =>
   Type.Unsafe<[Static<A>, Static<B>]>({ type: "array", prefixItems: [a, b], items: false, minItems: 2 });
 
+/** A broker order (records.ts) as the simulator stores it: always of a session, with its commission and test hooks. */
 export const SimOrderSchema = Type.Object({
-  broker_order_id: Type.String({ minLength: 1 }),
-  client_order_id: Type.String({ minLength: 1 }),
-  symbol: Type.String({ minLength: 1 }),
-  side: Side,
-  quantity: NonNeg,
-  limit_price: NonNeg,
-  status: Status,
-  filled_quantity: NonNeg,
-  avg_fill_price: Type.Union([NonNeg, Type.Null()]),
-  submitted_at: Type.String(),
-  updated_at: Type.String(),
+  ...BrokerOrderSchema.properties,
   trading_day: Day,
-  reject_reason: Type.Optional(Type.String()),
   commission: NonNeg,
   held: Type.Optional(Type.Boolean()),
   forced_max: Type.Optional(NonNeg),
   stuck: Type.Optional(Type.Boolean()),
 });
 
+/** A broker fill (records.ts) as the simulator stores it, with its session. */
 export const SimFillSchema = Type.Object({
-  fill_id: Type.String({ minLength: 1 }),
-  broker_order_id: Type.String({ minLength: 1 }),
-  symbol: Type.String({ minLength: 1 }),
-  side: Side,
-  quantity: NonNeg,
-  price: NonNeg,
-  commission: NonNeg,
+  ...BrokerFillSchema.properties,
   /** Written with every fill; books from before it was recorded lack it (the base currency then). */
-  commission_currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$" })),
-  at: Type.String(),
+  commission_currency: Type.Optional(BrokerFillSchema.properties.commission_currency),
   trading_day: Day,
 });
 
@@ -138,7 +109,7 @@ export function assertSimStateAfterLine(file: string, line: number, state: SimSt
 }
 
 /** Refuses a log line that does not fit the schema, naming the line and the place. */
-export function assertSimLogRecord(file: string, line: number, rec: unknown): void {
+export function assertSimLogRecord(file: string, line: number, rec: unknown): asserts rec is Static<typeof SimLogRecordSchema> {
   const issues = checkSimLogRecord(rec);
   if (issues.length > 0) refuse(file, `line ${line}: `, issues);
 }

@@ -81,9 +81,9 @@ export function readSimState(path: string): SimState | undefined {
   const read = readRegularFile(path, READ_LIMITS.state);
   if (read.kind === "absent") return undefined;
   if (read.kind === "refused") throw new BrokerError("sim_state_invalid", `simulated broker state: ${read.reason}`);
-  let state: SimState;
+  let state: unknown;
   try {
-    state = JSON.parse(read.text) as SimState;
+    state = JSON.parse(read.text);
   } catch (e) {
     throw new BrokerError("sim_state_invalid", `simulated broker state ${path} is not valid JSON: ${(e as Error).message}`);
   }
@@ -97,9 +97,9 @@ export function readSimState(path: string): SimState | undefined {
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       if (line.trim().length === 0) continue;
-      let rec: LogRecord;
+      let rec: unknown;
       try {
-        rec = JSON.parse(line) as LogRecord;
+        rec = JSON.parse(line);
       } catch (e) {
         if (i >= lines.length - 2) break; // torn last write
         throw new BrokerError("broker_unreachable", `simulated broker log ${logPath(path)} line ${i + 1} is unreadable: ${(e as Error).message}`);
