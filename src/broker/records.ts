@@ -5,12 +5,12 @@
  * (alpaca-wire.ts). Quantities are shares; prices in the instrument's currency.
  */
 import { type Static, Type } from "@sinclair/typebox";
+import { SideSchema } from "../core/order-intent.js";
 
 /** Money and quantities are finite and within the range where minor units stay exact. */
 export const LIMIT = 1e15;
 export const NonNeg = Type.Number({ minimum: 0, maximum: LIMIT });
 const Id = Type.String({ minLength: 1 });
-const SideField = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]);
 
 /** Where an order is at the broker. `pending_cancel` is still working. Each a literal so the type is the union, not `string`. */
 export const BrokerOrderStatusSchema = Type.Union([
@@ -63,7 +63,7 @@ const PlaceOrderRequestSchema = Type.Object({
   /** ≤ 128 characters; unique per order, forever. */
   client_order_id: Type.String(),
   symbol: Type.String(),
-  side: SideField,
+  side: SideSchema,
   quantity: Type.Number(),
   limit_price: Type.Number(),
 });
@@ -73,7 +73,7 @@ export const BrokerOrderSchema = Type.Object({
   broker_order_id: Id,
   client_order_id: Id,
   symbol: Id,
-  side: SideField,
+  side: SideSchema,
   quantity: NonNeg,
   limit_price: NonNeg,
   status: BrokerOrderStatusSchema,
@@ -92,7 +92,7 @@ export const BrokerFillSchema = Type.Object({
   fill_id: Id,
   broker_order_id: Id,
   symbol: Id,
-  side: SideField,
+  side: SideSchema,
   quantity: NonNeg,
   price: NonNeg,
   /** The commission charged for this fill, in `commission_currency`. */
