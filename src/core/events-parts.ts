@@ -5,7 +5,7 @@
  */
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
 
-export const ToolIssueSchema = Type.Object({ path: Type.String(), message: Type.String() });
+const ToolIssueSchema = Type.Object({ path: Type.String(), message: Type.String() });
 export type ToolIssue = Static<typeof ToolIssueSchema>;
 
 export const PendingErrorSchema = Type.Object({ tool: Type.String(), error_code: Type.String(), error: Type.String() });

@@ -123,7 +123,7 @@ const RUN_EVENT_SCHEMAS = [
 ] as const;
 
 /** One event's body: what happened, without its stamp. */
-export const RunEventBodySchema = Type.Union([...RUN_EVENT_SCHEMAS]);
+const RunEventBodySchema = Type.Union([...RUN_EVENT_SCHEMAS]);
 export type RunEventBody = Static<typeof RunEventBodySchema>;
 
 export type RunEventType = RunEventBody["type"];
