@@ -128,11 +128,11 @@ export type RunEventBody = Static<typeof RunEventBodySchema>;
 
 export type RunEventType = RunEventBody["type"];
 
+/** The stamp every recorded event carries. */
+const StampSchema = Type.Object({ seq: Type.Number(), at: Type.String(), run_id: Type.String() });
+
 /** An event as recorded: the body stamped with its sequence number and time. */
-export const RunEventSchema = Type.Intersect([
-  RunEventBodySchema,
-  Type.Object({ seq: Type.Number(), at: Type.String(), run_id: Type.String() }),
-]);
+const RunEventSchema = Type.Intersect([RunEventBodySchema, StampSchema]);
 export type RunEvent = Static<typeof RunEventSchema>;
 
 /** The `type` an event schema fixes (a variant, or the first part of an intersected one). */
@@ -143,3 +143,8 @@ function eventTypeOf(schema: TSchema): string {
 
 /** Every event type, at run time (the audit checks recorded events against it): read off the schema. */
 export const RUN_EVENT_TYPES: readonly string[] = RUN_EVENT_SCHEMAS.map(eventTypeOf);
+
+/** Each event type's schema as recorded (its body and the stamp): how the audit checks one events.jsonl line. */
+export const RECORDED_EVENT_SCHEMAS: ReadonlyMap<string, TSchema> = new Map(
+  RUN_EVENT_SCHEMAS.map((schema) => [eventTypeOf(schema), Type.Intersect([schema, StampSchema])]),
+);
