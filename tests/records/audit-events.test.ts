@@ -57,6 +57,16 @@ describe("audit: each event line against its schema", () => {
     for (const type of RUN_EVENT_TYPES) expect(eventShapeIssues(type, { type })).toContain("seq: missing required key");
   });
 
+  it("checks field types, not the order intent's bounds: a kill-switch liquidation (no evidence) fits", () => {
+    const stamp = { seq: 1, at: "2026-01-02T00:00:00.000Z", run_id: "r" };
+    const sell = { symbol: "ACME", side: "SELL", quantity: 3, limit_price: 9.5, reason: "kill switch", evidence_ids: [] };
+    const tripped = { type: "killswitch.tripped", value: 90, peak: 100, drawdown_pct: 10, limit_pct: 10, reason: "drawdown", liquidation: [sell], ...stamp };
+    expect(eventShapeIssues("killswitch.tripped", tripped)).toEqual([]);
+    expect(eventShapeIssues("killswitch.tripped", { ...tripped, liquidation: [{ ...sell, quantity: "3" }] })).toEqual([
+      'liquidation[0].quantity: must be a number, got "3"',
+    ]);
+  });
+
   it("leaves an unknown type to the type check (one finding, as before)", () => {
     expect(eventShapeIssues("model.daydream", { type: "model.daydream" })).toEqual([]);
   });
