@@ -2,305 +2,149 @@
  * The run's typed event stream: one discriminated union that the pipeline, the agent loop and the
  * executor emit, and that every front end (Ink console, headless printer, events.jsonl) consumes.
  * Front ends hold no trading logic: everything they show is in these events.
+ *
+ * Defined once, as TypeBox schemas (the agent's events in ./events-agent.ts, their pieces in
+ * ./events-parts.ts); every type here is the Static<> of its schema.
  */
-import type { PortfolioView, ProposedOrder, RunMode, TradingState } from "./domain.js";
-import type { GateDecision } from "./gate-types.js";
-import type { MaskInstrument, SearchLogEntry } from "./research.js";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import type { PortfolioView, RunMode, TradingState } from "./domain.js";
+import { AGENT_EVENT_SCHEMAS } from "./events-agent.js";
+import { eventOf, OrderEventBaseSchema, ReconcileDifferenceSchema, RunOutcomeSchema } from "./events-parts.js";
+import { GateDecisionSchema } from "./gate-types.js";
+import { OrderIntentSchema } from "./order-intent.js";
 
-export interface ToolIssue {
-  path: string;
-  message: string;
-}
+export type {
+  AgentOutcome,
+  Correction,
+  OrderEventBase,
+  PendingError,
+  ReconcileDifference,
+  RunOutcome,
+  ToolIssue,
+  Usage,
+} from "./events-parts.js";
 
-export interface Correction {
-  tool: string;
-  instruction: string;
-  valid_arguments_example: unknown;
-  received_arguments: unknown;
-  issues?: ToolIssue[];
-  missing_fields?: string[];
-  pending?: PendingError[];
-  [extra: string]: unknown;
-}
+/** Domain shapes typed in core/domain.ts: the event schema names their types and leaves their shape to it. */
+const RunModeSchema = Type.Unsafe<RunMode>({ type: "string", description: "The run's mode (core/domain.ts)." });
+const TradingStateSchema = Type.Unsafe<TradingState>({ type: "string", description: "A trading state (core/domain.ts)." });
+const PortfolioViewSchema = Type.Unsafe<PortfolioView>({ type: "object", description: "The account as the operator sees it (core/domain.ts)." });
 
-export interface PendingError {
-  tool: string;
-  error_code: string;
-  error: string;
-}
+const Orders = Type.Array(OrderIntentSchema);
+const Decisions = Type.Array(GateDecisionSchema);
+const orderEvent = <K extends string, P extends Parameters<typeof eventOf>[1]>(type: K, properties: P) =>
+  Type.Composite([eventOf(type, properties), OrderEventBaseSchema]);
 
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-  /** The TTL split of cache writes, when the API reports it. */
-  cache_creation_5m_input_tokens?: number;
-  cache_creation_1h_input_tokens?: number;
-}
-
-export type AgentOutcome =
-  | "submitted"
-  | "hold"
-  | "no_submission"
-  | "turn_limit"
-  | "time_limit"
-  | "cost_budget"
-  | "monthly_budget"
-  | "refusal"
-  | "max_tokens"
-  | "context_window"
-  | "model_error"
-  | "interrupted";
-
-export type RunOutcome =
-  | "executed"
-  | "hold"
-  | "no_trades"
-  | "observed"
-  | "rejected"
-  | "awaiting_approval"
-  | "reconcile_failed"
-  | "broker_unavailable"
-  | "data_unavailable"
-  | "halted"
-  | "tripped"
-  | "quota_exhausted"
-  | "spend_cap_reached"
-  | "model_unavailable"
-  | "interrupted"
-  | "error";
-
-export interface ReconcileDifference {
-  kind: "position_mismatch" | "unknown_open_order" | "unbooked_position" | "missing_position" | "cash_mismatch" | "unsettled_order";
-  /** The instrument (for cash_mismatch: the base currency). */
-  symbol: string;
-  journal_quantity?: number;
-  broker_quantity?: number;
-  /** cash_mismatch: the cash moved by trading since the account opened, per side (base currency). */
-  journal_cash_flow?: number;
-  broker_cash_flow?: number;
-  /** The broker's average cost per share of the position, when it reports one. */
-  broker_avg_cost?: number;
-  /** What the difference proves, and what resolves it. */
-  proves?: string;
-  /** Whether an operator may resolve it by adopting the broker's side (append-only adjustment). */
-  adoptable?: boolean;
-  broker_order_id?: string;
-  client_order_id?: string;
-  message: string;
-}
-
-export interface OrderEventBase {
-  client_order_id: string;
-  broker_order_id?: string;
-  symbol: string;
-  side: "BUY" | "SELL";
-  quantity: number;
-  limit_price: number;
-}
-
-export type RunEventBody =
-  | {
-      type: "run.started";
-      run_id: string;
-      mode: RunMode;
-      trading_day: string;
-      model: { provider: string; id: string };
-      broker: { kind: string; account_id: string; endpoint: string };
-      base_currency: string;
-    }
-  | { type: "preflight.failed"; code: string; message: string }
-  | { type: "reconcile.ok"; positions: number }
-  | {
-      /** An order of an earlier run whose outcome was not final, looked up at the broker by its client order id. */
-      type: "order.recovered";
-      client_order_id: string;
-      broker_order_id?: string;
-      from_run: string;
-      symbol: string;
-      side: "BUY" | "SELL";
-      quantity: number;
-      limit_price: number;
-      status_before: string;
-      status: string;
-      filled_quantity: number;
-      fills_booked: number;
-      settled: boolean;
-      message: string;
-    }
-  | { type: "reconcile.failed"; differences: ReconcileDifference[] }
-  | {
-      type: "valuation";
-      value: number;
-      cash: number;
-      peak: number;
-      drawdown_pct: number;
-      max_drawdown_pct: number;
-      trading_state: TradingState;
-      orders_used: number;
-      orders_left: number;
-      first_of_run: boolean;
-      /** Holdings, cash and the previous run's fills, for the console. */
-      portfolio?: PortfolioView;
-    }
-  | {
-      type: "killswitch.tripped";
-      value: number;
-      peak: number;
-      drawdown_pct: number;
-      limit_pct: number;
-      reason: string;
-      liquidation: ProposedOrder[];
-      /** Who tripped it: the drawdown reaching the limit, or the operator (at any drawdown). */
-      by?: "drawdown" | "operator";
-    }
-  | { type: "run.note"; level: "info" | "warn"; message: string }
-  | {
-      /** A standing order approved earlier crossed its trigger (or expired) at the start of this run. */
-      type: "standing.fired";
-      id: string;
-      standing_type: string;
-      trigger_price: number;
-      /** null when it expired unfired. */
-      reference_price: number | null;
-      order: ProposedOrder;
-      approved_by: string;
-      binding_hash: string;
-      /** placed: passed the final gate and sent; blocked: the gate refused it; not_placed: this mode places nothing; expired. */
-      result: "placed" | "blocked" | "not_placed" | "expired";
-      reasons: { code: string; message: string }[];
-    }
-  | { type: "model.turn_started"; turn: number; max_turns: number; time_left_ms: number; cost_usd: number; budget_usd: number }
-  | { type: "model.text"; turn: number; delta: string }
-  | {
-      type: "model.response";
-      turn: number;
-      stop_reason: string;
-      usage: Usage;
-      cost_usd: number;
-      total_cost_usd: number;
-      duration_ms: number;
-    }
-  | { type: "model.retry"; turn: number; attempt: number; message: string }
-  | { type: "tool.called"; turn: number; call_id: string; tool: string; arguments: unknown }
-  | {
-      type: "tool.rejected";
-      turn: number;
-      call_id: string;
-      tool: string;
-      error_code: string;
-      error: string;
-      retryable: boolean;
-      correction?: Correction;
-      /** SHA-256 of the exact tool result text the model was given. */
-      result_sha256?: string;
-    }
-  | {
-      type: "tool.result";
-      turn: number;
-      call_id: string;
-      tool: string;
-      success: boolean;
-      error_code?: string;
-      summary: string;
-      truncated: boolean;
-      duration_ms: number;
-      /** SHA-256 of the exact tool result text the model was given (audit ties events, transcript and cassette together). */
-      result_sha256?: string;
-    }
-  | { type: "tool.pending"; pending: PendingError[] }
-  | ({ type: "research.search" } & SearchLogEntry)
-  | { type: "mask.enabled"; data_set: string; date_offset_days: number; instruments: MaskInstrument[] }
-  | { type: "mask.leak"; turn: number; kind: "symbol" | "name" | "date" | "term"; found: string; where: string }
-  | { type: "gate.dry_run"; turn: number; call_id: string; decisions: GateDecision[] }
-  | { type: "submit.bounced"; turn: number; decisions: GateDecision[] }
-  | {
-      type: "agent.finished";
-      outcome: AgentOutcome;
-      reason: string;
-      turns: number;
-      cost_usd: number;
-    }
-  | {
-      type: "proposal";
-      orders: ProposedOrder[];
-      summary: string;
-      decisions: GateDecision[];
-      abandoned: string[];
-    }
-  | { type: "approval.requested"; orders_hash: string; approvable: number; blocked: number }
-  | {
-      type: "approval.decided";
-      decision: "approved" | "rejected" | "killswitch" | "awaiting" | "none";
-      by: "operator" | "auto" | "none";
-      orders: ProposedOrder[];
-      orders_hash: string;
-      reason?: string;
-    }
+const RUN_EVENT_SCHEMAS = [
+  eventOf("run.started", {
+    run_id: Type.String(),
+    mode: RunModeSchema,
+    trading_day: Type.String(),
+    model: Type.Object({ provider: Type.String(), id: Type.String() }),
+    broker: Type.Object({ kind: Type.String(), account_id: Type.String(), endpoint: Type.String() }),
+    base_currency: Type.String(),
+  }),
+  eventOf("preflight.failed", { code: Type.String(), message: Type.String() }),
+  eventOf("reconcile.ok", { positions: Type.Number() }),
+  /** An order of an earlier run whose outcome was not final, looked up at the broker by its client order id. */
+  orderEvent("order.recovered", {
+    from_run: Type.String(),
+    status_before: Type.String(),
+    status: Type.String(),
+    filled_quantity: Type.Number(),
+    fills_booked: Type.Number(),
+    settled: Type.Boolean(),
+    message: Type.String(),
+  }),
+  eventOf("reconcile.failed", { differences: Type.Array(ReconcileDifferenceSchema) }),
+  eventOf("valuation", {
+    value: Type.Number(),
+    cash: Type.Number(),
+    peak: Type.Number(),
+    drawdown_pct: Type.Number(),
+    max_drawdown_pct: Type.Number(),
+    trading_state: TradingStateSchema,
+    orders_used: Type.Number(),
+    orders_left: Type.Number(),
+    first_of_run: Type.Boolean(),
+    /** Holdings, cash and the previous run's fills, for the console. */
+    portfolio: Type.Optional(PortfolioViewSchema),
+  }),
+  eventOf("killswitch.tripped", {
+    value: Type.Number(),
+    peak: Type.Number(),
+    drawdown_pct: Type.Number(),
+    limit_pct: Type.Number(),
+    reason: Type.String(),
+    liquidation: Orders,
+    /** Who tripped it: the drawdown reaching the limit, or the operator (at any drawdown). */
+    by: Type.Optional(Type.Union([Type.Literal("drawdown"), Type.Literal("operator")])),
+  }),
+  eventOf("run.note", { level: Type.Union([Type.Literal("info"), Type.Literal("warn")]), message: Type.String() }),
+  /** A standing order approved earlier crossed its trigger (or expired) at the start of this run. */
+  eventOf("standing.fired", {
+    id: Type.String(),
+    standing_type: Type.String(),
+    trigger_price: Type.Number(),
+    /** null when it expired unfired. */
+    reference_price: Type.Union([Type.Number(), Type.Null()]),
+    order: OrderIntentSchema,
+    approved_by: Type.String(),
+    binding_hash: Type.String(),
+    /** placed: passed the final gate and sent; blocked: the gate refused it; not_placed: this mode places nothing; expired. */
+    result: Type.Union([Type.Literal("placed"), Type.Literal("blocked"), Type.Literal("not_placed"), Type.Literal("expired")]),
+    reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
+  }),
+  ...AGENT_EVENT_SCHEMAS,
+  eventOf("proposal", { orders: Orders, summary: Type.String(), decisions: Decisions, abandoned: Type.Array(Type.String()) }),
+  eventOf("approval.requested", { orders_hash: Type.String(), approvable: Type.Number(), blocked: Type.Number() }),
+  eventOf("approval.decided", {
+    decision: Type.Union((["approved", "rejected", "killswitch", "awaiting", "none"] as const).map((d) => Type.Literal(d))),
+    by: Type.Union([Type.Literal("operator"), Type.Literal("auto"), Type.Literal("none")]),
+    orders: Orders,
+    orders_hash: Type.String(),
+    reason: Type.Optional(Type.String()),
+  }),
   /** `orders_hash`: the pipeline's hash of the orders it hands the executor (the approved placements). */
-  | { type: "gate.final"; decisions: GateDecision[]; orders_hash?: string }
-  | ({ type: "order.placed" } & OrderEventBase)
-  | ({ type: "order.partially_filled"; filled_quantity: number; avg_price: number } & OrderEventBase)
-  | ({ type: "order.filled"; filled_quantity: number; avg_price: number; commission: number } & OrderEventBase)
-  | ({ type: "order.cancelled"; filled_quantity: number; message: string } & OrderEventBase)
-  | ({ type: "order.rejected"; message: string } & OrderEventBase)
-  | ({ type: "order.uncertain"; message: string } & OrderEventBase)
-  | ({ type: "order.expired"; filled_quantity: number } & OrderEventBase)
-  | {
-      type: "run.finished";
-      outcome: RunOutcome;
-      exit_code: number;
-      message: string;
-      value_after?: number;
-      cost_usd: number;
-    };
+  eventOf("gate.final", { decisions: Decisions, orders_hash: Type.Optional(Type.String()) }),
+  orderEvent("order.placed", {}),
+  orderEvent("order.partially_filled", { filled_quantity: Type.Number(), avg_price: Type.Number() }),
+  orderEvent("order.filled", { filled_quantity: Type.Number(), avg_price: Type.Number(), commission: Type.Number() }),
+  orderEvent("order.cancelled", { filled_quantity: Type.Number(), message: Type.String() }),
+  orderEvent("order.rejected", { message: Type.String() }),
+  orderEvent("order.uncertain", { message: Type.String() }),
+  orderEvent("order.expired", { filled_quantity: Type.Number() }),
+  eventOf("run.finished", {
+    outcome: RunOutcomeSchema,
+    exit_code: Type.Number(),
+    message: Type.String(),
+    value_after: Type.Optional(Type.Number()),
+    cost_usd: Type.Number(),
+  }),
+] as const;
+
+/** One event's body: what happened, without its stamp. */
+const RunEventBodySchema = Type.Union([...RUN_EVENT_SCHEMAS]);
+export type RunEventBody = Static<typeof RunEventBodySchema>;
 
 export type RunEventType = RunEventBody["type"];
 
+/** The stamp every recorded event carries. */
+const StampSchema = Type.Object({ seq: Type.Number(), at: Type.String(), run_id: Type.String() });
+
 /** An event as recorded: the body stamped with its sequence number and time. */
-export type RunEvent = RunEventBody & { seq: number; at: string; run_id: string };
+const RunEventSchema = Type.Intersect([RunEventBodySchema, StampSchema]);
+export type RunEvent = Static<typeof RunEventSchema>;
 
-/** Every event type, at run time (the audit checks recorded events against it). */
-export const RUN_EVENT_TYPES = [
-  "run.started",
-  "preflight.failed",
-  "reconcile.ok",
-  "reconcile.failed",
-  "order.recovered",
-  "valuation",
-  "killswitch.tripped",
-  "run.note",
-  "standing.fired",
-  "model.turn_started",
-  "model.text",
-  "model.response",
-  "model.retry",
-  "tool.called",
-  "tool.rejected",
-  "tool.result",
-  "tool.pending",
-  "research.search",
-  "mask.enabled",
-  "mask.leak",
-  "gate.dry_run",
-  "submit.bounced",
-  "agent.finished",
-  "proposal",
-  "approval.requested",
-  "approval.decided",
-  "gate.final",
-  "order.placed",
-  "order.partially_filled",
-  "order.filled",
-  "order.cancelled",
-  "order.rejected",
-  "order.uncertain",
-  "order.expired",
-  "run.finished",
-] as const satisfies readonly RunEventType[];
+/** The `type` an event schema fixes (a variant, or the first part of an intersected one). */
+function eventTypeOf(schema: TSchema): string {
+  const variant: TSchema = schema.allOf?.[0] ?? schema;
+  return variant.properties.type.const;
+}
 
-// Compile-time check that the list above is complete.
-type MissingEventTypes = Exclude<RunEventType, (typeof RUN_EVENT_TYPES)[number]>;
-const _allEventTypesListed: MissingEventTypes extends never ? true : MissingEventTypes = true;
-void _allEventTypesListed;
+/** Every event type, at run time (the audit checks recorded events against it): read off the schema. */
+export const RUN_EVENT_TYPES: readonly string[] = RUN_EVENT_SCHEMAS.map(eventTypeOf);
+
+/** Each event type's schema as recorded (its body and the stamp): how the audit checks one events.jsonl line. */
+export const RECORDED_EVENT_SCHEMAS: ReadonlyMap<string, TSchema> = new Map(
+  RUN_EVENT_SCHEMAS.map((schema) => [eventTypeOf(schema), Type.Intersect([schema, StampSchema])]),
+);

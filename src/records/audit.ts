@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { LOG_FILE } from "../journal/types.js";
 import { checkAgreement } from "./audit-agreement.js";
+import { eventShapeIssues } from "./audit-events.js";
 import { checkDigests } from "../run/audit-digests.js";
 import { checkRecords, type TranscriptDoc } from "./audit-records.js";
 import { checkSecrets, nestedRunFiles } from "./audit-secrets.js";
@@ -64,10 +65,12 @@ function readTexts(runDir: string, add: Add): ArtifactTexts {
 /** The event stream: one JSON event a line, known types, seq 1, 2, …, one run id, ending with run.finished. */
 function checkEvents(text: string, add: Add): RunEvent[] {
   const events: RunEvent[] = [];
+  const lineOf: number[] = [];
   const lines = text.split("\n").filter((l) => l.length > 0);
   lines.forEach((line, i) => {
     try {
       events.push(JSON.parse(line) as RunEvent);
+      lineOf.push(i + 1);
     } catch {
       add("events", `events.jsonl line ${i + 1} is not JSON`);
     }
@@ -76,6 +79,8 @@ function checkEvents(text: string, add: Add): RunEvent[] {
   events.forEach((e, i) => {
     if (!known.has(e.type)) add("events", `event ${i + 1} has unknown type "${e.type}"`);
     if (e.seq !== i + 1) add("events", `event ${i + 1} has seq ${e.seq} (expected ${i + 1})`);
+    const issues = eventShapeIssues(e.type, e);
+    if (issues.length > 0) add("events", `events.jsonl line ${lineOf[i]} is not a valid ${e.type} event: ${issues.slice(0, 3).join("; ")}`);
   });
   const runIds = new Set(events.map((e) => e.run_id));
   if (runIds.size > 1) add("events", `events name several run ids: ${[...runIds].join(", ")}`);
