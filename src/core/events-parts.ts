@@ -4,6 +4,7 @@
  * schema. The event union itself is in ./events.ts.
  */
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
+import { SideSchema } from "./order-intent.js";
 
 const ToolIssueSchema = Type.Object({ path: Type.String(), message: Type.String() });
 export type ToolIssue = Static<typeof ToolIssueSchema>;
@@ -114,7 +115,7 @@ export const OrderEventBaseSchema = Type.Object({
   client_order_id: Type.String(),
   broker_order_id: Type.Optional(Type.String()),
   symbol: Type.String(),
-  side: Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]),
+  side: SideSchema,
   quantity: Type.Number(),
   limit_price: Type.Number(),
 });

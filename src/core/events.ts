@@ -7,7 +7,7 @@
  * ./events-parts.ts); every type here is the Static<> of its schema.
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import type { PortfolioView, RunMode, TradingState } from "./domain.js";
+import { type PortfolioView, type RunMode, TradingStateSchema } from "./domain.js";
 import { AGENT_EVENT_SCHEMAS } from "./events-agent.js";
 import { eventOf, OrderEventBaseSchema, ReconcileDifferenceSchema, RunOutcomeSchema } from "./events-parts.js";
 import { GateDecisionSchema } from "./gate-types.js";
@@ -26,7 +26,6 @@ export type {
 
 /** Domain shapes typed in core/domain.ts: the event schema names their types and leaves their shape to it. */
 const RunModeSchema = Type.Unsafe<RunMode>({ type: "string", description: "The run's mode (core/domain.ts)." });
-const TradingStateSchema = Type.Unsafe<TradingState>({ type: "string", description: "A trading state (core/domain.ts)." });
 const PortfolioViewSchema = Type.Unsafe<PortfolioView>({ type: "object", description: "The account as the operator sees it (core/domain.ts)." });
 
 const Orders = Type.Array(OrderIntentSchema);

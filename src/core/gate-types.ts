@@ -132,7 +132,7 @@ const VerdictSchema = Type.Object({
 });
 export type Verdict = Static<typeof VerdictSchema>;
 
-const GateDecisionSchema = Type.Composite([
+export const GateDecisionSchema = Type.Composite([
   Type.Object({
     /**
      * The position in the input of the order this decision answers (0-based). The gate answers in
