@@ -17,7 +17,15 @@ const view = market.asOf(day);
 const orders: Order[] = Array.from({ length: 1000 }, (_, i) => {
   const symbol = symbols[i % symbols.length]!;
   const ref = view.referencePrice(symbol)!.price;
-  return { symbol, side: "BUY", quantity: 1 + (i % 7), limit_price: Math.round(ref * (i % 3 === 0 ? 0.9 : 1.02) * 100) / 100, currency: "USD", fx_to_base: 1, liquidation: false };
+  return {
+    symbol,
+    side: "BUY",
+    quantity: 1 + (i % 7),
+    limit_price: Math.round(ref * (i % 3 === 0 ? 0.9 : 1.02) * 100) / 100,
+    currency: "USD",
+    fx_to_base: 1,
+    liquidation: false,
+  };
 });
 const journal: ExecutorJournal = { recordOrderIntent() {}, recordOrderUpdate() {}, bookFill() {} };
 // Instant sleep on a virtual clock: waiting costs no wall time, and the wait still ends.

@@ -15,9 +15,7 @@ const universe: Instrument[] = symbols.map((symbol, i) => ({
   currency: i % 5 === 0 ? "EUR" : "USD",
   exchange: "SMART",
 }));
-const market: GateMarket = Object.fromEntries(
-  symbols.map((s, i) => [s, { price: 10 + (i % 90), fx_to_base: i % 5 === 0 ? 1.08 : 1, commission: 1 }]),
-);
+const market: GateMarket = Object.fromEntries(symbols.map((s, i) => [s, { price: 10 + (i % 90), fx_to_base: i % 5 === 0 ? 1.08 : 1, commission: 1 }]));
 const holdings: GateState["holdings"] = Object.fromEntries(symbols.slice(0, 500).map((s) => [s, { quantity: 100 }]));
 const state: GateState = {
   cash: 5_000_000,

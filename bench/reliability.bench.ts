@@ -39,12 +39,16 @@ const timed = async <T>(fn: () => Promise<T> | T): Promise<[T, number]> => {
 // ---- the record's long suites ------------------------------------------------------------------
 const fuzzN = recordedCount("tool-fuzz", "bench");
 const [fuzz, fuzzMs] = await timed(() => fuzzToolCalls(fuzzN));
-process.stderr.write(`[reliability bench] tool-fuzz: ${fuzz.calls} calls, ${fuzz.rejected} refused before any handler, ${fuzz.handlerReached} reached a handler with valid arguments, 0 crashes (${(fuzzMs / 1000).toFixed(1)} s)\n`);
+process.stderr.write(
+  `[reliability bench] tool-fuzz: ${fuzz.calls} calls, ${fuzz.rejected} refused before any handler, ${fuzz.handlerReached} reached a handler with valid arguments, 0 crashes (${(fuzzMs / 1000).toFixed(1)} s)\n`,
+);
 
 const mutN = recordedCount("mutation", "bench");
 const [mutations, mutMs] = await timed(() => runMutations(Math.ceil(mutN / TARGETS.length)));
 const refused = mutations.filter((m) => m.outcome === "refused").length;
-process.stderr.write(`[reliability bench] mutation: ${mutations.length} mutations, ${refused} refused naming file and place, ${mutations.length - refused} harmless, nothing written (${(mutMs / 1000).toFixed(1)} s)\n`);
+process.stderr.write(
+  `[reliability bench] mutation: ${mutations.length} mutations, ${refused} refused naming file and place, ${mutations.length - refused} harmless, nothing written (${(mutMs / 1000).toFixed(1)} s)\n`,
+);
 for (const line of classReport(mutations)) process.stderr.write(`[reliability bench]   ${line}\n`);
 const mustHaveRefused = acceptedMustRefuse(mutations);
 for (const m of mustHaveRefused) process.stderr.write(`[reliability bench] mutation: MUST-REFUSE LOADED ${m}\n`);
@@ -94,9 +98,13 @@ const [audit, auditMs] = await timed(() => auditRunDir(summary.runDir, {}));
 report(`audit a run in that home (${audit.length} findings)`, auditMs, "ms", 1000);
 
 describe("reliability (the record's long runs; figures above)", () => {
-  bench("journal of 10,000 runs: open + browse + verify", async () => {
-    const j = await openJournal(home, { timezone: "UTC", readOnly: true });
-    j.runs();
-    j.verify();
-  }, { iterations: 3, warmupIterations: 0 });
+  bench(
+    "journal of 10,000 runs: open + browse + verify",
+    async () => {
+      const j = await openJournal(home, { timezone: "UTC", readOnly: true });
+      j.runs();
+      j.verify();
+    },
+    { iterations: 3, warmupIterations: 0 },
+  );
 });

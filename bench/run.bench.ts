@@ -17,7 +17,8 @@ const TARGET_MS = 1500;
 const ITERATIONS = 15;
 
 const env: Record<string, string> = {};
-for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["ANTHROPIC_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR"].includes(k)) env[k] = v;
+for (const [k, v] of Object.entries(process.env))
+  if (v !== undefined && !["ANTHROPIC_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR"].includes(k)) env[k] = v;
 
 const samples: number[] = [];
 const homes: string[] = [];

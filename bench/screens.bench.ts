@@ -21,7 +21,9 @@ if (!(r.ratio <= 1.5)) process.exitCode = 1;
 // Interactivity: a key press to the next frame stays under 50 ms (median; p95 and max reported —
 // they carry the machine's load) on the busiest screens.
 const report = (what: string, t: KeyTimings) =>
-  process.stderr.write(`[screens bench] ${what}: ${t.keys} keys, key → next frame median ${t.medianMs.toFixed(1)} ms, p95 ${t.p95Ms.toFixed(1)} ms, max ${t.maxMs.toFixed(1)} ms (limit: median < 50 ms); load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores\n`);
+  process.stderr.write(
+    `[screens bench] ${what}: ${t.keys} keys, key → next frame median ${t.medianMs.toFixed(1)} ms, p95 ${t.p95Ms.toFixed(1)} ms, max ${t.maxMs.toFixed(1)} ms (limit: median < 50 ms); load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores\n`,
+  );
 const approval = await approvalKeyTimings();
 report("approval screen, 50 orders", approval);
 const journal = await journalKeyTimings(10_000);

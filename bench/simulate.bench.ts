@@ -19,7 +19,8 @@ const BIN = join(ROOT, "bin/tradewarden.js");
 const PRELOAD = join(ROOT, "bench/rss-at-exit.cjs");
 
 const env: Record<string, string> = {};
-for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["ANTHROPIC_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR"].includes(k)) env[k] = v;
+for (const [k, v] of Object.entries(process.env))
+  if (v !== undefined && !["ANTHROPIC_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR"].includes(k)) env[k] = v;
 
 interface Sample {
   label: string;
@@ -47,13 +48,17 @@ async function simulate(label: string, from: string, to: string): Promise<void> 
   homes.push(home);
   const usageFile = join(home, "usage.json");
   const t0 = performance.now();
-  const r = await execa(process.execPath, ["--require", PRELOAD, BIN, "--home", home, "simulate", "--from", from, "--to", to, "--name", "bench", "--set", "limits.max_drawdown_pct=100"], {
-    cwd: ROOT,
-    env: { ...env, TW_BENCH_USAGE_FILE: usageFile },
-    extendEnv: false,
-    reject: false,
-    stdin: "pipe",
-  });
+  const r = await execa(
+    process.execPath,
+    ["--require", PRELOAD, BIN, "--home", home, "simulate", "--from", from, "--to", to, "--name", "bench", "--set", "limits.max_drawdown_pct=100"],
+    {
+      cwd: ROOT,
+      env: { ...env, TW_BENCH_USAGE_FILE: usageFile },
+      extendEnv: false,
+      reject: false,
+      stdin: "pipe",
+    },
+  );
   const wallMs = performance.now() - t0;
   if (r.exitCode !== 0) throw new Error(`simulate exited ${r.exitCode}: ${r.stderr}`);
   const usage = JSON.parse(readFileSync(usageFile, "utf8")) as { max_rss_kb: number; user_ms: number; system_ms: number };
@@ -80,15 +85,20 @@ afterAll(() => {
   for (const h of homes) rmSync(h, { recursive: true, force: true });
   const one = medianOf("1y");
   const five = medianOf("5y");
-  const lines = [one, five].filter((s): s is Sample => s !== undefined).map(
-    (s) =>
-      `${s.label}: ${s.days} days, wall ${(s.wallMs / 1000).toFixed(2)} s (CPU ${(s.cpuMs / 1000).toFixed(2)} s), loop ${s.loopMsPerDay.toFixed(1)} ms/day, ${(s.cpuMs / s.days).toFixed(1)} ms CPU/day, peak RSS ${s.maxRssMb.toFixed(0)} MB, ${s.kbPerDay.toFixed(1)} KB/day on disk`,
-  );
+  const lines = [one, five]
+    .filter((s): s is Sample => s !== undefined)
+    .map(
+      (s) =>
+        `${s.label}: ${s.days} days, wall ${(s.wallMs / 1000).toFixed(2)} s (CPU ${(s.cpuMs / 1000).toFixed(2)} s), loop ${s.loopMsPerDay.toFixed(1)} ms/day, ${(s.cpuMs / s.days).toFixed(1)} ms CPU/day, peak RSS ${s.maxRssMb.toFixed(0)} MB, ${s.kbPerDay.toFixed(1)} KB/day on disk`,
+    );
   const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
   if (one) lines.push(`one year < 5 s: ${verdict(one.wallMs < 5000)}`);
   if (five) lines.push(`five years < 20 s: ${verdict(five.wallMs < 20000)}`);
-  if (one && five) lines.push(`cost per day 5y/1y = ${(five.loopMsPerDay / one.loopMsPerDay).toFixed(2)} (≤ 1.3): ${verdict(five.loopMsPerDay / one.loopMsPerDay <= 1.3)}`);
-  lines.push(`peak memory < 300 MB: ${verdict(samples.every((s) => s.maxRssMb < 300))}; storage ≤ 40 KB/day: ${verdict(samples.every((s) => s.kbPerDay <= 40))}`);
+  if (one && five)
+    lines.push(`cost per day 5y/1y = ${(five.loopMsPerDay / one.loopMsPerDay).toFixed(2)} (≤ 1.3): ${verdict(five.loopMsPerDay / one.loopMsPerDay <= 1.3)}`);
+  lines.push(
+    `peak memory < 300 MB: ${verdict(samples.every((s) => s.maxRssMb < 300))}; storage ≤ 40 KB/day: ${verdict(samples.every((s) => s.kbPerDay <= 40))}`,
+  );
   const runs = (label: string) => samples.filter((s) => s.label === label).length;
   console.log(`\nsimulate (scripted model, spawned CLI; medians of ${runs("1y")} and ${runs("5y")} runs):\n  ${lines.join("\n  ")}\n`);
 }, 300_000);

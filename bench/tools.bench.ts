@@ -87,7 +87,14 @@ function priceHistory(bytes: number): Record<string, unknown> {
   for (let i = 0; i % 100 !== 0 || JSON.stringify(out).length < bytes; i++) {
     const base = Math.round((100 + Math.sin(i / 9) * 10) * 100) / 100;
     const date = `200${7 + (i % 2)}-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 28) + 1).padStart(2, "0")}`;
-    rows.push({ date, open: base, high: Math.round((base + 1.25) * 100) / 100, low: Math.round((base - 0.75) * 100) / 100, close: base, volume: 100_000 + i * 37 });
+    rows.push({
+      date,
+      open: base,
+      high: Math.round((base + 1.25) * 100) / 100,
+      low: Math.round((base - 0.75) * 100) / 100,
+      close: base,
+      volume: 100_000 + i * 37,
+    });
   }
   return out;
 }
@@ -97,7 +104,12 @@ function textRows(bytes: number): Record<string, unknown> {
   const rows: Record<string, unknown>[] = [];
   const out = { success: true, items: rows };
   for (let i = 0; i % 50 !== 0 || JSON.stringify(out).length < bytes; i++) {
-    rows.push({ id: `news:${i}`, published: "2008-03-13", headline: `Company ${i} reports quarterly results`, body: "Revenue rose while margins narrowed. ".repeat(4) });
+    rows.push({
+      id: `news:${i}`,
+      published: "2008-03-13",
+      headline: `Company ${i} reports quarterly results`,
+      body: "Revenue rose while margins narrowed. ".repeat(4),
+    });
   }
   return out;
 }

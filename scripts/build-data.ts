@@ -228,7 +228,8 @@ export function generate(sourceText: string): BuildResult {
 
   let universe = "symbol,currency,exchange,name,sector,tick,note\n";
   universe += `${INDEX_SYMBOL},USD,SIM,S&P 500 index (real daily prices; traded here as if it were a share),Index,0.01,real: S&P 500 index daily OHLCV (vega-datasets; Yahoo Finance)\n`;
-  for (const s of SYNTHETIC) universe += `${s.symbol},USD,SIM,${s.name} (synthetic),${s.sector},0.01,${SYNTHETIC_NOTE} (beta ${s.beta.toFixed(2)}; idiosyncratic vol ${Math.round(s.idioVol * 100)}%)\n`;
+  for (const s of SYNTHETIC)
+    universe += `${s.symbol},USD,SIM,${s.name} (synthetic),${s.sector},0.01,${SYNTHETIC_NOTE} (beta ${s.beta.toFixed(2)}; idiosyncratic vol ${Math.round(s.idioVol * 100)}%)\n`;
   files["universe/sim.csv"] = universe;
 
   const manifest = {

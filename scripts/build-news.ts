@@ -42,7 +42,10 @@ const UP = ["a contract win", "raised full-year guidance", "a regulatory approva
 const DOWN = ["a profit warning", "the loss of a major customer", "an accounting review", "a product recall", "a guidance cut"];
 
 function readBars(dir: string, symbol: string): Bar[] {
-  const lines = readFileSync(join(dir, "market", "bars", `${symbol}.csv`), "utf8").trim().split("\n").slice(1);
+  const lines = readFileSync(join(dir, "market", "bars", `${symbol}.csv`), "utf8")
+    .trim()
+    .split("\n")
+    .slice(1);
   return lines.map((l) => {
     const f = l.split(",");
     return { date: String(f[0]), close: Number(f[4]) };
@@ -50,10 +53,15 @@ function readBars(dir: string, symbol: string): Bar[] {
 }
 
 function readUniverse(dir: string): Instrument[] {
-  const manifest = JSON.parse(readFileSync(join(dir, "market", "MANIFEST.json"), "utf8")) as { symbols: { symbol: string; synthetic: boolean; beta?: number }[] };
+  const manifest = JSON.parse(readFileSync(join(dir, "market", "MANIFEST.json"), "utf8")) as {
+    symbols: { symbol: string; synthetic: boolean; beta?: number }[];
+  };
   const beta = new Map(manifest.symbols.map((s) => [s.symbol, s.beta ?? 1]));
   const synthetic = new Set(manifest.symbols.filter((s) => s.synthetic).map((s) => s.symbol));
-  const rows = readFileSync(join(dir, "universe", "sim.csv"), "utf8").trim().split("\n").slice(1);
+  const rows = readFileSync(join(dir, "universe", "sim.csv"), "utf8")
+    .trim()
+    .split("\n")
+    .slice(1);
   return rows
     .map((r) => r.split(","))
     .filter((f) => synthetic.has(String(f[0])))
@@ -67,7 +75,10 @@ function addDays(day: string, n: number): string {
 }
 
 function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 /** The instrument's biggest idiosyncratic moves (at least 30 trading days apart), largest first. */

@@ -8,6 +8,7 @@ import { installProcessInterrupts, interruptReceived } from "./commands/interrup
 import { processIO } from "./commands/io.js";
 import { registerData } from "./commands/data-cli.js";
 import { registerSimulate } from "./commands/simulate-cli.js";
+import { registerKillSwitchAndStanding } from "./commands/killswitch-standing-cli.js";
 import type { RunMode } from "./core/domain.js";
 import { TOOL_FORMATS } from "./tools/formats.js";
 import { prepareInkForTerminal } from "./util/terminal-env.js";
@@ -33,7 +34,6 @@ const toolResults = io.env.TRADEWARDEN_CHECK_TOOL_RESULTS === "1" ? (await impor
 const load = {
   tools: () => import("./commands/tools.js"),
   toolsCall: () => import("./commands/tools-call.js"),
-  standing: () => import("./commands/standing.js"),
   gateCheck: () => import("./commands/gate-check.js"),
   sim: () => import("./commands/simulated-broker.js"),
   init: () => import("./commands/init.js"),
@@ -41,7 +41,6 @@ const load = {
   journal: () => import("./commands/journal.js"),
   run: () => import("./commands/run.js"),
   config: () => import("./config/require.js"),
-  killswitch: () => import("./commands/killswitch.js"),
   audit: () => import("./commands/audit.js"),
   replay: () => import("./commands/replay.js"),
   export: () => import("./commands/export.js"),
@@ -81,10 +80,7 @@ const program = new Command("tradewarden")
   .version(packageVersion(), "-V, --version")
   .option("--home <dir>", "folder holding your config, journal, simulated broker and run artifacts (default: $TRADEWARDEN_HOME or ~/.tradewarden)")
   .showHelpAfterError()
-  .addHelpText(
-    "after",
-    `\nExit codes:\n${EXIT_TABLE.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join("\n")}\n`,
-  );
+  .addHelpText("after", `\nExit codes:\n${EXIT_TABLE.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join("\n")}\n`);
 program.exitOverride();
 program.configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
 
@@ -102,7 +98,9 @@ tools
   .option("--as-of <day>", "the run's trading day (default: the day the next run would trade)")
   .option("--json", "one JSON object: the day, the contract version, the stage and the result", false)
   .action(async (name: string, args: string, opts: { asOf?: string; json: boolean }, cmd: Command) => {
-    setExit(await (await load.toolsCall()).cmdToolsCall({ home: homeOf(cmd), tool: name, args, ...(opts.asOf ? { asOf: opts.asOf } : {}), json: opts.json }, io));
+    setExit(
+      await (await load.toolsCall()).cmdToolsCall({ home: homeOf(cmd), tool: name, args, ...(opts.asOf ? { asOf: opts.asOf } : {}), json: opts.json }, io),
+    );
   });
 
 program
@@ -110,7 +108,11 @@ program
   .description("the daily run: the agent researches and proposes, the gate and you decide, the executor trades the paper account")
   .option("-y, --yes", "unattended: approve exactly the orders the final gate approves (no console)", false)
   .option("--json", "print one JSON object per event, then the run's research-cycle envelope", false)
-  .addOption(new Option("--mode <mode>", "paper executes on the paper broker; observe places nothing; watch researches and manages the watchlist only").choices(["paper", "observe", "watch"]).default("paper"))
+  .addOption(
+    new Option("--mode <mode>", "paper executes on the paper broker; observe places nothing; watch researches and manages the watchlist only")
+      .choices(["paper", "observe", "watch"])
+      .default("paper"),
+  )
   .action(async (opts: { yes: boolean; json: boolean; mode: RunMode }, cmd: Command) => {
     const { cmdRun, terminalOf } = await load.run();
     setExit(await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: opts.mode }, io, terminalOf(io.env), makeConsole));
@@ -124,7 +126,9 @@ program
   .option("--json", "print one JSON object per event, then the run's research-cycle envelope", false)
   .action(async (runId: string | undefined, opts: { yes: boolean; json: boolean }, cmd: Command) => {
     const { cmdRun, terminalOf } = await load.run();
-    setExit(await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: "paper", approve: runId ? { runId } : {} }, io, terminalOf(io.env), makeConsole));
+    setExit(
+      await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: "paper", approve: runId ? { runId } : {} }, io, terminalOf(io.env), makeConsole),
+    );
   });
 
 program
@@ -135,7 +139,12 @@ program
   .action(async (opts: { capital: string; currency?: string }, cmd: Command) => {
     const home = homeOf(cmd);
     const { config } = await configOf(home);
-    setExit(await (await load.init()).cmdInit({ home, capital: opts.capital, currency: opts.currency ?? config.account.base_currency, timezone: config.account.timezone }, io));
+    setExit(
+      await (await load.init()).cmdInit(
+        { home, capital: opts.capital, currency: opts.currency ?? config.account.base_currency, timezone: config.account.timezone },
+        io,
+      ),
+    );
   });
 
 program
@@ -163,10 +172,23 @@ const journalCmd = program
     if (!opts.json) {
       const { cmdJournalBrowse } = await import("./commands/journal-browser.js");
       const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
-      setExit(await cmdJournalBrowse({ home, timezone: config.account.timezone, maxDrawdownPct: config.limits.max_drawdown_pct, interactive, env: io.env }, io));
+      setExit(
+        await cmdJournalBrowse({ home, timezone: config.account.timezone, maxDrawdownPct: config.limits.max_drawdown_pct, interactive, env: io.env }, io),
+      );
       return;
     }
-    setExit(await (await load.journal()).cmdJournalJson({ home, timezone: config.account.timezone, ...(opts.run ? { run: opts.run } : {}), ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}) }, io));
+    setExit(
+      await (await load.journal()).cmdJournalJson(
+        {
+          home,
+          timezone: config.account.timezone,
+          ...(opts.run ? { run: opts.run } : {}),
+          ...(opts.from ? { from: opts.from } : {}),
+          ...(opts.to ? { to: opts.to } : {}),
+        },
+        io,
+      ),
+    );
   });
 journalCmd
   .command("verify")
@@ -206,7 +228,12 @@ sim
     const { acquireLock } = await import("./journal/lock.js");
     const lock = await acquireLock(home, "sim");
     try {
-      setExit((await load.sim()).cmdSimReset({ home, config: config.broker.sim, start: opts.start ?? config.broker.sim.start_date, cash: config.account.capital }, io));
+      setExit(
+        (await load.sim()).cmdSimReset(
+          { home, config: config.broker.sim, start: opts.start ?? config.broker.sim.start_date, cash: config.account.capital },
+          io,
+        ),
+      );
     } finally {
       await lock.release();
     }
@@ -214,50 +241,7 @@ sim
 
 registerData(program, { io, homeOf, setExit });
 
-const killswitch = program
-  .command("killswitch")
-  .description("why trading halted, and its reset (on a terminal: the reset screen)")
-  .option("--json", "print the facts as JSON", false)
-  .action(async (opts: { json: boolean }, cmd: Command) => {
-    const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
-    setExit(await (await load.killswitch()).cmdKillSwitchShow({ home: homeOf(cmd), json: opts.json, interactive }, io));
-  });
-killswitch
-  .command("reset")
-  .description("reset a halt for scripts: the current value becomes the peak; REDUCING for the configured runs")
-  .option("-y, --yes", "confirm the reset", false)
-  .option("--reason <text>", "why trading may resume (recorded in the journal)")
-  .option("--who <name>", "who resets (default: the current user)")
-  .action(async (opts: { yes: boolean; reason?: string; who?: string }, cmd: Command) => {
-    setExit(await (await load.killswitch()).cmdKillSwitchReset({ home: homeOf(cmd), yes: opts.yes, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(opts.who ? { who: opts.who } : {}) }, io));
-  });
-
-const standing = program
-  .command("standing")
-  .description("standing orders the model proposed: list them; approve (arm) or reject one")
-  .option("--json", "as JSON", false)
-  .action(async (opts: { json: boolean }, cmd: Command) => {
-    setExit(await (await load.standing()).cmdStandingList({ home: homeOf(cmd), json: opts.json }, io));
-  });
-standing
-  .command("approve")
-  .description("arm a proposed standing order (the approval binds to its trigger and order; recorded in the journal)")
-  .argument("<id>", "the standing order's id, e.g. so-1")
-  .option("-y, --yes", "confirm", false)
-  .option("--who <name>", "who approves (default: the current user)")
-  .option("--reason <text>", "a note recorded with the approval")
-  .action(async (id: string, opts: { yes: boolean; who?: string; reason?: string }, cmd: Command) => {
-    setExit(await (await load.standing()).cmdStandingDecide({ home: homeOf(cmd), id, decision: "approve", yes: opts.yes, ...(opts.who ? { who: opts.who } : {}), ...(opts.reason ? { reason: opts.reason } : {}) }, io));
-  });
-standing
-  .command("reject")
-  .description("reject a proposed standing order")
-  .argument("<id>", "the standing order's id")
-  .option("--who <name>", "who rejects (default: the current user)")
-  .option("--reason <text>", "why (recorded in the journal)")
-  .action(async (id: string, opts: { who?: string; reason?: string }, cmd: Command) => {
-    setExit(await (await load.standing()).cmdStandingDecide({ home: homeOf(cmd), id, decision: "reject", yes: true, ...(opts.who ? { who: opts.who } : {}), ...(opts.reason ? { reason: opts.reason } : {}) }, io));
-  });
+registerKillSwitchAndStanding(program, { io, homeOf, setExit });
 
 program
   .command("reconcile")
@@ -271,7 +255,15 @@ program
     const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
     setExit(
       await (await load.reconcile()).cmdReconcile(
-        { home: homeOf(cmd), adoptBroker: opts.adoptBroker, yes: opts.yes, json: opts.json, interactive, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(opts.who ? { who: opts.who } : {}) },
+        {
+          home: homeOf(cmd),
+          adoptBroker: opts.adoptBroker,
+          yes: opts.yes,
+          json: opts.json,
+          interactive,
+          ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
+          ...(opts.who ? { who: opts.who } : {}),
+        },
         io,
       ),
     );
@@ -300,7 +292,9 @@ program
   .command("export")
   .description("print a run's record: its research-cycle envelope (json) or TradeCat's research-cycle shape (tradecat)")
   .argument("<run>", "run id (under the home's runs/) or a run folder")
-  .addOption(new Option("--format <format>", "json: tradewarden's envelope; tradecat: TradeCat's agent_research_cycle.v1").choices(["json", "tradecat"]).default("json"))
+  .addOption(
+    new Option("--format <format>", "json: tradewarden's envelope; tradecat: TradeCat's agent_research_cycle.v1").choices(["json", "tradecat"]).default("json"),
+  )
   .action(async (target: string, opts: { format: string }, cmd: Command) => {
     setExit((await load.export()).cmdExport({ home: homeOf(cmd), target, format: opts.format }, io));
   });
@@ -325,7 +319,12 @@ research
   .option("--json", "print { as_of, results, undated, removed } (the public contract)", false)
   .option("--max <n>", "most results (1-10, default 5)")
   .action(async (query: string, opts: { asOf: string; json: boolean; max?: string }, cmd: Command) => {
-    setExit(await (await load.research()).cmdResearchSearch({ home: homeOf(cmd), query, asOf: opts.asOf, json: opts.json, ...(opts.max !== undefined ? { max: opts.max } : {}) }, io));
+    setExit(
+      await (await load.research()).cmdResearchSearch(
+        { home: homeOf(cmd), query, asOf: opts.asOf, json: opts.json, ...(opts.max !== undefined ? { max: opts.max } : {}) },
+        io,
+      ),
+    );
   });
 
 const configCmd = program.command("config").description("the configuration file (<home>/tradewarden.toml)");

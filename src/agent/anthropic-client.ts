@@ -11,13 +11,7 @@
  * - No redirect is followed (observed-fetch.ts); an answer that is no event stream (an HTML page, an
  *   empty 200) fails naming the endpoint and what came back.
  */
-import Anthropic, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  type ClientOptions,
-} from "@anthropic-ai/sdk";
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, type ClientOptions } from "@anthropic-ai/sdk";
 import type { ContentBlockParam, ContentBlock as SdkContentBlock, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { Usage } from "../core/events.js";
 import { redactor } from "../core/redact.js";
@@ -183,7 +177,11 @@ export class AnthropicClient implements ModelClient {
     }
   }
 
-  private async stream(params: AnthropicRequestParams, reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal }, hooks: CallHooks | undefined): Promise<ModelResponse> {
+  private async stream(
+    params: AnthropicRequestParams,
+    reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal },
+    hooks: CallHooks | undefined,
+  ): Promise<ModelResponse> {
     const stream = this.sdk.messages.stream({ ...params, messages: params.messages.map(sdkMessage) }, reqOpts);
     if (hooks?.onText) {
       const onText = hooks.onText;

@@ -31,10 +31,7 @@ const CanonicalRequestSchema = Type.Object({
 export type CanonicalRequest = Static<typeof CanonicalRequestSchema>;
 
 /** A request as a format 2 call line stores it: its tools by reference (absent when it had none). */
-const StoredRequestSchema = Type.Composite([
-  Type.Omit(CanonicalRequestSchema, ["tools"]),
-  Type.Object({ tools_ref: Type.Optional(Type.String()) }),
-]);
+const StoredRequestSchema = Type.Composite([Type.Omit(CanonicalRequestSchema, ["tools"]), Type.Object({ tools_ref: Type.Optional(Type.String()) })]);
 export type StoredRequest = Static<typeof StoredRequestSchema>;
 
 /** Format 2: a tool list, written once before the first call that offers it. */
@@ -78,7 +75,8 @@ function isContentBlock(v: unknown): v is ContentBlock {
   if (!isRecord(v) || typeof v.type !== "string") return false;
   if (v.type === "text") return typeof v.text === "string";
   if (v.type === "tool_use") return typeof v.id === "string" && typeof v.name === "string";
-  if (v.type === "tool_result") return typeof v.tool_use_id === "string" && typeof v.content === "string" && (v.is_error === undefined || typeof v.is_error === "boolean");
+  if (v.type === "tool_result")
+    return typeof v.tool_use_id === "string" && typeof v.content === "string" && (v.is_error === undefined || typeof v.is_error === "boolean");
   return true;
 }
 

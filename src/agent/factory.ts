@@ -83,9 +83,19 @@ export function createModelClient(
   if (keyEnv) redactor.register(keyEnv, key);
   const keyless = provider === "openai" && isLoopbackUrl(model.base_url);
   if (!key && !keyless) {
-    throw new TwError("missing_api_key", `model.provider is "${provider}" but ${keyEnv} is not set (set it in the environment, or name another variable in model.api_key_env)`, EXIT.USAGE_OR_CONFIG);
+    throw new TwError(
+      "missing_api_key",
+      `model.provider is "${provider}" but ${keyEnv} is not set (set it in the environment, or name another variable in model.api_key_env)`,
+      EXIT.USAGE_OR_CONFIG,
+    );
   }
-  const common = { model: model.id, apiKey: key || "no-key-local-server", baseURL: model.base_url, maxRetries: model.max_retries, timeoutMs: model.request_timeout_s * 1000 };
+  const common = {
+    model: model.id,
+    apiKey: key || "no-key-local-server",
+    baseURL: model.base_url,
+    maxRetries: model.max_retries,
+    timeoutMs: model.request_timeout_s * 1000,
+  };
   const client =
     provider === "anthropic"
       ? new LazyClient(model.id, () => import("./anthropic-client.js").then((m) => new m.AnthropicClient(common satisfies AnthropicClientOptions)))

@@ -114,7 +114,9 @@ export function afterAnswer(run: LoopRun, response: ModelResponse, turn: number)
   }
   const stop = String(response.stop_reason);
   if (stop === "refusal") return { outcome: "refusal", reason: `the model refused on turn ${turn}` };
-  if (stop === "max_tokens") return { outcome: "max_tokens", reason: `the response hit max_tokens (${limits.maxTokens}) on turn ${turn}; its tool calls were not run` };
-  if (stop === "model_context_window_exceeded") return { outcome: "context_window", reason: `the conversation exceeded the model's context window on turn ${turn}` };
+  if (stop === "max_tokens")
+    return { outcome: "max_tokens", reason: `the response hit max_tokens (${limits.maxTokens}) on turn ${turn}; its tool calls were not run` };
+  if (stop === "model_context_window_exceeded")
+    return { outcome: "context_window", reason: `the conversation exceeded the model's context window on turn ${turn}` };
   return null;
 }

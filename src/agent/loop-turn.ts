@@ -106,6 +106,7 @@ export async function* agentTurn(run: LoopRun): AsyncGenerator<RunEventBody, Sto
   if (stop) return stop;
   if (String(response.stop_reason) === "pause_turn") return null;
   const uses = answer.filter((b): b is ToolUseBlock => b.type === "tool_use");
-  if (uses.length === 0) return { outcome: "no_submission", reason: `the model ended turn ${turn} (${String(response.stop_reason)}) without calling submit_orders` };
+  if (uses.length === 0)
+    return { outcome: "no_submission", reason: `the model ended turn ${turn} (${String(response.stop_reason)}) without calling submit_orders` };
   return yield* answerTools(run, turn, uses);
 }

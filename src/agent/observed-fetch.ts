@@ -44,7 +44,10 @@ export function endpointOf(url: string | URL | Request): string {
 
 /** Text from a server, made safe for one line of a message: no control characters, bounded. */
 function oneLine(text: string, max = HEAD_CHARS): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, " ").replace(/\s+/g, " ").trim();
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
@@ -74,7 +77,8 @@ export class RetryObserver {
       if (call) call.last = `connection error (${redact((e as Error).message)})`;
       throw e;
     }
-    if (call) call.last = `HTTP ${res.status}${res.status === 429 && res.headers.get("retry-after") ? ` (retry-after ${res.headers.get("retry-after")}s)` : ""}`;
+    if (call)
+      call.last = `HTTP ${res.status}${res.status === 429 && res.headers.get("retry-after") ? ` (retry-after ${res.headers.get("retry-after")}s)` : ""}`;
     const endpoint = endpointOf(input);
     if (res.status >= 300 && res.status < 400) {
       // Answered as the HTTP error it is (the SDK does not retry a 3xx); `observe` names it.
@@ -96,7 +100,11 @@ export class RetryObserver {
         ctl.enqueue(chunk);
       },
     });
-    return new Response((res.body as ReadableStream<Uint8Array>).pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response((res.body as ReadableStream<Uint8Array>).pipeThrough(counter), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   }
 
   /** What the current call's last answer was (for a client that finds it unusable). */

@@ -71,7 +71,10 @@ export function buildChatParams(req: Pick<ModelRequest, "system" | "tools" | "me
   if (req.tools.length > 0) body.tools = toOpenAITools(req.tools);
   if (official) {
     body.max_completion_tokens = req.maxTokens;
-    const prefix = createHash("sha256").update(JSON.stringify([req.system, body.tools ?? []])).digest("hex").slice(0, 32);
+    const prefix = createHash("sha256")
+      .update(JSON.stringify([req.system, body.tools ?? []]))
+      .digest("hex")
+      .slice(0, 32);
     body.prompt_cache_key = `tradewarden-${prefix}`;
   } else {
     body.max_tokens = req.maxTokens;
@@ -91,7 +94,15 @@ export interface OpenAIClientOptions {
 
 interface Chunk {
   model?: string;
-  choices?: { index?: number; delta?: { content?: string | null; refusal?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] }; finish_reason?: string | null }[];
+  choices?: {
+    index?: number;
+    delta?: {
+      content?: string | null;
+      refusal?: string | null;
+      tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
+    };
+    finish_reason?: string | null;
+  }[];
   usage?: OpenAIUsage | null;
 }
 
@@ -120,7 +131,10 @@ export class OpenAIClient implements ModelClient {
 
   async complete(req: ModelRequest, hooks?: CallHooks): Promise<ModelResponse> {
     const body = buildChatParams(req, this.model, this.official);
-    const reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal } = { timeout: Math.max(1, Math.round(req.timeoutMs)), maxRetries: this.maxRetries };
+    const reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal } = {
+      timeout: Math.max(1, Math.round(req.timeoutMs)),
+      maxRetries: this.maxRetries,
+    };
     if (req.signal) reqOpts.signal = req.signal;
     try {
       return await this.retries.observe(hooks, () => this.stream(body, reqOpts, hooks));
@@ -129,7 +143,11 @@ export class OpenAIClient implements ModelClient {
     }
   }
 
-  private async stream(body: OpenAIRequestBody, reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal }, hooks: CallHooks | undefined): Promise<ModelResponse> {
+  private async stream(
+    body: OpenAIRequestBody,
+    reqOpts: { timeout: number; maxRetries: number; signal?: AbortSignal },
+    hooks: CallHooks | undefined,
+  ): Promise<ModelResponse> {
     const stream = await this.sdk.chat.completions.create(body, reqOpts);
     let text = "";
     let refusal = "";
@@ -153,7 +171,10 @@ export class OpenAIClient implements ModelClient {
       if (delta.refusal) refusal += delta.refusal;
       for (const tc of delta.tool_calls ?? []) {
         if (!Number.isInteger(tc.index) || tc.index < 0 || tc.index >= MAX_TOOL_CALLS) {
-          throw new ModelCallError("protocol", `the model endpoint ${this.endpoint()} streamed tool call index ${String(tc.index)} (usable: 0 to ${MAX_TOOL_CALLS - 1}): an unusable answer`);
+          throw new ModelCallError(
+            "protocol",
+            `the model endpoint ${this.endpoint()} streamed tool call index ${String(tc.index)} (usable: 0 to ${MAX_TOOL_CALLS - 1}): an unusable answer`,
+          );
         }
         const call = calls.get(tc.index) ?? { id: "", name: "", arguments: "" };
         if (tc.id) call.id = tc.id;

@@ -103,14 +103,31 @@ export function loadPriceTable(path = join(bundledDataDir(), "model-prices.json"
 }
 
 /** The price of one model from the table; an id missing from its provider's table is refused (exit 2). */
-export function priceFor(modelId: string, table: PriceTable = loadPriceTable(), provider: PricedProvider = modelId === "scripted" ? "scripted" : "anthropic"): ModelPrice {
+export function priceFor(
+  modelId: string,
+  table: PriceTable = loadPriceTable(),
+  provider: PricedProvider = modelId === "scripted" ? "scripted" : "anthropic",
+): ModelPrice {
   if (provider === "openai") {
     const p = Object.hasOwn(table.openai, modelId) ? table.openai[modelId] : undefined;
     if (!p) throw unpriced(modelId, "openai", Object.keys(table.openai));
-    return { model: modelId, source: "table", input: p.input, output: p.output, cacheWrite5m: p.input, cacheWrite1h: p.input, cacheRead: p.cached_input ?? p.input };
+    return {
+      model: modelId,
+      source: "table",
+      input: p.input,
+      output: p.output,
+      cacheWrite5m: p.input,
+      cacheWrite1h: p.input,
+      cacheRead: p.cached_input ?? p.input,
+    };
   }
   const p = Object.hasOwn(table.models, modelId) && (provider === "scripted") === (modelId === "scripted") ? table.models[modelId] : undefined;
-  if (!p) throw unpriced(modelId, provider, Object.keys(table.models).filter((k) => k !== "scripted"));
+  if (!p)
+    throw unpriced(
+      modelId,
+      provider,
+      Object.keys(table.models).filter((k) => k !== "scripted"),
+    );
   return {
     model: modelId,
     source: "table",
@@ -134,7 +151,12 @@ function unpriced(modelId: string, provider: string, known: string[]): TwError {
  * The price a run uses: `[model.price]` when the config sets one (any provider; cache writes at the
  * Claude multipliers for Claude, at the input price otherwise), else the table's.
  */
-export function resolvePrice(provider: PricedProvider, modelId: string, configured: ConfigPrice | null | undefined, table: PriceTable = loadPriceTable()): ModelPrice {
+export function resolvePrice(
+  provider: PricedProvider,
+  modelId: string,
+  configured: ConfigPrice | null | undefined,
+  table: PriceTable = loadPriceTable(),
+): ModelPrice {
   if (provider === "scripted" || !configured) return priceFor(provider === "scripted" ? "scripted" : modelId, table, provider);
   const input = configured.input_per_mtok;
   const claude = provider === "anthropic";

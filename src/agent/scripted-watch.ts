@@ -18,7 +18,10 @@ export interface WatchStep {
 }
 
 /** The next calls: add what is not yet on the list, then the empty submission. */
-export function watchAction(steps: readonly WatchStep[], candidates: readonly ProposedOrder[]): { text: string; calls: { name: string; input: Record<string, unknown> }[] } {
+export function watchAction(
+  steps: readonly WatchStep[],
+  candidates: readonly ProposedOrder[],
+): { text: string; calls: { name: string; input: Record<string, unknown> }[] } {
   const added = new Set(steps.filter((s) => s.name === "add_watchlist").map((s) => String(s.input.symbol)));
   const todo = candidates.filter((o) => !added.has(o.symbol));
   if (todo.length > 0) {
@@ -35,6 +38,9 @@ export function watchAction(steps: readonly WatchStep[], candidates: readonly Pr
       })),
     };
   }
-  const summary = candidates.length === 0 ? "Watch mode: nothing qualifies for the watchlist today." : `Watch mode: ${candidates.length} candidate(s) on the watchlist; no order in this run.`;
+  const summary =
+    candidates.length === 0
+      ? "Watch mode: nothing qualifies for the watchlist today."
+      : `Watch mode: ${candidates.length} candidate(s) on the watchlist; no order in this run.`;
   return { text: "Submitting an empty list (watch mode).", calls: [{ name: "submit_orders", input: { orders: [], summary } }] };
 }

@@ -81,7 +81,12 @@ export function makeSubmitHandler(opts: SubmitHandlerOptions): SubmitHandler {
     }
     // The tool contract has validated the arguments; this narrows them to their type.
     const orders = ordersOf(args);
-    if (orders === null) return { ok: false, code: "invalid_tool_arguments", message: "every item of `orders` must be an order (symbol, side, quantity, limit_price, reason, evidence_ids)" };
+    if (orders === null)
+      return {
+        ok: false,
+        code: "invalid_tool_arguments",
+        message: "every item of `orders` must be an order (symbol, side, quantity, limit_price, reason, evidence_ids)",
+      };
     if (opts.ordersRefused && orders.length > 0) return { ok: false, code: "not_allowed_in_mode", message: opts.ordersRefused };
     const summary = String(args.summary ?? "");
     const abandoned = abandonedOf(args);
@@ -91,9 +96,7 @@ export function makeSubmitHandler(opts: SubmitHandlerOptions): SubmitHandler {
     if (blocked.length > 0 && !state.revisionUsed) {
       state.revisionUsed = true;
       opts.onBounced?.(decisions);
-      const list = blocked
-        .map((d) => `${d.order.side} ${d.order.quantity} ${d.order.symbol}: ${d.reasons.map((r) => r.message).join("; ")}`)
-        .join(" | ");
+      const list = blocked.map((d) => `${d.order.side} ${d.order.quantity} ${d.order.symbol}: ${d.reasons.map((r) => r.message).join("; ")}`).join(" | ");
       return {
         ok: false,
         code: "orders_blocked",

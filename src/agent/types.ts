@@ -45,14 +45,7 @@ export interface ToolDefinition {
   input_schema: Record<string, unknown>;
 }
 
-export type StopReason =
-  | "end_turn"
-  | "tool_use"
-  | "max_tokens"
-  | "stop_sequence"
-  | "pause_turn"
-  | "refusal"
-  | "model_context_window_exceeded";
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "pause_turn" | "refusal" | "model_context_window_exceeded";
 
 /** One model call. Everything here except `timeoutMs` and `signal` is part of the recorded request. */
 export interface ModelRequest {

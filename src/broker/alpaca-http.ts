@@ -50,7 +50,13 @@ export class AlpacaHttp {
     };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     try {
-      const res = await this.o.fetch(this.url(path, query), { method, headers, ...(body !== undefined ? { body } : {}), redirect: "error", signal: AbortSignal.timeout(this.o.timeoutMs) });
+      const res = await this.o.fetch(this.url(path, query), {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        redirect: "error",
+        signal: AbortSignal.timeout(this.o.timeoutMs),
+      });
       const text = await res.text();
       return { status: res.status, text, headers: res.headers };
     } catch (e) {

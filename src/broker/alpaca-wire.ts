@@ -98,27 +98,39 @@ export function toOrder(o: AlpacaOrder, what: string, seen?: (brokerOrderId: str
   const quantity = Number(o?.qty);
   const filled = o?.filled_qty == null ? 0 : Number(o.filled_qty);
   const limit = Number(o?.limit_price);
-  if (!o || typeof o.id !== "string" || typeof o.client_order_id !== "string" || typeof o.status !== "string" || !Number.isFinite(quantity) || !Number.isFinite(filled)) {
+  if (
+    !o ||
+    typeof o.id !== "string" ||
+    typeof o.client_order_id !== "string" ||
+    typeof o.status !== "string" ||
+    !Number.isFinite(quantity) ||
+    !Number.isFinite(filled)
+  ) {
     throw badShape(what);
   }
   const avg = o.filled_avg_price == null ? null : Number(o.filled_avg_price);
   const submitted = o.submitted_at ?? o.created_at ?? "";
   const updated = o.updated_at ?? submitted;
   const status = mapAlpacaStatus(o.status, filled, quantity);
-  const order = checked(BrokerOrderSchema, {
-    broker_order_id: o.id,
-    client_order_id: o.client_order_id,
-    symbol: String(o.symbol).toUpperCase(),
-    side: toSide(o.side),
-    quantity,
-    limit_price: Number.isFinite(limit) ? limit : 0,
-    status,
-    filled_quantity: filled,
-    avg_fill_price: avg !== null && Number.isFinite(avg) && filled > 0 ? avg : null,
-    submitted_at: submitted,
-    updated_at: updated,
-    ...(status === "rejected" ? { reject_reason: `the broker reports the order ${o.status}` } : {}),
-  }, what, "order");
+  const order = checked(
+    BrokerOrderSchema,
+    {
+      broker_order_id: o.id,
+      client_order_id: o.client_order_id,
+      symbol: String(o.symbol).toUpperCase(),
+      side: toSide(o.side),
+      quantity,
+      limit_price: Number.isFinite(limit) ? limit : 0,
+      status,
+      filled_quantity: filled,
+      avg_fill_price: avg !== null && Number.isFinite(avg) && filled > 0 ? avg : null,
+      submitted_at: submitted,
+      updated_at: updated,
+      ...(status === "rejected" ? { reject_reason: `the broker reports the order ${o.status}` } : {}),
+    },
+    what,
+    "order",
+  );
   if (submitted) seen?.(order.broker_order_id, submitted);
   return order;
 }

@@ -61,7 +61,8 @@ function normalizeBaseUrl(raw: string): string {
   } catch {
     throw new BrokerError("not_paper", "broker.alpaca.base_url is not a valid URL", EXIT.USAGE_OR_CONFIG);
   }
-  if (url.username || url.password) throw new BrokerError("not_paper", "broker.alpaca.base_url must not carry credentials; keys come from the environment", EXIT.USAGE_OR_CONFIG);
+  if (url.username || url.password)
+    throw new BrokerError("not_paper", "broker.alpaca.base_url must not carry credentials; keys come from the environment", EXIT.USAGE_OR_CONFIG);
   if (url.search || url.hash) throw new BrokerError("not_paper", "broker.alpaca.base_url must not have a query or a fragment", EXIT.USAGE_OR_CONFIG);
   const path = url.pathname.replace(/\/+$/, "").replace(/\/v2$/, "");
   return `${url.protocol}//${url.host}${path}`;
@@ -91,7 +92,11 @@ export class AlpacaBroker implements Broker {
     const keyId = opts.env.APCA_API_KEY_ID?.trim();
     const secret = opts.env.APCA_API_SECRET_KEY?.trim();
     if (!keyId || !secret) {
-      throw new TwError("missing_api_key", 'broker.kind is "alpaca" but APCA_API_KEY_ID and APCA_API_SECRET_KEY are not both set in the environment', EXIT.USAGE_OR_CONFIG);
+      throw new TwError(
+        "missing_api_key",
+        'broker.kind is "alpaca" but APCA_API_KEY_ID and APCA_API_SECRET_KEY are not both set in the environment',
+        EXIT.USAGE_OR_CONFIG,
+      );
     }
     redactor.register("APCA_API_KEY_ID", keyId);
     redactor.register("APCA_API_SECRET_KEY", secret);
@@ -181,12 +186,16 @@ export class AlpacaBroker implements Broker {
     const id = req.client_order_id;
     if (typeof id !== "string" || id.length === 0 || id.length > 128) throw new BrokerError("order_rejected", "client_order_id must be 1 to 128 characters");
     if (req.side !== "BUY" && req.side !== "SELL") throw new BrokerError("order_rejected", "side must be BUY or SELL");
-    if (!Number.isInteger(req.quantity) || req.quantity <= 0) throw new BrokerError("order_rejected", `quantity ${req.quantity} must be a whole number of shares > 0`);
+    if (!Number.isInteger(req.quantity) || req.quantity <= 0)
+      throw new BrokerError("order_rejected", `quantity ${req.quantity} must be a whole number of shares > 0`);
     if (!Number.isFinite(req.limit_price) || req.limit_price <= 0) throw new BrokerError("order_rejected", `limit price ${req.limit_price} must be > 0`);
     if (this.refuseWhenClosed) {
       const clock = await this.clock();
       if (!clock.isOpen) {
-        throw new BrokerError("market_closed", `the market is closed (next open ${clock.nextOpen ?? "unknown"}): a DAY order now would queue for the next session; not sent`);
+        throw new BrokerError(
+          "market_closed",
+          `the market is closed (next open ${clock.nextOpen ?? "unknown"}): a DAY order now would queue for the next session; not sent`,
+        );
       }
     }
     const body = {
@@ -204,21 +213,32 @@ export class AlpacaBroker implements Broker {
       try {
         return this.order(parseJson<AlpacaOrder>(res.text, "POST /v2/orders"), "POST /v2/orders");
       } catch {
-        throw new BrokerError("broker_unreachable", `POST /v2/orders answered ${res.status} with an unreadable body: the order may exist (look it up by client order id)`);
+        throw new BrokerError(
+          "broker_unreachable",
+          `POST /v2/orders answered ${res.status} with an unreadable body: the order may exist (look it up by client order id)`,
+        );
       }
     }
     const err = alpacaError(res.text);
     if (res.status === 422 && err.code === 40010001) {
-      throw new BrokerError("duplicate_client_order_id", `client_order_id ${id} was already used at the broker${err.message ? ` (${cleanMessage(err.message)})` : ""}`);
+      throw new BrokerError(
+        "duplicate_client_order_id",
+        `client_order_id ${id} was already used at the broker${err.message ? ` (${cleanMessage(err.message)})` : ""}`,
+      );
     }
-    if (res.status === 403) throw new BrokerError("order_rejected", `the broker refused the order (403): ${cleanMessage(err.message) || "insufficient buying power or shares"}`);
-    if (res.status === 422 || res.status === 400) throw new BrokerError("order_rejected", `the broker refused the order (${res.status}): ${cleanMessage(err.message) || "invalid order"}`);
+    if (res.status === 403)
+      throw new BrokerError("order_rejected", `the broker refused the order (403): ${cleanMessage(err.message) || "insufficient buying power or shares"}`);
+    if (res.status === 422 || res.status === 400)
+      throw new BrokerError("order_rejected", `the broker refused the order (${res.status}): ${cleanMessage(err.message) || "invalid order"}`);
     if (res.status === 401) {
       // Certain: an unauthenticated request creates nothing.
       throw new BrokerError("order_rejected", `${authError(401).message}; the order was not accepted`, EXIT.USAGE_OR_CONFIG);
     }
     // 429, 5xx and anything unexpected: the broker may or may not have taken it. Never re-sent.
-    throw new BrokerError("broker_unreachable", `POST /v2/orders answered ${res.status}${err.message ? ` (${cleanMessage(err.message)})` : ""}: the order may exist (look it up by client order id)`);
+    throw new BrokerError(
+      "broker_unreachable",
+      `POST /v2/orders answered ${res.status}${err.message ? ` (${cleanMessage(err.message)})` : ""}: the order may exist (look it up by client order id)`,
+    );
   }
 
   async orderByClientId(clientOrderId: string): Promise<BrokerOrder | undefined> {

@@ -80,7 +80,8 @@ export class GuardedBroker implements Broker {
   async placeLimitDayOrder(req: PlaceOrderRequest): Promise<BrokerOrder> {
     const account = await this.inner.account();
     assertPaperAccount(this.ep, account);
-    if (account.trading_blocked) throw new BrokerError("order_rejected", `account ${account.account_id} is blocked from trading`, EXIT.BROKER_OR_DATA_UNAVAILABLE);
+    if (account.trading_blocked)
+      throw new BrokerError("order_rejected", `account ${account.account_id} is blocked from trading`, EXIT.BROKER_OR_DATA_UNAVAILABLE);
     return this.inner.placeLimitDayOrder(req);
   }
   orderByClientId(id: string) {

@@ -29,7 +29,8 @@ function clockIssues(s: SimStateDoc, out: BookIssue[]): void {
   const played = s.played_days;
   played.forEach((d, i) => {
     if (i === 0 && d !== s.start_date) out.push({ path: "played_days[0]", rule: `must be the start day ${s.start_date}, got ${show(d)}` });
-    if (i > 0 && d <= (played[i - 1] as string)) out.push({ path: `played_days[${i}]`, rule: `must come after played_days[${i - 1}] (${played[i - 1]}): days are played once, in order; got ${show(d)}` });
+    if (i > 0 && d <= (played[i - 1] as string))
+      out.push({ path: `played_days[${i}]`, rule: `must come after played_days[${i - 1}] (${played[i - 1]}): days are played once, in order; got ${show(d)}` });
   });
   const last = played.at(-1);
   if (s.current_day === null) {
@@ -38,10 +39,15 @@ function clockIssues(s: SimStateDoc, out: BookIssue[]): void {
     return;
   }
   if (s.day_open) {
-    if (last === undefined && s.current_day !== s.start_date) out.push({ path: "played_days", rule: `lists no day, yet the open day ${s.current_day} is not the start day ${s.start_date}` });
-    if (last !== undefined && s.current_day <= last) out.push({ path: "current_day", rule: `the open day must come after the last day played (${last}), got ${show(s.current_day)}` });
+    if (last === undefined && s.current_day !== s.start_date)
+      out.push({ path: "played_days", rule: `lists no day, yet the open day ${s.current_day} is not the start day ${s.start_date}` });
+    if (last !== undefined && s.current_day <= last)
+      out.push({ path: "current_day", rule: `the open day must come after the last day played (${last}), got ${show(s.current_day)}` });
   } else if (last !== s.current_day) {
-    out.push({ path: last === undefined ? "played_days" : "current_day", rule: `the closed day ${s.current_day} must be the last day played (${last ?? "none listed"})` });
+    out.push({
+      path: last === undefined ? "played_days" : "current_day",
+      rule: `the closed day ${s.current_day} must be the last day played (${last ?? "none listed"})`,
+    });
   }
 }
 
@@ -63,8 +69,9 @@ function sequenceIssues(items: readonly { id: string }[], what: "orders" | "fill
     const n = idNumber(item.id, account, letter);
     const place = `${what}[${i}].${key}`;
     if (n === undefined) out.push({ path: place, rule: `must be ${account}-${letter}<number> (this account's numbering), got ${show(item.id)}` });
-    else if (prev !== undefined && n !== prev + 1) out.push({ path: place, rule: `must be ${account}-${letter}${prev + 1} (numbered after ${what}[${i - 1}]), got ${show(item.id)}` });
-    else if (n >= next) out.push({ path: place, rule: `numbers ${n}, not below ${nextKey} (${next}): ${what} are numbered from it`, });
+    else if (prev !== undefined && n !== prev + 1)
+      out.push({ path: place, rule: `must be ${account}-${letter}${prev + 1} (numbered after ${what}[${i - 1}]), got ${show(item.id)}` });
+    else if (n >= next) out.push({ path: place, rule: `numbers ${n}, not below ${nextKey} (${next}): ${what} are numbered from it` });
     if (n !== undefined) prev = n;
   });
   if (prev !== undefined && prev !== next - 1 && !out.some((o) => o.path.startsWith(`${what}[`))) {
@@ -87,7 +94,11 @@ function orderIssues(o: Order, i: number, out: BookIssue[]): void {
   };
   const [ok, want] = statusRule[o.status] ?? [true, ""];
   if (!ok) out.push({ path: `${at}.filled_quantity`, rule: `must be ${want} for a ${o.status} order, got ${f}` });
-  if ((o.avg_fill_price === null) !== (f === 0)) out.push({ path: `${at}.avg_fill_price`, rule: f === 0 ? `must be null while nothing is filled, got ${o.avg_fill_price}` : "must be the average fill price of the filled quantity, got null" });
+  if ((o.avg_fill_price === null) !== (f === 0))
+    out.push({
+      path: `${at}.avg_fill_price`,
+      rule: f === 0 ? `must be null while nothing is filled, got ${o.avg_fill_price}` : "must be the average fill price of the filled quantity, got null",
+    });
 }
 
 const near = (a: number, b: number, tol: number) => Math.abs(a - b) <= tol;
@@ -123,9 +134,13 @@ function fillIssues(s: SimStateDoc, byId: Map<string, { order: Order; index: num
       continue;
     }
     if (sum.qty > 0 && o.avg_fill_price !== null && !near(Math.round((sum.value / sum.qty) * 1e6) / 1e6, o.avg_fill_price, 2e-6)) {
-      out.push({ path: `${at}.avg_fill_price`, rule: `must be ${Math.round((sum.value / sum.qty) * 1e6) / 1e6} (the average price of its fills), got ${o.avg_fill_price}` });
+      out.push({
+        path: `${at}.avg_fill_price`,
+        rule: `must be ${Math.round((sum.value / sum.qty) * 1e6) / 1e6} (the average price of its fills), got ${o.avg_fill_price}`,
+      });
     }
-    if (!near(sum.commission, o.commission, 0.005)) out.push({ path: `${at}.commission`, rule: `must be ${Math.round(sum.commission * 100) / 100} (the commission of its fills), got ${o.commission}` });
+    if (!near(sum.commission, o.commission, 0.005))
+      out.push({ path: `${at}.commission`, rule: `must be ${Math.round(sum.commission * 100) / 100} (the commission of its fills), got ${o.commission}` });
   }
 }
 
@@ -134,14 +149,29 @@ export function bookIssues(s: SimStateDoc): BookIssue[] {
   const out: BookIssue[] = [];
   clockIssues(s, out);
   const account = s.account_id;
-  sequenceIssues(s.orders.map((o) => ({ id: o.broker_order_id })), "orders", "broker_order_id", account, s.next_order_seq, out);
-  sequenceIssues(s.fills.map((f) => ({ id: f.fill_id })), "fills", "fill_id", account, s.next_fill_seq, out);
+  sequenceIssues(
+    s.orders.map((o) => ({ id: o.broker_order_id })),
+    "orders",
+    "broker_order_id",
+    account,
+    s.next_order_seq,
+    out,
+  );
+  sequenceIssues(
+    s.fills.map((f) => ({ id: f.fill_id })),
+    "fills",
+    "fill_id",
+    account,
+    s.next_fill_seq,
+    out,
+  );
   const byId = new Map<string, { order: Order; index: number }>();
   const byClient = new Map<string, number>();
   s.orders.forEach((o, i) => {
     if (!byId.has(o.broker_order_id)) byId.set(o.broker_order_id, { order: o, index: i });
     const seen = byClient.get(o.client_order_id);
-    if (seen !== undefined) out.push({ path: `orders[${i}].client_order_id`, rule: `must be unique: ${show(o.client_order_id)} is also the client order id of orders[${seen}]` });
+    if (seen !== undefined)
+      out.push({ path: `orders[${i}].client_order_id`, rule: `must be unique: ${show(o.client_order_id)} is also the client order id of orders[${seen}]` });
     else byClient.set(o.client_order_id, i);
     orderIssues(o, i, out);
   });

@@ -44,7 +44,10 @@ function rateOf(pricing: SimPricing, symbol: string): { currency: string; fx_to_
 /** The base-currency cost (minor units) of buying `quantity` at `price` with the schedule's commission. */
 export function buyCostMinor(schedule: CommissionSchedule, pricing: SimPricing, symbol: string, quantity: number, price: number): number {
   const { currency, fx_to_base } = rateOf(pricing, symbol);
-  return productToMinor(quantity, price, fx_to_base, pricing.base) + productToMinor(1, estimateCommission(schedule, quantity, price, currency), fx_to_base, pricing.base);
+  return (
+    productToMinor(quantity, price, fx_to_base, pricing.base) +
+    productToMinor(1, estimateCommission(schedule, quantity, price, currency), fx_to_base, pricing.base)
+  );
 }
 
 /**

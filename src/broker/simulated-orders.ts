@@ -43,7 +43,9 @@ export function validateOrder(req: PlaceOrderRequest, ctx: PlacementContext): vo
     const need = buyCostMinor(config, pricing, symbol, req.quantity, req.limit_price);
     const available = toMinor(state.cash, base) - reservedMinor;
     if (need > available) {
-      throw reject(`insufficient buying power: order needs ${fromMinor(need, base).toFixed(2)} ${base}, available ${fromMinor(available, base).toFixed(2)} ${base}`);
+      throw reject(
+        `insufficient buying power: order needs ${fromMinor(need, base).toFixed(2)} ${base}, available ${fromMinor(available, base).toFixed(2)} ${base}`,
+      );
     }
   } else {
     const held = state.positions[symbol]?.quantity ?? 0;

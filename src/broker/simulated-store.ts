@@ -39,7 +39,11 @@ export function newSimState(market: MarketData, opts: { start?: string | null; c
   const wanted = opts.start ?? SIM_DEFAULT_START;
   const start = market.calendar.onOrAfter(wanted);
   if (!start) {
-    throw new BrokerError("sim_exhausted", `no trading day on or after ${wanted} in the market data (last: ${market.calendar.last ?? "none"})`, EXIT.USAGE_OR_CONFIG);
+    throw new BrokerError(
+      "sim_exhausted",
+      `no trading day on or after ${wanted} in the market data (last: ${market.calendar.last ?? "none"})`,
+      EXIT.USAGE_OR_CONFIG,
+    );
   }
   if (market.calendar.countBefore(start) < 2) {
     throw new BrokerError("sim_exhausted", `start ${start} leaves no price history before it; pick a later day`, EXIT.USAGE_OR_CONFIG);
@@ -150,7 +154,10 @@ export function readSimState(path: string): SimState | undefined {
  */
 function logOrder(file: string, line: number, gen: number, lastGen: number, snapshotGen: number): void {
   const refuse = (why: string) => {
-    throw new BrokerError("sim_state_invalid", `the simulated broker's log ${file} is not valid (line ${line}: ${why}); nothing was traded on it or written. Restore it, or start afresh with \`tradewarden sim reset\`.`);
+    throw new BrokerError(
+      "sim_state_invalid",
+      `the simulated broker's log ${file} is not valid (line ${line}: ${why}); nothing was traded on it or written. Restore it, or start afresh with \`tradewarden sim reset\`.`,
+    );
   };
   if (gen > snapshotGen) refuse(`gen ${gen} is after the snapshot's generation ${snapshotGen}`);
   if (gen < lastGen) refuse(`gen ${gen} comes after a line of generation ${lastGen}: lines are out of order`);

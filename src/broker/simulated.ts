@@ -16,13 +16,15 @@
  * Commission: max(min, per_share × qty), capped at max_pct% of the value, charged cumulatively
  * per order so partial fills pay the schedule once.
  *
- * Fault injection (tests): see `SimFault` (sim-faults.ts). The matching engine and the money are in
- * sim-engine.ts, order checks and records in sim-orders.ts, persistence in sim-store.ts.
+ * Fault injection (tests): see `SimFault` (simulated-faults.ts). The matching engine and the money
+ * are in simulated-engine.ts, order checks and records in simulated-orders.ts, persistence in
+ * simulated-store.ts, the defaults and options in simulated-options.ts.
  */
 import { appendFileSync } from "node:fs";
 import type { SimBrokerConfig } from "../config/types.js";
 import type { MarketData } from "../market/data.js";
 import { BrokerError } from "./errors.js";
+import { DEFAULT_SIM_CONFIG, type SimBrokerOptions } from "./simulated-options.js";
 import type { OrderFault, SimFault } from "./simulated-faults.js";
 import { applyFill, fillPrice, publicOrder, type SimPricing, USD_PRICING } from "./simulated-engine.js";
 import { newSimOrder, orderLogRecord, validateOrder } from "./simulated-orders.js";
@@ -38,40 +40,6 @@ import {
   isWorking,
   type PlaceOrderRequest,
 } from "./types.js";
-
-export const DEFAULT_SIM_CONFIG: SimBrokerConfig = {
-  participation_pct: 10,
-  commission_per_share: 0.005,
-  commission_min: 1,
-  commission_max_pct: 1,
-  start_date: null,
-};
-
-export interface SimBrokerOptions {
-  market: MarketData;
-  config?: SimBrokerConfig;
-  /** State file (`homePaths(home).sim`); omitted → in memory only. */
-  path?: string;
-  now?: () => Date;
-  /** Expire the unfilled remainder as soon as an order has been worked (many-day simulation). */
-  closeAfterWork?: boolean;
-  /**
-   * Keep finished orders and their fills in the book after the day closes (default true). A
-   * many-year simulation turns this off so the saved book stays the size of a day, not of its
-   * history (the journal keeps the record; positions, cash and working orders are unaffected).
-   */
-  keepClosedOrders?: boolean;
-  /** The account currency and each instrument's currency and rate (default: all USD). */
-  pricing?: SimPricing;
-  /**
-   * Day changes between full snapshots of the book (default 1: every day change rewrites
-   * `sim-broker.json`). A many-day simulation keeps one broker open across days and sets more: the
-   * day changes in between are appended to the write-ahead log instead (a replace-by-rename costs
-   * about as much as the rest of a simulated day's broker work), and `checkpoint()` writes the
-   * snapshot when it is done.
-   */
-  snapshotEvery?: number;
-}
 
 export class SimBroker implements Broker {
   readonly config: SimBrokerConfig;
@@ -116,7 +84,11 @@ export class SimBroker implements Broker {
     const existing = opts.path ? readSimState(opts.path) : undefined;
     const state =
       existing ??
-      newSimState(opts.market, { start: opts.start ?? opts.config?.start_date ?? null, currency: (opts.pricing ?? USD_PRICING).base, ...(opts.cash ? { cash: opts.cash } : {}) });
+      newSimState(opts.market, {
+        start: opts.start ?? opts.config?.start_date ?? null,
+        currency: (opts.pricing ?? USD_PRICING).base,
+        ...(opts.cash ? { cash: opts.cash } : {}),
+      });
     const broker = new SimBroker({ ...opts, state });
     if (!existing && opts.persistNew !== false) broker.save();
     return broker;
@@ -151,7 +123,11 @@ export class SimBroker implements Broker {
   /** Closes the open day (if any) and opens the next unplayed one. */
   beginDay(): string {
     const day = this.state.day_open ? this.market.calendar.next(this.state.current_day!) : this.nextDay();
-    if (!day) throw new BrokerError("sim_exhausted", `the simulation has played every day of the market data (last: ${this.state.current_day ?? "none"}); run \`tradewarden sim reset\``);
+    if (!day)
+      throw new BrokerError(
+        "sim_exhausted",
+        `the simulation has played every day of the market data (last: ${this.state.current_day ?? "none"}); run \`tradewarden sim reset\``,
+      );
     const change: LogRecord = this.state.day_open ? this.closeDay() : { gen: this.state.gen ?? 0 };
     this.state.current_day = day;
     this.state.day_open = true;
@@ -321,7 +297,10 @@ export class SimBroker implements Broker {
     }
     // A book from before fills recorded their commission currency charged it in the book's currency.
     const cur = this.state.currency;
-    return (this.fillsByOrder.get(brokerOrderId) ?? []).map(({ trading_day: _d, commission_currency, ...f }) => ({ ...f, commission_currency: commission_currency ?? cur }));
+    return (this.fillsByOrder.get(brokerOrderId) ?? []).map(({ trading_day: _d, commission_currency, ...f }) => ({
+      ...f,
+      commission_currency: commission_currency ?? cur,
+    }));
   }
 
   // ---- internals --------------------------------------------------------------------------

@@ -20,7 +20,12 @@ export function registerData(program: Command, { io, homeOf, setExit }: CliConte
       const { acquireLock } = await import("../journal/lock.js");
       const lock = await acquireLock(home, "sim");
       try {
-        setExit((await import("./data-import.js")).cmdDataImport({ home, csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) }, io));
+        setExit(
+          (await import("./data-import.js")).cmdDataImport(
+            { home, csv: opts.csv, symbol: opts.symbol, ...(opts.currency ? { currency: opts.currency } : {}) },
+            io,
+          ),
+        );
       } finally {
         await lock.release();
       }
@@ -39,7 +44,12 @@ export function registerData(program: Command, { io, homeOf, setExit }: CliConte
       const { acquireLock } = await import("../journal/lock.js");
       const lock = await acquireLock(home, "sim");
       try {
-        setExit(await (await import("./data-import-alpaca.js")).cmdDataImportAlpaca({ home, symbols: [opts.symbols], from: opts.from, to: opts.to, env: io.env, feed: opts.feed }, io));
+        setExit(
+          await (await import("./data-import-alpaca.js")).cmdDataImportAlpaca(
+            { home, symbols: [opts.symbols], from: opts.from, to: opts.to, env: io.env, feed: opts.feed },
+            io,
+          ),
+        );
       } finally {
         await lock.release();
       }

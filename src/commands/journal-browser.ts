@@ -103,12 +103,33 @@ function runDetail(journal: Journal, home: string, currency: string, id: string)
     run_id: id,
     events,
     orders: orderRows(journal, id, fills),
-    fills: fills.map((f) => ({ at: f.at, symbol: f.symbol, side: f.side, quantity: f.quantity, price: f.price, commission: fromMinor(f.commission_minor, currency), client_order_id: f.client_order_id })),
+    fills: fills.map((f) => ({
+      at: f.at,
+      symbol: f.symbol,
+      side: f.side,
+      quantity: f.quantity,
+      price: f.price,
+      commission: fromMinor(f.commission_minor, currency),
+      client_order_id: f.client_order_id,
+    })),
     decision: approval
-      ? { decision: approval.decision, by: approval.by, orders_hash: approval.orders_hash, ...(approval.reason ? { reason: approval.reason } : {}), ...(approval.orders ? { orders: approval.orders.length } : {}) }
+      ? {
+          decision: approval.decision,
+          by: approval.by,
+          orders_hash: approval.orders_hash,
+          ...(approval.reason ? { reason: approval.reason } : {}),
+          ...(approval.orders ? { orders: approval.orders.length } : {}),
+        }
       : null,
     transcript: readTranscript(runDir),
-    cost: { total_usd: journal.runCostUsd(id), input_tokens: input, output_tokens: output, cache_read_tokens: cacheRead, cache_write_tokens: cacheWrite, turns },
+    cost: {
+      total_usd: journal.runCostUsd(id),
+      input_tokens: input,
+      output_tokens: output,
+      cache_read_tokens: cacheRead,
+      cache_write_tokens: cacheWrite,
+      turns,
+    },
   };
 }
 
@@ -197,7 +218,9 @@ export async function cmdJournalBrowse(
   }
   io.stdout(`${"run".padEnd(28)} ${"day".padEnd(10)} ${"mode".padEnd(7)} ${"outcome".padEnd(18)} orders fills   cost\n`);
   for (const r of runs) {
-    io.stdout(`${r.run_id.padEnd(28)} ${r.trading_day.padEnd(10)} ${r.mode.padEnd(7)} ${(r.outcome ?? "running").padEnd(18)} ${String(r.orders).padStart(6)} ${String(r.fills).padStart(5)} ${`$${r.cost_usd.toFixed(4)}`.padStart(7)}\n`);
+    io.stdout(
+      `${r.run_id.padEnd(28)} ${r.trading_day.padEnd(10)} ${r.mode.padEnd(7)} ${(r.outcome ?? "running").padEnd(18)} ${String(r.orders).padStart(6)} ${String(r.fills).padStart(5)} ${`$${r.cost_usd.toFixed(4)}`.padStart(7)}\n`,
+    );
   }
   return 0;
 }

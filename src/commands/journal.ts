@@ -7,11 +7,14 @@ import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 import { reportError } from "./init.js";
 
-
 /** `--from` / `--to` must be real calendar days ("2024-13-45" is refused, not compared as text). */
 export function checkDayRange(args: { from?: string; to?: string }): void {
-  for (const [k, v] of [["--from", args.from], ["--to", args.to]] as const) {
-    if (v !== undefined && !isIsoDay(v)) throw new TwError("invalid_date", `${k} must be a calendar day (YYYY-MM-DD), got ${JSON.stringify(v)}`, EXIT.USAGE_OR_CONFIG);
+  for (const [k, v] of [
+    ["--from", args.from],
+    ["--to", args.to],
+  ] as const) {
+    if (v !== undefined && !isIsoDay(v))
+      throw new TwError("invalid_date", `${k} must be a calendar day (YYYY-MM-DD), got ${JSON.stringify(v)}`, EXIT.USAGE_OR_CONFIG);
   }
   if (args.from !== undefined && args.to !== undefined && args.from > args.to) {
     throw new TwError("invalid_date", `--from ${args.from} is after --to ${args.to}`, EXIT.USAGE_OR_CONFIG);
@@ -78,7 +81,9 @@ export async function cmdJournalVerify(args: { home: string; timezone?: string }
     const j = await openJournal(args.home, { timezone: args.timezone ?? "UTC", readOnly: true });
     const findings = j.verify();
     if (findings.length === 0) {
-      io.stdout(`journal ok: ${j.runs().length} runs, ${j.ledger().length} ledger entries, ${j.fills().length} fills; cash ${j.cash()}${j.isInitialised() ? ` ${j.baseCurrency()}` : ""}\n`);
+      io.stdout(
+        `journal ok: ${j.runs().length} runs, ${j.ledger().length} ledger entries, ${j.fills().length} fills; cash ${j.cash()}${j.isInitialised() ? ` ${j.baseCurrency()}` : ""}\n`,
+      );
       return EXIT.OK;
     }
     io.stdout(`journal verify: ${findings.length} finding${findings.length === 1 ? "" : "s"}\n`);

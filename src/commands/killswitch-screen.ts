@@ -8,7 +8,12 @@ export function screenFacts(f: KillSwitchFacts, svc?: Pick<AccountServices, "jou
   const l = f.liquidation;
   const sold = l.orders.some((o) => o.filled_quantity > 0);
   const status: ScreenFacts["liquidation"]["status"] = !l.halted ? "none" : l.complete ? "complete" : sold ? "partial" : "pending";
-  const detail = l.remaining.length > 0 ? `still held: ${l.remaining.map((r) => `${r.quantity} ${r.symbol}`).join(", ")}; the next run that can trade sells it` : l.halted ? "nothing left to sell" : undefined;
+  const detail =
+    l.remaining.length > 0
+      ? `still held: ${l.remaining.map((r) => `${r.quantity} ${r.symbol}`).join(", ")}; the next run that can trade sells it`
+      : l.halted
+        ? "nothing left to sell"
+        : undefined;
   const out: ScreenFacts = {
     trading_state: f.trading_state,
     base_currency: f.base_currency,

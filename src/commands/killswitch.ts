@@ -18,10 +18,16 @@ export function describeFacts(f: KillSwitchFacts): string {
     lines.push(`tripped ${f.trip.at} in run ${f.trip.run_id}: ${f.trip.reason}`);
     lines.push(`  at the trip: value ${money(f.trip.value)}, peak ${money(f.trip.peak)}, drawdown ${pct(f.trip.drawdown_pct)}`);
   }
-  lines.push(`now (prices before ${f.as_of_trading_day}): value ${money(f.current_value, f.base_currency)}, peak ${f.peak === null ? "—" : money(f.peak)}, drawdown ${f.drawdown_pct === null ? "—" : pct(f.drawdown_pct)} (limit ${f.max_drawdown_pct}%)`);
+  lines.push(
+    `now (prices before ${f.as_of_trading_day}): value ${money(f.current_value, f.base_currency)}, peak ${f.peak === null ? "—" : money(f.peak)}, drawdown ${f.drawdown_pct === null ? "—" : pct(f.drawdown_pct)} (limit ${f.max_drawdown_pct}%)`,
+  );
   if (f.trading_state === "HALTED") {
     const l = f.liquidation;
-    lines.push(l.complete ? "liquidation: complete (nothing left to sell)" : `liquidation: ${l.remaining.map((r) => `${r.quantity} ${r.symbol}`).join(", ")} still held; the next run that can trade sells it`);
+    lines.push(
+      l.complete
+        ? "liquidation: complete (nothing left to sell)"
+        : `liquidation: ${l.remaining.map((r) => `${r.quantity} ${r.symbol}`).join(", ")} still held; the next run that can trade sells it`,
+    );
     lines.push(`a reset makes ${money(f.current_value)} the new peak and leaves the account REDUCING (sells only) for ${f.reducing_runs_after_reset} run(s)`);
   } else if (f.trading_state === "REDUCING") {
     lines.push(`REDUCING: sells only for ${f.reducing_runs_left} more run(s)`);
@@ -64,7 +70,9 @@ export async function cmdKillSwitchReset(opts: { home: string; yes: boolean; rea
   try {
     const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true });
     const reset = await resetKillSwitch(svc, { who: opts.who ?? operatorName(io.env), reason: opts.reason });
-    io.stdout(`kill switch reset by ${reset.who} at ${reset.at}: new peak ${money(reset.new_peak)}; REDUCING (sells only) for ${reset.reducing_runs} run(s)\nreason: ${reset.reason}\n`);
+    io.stdout(
+      `kill switch reset by ${reset.who} at ${reset.at}: new peak ${money(reset.new_peak)}; REDUCING (sells only) for ${reset.reducing_runs} run(s)\nreason: ${reset.reason}\n`,
+    );
     return EXIT.OK;
   } catch (e) {
     if (e instanceof TwError) {

@@ -96,13 +96,22 @@ export async function cmdReconcile(opts: ReconcileOptions, io: CommandIO): Promi
       );
       return EXIT.RECONCILE_FAILED;
     }
-    const adjustments = await svc.journal.recordAdjustments({ differences: adoptable, reason: opts.reason ?? "", by: opts.who ?? operatorName(io.env), at: new Date() });
+    const adjustments = await svc.journal.recordAdjustments({
+      differences: adoptable,
+      reason: opts.reason ?? "",
+      by: opts.who ?? operatorName(io.env),
+      at: new Date(),
+    });
     const after = await check(svc, () => {});
     if (opts.json) {
       io.stdout(`${JSON.stringify({ recovered, differences, adjustments, remaining: after.differences, agree: after.differences.length === 0 }, null, 2)}\n`);
     } else {
       for (const a of adjustments) io.stdout(`adjustment ${a.id} by ${a.by}: ${a.kind} (${sanitizeLine(a.difference)}); reason: ${sanitizeLine(a.reason)}\n`);
-      io.stdout(after.differences.length === 0 ? "journal and broker agree\n" : `${after.differences.length} difference(s) remain:\n${after.differences.map(differenceLines).join("")}`);
+      io.stdout(
+        after.differences.length === 0
+          ? "journal and broker agree\n"
+          : `${after.differences.length} difference(s) remain:\n${after.differences.map(differenceLines).join("")}`,
+      );
     }
     return after.differences.length === 0 ? EXIT.OK : EXIT.RECONCILE_FAILED;
   } finally {

@@ -18,7 +18,10 @@ export async function cmdReplay(opts: { home: string; target: string; json: bool
     const report = await replayRun(dir, config, undefined, { requireMask: opts.mask === true, universe });
     const same = report.outcome === report.recordedOutcome;
     if (opts.json) io.stdout(`${JSON.stringify({ ok: same, ...report })}\n`);
-    else io.stdout(`replay of ${report.runId}: ${report.calls} model call(s) replayed with identical requests; outcome ${report.outcome} (recorded ${report.recordedOutcome ?? "none"})\n`);
+    else
+      io.stdout(
+        `replay of ${report.runId}: ${report.calls} model call(s) replayed with identical requests; outcome ${report.outcome} (recorded ${report.recordedOutcome ?? "none"})\n`,
+      );
     if (!same) {
       if (!opts.json) io.stderr("tradewarden replay: the outcome differs from the recording\n");
       return EXIT.INTERNAL_ERROR;

@@ -46,7 +46,7 @@ export async function cmdResearchSearch(opts: ResearchSearchOptions, io: Command
   io.stdout(
     `news before ${opts.asOf} via ${log.provider} (${log.status}): ${outcome.results.length} result(s), ${outcome.undated.length} undated; removed: cutoff ${r.cutoff}, undated ${r.undated}, policy ${r.policy}, duplicates ${r.duplicates}\n`,
   );
-  if (log.status === "disabled") io.stdout("news search is off: research.provider = \"none\"\n");
+  if (log.status === "disabled") io.stdout('news search is off: research.provider = "none"\n');
   const print = (items: ResearchItem[], label: string) => {
     items.forEach((it, i) => {
       io.stdout(`${label}${i + 1}. ${it.published ?? "undated   "}  ${sanitizeLine(it.title)}\n`);

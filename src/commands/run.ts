@@ -46,12 +46,7 @@ export function terminalOf(env: NodeJS.ProcessEnv): Terminal {
   return { interactive, colour: process.stdout.isTTY === true && !noColour };
 }
 
-export async function cmdRun(
-  opts: RunCommandOptions,
-  io: CommandIO,
-  term: Terminal,
-  makeConsole?: () => Promise<ConsoleFrontEnd>,
-): Promise<number> {
+export async function cmdRun(opts: RunCommandOptions, io: CommandIO, term: Terminal, makeConsole?: () => Promise<ConsoleFrontEnd>): Promise<number> {
   try {
     return await runLocked(opts, io, term, makeConsole);
   } catch (e) {

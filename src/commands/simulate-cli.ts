@@ -27,7 +27,12 @@ export function registerSimulate(program: Command, { io, homeOf, setExit }: CliC
     .option("--to <date>", "last day (YYYY-MM-DD; default: the market data's last day)")
     .option("--name <name>", "the simulation's folder name (default: generated from the dates)")
     .option("--config <file>", "a config file used instead of the home's tradewarden.toml")
-    .option("--set <key=value>", "override one config key for this simulation, typed by the config schema (repeatable), e.g. --set limits.max_drawdown_pct=10", collect, [])
+    .option(
+      "--set <key=value>",
+      "override one config key for this simulation, typed by the config schema (repeatable), e.g. --set limits.max_drawdown_pct=10",
+      collect,
+      [],
+    )
     .option("--model <choice>", "scripted[:POLICY] | anthropic[:MODEL_ID] | openai[:MODEL_ID] | config (the config's own model section)", "scripted")
     .option("--reset-after <days>", "reset a kill-switch halt automatically after this many halted trading days (default: stay halted)")
     .option("--json", "JSONL: a header, one object per day, then a summary", false)
@@ -42,31 +47,37 @@ export function registerSimulate(program: Command, { io, homeOf, setExit }: CliC
   is not a trading day with enough history, an invalid --set, an existing --name); 130 interrupted
   (Ctrl+C stops after the day in progress; the report covers the days done).`,
     )
-    .action(async (opts: { from?: string; to?: string; name?: string; config?: string; set: string[]; model: string; resetAfter?: string; json: boolean; mask: boolean }, cmd: Command) => {
-      if (!opts.from) throw new TwError("usage", "simulate needs --from YYYY-MM-DD (or a subcommand: report, list, compare)", EXIT.USAGE_OR_CONFIG);
-      const resetAfter = opts.resetAfter === undefined ? null : Number(opts.resetAfter);
-      if (resetAfter !== null && (!Number.isInteger(resetAfter) || resetAfter < 0)) throw new TwError("usage", `--reset-after ${opts.resetAfter}: a whole number of trading days`, EXIT.USAGE_OR_CONFIG);
-      const live = process.stdout.isTTY === true && !opts.json;
-      setExit(
-        await (await import("./simulate.js")).cmdSimulate(
-          {
-            home: homeOf(cmd),
-            from: opts.from,
-            ...(opts.to ? { to: opts.to } : {}),
-            ...(opts.name ? { name: opts.name } : {}),
-            ...(opts.config ? { configFile: opts.config } : {}),
-            model: opts.model,
-            sets: opts.set,
-            resetAfter,
-            json: opts.json,
-            mask: opts.mask,
-            live,
-            ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
-          },
-          io,
-        ),
-      );
-    });
+    .action(
+      async (
+        opts: { from?: string; to?: string; name?: string; config?: string; set: string[]; model: string; resetAfter?: string; json: boolean; mask: boolean },
+        cmd: Command,
+      ) => {
+        if (!opts.from) throw new TwError("usage", "simulate needs --from YYYY-MM-DD (or a subcommand: report, list, compare)", EXIT.USAGE_OR_CONFIG);
+        const resetAfter = opts.resetAfter === undefined ? null : Number(opts.resetAfter);
+        if (resetAfter !== null && (!Number.isInteger(resetAfter) || resetAfter < 0))
+          throw new TwError("usage", `--reset-after ${opts.resetAfter}: a whole number of trading days`, EXIT.USAGE_OR_CONFIG);
+        const live = process.stdout.isTTY === true && !opts.json;
+        setExit(
+          await (await import("./simulate.js")).cmdSimulate(
+            {
+              home: homeOf(cmd),
+              from: opts.from,
+              ...(opts.to ? { to: opts.to } : {}),
+              ...(opts.name ? { name: opts.name } : {}),
+              ...(opts.config ? { configFile: opts.config } : {}),
+              model: opts.model,
+              sets: opts.set,
+              resetAfter,
+              json: opts.json,
+              mask: opts.mask,
+              live,
+              ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
+            },
+            io,
+          ),
+        );
+      },
+    );
   registerSimulateSubcommands(simulateCmd, { io, homeOf, setExit });
 }
 

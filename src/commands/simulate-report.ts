@@ -48,14 +48,28 @@ function renderTable(head: string[], rows: string[][], rightFrom = 1): string {
 export function cmdSimulateList(opts: { home: string; json: boolean }, io: CommandIO): number {
   const reports = listSimulationNames(opts.home).map((n) => reportOf(opts.home, n));
   if (opts.json) {
-    io.stdout(`${JSON.stringify(reports.map((r) => ({ name: r.name, status: r.status, from: r.from, to: r.to, days: r.days, days_total: r.days_total, model: r.model.id, total_return: r.total_return, index_return: r.index_return, max_drawdown: r.max_drawdown, trips: r.trips.length, orders: r.orders, cost_usd: r.cost_usd })))}\n`);
+    io.stdout(
+      `${JSON.stringify(reports.map((r) => ({ name: r.name, status: r.status, from: r.from, to: r.to, days: r.days, days_total: r.days_total, model: r.model.id, total_return: r.total_return, index_return: r.index_return, max_drawdown: r.max_drawdown, trips: r.trips.length, orders: r.orders, cost_usd: r.cost_usd })))}\n`,
+    );
     return EXIT.OK;
   }
   if (reports.length === 0) {
     io.stdout("no simulations yet: `tradewarden simulate --from YYYY-MM-DD --to YYYY-MM-DD --name NAME` starts one\n");
     return EXIT.OK;
   }
-  const rows = reports.map((r) => [r.name, r.status, `${r.from}→${r.to}`, `${r.days}/${r.days_total}`, r.model.id, pct(r.total_return), pct(r.index_return), pct(r.max_drawdown), String(r.trips.length), String(r.orders), `$${r.cost_usd.toFixed(2)}`]);
+  const rows = reports.map((r) => [
+    r.name,
+    r.status,
+    `${r.from}→${r.to}`,
+    `${r.days}/${r.days_total}`,
+    r.model.id,
+    pct(r.total_return),
+    pct(r.index_return),
+    pct(r.max_drawdown),
+    String(r.trips.length),
+    String(r.orders),
+    `$${r.cost_usd.toFixed(2)}`,
+  ]);
   io.stdout(renderTable(["name", "status", "period", "days", "model", "return", "index", "max dd", "trips", "orders", "cost"], rows, 3));
   return EXIT.OK;
 }

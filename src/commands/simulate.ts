@@ -59,7 +59,15 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
         stopRequested: stop.stopRequested,
         signal: stop.signal,
         onStart: (meta) => {
-          const head = { type: "simulation", name: meta.name, dir: simulationPaths(opts.home, meta.name).dir, from: meta.from, to: meta.to, days: meta.days_total, model: meta.model };
+          const head = {
+            type: "simulation",
+            name: meta.name,
+            dir: simulationPaths(opts.home, meta.name).dir,
+            from: meta.from,
+            to: meta.to,
+            days: meta.days_total,
+            model: meta.model,
+          };
           if (json) io.stdout(`${JSON.stringify(head)}\n`);
           else io.stdout(`simulation ${meta.name}: ${meta.days_total} trading day(s) ${meta.from} → ${meta.to}, model ${meta.model.id}, in ${head.dir}\n`);
         },
@@ -91,7 +99,8 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
     return result.exitCode;
   } catch (e) {
     clearLive();
-    if (opts.json && e instanceof TwError) io.stdout(`${JSON.stringify({ type: "simulation.refused", code: e.code, message: e.message, exit_code: e.exitCode })}\n`);
+    if (opts.json && e instanceof TwError)
+      io.stdout(`${JSON.stringify({ type: "simulation.refused", code: e.code, message: e.message, exit_code: e.exitCode })}\n`);
     throw e;
   } finally {
     stop.dispose();

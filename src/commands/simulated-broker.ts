@@ -4,7 +4,7 @@
  * journal, so the next run's reconciliation reports the difference unless the journal is fresh too.
  */
 import { existsSync } from "node:fs";
-import { DEFAULT_SIM_CONFIG } from "../broker/simulated.js";
+import { DEFAULT_SIM_CONFIG } from "../broker/simulated-options.js";
 import { newSimState, readSimState, type SimState, writeSimState } from "../broker/simulated-store.js";
 import type { SimBrokerConfig } from "../config/types.js";
 import { isIsoDay } from "../market/calendar.js";
@@ -88,7 +88,8 @@ export function cmdSimStatus(opts: SimCommandOptions, io: CommandIO): number {
     if (positions.length === 0) lines.push("positions       none");
     else {
       lines.push("positions");
-      for (const [symbol, p] of positions) lines.push(`  ${symbol.padEnd(8)} ${String(p.quantity).padStart(8)}  avg cost ${money(p.quantity ? p.cost / p.quantity : 0)}`);
+      for (const [symbol, p] of positions)
+        lines.push(`  ${symbol.padEnd(8)} ${String(p.quantity).padStart(8)}  avg cost ${money(p.quantity ? p.cost / p.quantity : 0)}`);
     }
     io.stdout(`${lines.join("\n")}\n`);
     return EXIT.OK;

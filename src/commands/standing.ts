@@ -21,7 +21,11 @@ export async function cmdStandingList(args: { home: string; json: boolean }, io:
     }
     if (all.length === 0) io.stdout("no standing orders\n");
     for (const o of all) {
-      const extra = o.approval ? ` (approved by ${o.approval.by} ${o.approval.at})` : o.fired ? ` (fired ${o.fired.trading_day} at ${o.fired.reference_price})` : "";
+      const extra = o.approval
+        ? ` (approved by ${o.approval.by} ${o.approval.at})`
+        : o.fired
+          ? ` (fired ${o.fired.trading_day} at ${o.fired.reference_price})`
+          : "";
       io.stdout(`${o.status.padEnd(9)} ${describeStanding(o)}${extra}\n`);
     }
     return EXIT.OK;

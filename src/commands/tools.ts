@@ -32,15 +32,25 @@ export function cmdTools(opts: { format?: string; tool?: string }, io: CommandIO
       io.stdout(renderMarkdown());
       break;
     case "anthropic":
-      io.stdout(`${JSON.stringify(tools.map((t) => renderAnthropic(t)), null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify(
+          tools.map((t) => renderAnthropic(t)),
+          null,
+          2,
+        )}\n`,
+      );
       break;
     case "openai":
-      io.stdout(`${JSON.stringify(tools.map((t) => renderOpenAI(t)), null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify(
+          tools.map((t) => renderOpenAI(t)),
+          null,
+          2,
+        )}\n`,
+      );
       break;
     default:
-      io.stdout(
-        `${JSON.stringify(opts.tool !== undefined ? tools.map((t) => renderCatalogueEntry(t)) : renderCatalogue(), null, 2)}\n`,
-      );
+      io.stdout(`${JSON.stringify(opts.tool !== undefined ? tools.map((t) => renderCatalogueEntry(t)) : renderCatalogue(), null, 2)}\n`);
   }
   return EXIT.OK;
 }

@@ -48,11 +48,7 @@ function nonFiniteIssues(doc: unknown, path = ""): { path: string; rule: string 
  * Validate a parsed config document (defaults applied) and shape it as Config. Pure apart from
  * the schema; `file` labels the issues.
  */
-export function validateConfigDocument(
-  doc: unknown,
-  file: string,
-  source: string | null,
-): { ok: true; config: Config } | { ok: false; errors: ConfigIssue[] } {
+export function validateConfigDocument(doc: unknown, file: string, source: string | null): { ok: true; config: Config } | { ok: false; errors: ConfigIssue[] } {
   const nonFinite = nonFiniteIssues(doc);
   if (nonFinite.length > 0) return { ok: false, errors: nonFinite.map((i) => issueOf(file, i.path, i.rule)) };
   const data: unknown = structuredClone(doc ?? {});

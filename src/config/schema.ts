@@ -9,7 +9,6 @@
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
 import { CURRENCY_PATTERN, LimitsSchema, MAX_AMOUNT } from "../core/limits.js";
 
-
 type Json = Record<string, unknown>;
 
 /** A timer's range: durations are bounded to a day. */

@@ -5,13 +5,7 @@
  */
 import type { Static } from "@sinclair/typebox";
 import type { Instrument } from "../core/domain.js";
-import type {
-  ExecutorSchema,
-  LoadedConfigSchema,
-  ModelSchema,
-  ResearchSchema,
-  SimBrokerSchema,
-} from "./schema.js";
+import type { ExecutorSchema, LoadedConfigSchema, ModelSchema, ResearchSchema, SimBrokerSchema } from "./schema.js";
 
 /** `[model]`: provider, id, limits per request and run, budgets (USD), endpoint, key variable, hand-set price. */
 export type ModelConfig = Static<typeof ModelSchema>;
@@ -46,6 +40,4 @@ export interface ConfigIssue {
   message: string;
 }
 
-export type ConfigLoadResult =
-  | { ok: true; config: Config; universe: Universe }
-  | { ok: false; errors: ConfigIssue[] };
+export type ConfigLoadResult = { ok: true; config: Config; universe: Universe } | { ok: false; errors: ConfigIssue[] };

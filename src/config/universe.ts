@@ -173,21 +173,14 @@ function parseUniverse(files: Array<{ label: string; text: string }>): {
 }
 
 /** Read and parse the configured universe files; `configFile` labels issues about the list itself. */
-export function loadUniverse(
-  files: string[],
-  home: string,
-  dataDir: string,
-  configFile: string,
-): { universe: Instrument[]; issues: ConfigIssue[] } {
+export function loadUniverse(files: string[], home: string, dataDir: string, configFile: string): { universe: Instrument[]; issues: ConfigIssue[] } {
   const issues: ConfigIssue[] = [];
   const texts: Array<{ label: string; text: string }> = [];
   files.forEach((f, i) => {
     const path = `universe.files[${i}]`;
     const resolved = resolveUniverseFile(f, home, dataDir);
     if (resolved === null) {
-      const rule = isAbsolute(f)
-        ? `file not found: ${f}`
-        : `file not found: ${f} (looked in ${home} and ${dataDir})`;
+      const rule = isAbsolute(f) ? `file not found: ${f}` : `file not found: ${f} (looked in ${home} and ${dataDir})`;
       issues.push({ file: configFile, path, rule, message: `${configFile}: ${path}: ${rule}` });
       return;
     }

@@ -81,14 +81,7 @@ const RUN_OUTCOMES = [
 export const RunOutcomeSchema = Type.Union(RUN_OUTCOMES.map((outcome) => Type.Literal(outcome)));
 export type RunOutcome = Static<typeof RunOutcomeSchema>;
 
-const DIFFERENCE_KINDS = [
-  "position_mismatch",
-  "unknown_open_order",
-  "unbooked_position",
-  "missing_position",
-  "cash_mismatch",
-  "unsettled_order",
-] as const;
+const DIFFERENCE_KINDS = ["position_mismatch", "unknown_open_order", "unbooked_position", "missing_position", "cash_mismatch", "unsettled_order"] as const;
 
 export const ReconcileDifferenceSchema = Type.Object({
   kind: Type.Union(DIFFERENCE_KINDS.map((kind) => Type.Literal(kind))),

@@ -147,7 +147,11 @@ export function toMinor(amount: number | string | Dec, currency: string): number
 export function exactMinor(amount: number | string, currency: string, what: string): number {
   const text = typeof amount === "number" ? (Number.isFinite(amount) ? new Dec(amount).toFixed() : String(amount)) : amount.trim();
   if (!/^\d+(\.\d+)?$/.test(text)) {
-    throw new TwError("invalid_amount", `${what} must be a plain decimal number like 1250 or 12.50, got ${JSON.stringify(String(amount))}`, EXIT.USAGE_OR_CONFIG);
+    throw new TwError(
+      "invalid_amount",
+      `${what} must be a plain decimal number like 1250 or 12.50, got ${JSON.stringify(String(amount))}`,
+      EXIT.USAGE_OR_CONFIG,
+    );
   }
   const digits = minorDigits(currency);
   const decimals = text.includes(".") ? text.length - text.indexOf(".") - 1 : 0;

@@ -15,7 +15,7 @@ export const SymbolField = Type.String({
   minLength: 1,
   maxLength: 15,
   pattern: "^[A-Za-z0-9][A-Za-z0-9.\\-]*$",
-  description: "Instrument symbol exactly as list_universe returns it, e.g. \"ALFA\".",
+  description: 'Instrument symbol exactly as list_universe returns it, e.g. "ALFA".',
 });
 
 export const EvidenceIds = Type.Array(Type.String({ minLength: 1, maxLength: 100, description: "An evidence id." }), {

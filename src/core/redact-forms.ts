@@ -78,8 +78,10 @@ function escapeAt(s: string, i: number): { c: string; len: number } | null {
   let j = i;
   while (s[j] === "\\") j++;
   const kind = s[j];
-  if (kind === "u" && HEX.test(s.slice(j + 1, j + 5)) && j + 5 <= s.length) return { c: String.fromCharCode(Number.parseInt(s.slice(j + 1, j + 5), 16)), len: j + 5 - i };
-  if (kind === "x" && HEX.test(s.slice(j + 1, j + 3)) && j + 3 <= s.length) return { c: String.fromCharCode(Number.parseInt(s.slice(j + 1, j + 3), 16)), len: j + 3 - i };
+  if (kind === "u" && HEX.test(s.slice(j + 1, j + 5)) && j + 5 <= s.length)
+    return { c: String.fromCharCode(Number.parseInt(s.slice(j + 1, j + 5), 16)), len: j + 5 - i };
+  if (kind === "x" && HEX.test(s.slice(j + 1, j + 3)) && j + 3 <= s.length)
+    return { c: String.fromCharCode(Number.parseInt(s.slice(j + 1, j + 3), 16)), len: j + 3 - i };
   if (kind !== undefined && !/[0-9A-Za-z\s]/.test(kind)) return { c: kind, len: j + 1 - i };
   return null;
 }

@@ -76,8 +76,7 @@ export const TOOL_ERROR_CODES = {
   pending_corrections: {
     retryable: true,
     meaning: "submit_orders was refused because retryable errors are still pending.",
-    instruction:
-      "Repair each pending call, or list its error code in `abandon_error_codes` with an `abandon_explanation`, then call submit_orders again.",
+    instruction: "Repair each pending call, or list its error code in `abandon_error_codes` with an `abandon_explanation`, then call submit_orders again.",
   },
   already_submitted: {
     retryable: false,

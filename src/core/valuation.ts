@@ -78,7 +78,15 @@ export function valueAccount(cashMinor: number, holdings: Record<string, HeldPos
     const v = p ? positionValueMinor({ quantity: h.quantity, price: p.price, fx_to_base: p.fx_to_base }, base) : null;
     const costBasisMinor = toMinor(h.cost_basis, base);
     if (v !== null) valueMinor += v;
-    rows.push({ symbol, quantity: h.quantity, price: p?.price ?? null, price_as_of: p?.as_of ?? null, valueMinor: v, costBasisMinor, pnlMinor: v === null ? null : v - costBasisMinor });
+    rows.push({
+      symbol,
+      quantity: h.quantity,
+      price: p?.price ?? null,
+      price_as_of: p?.as_of ?? null,
+      valueMinor: v,
+      costBasisMinor,
+      pnlMinor: v === null ? null : v - costBasisMinor,
+    });
   }
   if (!Number.isSafeInteger(valueMinor)) throw new RangeError("account value out of range");
   return { base, cashMinor, valueMinor, holdings: rows };

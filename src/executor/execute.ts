@@ -61,4 +61,3 @@ export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
   for (const e of entries) await finish(ctx, e);
   return { results: entries.map((e) => e.res), problems: ctx.problems, journal_errors: ctx.journalErrors };
 }
-

@@ -20,8 +20,7 @@ export function describeExecution(results: readonly OrderExecution[], journalErr
   const rejected = results.filter((r) => r.status === "rejected");
   const notSent = results.filter((r) => r.status === "not_sent");
   const uncertain = results.filter((r) => r.status === "uncertain");
-  const why = (list: readonly OrderExecution[]) =>
-    [...new Set(list.map((r) => `${r.side} ${r.quantity} ${r.symbol}: ${r.message ?? r.status}`))].join("; ");
+  const why = (list: readonly OrderExecution[]) => [...new Set(list.map((r) => `${r.side} ${r.quantity} ${r.symbol}: ${r.message ?? r.status}`))].join("; ");
   const parts = [`${plural(acked.length, "order")} sent (acknowledged by the paper broker)`];
   if (acked.length > 0) {
     const filled = acked.filter((r) => r.status === "filled").length;
@@ -30,7 +29,8 @@ export function describeExecution(results: readonly OrderExecution[], journalErr
   if (rejected.length) parts.push(`${rejected.length} refused: ${why(rejected)}`);
   if (notSent.length) parts.push(`${notSent.length} not sent: ${why(notSent)}`);
   if (uncertain.length) parts.push(`${uncertain.length} uncertain (the next run looks them up): ${why(uncertain)}`);
-  if (journalErrors.length) parts.push(`the journal could not record ${journalErrors.length} update(s) (${journalErrors[0]}); the next run recovers them by client order id`);
+  if (journalErrors.length)
+    parts.push(`the journal could not record ${journalErrors.length} update(s) (${journalErrors[0]}); the next run recovers them by client order id`);
   const message = parts.join("; ");
   if (journalErrors.length > 0) return { outcome: "error", exitCode: EXIT.INTERNAL_ERROR, message, acknowledged: acked.length };
   if (acked.length > 0 || results.length === 0) return { outcome: "executed", exitCode: EXIT.OK, message, acknowledged: acked.length };
@@ -38,6 +38,7 @@ export function describeExecution(results: readonly OrderExecution[], journalErr
   const codes = new Set(results.map((r) => r.error_code));
   if (codes.has("journal_write_failed")) return { outcome: "error", exitCode: EXIT.INTERNAL_ERROR, message, acknowledged: 0 };
   if (codes.has("not_paper")) return { outcome: "error", exitCode: EXIT.USAGE_OR_CONFIG, message, acknowledged: 0 };
-  if (uncertain.length > 0 || codes.has("broker_unreachable") || codes.has("timeout")) return { outcome: "broker_unavailable", exitCode: EXIT.BROKER_OR_DATA_UNAVAILABLE, message, acknowledged: 0 };
+  if (uncertain.length > 0 || codes.has("broker_unreachable") || codes.has("timeout"))
+    return { outcome: "broker_unavailable", exitCode: EXIT.BROKER_OR_DATA_UNAVAILABLE, message, acknowledged: 0 };
   return { outcome: "no_trades", exitCode: EXIT.OK, message, acknowledged: 0 };
 }

@@ -17,12 +17,7 @@ export interface EvaluateOptions {
 }
 
 /** The order's commission (base currency); `known: false` with an infinite amount when unknown. */
-export function commissionOf(
-  order: GateOrder,
-  notional: number,
-  quote: MarketQuote,
-  options: EvaluateOptions,
-): { commission: number; known: boolean } {
+export function commissionOf(order: GateOrder, notional: number, quote: MarketQuote, options: EvaluateOptions): { commission: number; known: boolean } {
   if (options.commission !== undefined) {
     let c: number | undefined;
     try {

@@ -15,14 +15,7 @@ const HALT_MESSAGE = "trading halted by kill switch – manual reset required";
  * The reasons that block the whole batch (empty when orders are checked one by one). `value0` is
  * the portfolio value, `dd` its drawdown and `tripped` whether that drawdown reaches the limit.
  */
-export function globalBlocks(
-  state: GateState,
-  market: GateMarket,
-  limits: Limits,
-  value0: number,
-  dd: number,
-  tripped: boolean,
-): BlockReason[] {
+export function globalBlocks(state: GateState, market: GateMarket, limits: Limits, value0: number, dd: number, tripped: boolean): BlockReason[] {
   const peak = state.peak;
   const global: BlockReason[] = [];
   const ts = state.trading_state;
@@ -37,9 +30,9 @@ export function globalBlocks(
   for (const [k, h] of Object.entries(state.holdings ?? {})) {
     if (!isNum(h?.quantity)) badState.push(`holdings.${k}.quantity ${fmtValue(h?.quantity)}`);
   }
-  const badLimits = (
-    ["max_position_pct", "max_orders_per_month", "max_drawdown_pct", "max_price_deviation_pct", "max_commission_pct"] as const
-  ).filter((k) => !isNum(limits[k]));
+  const badLimits = (["max_position_pct", "max_orders_per_month", "max_drawdown_pct", "max_price_deviation_pct", "max_commission_pct"] as const).filter(
+    (k) => !isNum(limits[k]),
+  );
   const outOfRange = badState.length > 0 ? [] : portfolioRangeIssues(state, market);
   const badLimitRanges = badLimits.length > 0 ? [] : limitRangeIssues(limits);
   if (badState.length > 0) {
@@ -52,9 +45,7 @@ export function globalBlocks(
   } else {
     const unpriced = unpricedHoldings(state, market);
     if (unpriced.length > 0) {
-      global.push(
-        block("no_reference_price", `the portfolio cannot be valued: no usable price for held ${unpriced.join(", ")}`),
-      );
+      global.push(block("no_reference_price", `the portfolio cannot be valued: no usable price for held ${unpriced.join(", ")}`));
     } else if (!isNum(value0) || !isNum(dd)) {
       global.push(block("non_finite_result", `the portfolio value (${String(value0)}) or drawdown (${String(dd)}) is not finite`));
     } else if (tripped) {

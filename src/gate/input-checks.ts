@@ -57,7 +57,8 @@ export function limitRangeIssues(limits: Limits): string[] {
   const q = limits.max_orders_per_month;
   if (finite(q) && !(Number.isInteger(q) && q >= 0 && q <= 1_000_000)) out.push(`max_orders_per_month ${fmtValue(q)} must be an integer in [0, 1000000]`);
   const n = limits.max_order_notional;
-  if (n !== null && n !== undefined && !(finite(n) && n > 0 && n <= MAX_GATE_NUMBER)) out.push(`max_order_notional ${fmtValue(n)} must be in (0, ${MAX_GATE_NUMBER}]`);
+  if (n !== null && n !== undefined && !(finite(n) && n > 0 && n <= MAX_GATE_NUMBER))
+    out.push(`max_order_notional ${fmtValue(n)} must be in (0, ${MAX_GATE_NUMBER}]`);
   const age = limits.max_price_age_days;
   if (age !== null && age !== undefined && !(Number.isInteger(age) && age >= 1)) out.push(`max_price_age_days ${fmtValue(age)} must be an integer >= 1`);
   return out;

@@ -40,12 +40,7 @@ export function liquidationLimit(reference: number, discountPct: number, tick: n
  * rounded down to the instrument's tick (default 0.01). Sorted by symbol. Holdings without a price
  * (or a usable FX rate) or outside the universe are left out (the caller reports them as unsold).
  */
-export function liquidation(
-  state: GateState,
-  market: GateMarket,
-  universe: Instrument[],
-  discountPct: number,
-): LiquidationOrder[] {
+export function liquidation(state: GateState, market: GateMarket, universe: Instrument[], discountPct: number): LiquidationOrder[] {
   const uni = new Map<string, Instrument>();
   for (const inst of universe) uni.set(normSymbol(inst.symbol), inst);
   const pendingSell = new Map<string, number>();

@@ -82,18 +82,12 @@ function checkBandAndQuota(checked: CheckedOrder, limits: Limits, sim: Sim, reas
   if (!withinPct(new Dec(limitPrice).sub(ref).abs(), limits.max_price_deviation_pct, new Dec(ref))) {
     const deviation = (Math.abs(limitPrice - ref) / ref) * 100;
     reasons.push(
-      block(
-        "price_band",
-        `limit ${fmtNum(limitPrice)} is ${fmtPct(deviation)} from price ${fmtNum(ref)} (max ${fmtLimitPct(limits.max_price_deviation_pct)})`,
-      ),
+      block("price_band", `limit ${fmtNum(limitPrice)} is ${fmtPct(deviation)} from price ${fmtNum(ref)} (max ${fmtLimitPct(limits.max_price_deviation_pct)})`),
     );
   }
   if (sim.orders + 1 > limits.max_orders_per_month) {
     reasons.push(
-      block(
-        "monthly_order_limit",
-        `monthly order limit reached: ${fmtQty(sim.orders)} of ${fmtQty(limits.max_orders_per_month)} orders used this month`,
-      ),
+      block("monthly_order_limit", `monthly order limit reached: ${fmtQty(sim.orders)} of ${fmtQty(limits.max_orders_per_month)} orders used this month`),
     );
   }
 }
@@ -121,15 +115,7 @@ interface BuyAmounts {
 }
 
 /** A buy: its cost (booked and exact) within the spendable cash, and the position after it within the cap. */
-function checkBuy(
-  checked: CheckedOrder,
-  held: number,
-  amounts: BuyAmounts,
-  prep: Prepared,
-  sim: Sim,
-  limits: Limits,
-  reasons: BlockReason[],
-): void {
+function checkBuy(checked: CheckedOrder, held: number, amounts: BuyAmounts, prep: Prepared, sim: Sim, limits: Limits, reasons: BlockReason[]): void {
   const { sym, inst, qty, ref, fx } = checked;
   const base = sim.base;
   const digits = baseDigits(base);

@@ -121,14 +121,7 @@ function referenceChecks(sym: string, quote: MarketQuote | undefined, fx: number
  * Runs the input checks on one order, pushing each failure onto `reasons` and recording the order's
  * symbol and side in `seen` (one order per symbol and side in a batch).
  */
-export function checkOrderInputs(
-  order: GateOrder,
-  state: GateState,
-  limits: Limits,
-  prep: Prepared,
-  seen: Set<string>,
-  reasons: BlockReason[],
-): InputVerdict {
+export function checkOrderInputs(order: GateOrder, state: GateState, limits: Limits, prep: Prepared, seen: Set<string>, reasons: BlockReason[]): InputVerdict {
   const side = normSide(order?.side);
   if (side === null) {
     reasons.push(block("invalid_side", `side ${fmtValue(order?.side)} is not BUY or SELL`));

@@ -243,7 +243,14 @@ function table(rows: string[][]): string {
       widths[i] = Math.max(widths[i] ?? 0, c.length);
     });
   }
-  return rows.map((row) => row.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((row) =>
+      row
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 /** The readable rendering: one row per decision, its reasons under it, then the portfolio after. */

@@ -23,7 +23,11 @@ export function crosses(type: TriggerCandidate["type"], reference: number, trigg
   return type === "take_profit" ? reference >= trigger : reference <= trigger;
 }
 
-export function checkTriggers<T extends TriggerCandidate>(orders: readonly T[], tradingDay: string, referencePrice: (symbol: string) => number | undefined): TriggerVerdict<T>[] {
+export function checkTriggers<T extends TriggerCandidate>(
+  orders: readonly T[],
+  tradingDay: string,
+  referencePrice: (symbol: string) => number | undefined,
+): TriggerVerdict<T>[] {
   const out: TriggerVerdict<T>[] = [];
   for (const order of orders) {
     if (order.proposed_day >= tradingDay) continue; // only later runs check it

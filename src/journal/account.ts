@@ -28,7 +28,11 @@ export function initEvents(s: State, args: { capital: AmountInput; currency: str
 }
 
 /** A `deposit` event and the ledger entry it will become (append-only; there are no withdrawals). */
-export function depositEvents(s: State, currency: string, args: { amount: AmountInput; at: Date | string; note?: string }): { events: JournalEventBody[]; result: LedgerEntry } {
+export function depositEvents(
+  s: State,
+  currency: string,
+  args: { amount: AmountInput; at: Date | string; note?: string },
+): { events: JournalEventBody[]; result: LedgerEntry } {
   const amount_minor = exactMinor(args.amount, currency, "a deposit");
   if (amount_minor <= 0) throw usage("invalid_amount", `a deposit must be positive (got ${String(args.amount)})`);
   const ev: JournalEventBody = { t: "deposit", amount_minor, at: iso(args.at), ...(args.note ? { note: args.note } : {}) };

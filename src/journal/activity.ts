@@ -58,7 +58,13 @@ function runActivity(s: State, r: RunRecord): ActivityItem[] {
       if (blocked) {
         const reasons = blocked.reasons.map((x) => ({ code: x.code, message: x.message }));
         const stage = blocked === d ? "the risk gate" : "the final gate";
-        items.push({ ...it, outcome: "blocked", reasons, counted: false, detail: `blocked by ${stage}: ${reasons.map((x) => x.message).join("; ") || "no reason given"}` });
+        items.push({
+          ...it,
+          outcome: "blocked",
+          reasons,
+          counted: false,
+          detail: `blocked by ${stage}: ${reasons.map((x) => x.message).join("; ") || "no reason given"}`,
+        });
         return;
       }
       let why = "approved by the gate but not sent";
@@ -79,7 +85,13 @@ function orderActivity(s: State, r: RunRecord, o: OrderRecord): ActivityItem {
   const fills = s.fillList.filter((f) => f.client_order_id === o.client_order_id);
   const filled = fills.reduce((a, f) => a.add(f.quantity), new Dec(0));
   const filledQty = Math.max(filled.toNumber(), o.filled_quantity);
-  const avg = filled.gt(0) ? fills.reduce((a, f) => a.add(new Dec(f.quantity).mul(f.price)), new Dec(0)).div(filled).toDecimalPlaces(6).toNumber() : undefined;
+  const avg = filled.gt(0)
+    ? fills
+        .reduce((a, f) => a.add(new Dec(f.quantity).mul(f.price)), new Dec(0))
+        .div(filled)
+        .toDecimalPlaces(6)
+        .toNumber()
+    : undefined;
   const terminal = TERMINAL_ORDER_STATUSES.has(o.status);
   let outcome: ActivityItem["outcome"];
   let detail: string;

@@ -50,7 +50,8 @@ export interface ParsedLog {
 /** Why line `n` (1-based) breaks the chain, or null; `chained` is whether an earlier line carried `prev`. */
 function linkIssue(n: number, ev: Record<string, unknown>, expected: string, chained: boolean): string | null {
   if (ev.prev === undefined) return chained ? `event log line ${n} has no chain hash although the lines before it do: a line was edited or inserted` : null;
-  if (ev.prev !== expected) return `event log line ${n} does not follow from the lines before it (chain hash mismatch): a line at or before ${n} was edited, removed or reordered`;
+  if (ev.prev !== expected)
+    return `event log line ${n} does not follow from the lines before it (chain hash mismatch): a line at or before ${n} was edited, removed or reordered`;
   return null;
 }
 

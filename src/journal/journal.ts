@@ -37,9 +37,7 @@ import {
   type RunStatus,
   type TripRecord,
 } from "./types.js";
-import { brokerFillFindings, verifyState } from "./verify.js";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { simBrokerFindings, verifyState } from "./verify.js";
 import type { WatchEvent, WatchState } from "./watchlist.js";
 
 export interface OpenJournalOptions {
@@ -185,7 +183,15 @@ export class Journal extends JournalReads {
   /** `could_trade`: the run reached the point where it could have placed orders (only such runs count down REDUCING). */
   finishRun(
     run_id: string,
-    args: { status: Exclude<RunStatus, "running">; outcome: RunOutcome; exit_code: number; message: string; at: Date | string; could_trade?: boolean; artifacts?: Record<string, string> },
+    args: {
+      status: Exclude<RunStatus, "running">;
+      outcome: RunOutcome;
+      exit_code: number;
+      message: string;
+      at: Date | string;
+      could_trade?: boolean;
+      artifacts?: Record<string, string>;
+    },
   ): Promise<void> {
     return this.exclusive(() => {
       const r = this.requireRun(run_id);
@@ -193,7 +199,19 @@ export class Journal extends JournalReads {
       const could = args.could_trade === undefined ? {} : { could_trade: args.could_trade };
       const artifacts = args.artifacts === undefined ? {} : { artifacts: args.artifacts };
       return {
-        events: [{ t: "run_finish", run_id, status: args.status, outcome: args.outcome, exit_code: args.exit_code, message: args.message, at: iso(args.at), ...could, ...artifacts }],
+        events: [
+          {
+            t: "run_finish",
+            run_id,
+            status: args.status,
+            outcome: args.outcome,
+            exit_code: args.exit_code,
+            message: args.message,
+            at: iso(args.at),
+            ...could,
+            ...artifacts,
+          },
+        ],
         result: undefined,
       };
     });
@@ -218,7 +236,14 @@ export class Journal extends JournalReads {
     return this.exclusive(() => {
       const current = this.s.trips.at(-1);
       if (this.s.trading_state === "HALTED" && current) return { events: [], result: { ...current } };
-      const trip: TripRecord = { run_id: args.run_id, at: iso(args.at), value: args.value, peak: args.peak, drawdown_pct: args.drawdown_pct, reason: args.reason };
+      const trip: TripRecord = {
+        run_id: args.run_id,
+        at: iso(args.at),
+        value: args.value,
+        peak: args.peak,
+        drawdown_pct: args.drawdown_pct,
+        reason: args.reason,
+      };
       return { events: [{ t: "trip", trip }], result: trip };
     });
   }
@@ -237,7 +262,10 @@ export class Journal extends JournalReads {
     return this.exclusive(() => {
       this.requireRun(run_id);
       positive(args.cost_usd, "cost_usd", true);
-      return { events: [{ t: "usage", record: { run_id, model: args.model, usage: args.usage, cost_micros: usdToMicros(args.cost_usd), at: iso(args.at) } }], result: undefined };
+      return {
+        events: [{ t: "usage", record: { run_id, model: args.model, usage: args.usage, cost_micros: usdToMicros(args.cost_usd), at: iso(args.at) } }],
+        result: undefined,
+      };
     });
   }
 
@@ -246,7 +274,10 @@ export class Journal extends JournalReads {
   recordProposal(run_id: string, args: { orders: ProposalRecord["orders"]; summary: string; decisions: GateDecision[]; at: Date | string }): Promise<void> {
     return this.exclusive(() => {
       this.requireRun(run_id);
-      return { events: [{ t: "proposal", record: { run_id, orders: args.orders, summary: args.summary, decisions: args.decisions, at: iso(args.at) } }], result: undefined };
+      return {
+        events: [{ t: "proposal", record: { run_id, orders: args.orders, summary: args.summary, decisions: args.decisions, at: iso(args.at) } }],
+        result: undefined,
+      };
     });
   }
 
@@ -306,14 +337,29 @@ export class Journal extends JournalReads {
     return this.exclusive(() => {
       const { currency } = this.account();
       if (!args.reason.trim()) throw usage("reason_required", "adopting the broker's side needs a reason");
-      const events = adoptionEvents({ differences: args.differences, reason: args.reason, by: args.by, at: iso(args.at), currency, existing: this.s.adjustments.length });
+      const events = adoptionEvents({
+        differences: args.differences,
+        reason: args.reason,
+        by: args.by,
+        at: iso(args.at),
+        currency,
+        existing: this.s.adjustments.length,
+      });
       return { events, result: events.flatMap((e) => (e.t === "adjustment" ? [e.adjustment] : [])) };
     });
   }
 
   // ───────────────────────────── memory notes (notes.ts) ─────────────────────────────
 
-  remember(args: { kind: NoteKind; text: string; symbol?: string; supersedes?: string; run_id: string; evidence_ids?: readonly string[]; at: Date | string }): Promise<Note> {
+  remember(args: {
+    kind: NoteKind;
+    text: string;
+    symbol?: string;
+    supersedes?: string;
+    run_id: string;
+    evidence_ids?: readonly string[];
+    at: Date | string;
+  }): Promise<Note> {
     return this.exclusive(() => {
       const { event, note } = noteEvent(this.s, { ...args, at: iso(args.at) });
       return { events: [event], result: { ...note } };
@@ -345,18 +391,6 @@ export class Journal extends JournalReads {
   /** Recomputes cash and holdings from the ledger and the fills and checks every reference. */
   verify(): Finding[] {
     const findings = verifyState(this.s, this.db.data.checkpoint, MAX_LIVE_NOTES, this.chainIssue);
-    return [...findings, ...this.brokerFindings()];
-  }
-
-  /** The booked fills against the simulated broker's own record of them, where the home has one. */
-  private brokerFindings(): Finding[] {
-    const bookPath = join(this.home, "sim-broker.json");
-    let book: unknown;
-    try {
-      book = JSON.parse(readFileSync(bookPath, "utf8"));
-    } catch {
-      return []; // no simulated broker here (or a book its own open refuses, naming it)
-    }
-    return brokerFillFindings(this.s, book, bookPath);
+    return [...findings, ...simBrokerFindings(this.s, this.home)];
   }
 }

@@ -36,6 +36,9 @@ export function lifecycleIssue(events: readonly JournalEvent[]): string | null {
 
 function causeOf(update: Extract<JournalEvent, { t: "order_update" }>, next: JournalEvent | undefined): TransitionCause {
   const adopted =
-    update.entry.status === ADOPTED_STATUS && next?.t === "adjustment" && next.adjustment.kind === "order" && next.adjustment.client_order_id === update.client_order_id;
+    update.entry.status === ADOPTED_STATUS &&
+    next?.t === "adjustment" &&
+    next.adjustment.kind === "order" &&
+    next.adjustment.client_order_id === update.client_order_id;
   return adopted ? "adoption" : "lifecycle";
 }

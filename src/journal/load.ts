@@ -104,7 +104,9 @@ export async function loadJournalFiles(home: string, opts: LoadOptions): Promise
     refuseContradictions(logPath, state);
   }
   if (!opts.readOnly && uncommittedBytes) {
-    (opts.notice ?? toStderr)(`${logPath} holds ${uncommittedBytes} bytes past the last commit recorded in ${paths.journal} (a write a crash or a full disk cut off before it was committed): they are not part of the journal and are cut off with the next write`);
+    (opts.notice ?? toStderr)(
+      `${logPath} holds ${uncommittedBytes} bytes past the last commit recorded in ${paths.journal} (a write a crash or a full disk cut off before it was committed): they are not part of the journal and are cut off with the next write`,
+    );
   }
   // the chain continues from the log's last committed line (a head written before the chain had no last_hash)
   head.log = { ...head.log, last_hash: hash };

@@ -104,7 +104,8 @@ async function staleReason(lockDir: string, staleMs: number): Promise<string | n
   }
   // A live holder describes itself within milliseconds of taking the lock; a folder without a
   // description after the grace was left by a process that died while taking it.
-  if (!holder && mtime < Date.now() - HOLDERLESS_GRACE_MS) return `the lock has no holder description ${Math.round((Date.now() - mtime) / 1000)} s after it was taken`;
+  if (!holder && mtime < Date.now() - HOLDERLESS_GRACE_MS)
+    return `the lock has no holder description ${Math.round((Date.now() - mtime) / 1000)} s after it was taken`;
   if (mtime < Date.now() - staleMs) return `lock not refreshed for ${Math.round((Date.now() - mtime) / 1000)} s`;
   return null;
 }
@@ -117,7 +118,11 @@ async function recoverStale(lockDir: string, staleMs: number): Promise<boolean> 
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     // a recoverer that died leaves its guard behind; clear it after a while
-    const age = Date.now() - (await stat(guard).then((s) => s.mtimeMs).catch(() => Date.now()));
+    const age =
+      Date.now() -
+      (await stat(guard)
+        .then((s) => s.mtimeMs)
+        .catch(() => Date.now()));
     if (age > staleMs) await rmdir(guard).catch(() => {});
     return false;
   }

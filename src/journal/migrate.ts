@@ -107,7 +107,13 @@ function orderEvent(o: Obj, currency: string, at0: string): Imported<"import_ord
     broker_order_id: typeof o.broker_order_id === "string" ? o.broker_order_id : null,
     status,
     filled_quantity: num(o.filled_quantity),
-    history: status === "intent" ? [{ status, at: created }] : [{ status: "intent", at: created }, { status, at: created }],
+    history:
+      status === "intent"
+        ? [{ status, at: created }]
+        : [
+            { status: "intent", at: created },
+            { status, at: created },
+          ],
     created_at: created,
     counted_at: null,
   };

@@ -125,7 +125,9 @@ export function fillEvents(s: State, base: string, client_order_id: string, args
   };
   const existing = s.fills.get(args.fill_id);
   if (existing) {
-    const same = (["client_order_id", "symbol", "side", "quantity", "price", "fx_to_base", "gross_minor", "commission_minor"] as const).every((k) => existing[k] === fill[k]);
+    const same = (["client_order_id", "symbol", "side", "quantity", "price", "fx_to_base", "gross_minor", "commission_minor"] as const).every(
+      (k) => existing[k] === fill[k],
+    );
     if (!same) throw new TwError("fill_conflict", `fill ${args.fill_id} is already booked with different details`);
     return [];
   }
@@ -137,7 +139,10 @@ function commissionMinor(args: FillArgs, instrumentCurrency: string, base: strin
   const cur = (args.commission_currency ?? base).toUpperCase();
   if (args.commission === 0 || cur === base) return toMinor(args.commission, base);
   if (cur === instrumentCurrency.toUpperCase()) return productToMinor(1, args.commission, args.fx_to_base, base);
-  throw new TwError("commission_currency", `fill ${args.fill_id}: commission in ${cur} is neither the instrument's currency (${instrumentCurrency}) nor the base (${base}); no rate to book it`);
+  throw new TwError(
+    "commission_currency",
+    `fill ${args.fill_id}: commission in ${cur} is neither the instrument's currency (${instrumentCurrency}) nor the base (${base}); no rate to book it`,
+  );
 }
 
 function pick(args: { broker_order_id?: string; filled_quantity?: number; message?: string }) {

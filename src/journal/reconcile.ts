@@ -39,9 +39,21 @@ export function reconcile(
     const b = broker.get(symbol) ?? 0;
     if (!Number.isFinite(j) || !Number.isFinite(b) || Math.abs(j - b) > tol) {
       if (Math.abs(j) <= tol) {
-        out.push({ kind: "unbooked_position", symbol, journal_quantity: j, broker_quantity: b, message: `the broker holds ${b} ${symbol}, the journal has no such holding` });
+        out.push({
+          kind: "unbooked_position",
+          symbol,
+          journal_quantity: j,
+          broker_quantity: b,
+          message: `the broker holds ${b} ${symbol}, the journal has no such holding`,
+        });
       } else if (Math.abs(b) <= tol) {
-        out.push({ kind: "missing_position", symbol, journal_quantity: j, broker_quantity: b, message: `the journal holds ${j} ${symbol}, the broker has no position` });
+        out.push({
+          kind: "missing_position",
+          symbol,
+          journal_quantity: j,
+          broker_quantity: b,
+          message: `the journal holds ${j} ${symbol}, the broker has no position`,
+        });
       } else {
         out.push({ kind: "position_mismatch", symbol, journal_quantity: j, broker_quantity: b, message: `${symbol}: the journal holds ${j}, the broker ${b}` });
       }

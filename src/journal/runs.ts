@@ -38,7 +38,11 @@ export function startRunEvents(s: State, args: StartRunArgs & { at: string }): {
     const age = nowMs - toMs(r.started_at);
     const gone = r.pid === process.pid || (r.host === host && !isPidAlive(r.pid));
     if (!gone && age < STALE_RUN_MS) {
-      throw new TwError("run_in_progress", `run ${r.run_id} is still running (pid ${r.pid} on ${r.host}, since ${r.started_at}); wait for it to finish`, EXIT.USAGE_OR_CONFIG);
+      throw new TwError(
+        "run_in_progress",
+        `run ${r.run_id} is still running (pid ${r.pid} on ${r.host}, since ${r.started_at}); wait for it to finish`,
+        EXIT.USAGE_OR_CONFIG,
+      );
     }
     const why = gone ? `its process (pid ${r.pid} on ${r.host}) is gone` : `it was still running ${Math.round(age / 60_000)} minutes after it started`;
     events.push({ t: "run_abort", run_id: id, at, message: `aborted: the run never finished (${why}); closed by run ${args.run_id}` });
@@ -79,11 +83,23 @@ export function liquidationStatus(s: State): LiquidationStatus {
     const runs = new Set(since >= 0 ? s.runIds.slice(since) : []);
     for (const o of s.orders.values()) {
       if (o.liquidation && runs.has(o.run_id)) {
-        orders.push({ client_order_id: o.client_order_id, symbol: o.symbol, quantity: o.quantity, status: o.status, filled_quantity: s.booked.get(o.client_order_id)?.toNumber() ?? 0 });
+        orders.push({
+          client_order_id: o.client_order_id,
+          symbol: o.symbol,
+          quantity: o.quantity,
+          status: o.status,
+          filled_quantity: s.booked.get(o.client_order_id)?.toNumber() ?? 0,
+        });
       }
     }
   }
-  return { halted: trip !== null, trip: trip ? { ...trip } : null, remaining: trip ? remaining : [], orders, complete: trip !== null && remaining.length === 0 };
+  return {
+    halted: trip !== null,
+    trip: trip ? { ...trip } : null,
+    remaining: trip ? remaining : [],
+    orders,
+    complete: trip !== null && remaining.length === 0,
+  };
 }
 
 type Result<T> = { events: JournalEventBody[]; result: T };
@@ -92,7 +108,13 @@ type Result<T> = { events: JournalEventBody[]; result: T };
  * The run's first valuation, by the two-run rule: peak = max(peak, min(value, previous run's first
  * value)); a new journal starts with peak = value. Later calls in the same run change nothing.
  */
-export function firstValuationEvents(s: State, r: RunRecord, currency: string, value: number, at: string): Result<{ peak: number; previous_value: number | null; first: boolean }> {
+export function firstValuationEvents(
+  s: State,
+  r: RunRecord,
+  currency: string,
+  value: number,
+  at: string,
+): Result<{ peak: number; previous_value: number | null; first: boolean }> {
   const cur = (m: number | null) => (m === null ? null : fromMinor(m, currency));
   if (r.first_value_minor !== null) {
     return { events: [], result: { peak: cur(s.peak_minor) ?? 0, previous_value: cur(r.previous_value_minor), first: false } };
@@ -101,11 +123,18 @@ export function firstValuationEvents(s: State, r: RunRecord, currency: string, v
   const value_minor = toMinor(value, currency);
   const prev = s.last_first_minor;
   const peak = s.peak_minor === null ? value_minor : Math.max(s.peak_minor, Math.min(value_minor, prev ?? s.peak_minor));
-  return { events: [{ t: "valuation", run_id: r.run_id, value_minor, at }], result: { peak: fromMinor(peak, currency), previous_value: cur(prev), first: true } };
+  return {
+    events: [{ t: "valuation", run_id: r.run_id, value_minor, at }],
+    result: { peak: fromMinor(peak, currency), previous_value: cur(prev), first: true },
+  };
 }
 
 /** Manual reset after a halt: peak and last value := value; REDUCING for `reducing_runs` runs. */
-export function resetEvents(s: State, currency: string, args: { at: string; who: string; reason: string; value: number; reducing_runs: number }): Result<ResetRecord> {
+export function resetEvents(
+  s: State,
+  currency: string,
+  args: { at: string; who: string; reason: string; value: number; reducing_runs: number },
+): Result<ResetRecord> {
   const usage = (code: string, message: string) => new TwError(code, message, EXIT.USAGE_OR_CONFIG);
   if (s.trading_state !== "HALTED") throw usage("not_halted", `trading is ${s.trading_state}, not HALTED: there is nothing to reset`);
   if (!args.who.trim()) throw usage("reset_who_required", "a reset must name who made it");
@@ -114,6 +143,13 @@ export function resetEvents(s: State, currency: string, args: { at: string; who:
   const value_minor = toMinor(args.value, currency);
   const n = args.reducing_runs;
   if (!Number.isInteger(n) || n < 0) throw usage("invalid_reducing_runs", `reducing runs must be a whole number ≥ 0 (got ${n})`);
-  const reset: ResetRecord = { at: args.at, who: args.who, reason: args.reason, value: fromMinor(value_minor, currency), new_peak: fromMinor(value_minor, currency), reducing_runs: n };
+  const reset: ResetRecord = {
+    at: args.at,
+    who: args.who,
+    reason: args.reason,
+    value: fromMinor(value_minor, currency),
+    new_peak: fromMinor(value_minor, currency),
+    reducing_runs: n,
+  };
   return { events: [{ t: "reset", reset, value_minor }], result: reset };
 }

@@ -33,9 +33,21 @@ const TradingState = TradingStateSchema;
 const LedgerKind = Type.Union([Type.Literal("deposit"), Type.Literal("buy"), Type.Literal("sell"), Type.Literal("commission"), Type.Literal("adjustment")]);
 /** The kinds a schema 1 journal's ledger could hold (the `import_ledger` event). */
 const ImportedLedgerKind = Type.Union([Type.Literal("deposit"), Type.Literal("buy"), Type.Literal("sell"), Type.Literal("commission")]);
-export const RunStatus = Type.Union([Type.Literal("running"), Type.Literal("completed"), Type.Literal("failed"), Type.Literal("interrupted"), Type.Literal("aborted")]);
+export const RunStatus = Type.Union([
+  Type.Literal("running"),
+  Type.Literal("completed"),
+  Type.Literal("failed"),
+  Type.Literal("interrupted"),
+  Type.Literal("aborted"),
+]);
 export const NoteKind = Type.Union([Type.Literal("observation"), Type.Literal("lesson"), Type.Literal("plan"), Type.Literal("watch")]);
-export const ApprovalDecision = Type.Union([Type.Literal("approved"), Type.Literal("rejected"), Type.Literal("killswitch"), Type.Literal("awaiting"), Type.Literal("none")]);
+export const ApprovalDecision = Type.Union([
+  Type.Literal("approved"),
+  Type.Literal("rejected"),
+  Type.Literal("killswitch"),
+  Type.Literal("awaiting"),
+  Type.Literal("none"),
+]);
 
 const Usage = Type.Object({
   input_tokens: NonNegInt,

@@ -50,14 +50,7 @@ export interface Finding {
   message: string;
 }
 
-type ActivityOutcome =
-  | "blocked"
-  | "not_placed"
-  | "filled"
-  | "partially_filled"
-  | "not_filled"
-  | "rejected"
-  | "open";
+type ActivityOutcome = "blocked" | "not_placed" | "filled" | "partially_filled" | "not_filled" | "rejected" | "open";
 
 export interface ActivityItem {
   run_id: string;

@@ -3,6 +3,8 @@
  * the incremental fold, compares both with the committed checkpoint, and checks every reference.
  */
 import { hostname } from "node:os";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Dec } from "../core/money.js";
 import { isPidAlive } from "./lock.js";
 import { TERMINAL_ORDER_STATUSES } from "../core/order-lifecycle.js";
@@ -51,7 +53,8 @@ function cashFindings(s: State, checkpoint: Checkpoint, add: Add): void {
     ledgerSum += e.amount_minor;
   }
   if (ledgerSum !== s.cash_minor) add("cash_mismatch", `cash ${s.cash_minor} (minor units) differs from the ledger sum ${ledgerSum}`);
-  if (s.account && checkpoint.cash_minor !== ledgerSum) add("checkpoint_cash_mismatch", `the committed checkpoint says cash ${checkpoint.cash_minor}, the ledger sums to ${ledgerSum}`);
+  if (s.account && checkpoint.cash_minor !== ledgerSum)
+    add("checkpoint_cash_mismatch", `the committed checkpoint says cash ${checkpoint.cash_minor}, the ledger sums to ${ledgerSum}`);
   if (s.account && ledgerSum < 0) add("negative_cash", `cash is negative (${ledgerSum} minor units)`);
   if (!s.account && (s.ledger.length > 0 || s.runs.size > 0)) add("not_initialised", "the journal holds entries but was never initialised");
 }
@@ -76,7 +79,8 @@ function fillFindings(s: State, add: Add): { qtyBySymbol: Map<string, Dec>; qtyB
     qtyByOrder.set(f.client_order_id, (qtyByOrder.get(f.client_order_id) ?? new Dec(0)).add(f.quantity));
     const o = s.orders.get(f.client_order_id);
     if (!o) add("fill_without_order", `fill ${f.fill_id} names order ${f.client_order_id}, which is not in the journal`);
-    else if (o.symbol !== f.symbol || o.side !== f.side) add("fill_order_mismatch", `fill ${f.fill_id} is ${f.side} ${f.symbol}, its order is ${o.side} ${o.symbol}`);
+    else if (o.symbol !== f.symbol || o.side !== f.side)
+      add("fill_order_mismatch", `fill ${f.fill_id} is ${f.side} ${f.symbol}, its order is ${o.side} ${o.symbol}`);
   }
   for (const id of byFill.keys()) if (!s.fills.has(id)) add("ledger_without_fill", `ledger entries name fill ${id}, which is not booked`);
   // operator adjustments (append-only adoptions of the broker's side) move holdings too
@@ -95,11 +99,14 @@ function holdingFindings(s: State, checkpoint: Checkpoint, qtyBySymbol: Map<stri
     const held = s.holdings.get(sym)?.qty ?? new Dec(0);
     const cp = new Dec(checkpoint.holdings[sym]?.quantity ?? 0);
     if (!fromFills.sub(held).abs().lte(EPS)) add("holding_mismatch", `${sym}: holdings say ${held.toString()}, fills sum to ${fromFills.toString()}`);
-    if (s.account && !fromFills.sub(cp).abs().lte(EPS)) add("checkpoint_holding_mismatch", `${sym}: the committed checkpoint says ${cp.toString()}, fills sum to ${fromFills.toString()}`);
+    if (s.account && !fromFills.sub(cp).abs().lte(EPS))
+      add("checkpoint_holding_mismatch", `${sym}: the committed checkpoint says ${cp.toString()}, fills sum to ${fromFills.toString()}`);
     if (fromFills.lt(0)) add("negative_holding", `${sym}: fills sum to a short position ${fromFills.toString()}`);
   }
-  if (s.account && checkpoint.fills !== s.fillList.length) add("checkpoint_fill_count", `the checkpoint counts ${checkpoint.fills} fills, the log holds ${s.fillList.length}`);
-  if (s.account && checkpoint.ledger_entries !== s.ledger.length) add("checkpoint_ledger_count", `the checkpoint counts ${checkpoint.ledger_entries} ledger entries, the log holds ${s.ledger.length}`);
+  if (s.account && checkpoint.fills !== s.fillList.length)
+    add("checkpoint_fill_count", `the checkpoint counts ${checkpoint.fills} fills, the log holds ${s.fillList.length}`);
+  if (s.account && checkpoint.ledger_entries !== s.ledger.length)
+    add("checkpoint_ledger_count", `the checkpoint counts ${checkpoint.ledger_entries} ledger entries, the log holds ${s.ledger.length}`);
 }
 
 /** Orders: their runs, their booked fills, and whether their outcome is final; proposals and usage name a run. */
@@ -107,7 +114,8 @@ function orderFindings(s: State, qtyByOrder: Map<string, Dec>, add: Add): void {
   for (const o of s.orders.values()) {
     if (!s.runs.has(o.run_id)) add("order_without_run", `order ${o.client_order_id} names run ${o.run_id}, which is not in the journal`);
     const booked = qtyByOrder.get(o.client_order_id) ?? new Dec(0);
-    if (booked.sub(o.quantity).gt(EPS)) add("overfilled_order", `order ${o.client_order_id}: ${booked.toString()} filled, more than its quantity ${o.quantity}`);
+    if (booked.sub(o.quantity).gt(EPS))
+      add("overfilled_order", `order ${o.client_order_id}: ${booked.toString()} filled, more than its quantity ${o.quantity}`);
     if (["filled", "cancelled", "expired"].includes(o.status) && o.filled_quantity > 0 && !booked.sub(o.filled_quantity).abs().lte(EPS)) {
       add("unbooked_fills", `order ${o.client_order_id} is ${o.status} with ${o.filled_quantity} filled at the broker, ${booked.toString()} booked`);
     }
@@ -119,8 +127,16 @@ function orderFindings(s: State, qtyByOrder: Map<string, Dec>, add: Add): void {
     const expected = o.status === "filled" ? Math.max(o.quantity, o.filled_quantity) : o.filled_quantity;
     const run = s.runs.get(o.run_id);
     if (run?.status === "running" && run.host === hostname() && isPidAlive(run.pid)) continue; // in flight in a run that is still going
-    if (!final) add("unsettled_order", `order ${o.client_order_id} (${o.side} ${o.quantity} ${o.symbol}) is ${o.status}: its outcome is not final; \`tradewarden reconcile\` looks it up at the broker`);
-    else if (o.status === "filled" && o.filled_quantity === 0 && booked.lt(expected)) add("unsettled_order", `order ${o.client_order_id} (${o.side} ${o.quantity} ${o.symbol}) is filled but ${booked.toString()} of ${expected} are booked; \`tradewarden reconcile\` books its fills`);
+    if (!final)
+      add(
+        "unsettled_order",
+        `order ${o.client_order_id} (${o.side} ${o.quantity} ${o.symbol}) is ${o.status}: its outcome is not final; \`tradewarden reconcile\` looks it up at the broker`,
+      );
+    else if (o.status === "filled" && o.filled_quantity === 0 && booked.lt(expected))
+      add(
+        "unsettled_order",
+        `order ${o.client_order_id} (${o.side} ${o.quantity} ${o.symbol}) is filled but ${booked.toString()} of ${expected} are booked; \`tradewarden reconcile\` books its fills`,
+      );
   }
   for (const [runId] of s.proposals) if (!s.runs.has(runId)) add("proposal_without_run", `a proposal names run ${runId}, which is not in the journal`);
   for (const u of s.usage) if (!s.runs.has(u.run_id)) add("usage_without_run", `LLM usage names run ${u.run_id}, which is not in the journal`);
@@ -131,7 +147,8 @@ function stateFindings(s: State, checkpoint: Checkpoint, maxLiveNotes: number, a
   const valued = [...s.runs.values()].some((r) => r.first_value_minor !== null);
   if (valued && s.peak_minor === null) add("peak_missing", "runs were valued but there is no peak");
   if (s.trading_state === "HALTED" && s.trips.length === 0) add("halt_without_trip", "trading is HALTED but no trip is recorded");
-  if (checkpoint.trading_state !== s.trading_state && s.account) add("checkpoint_state_mismatch", `the checkpoint says ${checkpoint.trading_state}, the log says ${s.trading_state}`);
+  if (checkpoint.trading_state !== s.trading_state && s.account)
+    add("checkpoint_state_mismatch", `the checkpoint says ${checkpoint.trading_state}, the log says ${s.trading_state}`);
   let live = 0;
   for (const n of s.notes.values()) {
     if (n.status === "live") live++;
@@ -157,20 +174,36 @@ export function checkpointMismatch(committed: Checkpoint, folded: Checkpoint): s
  * fills, matched by fill id) must have the broker's symbol, side, quantity and price. The book is
  * read as plain JSON here; it is validated where the broker opens it (src/broker/sim-*).
  */
-export function brokerFillFindings(s: State, book: unknown, bookPath: string): Finding[] {
+function brokerFillFindings(s: State, book: unknown, bookPath: string): Finding[] {
   const fills = (book as { fills?: unknown } | null)?.fills;
   if (!Array.isArray(fills)) return [];
   const byId = new Map<string, Record<string, unknown>>();
-  for (const f of fills) if (f && typeof f === "object" && typeof (f as { fill_id?: unknown }).fill_id === "string") byId.set((f as { fill_id: string }).fill_id, f as Record<string, unknown>);
+  for (const f of fills)
+    if (f && typeof f === "object" && typeof (f as { fill_id?: unknown }).fill_id === "string")
+      byId.set((f as { fill_id: string }).fill_id, f as Record<string, unknown>);
   const out: Finding[] = [];
   for (const f of s.fillList) {
     const b = byId.get(f.fill_id);
     if (!b) continue;
     const differs: string[] = [];
     if (b.symbol !== f.symbol || b.side !== f.side) differs.push(`${String(b.side)} ${String(b.symbol)} at the broker, ${f.side} ${f.symbol} booked`);
-    if (typeof b.quantity !== "number" || !new Dec(b.quantity).sub(f.quantity).abs().lte(EPS)) differs.push(`quantity ${String(b.quantity)} at the broker, ${f.quantity} booked`);
+    if (typeof b.quantity !== "number" || !new Dec(b.quantity).sub(f.quantity).abs().lte(EPS))
+      differs.push(`quantity ${String(b.quantity)} at the broker, ${f.quantity} booked`);
     if (typeof b.price !== "number" || !new Dec(b.price).sub(f.price).abs().lte(EPS)) differs.push(`price ${String(b.price)} at the broker, ${f.price} booked`);
-    if (differs.length > 0) out.push({ code: "fill_broker_mismatch", message: `fill ${f.fill_id} differs from the broker's record in ${bookPath}: ${differs.join("; ")}` });
+    if (differs.length > 0)
+      out.push({ code: "fill_broker_mismatch", message: `fill ${f.fill_id} differs from the broker's record in ${bookPath}: ${differs.join("; ")}` });
   }
   return out;
+}
+
+/** The booked fills against the simulated broker's own record of them, where the home has one. */
+export function simBrokerFindings(s: State, home: string): Finding[] {
+  const bookPath = join(home, "sim-broker.json");
+  let book: unknown;
+  try {
+    book = JSON.parse(readFileSync(bookPath, "utf8"));
+  } catch {
+    return []; // no simulated broker here (or a book its own open refuses, naming it)
+  }
+  return brokerFillFindings(s, book, bookPath);
 }

@@ -105,7 +105,8 @@ const unavailable = (message: string) => new MarketDataError("data_unavailable",
  * `https://data.alpaca.markets`, or an http(s) loopback URL when `allowLoopback`.
  */
 export function checkAlpacaDataUrl(raw: string, opts: { allowLoopback?: boolean } = {}): string {
-  const refuse = (why: string) => new MarketDataError("data_host_refused", `refusing market data URL ${why}: only ${ALPACA_DATA_URL} is allowed`, EXIT.USAGE_OR_CONFIG);
+  const refuse = (why: string) =>
+    new MarketDataError("data_host_refused", `refusing market data URL ${why}: only ${ALPACA_DATA_URL} is allowed`, EXIT.USAGE_OR_CONFIG);
   let url: URL;
   try {
     url = new URL(raw);
@@ -173,7 +174,11 @@ function alpacaKeysFrom(env: Readonly<Record<string, string | undefined>>): { ke
   const keyId = env.APCA_API_KEY_ID?.trim();
   const secret = env.APCA_API_SECRET_KEY?.trim();
   if (!keyId || !secret) {
-    throw new MarketDataError("missing_api_key", "Alpaca market data needs APCA_API_KEY_ID and APCA_API_SECRET_KEY, both set in the environment", EXIT.USAGE_OR_CONFIG);
+    throw new MarketDataError(
+      "missing_api_key",
+      "Alpaca market data needs APCA_API_KEY_ID and APCA_API_SECRET_KEY, both set in the environment",
+      EXIT.USAGE_OR_CONFIG,
+    );
   }
   return { keyId, secret };
 }

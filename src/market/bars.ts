@@ -202,7 +202,18 @@ function checkUsable(st: BarParse, bar: Bar): void {
 function pushFastBar(st: BarParse, buf: Buffer, start: number, key: number, values: number[]): void {
   let date = st.pool?.get(key);
   if (date === undefined) {
-    date = String.fromCharCode(buf[start]!, buf[start + 1]!, buf[start + 2]!, buf[start + 3]!, 45, buf[start + 5]!, buf[start + 6]!, 45, buf[start + 8]!, buf[start + 9]!);
+    date = String.fromCharCode(
+      buf[start]!,
+      buf[start + 1]!,
+      buf[start + 2]!,
+      buf[start + 3]!,
+      45,
+      buf[start + 5]!,
+      buf[start + 6]!,
+      45,
+      buf[start + 8]!,
+      buf[start + 9]!,
+    );
     st.pool?.set(key, date);
   }
   checkAscending(st, key, date);

@@ -65,7 +65,8 @@ export function parseImportCsv(text: string): ImportParse {
   const problems: ImportProblem[] = [];
   for (const c of IMPORT_COLUMNS) {
     const i = header.indexOf(c);
-    if (i < 0) problems.push({ line: first.info.lines, message: `missing column ${c[0]!.toUpperCase()}${c.slice(1)} (expected Date,Open,High,Low,Close,Volume)` });
+    if (i < 0)
+      problems.push({ line: first.info.lines, message: `missing column ${c[0]!.toUpperCase()}${c.slice(1)} (expected Date,Open,High,Low,Close,Volume)` });
     else cols[c] = i;
   }
   if (problems.length > 0) return { ok: false, problems };
@@ -94,7 +95,8 @@ export function parseImportCsv(text: string): ImportParse {
     if (isIsoDay(date)) {
       const dup = seen.get(date);
       if (dup !== undefined) rowProblems.push(`duplicate date ${date} (first on line ${dup})`);
-      else if (prevDate !== undefined && date < prevDate) rowProblems.push(`date ${date} is before the previous row's ${prevDate} (rows must be sorted by date, oldest first)`);
+      else if (prevDate !== undefined && date < prevDate)
+        rowProblems.push(`date ${date} is before the previous row's ${prevDate} (rows must be sorted by date, oldest first)`);
       if (dup === undefined) seen.set(date, line);
       if (prevDate === undefined || date > prevDate) prevDate = date;
     }

@@ -70,12 +70,7 @@ function annualisedVolatilityPct(bars: readonly Bar[], start: number, end: numbe
  * Summarises the closes strictly before `tradingDay` (all of `bars` when it is omitted).
  * Fewer than 2 closes → `{ ok: false }` ("not enough history").
  */
-export function summarizeHistory(
-  symbol: string,
-  bars: readonly Bar[],
-  tradingDay?: string,
-  lookbackDays: number = DEFAULT_LOOKBACK_DAYS,
-): SummaryResult {
+export function summarizeHistory(symbol: string, bars: readonly Bar[], tradingDay?: string, lookbackDays: number = DEFAULT_LOOKBACK_DAYS): SummaryResult {
   const end = tradingDay === undefined ? bars.length : countBefore(bars, tradingDay);
   const lookback = Math.max(MIN_LOOKBACK_DAYS, Math.min(MAX_LOOKBACK_DAYS, Math.floor(lookbackDays) || DEFAULT_LOOKBACK_DAYS));
   const start = Math.max(0, end - (lookback + 1));

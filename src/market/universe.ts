@@ -13,10 +13,7 @@ function bundledUniversePath(): string {
 }
 
 function parseUniverseCsv(text: string): Instrument[] {
-  const rows = parse(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, trim: true }) as Record<
-    string,
-    string
-  >[];
+  const rows = parse(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, trim: true }) as Record<string, string>[];
   return rows.map((r) => {
     const tick = r.tick ? Number(r.tick) : undefined;
     return {

@@ -55,9 +55,26 @@ export function createHeadlessPrinter(opts: HeadlessOptions): { onEvent: (e: Run
 type Paint = (s: string) => string;
 type Colours = { red: Paint; green: Paint; yellow: Paint; dim: Paint };
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
-type ModelEvent = EventOf<"model.turn_started" | "model.text" | "model.response" | "model.retry" | "tool.called" | "tool.rejected" | "tool.result" | "tool.pending" | "research.search" | "mask.enabled" | "mask.leak" | "gate.dry_run" | "submit.bounced" | "agent.finished">;
+type ModelEvent = EventOf<
+  | "model.turn_started"
+  | "model.text"
+  | "model.response"
+  | "model.retry"
+  | "tool.called"
+  | "tool.rejected"
+  | "tool.result"
+  | "tool.pending"
+  | "research.search"
+  | "mask.enabled"
+  | "mask.leak"
+  | "gate.dry_run"
+  | "submit.bounced"
+  | "agent.finished"
+>;
 type DecisionEvent = EventOf<"proposal" | "approval.requested" | "approval.decided" | "gate.final">;
-type OrderEvent = EventOf<"order.placed" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.uncertain">;
+type OrderEvent = EventOf<
+  "order.placed" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.uncertain"
+>;
 type RunStepEvent = Exclude<RunEvent, ModelEvent | DecisionEvent | OrderEvent>;
 
 export function describe(e: RunEvent, c: Colours): string | null {
@@ -117,7 +134,9 @@ function describeRunStep(e: RunStepEvent, c: Colours): string | null {
     case "valuation":
       return `value ${money(e.value)} (cash ${money(e.cash)}), peak ${money(e.peak)}, drawdown ${pct(e.drawdown_pct)} of max ${pct(e.max_drawdown_pct, 0)}, state ${e.trading_state}, orders left this month ${e.orders_left}${e.first_of_run ? "" : " (after trading)"}`;
     case "killswitch.tripped":
-      return c.red(`KILL SWITCH${e.by === "operator" ? " (tripped by the operator)" : ""}: ${joinClauses(sanitizeLine(e.reason), `${e.liquidation.length} liquidation order(s)`)}`);
+      return c.red(
+        `KILL SWITCH${e.by === "operator" ? " (tripped by the operator)" : ""}: ${joinClauses(sanitizeLine(e.reason), `${e.liquidation.length} liquidation order(s)`)}`,
+      );
     case "run.note":
       return e.level === "warn" ? c.yellow(`note: ${sanitizeLine(e.message)}`) : `note: ${sanitizeLine(e.message)}`;
     case "standing.fired": {
@@ -143,11 +162,17 @@ function describeModel(e: ModelEvent, c: Colours): string | null {
     case "tool.called":
       return `  tool ${e.tool} ${sanitizeLine(JSON.stringify(e.arguments)).slice(0, 200)}`;
     case "tool.rejected":
-      return c.yellow(`  tool ${e.tool} rejected (${e.error_code}${e.retryable ? ", retryable" : ""}): ${sanitizeLine(withoutCodePrefix(e.error, e.error_code))}`);
+      return c.yellow(
+        `  tool ${e.tool} rejected (${e.error_code}${e.retryable ? ", retryable" : ""}): ${sanitizeLine(withoutCodePrefix(e.error, e.error_code))}`,
+      );
     case "tool.result":
-      return e.success ? `  tool ${e.tool} ok: ${sanitizeLine(e.summary)}${e.truncated ? " (compacted)" : ""}` : c.yellow(`  tool ${e.tool} failed (${e.error_code}): ${sanitizeLine(withoutCodePrefix(e.summary, e.error_code))}`);
+      return e.success
+        ? `  tool ${e.tool} ok: ${sanitizeLine(e.summary)}${e.truncated ? " (compacted)" : ""}`
+        : c.yellow(`  tool ${e.tool} failed (${e.error_code}): ${sanitizeLine(withoutCodePrefix(e.summary, e.error_code))}`);
     case "tool.pending":
-      return e.pending.length ? c.yellow(`  pending corrections: ${e.pending.map((p) => `${p.tool} (${p.error_code})`).join(", ")}`) : c.dim("  pending corrections cleared");
+      return e.pending.length
+        ? c.yellow(`  pending corrections: ${e.pending.map((p) => `${p.tool} (${p.error_code})`).join(", ")}`)
+        : c.dim("  pending corrections cleared");
     case "research.search":
       return c.dim(
         `  news search (${e.provider}) ${e.status}: ${e.returned} returned of ${e.retrieved}; removed cutoff ${e.removed.cutoff}, undated ${e.removed.undated}, policy ${e.removed.policy}, duplicates ${e.removed.duplicates}${e.message ? ` (${sanitizeLine(e.message)})` : ""}`,
@@ -159,7 +184,9 @@ function describeModel(e: ModelEvent, c: Colours): string | null {
     case "gate.dry_run":
       return [`  gate dry run:`, ...e.decisions.map((d) => `    ${d.approved ? c.green(verdictLine(d)) : c.red(verdictLine(d))}`)].join("\n");
     case "submit.bounced":
-      return [c.yellow(`  submit bounced (one revision allowed):`), ...e.decisions.filter((d) => !d.approved).map((d) => `    ${c.red(verdictLine(d))}`)].join("\n");
+      return [c.yellow(`  submit bounced (one revision allowed):`), ...e.decisions.filter((d) => !d.approved).map((d) => `    ${c.red(verdictLine(d))}`)].join(
+        "\n",
+      );
     case "agent.finished":
       return `agent finished: ${e.outcome} (${sanitizeLine(e.reason)}) after ${e.turns} turn(s), cost ${usd(e.cost_usd)}`;
   }

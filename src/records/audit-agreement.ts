@@ -24,7 +24,8 @@ const text = (c: unknown) => (typeof c === "string" ? c : JSON.stringify(c));
 
 function toolResults(messages: readonly Message[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of messages) if (Array.isArray(m.content)) for (const b of m.content) if (b.type === "tool_result" && b.tool_use_id) out.set(b.tool_use_id, text(b.content));
+  for (const m of messages)
+    if (Array.isArray(m.content)) for (const b of m.content) if (b.type === "tool_result" && b.tool_use_id) out.set(b.tool_use_id, text(b.content));
   return out;
 }
 
@@ -42,7 +43,12 @@ interface RecordedCall {
   request: { messages?: unknown };
 }
 
-export function checkAgreement(transcript: readonly Message[] | null, cassetteCalls: readonly RecordedCall[] | null, events: readonly RunEvent[], add: Add): void {
+export function checkAgreement(
+  transcript: readonly Message[] | null,
+  cassetteCalls: readonly RecordedCall[] | null,
+  events: readonly RunEvent[],
+  add: Add,
+): void {
   const fromTranscript = transcript ? toolResults(transcript) : new Map<string, string>();
   // The cassette: each request carries every earlier tool result; all requests must agree on each.
   const fromCassette = new Map<string, { text: string; line: number }>();
@@ -59,15 +65,18 @@ export function checkAgreement(transcript: readonly Message[] | null, cassetteCa
     for (const [id, c] of fromCassette) {
       const t = fromTranscript.get(id);
       if (t === undefined) add("agreement", `tool result ${id} was sent to the model (cassette line ${c.line}) but is missing from transcript.json`);
-      else if (t !== c.text) add("agreement", `tool result ${id} in transcript.json differs from what the model was sent (cassette line ${c.line}), ${firstDiff(t, c.text)}`);
+      else if (t !== c.text)
+        add("agreement", `tool result ${id} in transcript.json differs from what the model was sent (cassette line ${c.line}), ${firstDiff(t, c.text)}`);
     }
   }
   for (const e of events) {
     if ((e.type !== "tool.result" && e.type !== "tool.rejected") || e.result_sha256 === undefined) continue;
     const t = fromTranscript.get(e.call_id);
     if (transcript && t === undefined) add("agreement", `events.jsonl records a result of ${e.tool} (${e.call_id}) that transcript.json does not have`);
-    else if (t !== undefined && sha(t) !== e.result_sha256) add("agreement", `tool result ${e.call_id} (${e.tool}) in transcript.json is not the one events.jsonl recorded (its SHA-256 differs)`);
+    else if (t !== undefined && sha(t) !== e.result_sha256)
+      add("agreement", `tool result ${e.call_id} (${e.tool}) in transcript.json is not the one events.jsonl recorded (its SHA-256 differs)`);
     const c = fromCassette.get(e.call_id);
-    if (c && sha(c.text) !== e.result_sha256) add("agreement", `tool result ${e.call_id} (${e.tool}) in cassette.jsonl line ${c.line} is not the one events.jsonl recorded (its SHA-256 differs)`);
+    if (c && sha(c.text) !== e.result_sha256)
+      add("agreement", `tool result ${e.call_id} (${e.tool}) in cassette.jsonl line ${c.line} is not the one events.jsonl recorded (its SHA-256 differs)`);
   }
 }

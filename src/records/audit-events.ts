@@ -10,7 +10,18 @@ import { schemaChecker, type SchemaIssue } from "../config/ajv.js";
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Keywords that bound a value rather than type it; `additionalProperties: false` is one too. */
-const BOUNDS = new Set(["minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "uniqueItems"]);
+const BOUNDS = new Set([
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+]);
 
 /** A plain copy of `schema` with its bounds left out (property names are names, not keywords). */
 function typesOnly(schema: Record<string, unknown>): Record<string, unknown> {

@@ -67,7 +67,8 @@ function checkRequests(transcript: TranscriptDoc, calls: readonly RecordedCall[]
     }
     if (system !== null && call.request.system !== undefined) {
       const sent = canon(call.request.system);
-      if (sent !== system) add("agreement", `transcript.json's system prompt is not the one sent to the model (cassette line ${call.line}), ${firstDiff(system, sent)}`);
+      if (sent !== system)
+        add("agreement", `transcript.json's system prompt is not the one sent to the model (cassette line ${call.line}), ${firstDiff(system, sent)}`);
     }
     const messages = call.request.messages;
     if (!Array.isArray(messages)) continue; // reported by the cassette check

@@ -40,7 +40,10 @@ function otherRunFiles(runDir: string): { name: string; text: string }[] {
 function journalFiles(runDir: string): { name: string; text: string }[] {
   const home = dirname(dirname(resolve(runDir)));
   if (basename(dirname(resolve(runDir))) !== "runs") return [];
-  return ["journal.json", LOG_FILE].map((f) => join(home, f)).filter((p) => existsSync(p)).map((p) => ({ name: p, text: readFileSync(p, "utf8") }));
+  return ["journal.json", LOG_FILE]
+    .map((f) => join(home, f))
+    .filter((p) => existsSync(p))
+    .map((p) => ({ name: p, text: readFileSync(p, "utf8") }));
 }
 
 type Add = (check: string, message: string) => void;
@@ -121,7 +124,19 @@ function checkResearchCycle(text: string, events: RunEvent[], add: Add): void {
   if (events.length > 0) {
     const started = events.find((e) => e.type === "run.started");
     const rebuilt = rebuiltCycle(doc, events);
-    for (const key of ["ok", "outcome", "exit_code", "tool_calls", "proposal", "verdicts", "operator_decision", "executed", "research", "masking", "next_action"]) {
+    for (const key of [
+      "ok",
+      "outcome",
+      "exit_code",
+      "tool_calls",
+      "proposal",
+      "verdicts",
+      "operator_decision",
+      "executed",
+      "research",
+      "masking",
+      "next_action",
+    ]) {
       if (JSON.stringify(rebuilt[key]) !== JSON.stringify(doc[key])) add("research-cycle", `"${key}" does not match what events.jsonl records`);
     }
     if (started && started.type === "run.started" && started.run_id !== doc.run_id) add("research-cycle", "run_id differs from the events");
@@ -195,7 +210,12 @@ export function checkCassette(read: CassetteRead, add: (c: string, m: string) =>
  * records may have been edited (a key renamed, a string made a number): read as strings, never thrown on.
  */
 function keyOf(o: { symbol: unknown; side: unknown; quantity: number; limit_price: number }): string {
-  const [symbol, side, quantity, limit] = orderKey({ symbol: String(o.symbol), side: String(o.side).toUpperCase(), quantity: o.quantity, limit_price: o.limit_price });
+  const [symbol, side, quantity, limit] = orderKey({
+    symbol: String(o.symbol),
+    side: String(o.side).toUpperCase(),
+    quantity: o.quantity,
+    limit_price: o.limit_price,
+  });
   return `${side}:${symbol}:${quantity}:${limit}`;
 }
 
@@ -264,7 +284,10 @@ function checkTranscript(
   for (const e of events) {
     if (e.type !== "proposal") continue;
     // A masked run's transcript shows the ids as the model saw them (masked).
-    for (const o of e.orders) for (const id of o.evidence_ids ?? []) if (!all.includes(JSON.stringify(masker ? masker.maskText(id) : id))) add("grounding", `evidence id ${id} of ${o.symbol} was not returned by any tool in the transcript`);
+    for (const o of e.orders)
+      for (const id of o.evidence_ids ?? [])
+        if (!all.includes(JSON.stringify(masker ? masker.maskText(id) : id)))
+          add("grounding", `evidence id ${id} of ${o.symbol} was not returned by any tool in the transcript`);
   }
 }
 
@@ -295,7 +318,8 @@ function auditTradecat(runDir: string, events: RunEvent[], add: (c: string, m: s
   for (const p of tradecatProblems(doc)) add("tradecat", p);
   try {
     const cycle = JSON.parse(readArtifact(runDir, "researchCycle") ?? "") as Record<string, unknown>;
-    if (JSON.stringify(buildTradecatCycle(cycle, events)) !== JSON.stringify(doc)) add("tradecat", `${TRADECAT_FILE} does not match what research-cycle.json and events.jsonl record`);
+    if (JSON.stringify(buildTradecatCycle(cycle, events)) !== JSON.stringify(doc))
+      add("tradecat", `${TRADECAT_FILE} does not match what research-cycle.json and events.jsonl record`);
   } catch {
     // research-cycle.json missing or not JSON: reported above
   }

@@ -170,7 +170,11 @@ function readRecordedRun(runDir: string): { events: RunEvent[]; transcript: Tran
   if (started?.type !== "run.started") throw new TwError("replay_incomplete", "the run has no run.started event", EXIT.USAGE_OR_CONFIG);
   const resumedFrom = (transcript as { resumed_from?: unknown }).resumed_from;
   if (typeof resumedFrom === "string") {
-    throw new TwError("replay_nothing", `run ${started.run_id} decided the proposal of run ${resumedFrom} (tradewarden approve) and never called the model: replay run ${resumedFrom}`, EXIT.USAGE_OR_CONFIG);
+    throw new TwError(
+      "replay_nothing",
+      `run ${started.run_id} decided the proposal of run ${resumedFrom} (tradewarden approve) and never called the model: replay run ${resumedFrom}`,
+      EXIT.USAGE_OR_CONFIG,
+    );
   }
   if (!transcript.system || transcript.messages.length === 0) {
     throw new TwError("replay_nothing", `run ${started.run_id} never called the model: there is nothing to replay`, EXIT.USAGE_OR_CONFIG);
@@ -206,7 +210,12 @@ async function driveReplay(
   }
 }
 
-export async function replayRun(runDir: string, config: Config, onEvent?: (e: unknown) => void, opts: { requireMask?: boolean; universe?: readonly Instrument[] } = {}): Promise<ReplayReport> {
+export async function replayRun(
+  runDir: string,
+  config: Config,
+  onEvent?: (e: unknown) => void,
+  opts: { requireMask?: boolean; universe?: readonly Instrument[] } = {},
+): Promise<ReplayReport> {
   const { events, transcript, started } = readRecordedRun(runDir);
   const cassette = parseCassette(artifactText(runDir, "cassette"));
   const recording = new ReplayClient(cassette);
@@ -218,7 +227,11 @@ export async function replayRun(runDir: string, config: Config, onEvent?: (e: un
   const client = new VerifyingReplayClient(recording, recordedRequests(cassette));
   const masker = maskerOfRun(events);
   if (opts.requireMask && !masker) {
-    throw new TwError("replay_not_masked", `run ${started.run_id} was recorded without masking; a masked replay would send different requests (replay it without --mask)`, EXIT.USAGE_OR_CONFIG);
+    throw new TwError(
+      "replay_not_masked",
+      `run ${started.run_id} was recorded without masking; a masked replay would send different requests (replay it without --mask)`,
+      EXIT.USAGE_OR_CONFIG,
+    );
   }
   const results = recordedResults(events, transcript.messages);
   const handlers: Record<string, ToolHandler> = {};

@@ -47,8 +47,17 @@ export function loadCorpus(dir: string): CorpusItem[] {
       } catch (e) {
         throw new TwError("news_corpus_invalid", `${join(dir, f)} line ${i + 1}: not JSON (${(e as Error).message})`, EXIT.USAGE_OR_CONFIG);
       }
-      if (typeof v.title !== "string" || typeof v.url !== "string" || typeof v.snippet !== "string" || !(typeof v.published === "string" || v.published === null)) {
-        throw new TwError("news_corpus_invalid", `${join(dir, f)} line ${i + 1}: needs title, url, snippet (strings) and published (YYYY-MM-DD or null)`, EXIT.USAGE_OR_CONFIG);
+      if (
+        typeof v.title !== "string" ||
+        typeof v.url !== "string" ||
+        typeof v.snippet !== "string" ||
+        !(typeof v.published === "string" || v.published === null)
+      ) {
+        throw new TwError(
+          "news_corpus_invalid",
+          `${join(dir, f)} line ${i + 1}: needs title, url, snippet (strings) and published (YYYY-MM-DD or null)`,
+          EXIT.USAGE_OR_CONFIG,
+        );
       }
       items.push({ id: String(v.id ?? `${f}:${i + 1}`), title: v.title, url: v.url, snippet: v.snippet, published: v.published });
     });

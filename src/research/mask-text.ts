@@ -14,7 +14,6 @@ const MONTH_RE = MONTHS.join("|");
 export const REAL_YEAR_MIN = 1980;
 export const REAL_YEAR_MAX = 2029;
 
-
 function shiftIso(day: string, days: number): string | null {
   const d = new Date(`${day}T00:00:00Z`);
   if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== day) return null;

@@ -147,7 +147,9 @@ export class Masker {
   }
 
   /** Bars as a masked run's sandbox sees them: aliases for symbols, shifted dates, prices rescaled (volume as is). */
-  maskedSeries<S extends { dates: string[]; open: number[]; high: number[]; low: number[]; close: number[]; volume: number[] }>(series: Record<string, S>): Record<string, S> {
+  maskedSeries<S extends { dates: string[]; open: number[]; high: number[]; low: number[]; close: number[]; volume: number[] }>(
+    series: Record<string, S>,
+  ): Record<string, S> {
     const out: Record<string, S> = {};
     const scale = (xs: number[]) => xs.map((x) => x * this.priceScale);
     for (const [symbol, s] of Object.entries(series)) {
@@ -176,7 +178,8 @@ export class Masker {
     for (const s of this.aliases.keys()) if (new RegExp(`(?<![A-Za-z0-9-])${s}(?![A-Za-z0-9-])`).test(text)) out.push({ kind: "symbol", found: s });
     const lower = text.toLowerCase();
     for (const n of this.names) if (lower.includes(n.toLowerCase())) out.push({ kind: "name", found: n });
-    for (const t of this.terms) if (t.length >= 4 && new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(t)}(?![A-Za-z0-9])`).test(text)) out.push({ kind: "term", found: t });
+    for (const t of this.terms)
+      if (t.length >= 4 && new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(t)}(?![A-Za-z0-9])`).test(text)) out.push({ kind: "term", found: t });
     for (const d of realDatesIn(text)) out.push({ kind: "date", found: d });
     return out;
   }

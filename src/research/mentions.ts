@@ -15,7 +15,6 @@ export function nameCore(name: string | undefined): string | null {
   return core.length >= 3 ? core : null;
 }
 
-
 export function mentionsOf(universe: readonly Pick<Instrument, "symbol" | "name">[]): (text: string) => string[] {
   const rules = universe.map((i) => {
     const sym = new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(i.symbol.toUpperCase())}(?![A-Za-z0-9])`);

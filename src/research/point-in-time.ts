@@ -62,7 +62,10 @@ interface Candidate {
 }
 
 function evidenceIdOf(key: string, published: string | null): string {
-  const h = createHash("sha256").update(`${key}|${published ?? "undated"}`).digest("hex").slice(0, 12);
+  const h = createHash("sha256")
+    .update(`${key}|${published ?? "undated"}`)
+    .digest("hex")
+    .slice(0, 12);
   return published ? `news:${h}` : `news-undated:${h}`;
 }
 
@@ -98,7 +101,9 @@ function dedupe(cands: Candidate[], counts: RemovedCounts): { item: ResearchItem
     out.push(merge(g));
   }
   // Relevance first, then the newer story, then a stable tie-break.
-  out.sort((a, b) => b.score - a.score || (b.item.published ?? "").localeCompare(a.item.published ?? "") || a.item.evidence_id.localeCompare(b.item.evidence_id));
+  out.sort(
+    (a, b) => b.score - a.score || (b.item.published ?? "").localeCompare(a.item.published ?? "") || a.item.evidence_id.localeCompare(b.item.evidence_id),
+  );
   return out;
 }
 
@@ -134,6 +139,9 @@ export function applyPointInTime(raw: readonly SearchResult[], opts: FilterOptio
     .map((x) => x.item);
   let admitted: ResearchItem[] = [];
   if (opts.undated === "exclude") removed.undated += undated.length;
-  else admitted = dedupe(undated, removed).slice(0, opts.maxResults).map((x) => ({ ...x.item, verified: false as const }));
+  else
+    admitted = dedupe(undated, removed)
+      .slice(0, opts.maxResults)
+      .map((x) => ({ ...x.item, verified: false as const }));
   return { results, undated: admitted, removed, invalid };
 }

@@ -28,5 +28,5 @@ export interface SandboxStarted {
 }
 
 export type SandboxReply =
-  | { ok: true; result: unknown; output: string; output_truncated: boolean; /** ms the code ran, measured in the worker. */ eval_ms: number }
+  | { ok: true; result: unknown; output: string; output_truncated: boolean /** ms the code ran, measured in the worker. */; eval_ms: number }
   | { ok: false; kind: "error" | "timeout" | "memory"; name: string; message: string; traceback: string[]; output: string };

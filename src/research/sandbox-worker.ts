@@ -39,7 +39,13 @@ function dumpError(vm: QuickJSContext, h: QuickJSHandle): { name: string; messag
   const e = vm.dump(h) as { name?: unknown; message?: unknown; stack?: unknown } | unknown;
   if (e && typeof e === "object") {
     const o = e as { name?: unknown; message?: unknown; stack?: unknown };
-    const lines = typeof o.stack === "string" ? o.stack.split("\n").map((l) => l.trim()).filter(Boolean) : [];
+    const lines =
+      typeof o.stack === "string"
+        ? o.stack
+            .split("\n")
+            .map((l) => l.trim())
+            .filter(Boolean)
+        : [];
     const trace = lines.length > MAX_TRACE_LINES ? [...lines.slice(0, MAX_TRACE_LINES), `… ${lines.length - MAX_TRACE_LINES} more frames`] : lines;
     return { name: String(o.name ?? "Error"), message: String(o.message ?? ""), traceback: trace };
   }
@@ -74,7 +80,14 @@ async function main(job: SandboxJob): Promise<SandboxReply> {
   };
   try {
     const log = vm.newFunction("log", (...args) => {
-      write(`${args.map((a) => { const v = vm.dump(a); return typeof v === "string" ? v : JSON.stringify(v); }).join(" ")}\n`);
+      write(
+        `${args
+          .map((a) => {
+            const v = vm.dump(a);
+            return typeof v === "string" ? v : JSON.stringify(v);
+          })
+          .join(" ")}\n`,
+      );
     });
     const consoleObj = vm.newObject();
     vm.setProp(consoleObj, "log", log);

@@ -63,7 +63,7 @@ export async function runSearch(setup: ResearchSetup, call: SearchCall): Promise
   if (problem) return { log: entry("blocked", { message: problem }), outcome: null };
   if (!setup.provider) {
     const empty: FilterOutcome = { results: [], undated: [], removed: zero(), invalid: 0 };
-    return { log: entry("disabled", { message: "news search is off (research.provider = \"none\")" }), outcome: empty };
+    return { log: entry("disabled", { message: 'news search is off (research.provider = "none")' }), outcome: empty };
   }
   const maxResults = Math.max(1, Math.min(MAX_RESULTS_LIMIT, Math.floor(call.maxResults)));
   try {
@@ -75,7 +75,12 @@ export async function runSearch(setup: ResearchSetup, call: SearchCall): Promise
     });
     const outcome = applyPointInTime(raw, { ...setup.policy, cutoff: call.asOf, undated: setup.undated, maxResults });
     return {
-      log: entry("success", { retrieved: raw.length, returned: outcome.results.length + outcome.undated.length, removed: outcome.removed, invalid: outcome.invalid }),
+      log: entry("success", {
+        retrieved: raw.length,
+        returned: outcome.results.length + outcome.undated.length,
+        removed: outcome.removed,
+        invalid: outcome.invalid,
+      }),
       outcome,
     };
   } catch (e) {

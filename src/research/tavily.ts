@@ -68,15 +68,18 @@ export class TavilyProvider implements SearchProvider {
   async search(query: string, opts: SearchOptions): Promise<SearchResult[]> {
     const client = await this.connect();
     // A query leaves the process for a third party: no key of this process goes with it.
-    const res = await settleWithin(TIMEOUT_S * 1000 + 2_000, client.search(redact(query), {
-      topic: "news",
-      searchDepth: "basic",
-      maxResults: Math.min(20, Math.max(opts.maxResults * 2, opts.maxResults)),
-      endDate: dayBefore(opts.cutoff),
-      timeout: TIMEOUT_S,
-      ...(opts.domains && opts.domains.allow.length > 0 ? { includeDomains: [...opts.domains.allow] } : {}),
-      ...(opts.domains && opts.domains.block.length > 0 ? { excludeDomains: [...opts.domains.block] } : {}),
-    }));
+    const res = await settleWithin(
+      TIMEOUT_S * 1000 + 2_000,
+      client.search(redact(query), {
+        topic: "news",
+        searchDepth: "basic",
+        maxResults: Math.min(20, Math.max(opts.maxResults * 2, opts.maxResults)),
+        endDate: dayBefore(opts.cutoff),
+        timeout: TIMEOUT_S,
+        ...(opts.domains && opts.domains.allow.length > 0 ? { includeDomains: [...opts.domains.allow] } : {}),
+        ...(opts.domains && opts.domains.block.length > 0 ? { excludeDomains: [...opts.domains.block] } : {}),
+      }),
+    );
     return (res.results ?? []).map((r) => ({
       title: String(r.title ?? ""),
       url: String(r.url ?? ""),

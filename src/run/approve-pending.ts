@@ -69,7 +69,10 @@ export function findPendingProposal(journal: PendingJournal, runId?: string): Pe
     throw refuse("nothing_pending", `run ${run.run_id} has nothing to approve: ${what}`);
   }
   if (run.run_id !== latest.run_id) {
-    throw refuse("proposal_expired", `the proposal of run ${run.run_id} (trading day ${run.trading_day}) has expired: run ${latest.run_id} came after it; nothing was placed`);
+    throw refuse(
+      "proposal_expired",
+      `the proposal of run ${run.run_id} (trading day ${run.trading_day}) has expired: run ${latest.run_id} came after it; nothing was placed`,
+    );
   }
   const proposal = journal.proposals(run.run_id).at(-1);
   if (!proposal || proposal.orders.length === 0) throw refuse("nothing_pending", `run ${run.run_id} recorded no orders to approve`);
@@ -80,7 +83,10 @@ export function findPendingProposal(journal: PendingJournal, runId?: string): Pe
 export function checkSession(pending: PendingProposal, clock: Session): void {
   if (clock.tradingDay !== pending.tradingDay || !clock.isOpen) {
     const now = clock.isOpen ? `the open session is ${clock.tradingDay}` : `the market is closed (next session ${clock.tradingDay})`;
-    throw refuse("proposal_expired", `the proposal of run ${pending.runId} was for the session of ${pending.tradingDay} and has expired: ${now}; nothing was placed`);
+    throw refuse(
+      "proposal_expired",
+      `the proposal of run ${pending.runId} was for the session of ${pending.tradingDay} and has expired: ${now}; nothing was placed`,
+    );
   }
 }
 
@@ -100,7 +106,11 @@ function readTranscript(home: string, runId: string): ResumedProposal["transcrip
  * re-checks the session instead of opening a new one (on the simulated broker, opening would
  * move to the next day).
  */
-export function resumeDeps(home: string, pending: PendingProposal, clock: () => Promise<Session>): { resume: ResumedProposal; openSession: () => Promise<Session> } {
+export function resumeDeps(
+  home: string,
+  pending: PendingProposal,
+  clock: () => Promise<Session>,
+): { resume: ResumedProposal; openSession: () => Promise<Session> } {
   return {
     resume: { fromRunId: pending.runId, orders: pending.orders, summary: pending.summary, transcript: readTranscript(home, pending.runId) },
     openSession: async () => {

@@ -58,7 +58,8 @@ export const PACKED_FILE = "artifacts.json.br";
 const PACKED_FORMAT = "tradewarden-run-artifacts/1";
 
 type ArtifactKey = keyof typeof ARTIFACT_FILES | keyof typeof OPTIONAL_ARTIFACT_FILES;
-const fileOf = (key: ArtifactKey): string => (key in ARTIFACT_FILES ? ARTIFACT_FILES[key as keyof typeof ARTIFACT_FILES] : OPTIONAL_ARTIFACT_FILES[key as keyof typeof OPTIONAL_ARTIFACT_FILES]);
+const fileOf = (key: ArtifactKey): string =>
+  key in ARTIFACT_FILES ? ARTIFACT_FILES[key as keyof typeof ARTIFACT_FILES] : OPTIONAL_ARTIFACT_FILES[key as keyof typeof OPTIONAL_ARTIFACT_FILES];
 
 function readPacked(runDir: string): Map<string, string> | null {
   const p = join(runDir, PACKED_FILE);
@@ -106,7 +107,9 @@ export function packRunDir(runDir: string): number {
   }
   const head = Buffer.from(`${JSON.stringify({ format: PACKED_FORMAT, files: names.map((n, i) => [n, parts[i]?.length ?? 0]) })}\n`);
   const raw = Buffer.concat([head, ...parts]);
-  const packed = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 2, [zlib.BROTLI_PARAM_LGWIN]: 22, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+  const packed = brotliCompressSync(raw, {
+    params: { [zlib.BROTLI_PARAM_QUALITY]: 2, [zlib.BROTLI_PARAM_LGWIN]: 22, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
+  });
   // Written in place (no temp file): until the plain files are removed, readers prefer them.
   writeFileSync(join(runDir, PACKED_FILE), packed);
   for (const name of names) rmSync(join(runDir, name), { force: true });

@@ -26,7 +26,9 @@ export function evidenceFromTranscript(messages: ReadonlyArray<{ content?: unkno
     if (!Array.isArray(m.content)) continue;
     for (const b of m.content as Block[]) {
       if (b?.type !== "tool_result") continue;
-      const raw = Array.isArray(b.content) ? (b.content as Array<{ text?: unknown }>).map((c) => (typeof c.text === "string" ? c.text : "")).join("") : b.content;
+      const raw = Array.isArray(b.content)
+        ? (b.content as Array<{ text?: unknown }>).map((c) => (typeof c.text === "string" ? c.text : "")).join("")
+        : b.content;
       if (typeof raw !== "string") continue;
       try {
         collect(JSON.parse(raw), out, 0);

@@ -33,7 +33,8 @@ export interface KillSwitchFacts {
 
 export async function killSwitchFacts(svc: AccountServices): Promise<KillSwitchFacts> {
   const { journal, config } = svc;
-  if (!journal.isInitialised()) throw new TwError("not_initialised", "the journal is not initialised yet: run `tradewarden run` or `tradewarden init` first", EXIT.USAGE_OR_CONFIG);
+  if (!journal.isInitialised())
+    throw new TwError("not_initialised", "the journal is not initialised yet: run `tradewarden run` or `tradewarden init` first", EXIT.USAGE_OR_CONFIG);
   const session = await svc.peekSession();
   const view = svc.market.asOf(session.tradingDay, { universe: svc.universe, baseCurrency: config.account.base_currency, fxToBase: fxToBaseOf(config) });
   const { value, unpriced } = accountValue(journal, view);
@@ -66,10 +67,21 @@ export function operatorName(env: NodeJS.ProcessEnv = process.env): string {
 /** Resets a halt. Refuses when not halted, without a reason, or when a holding cannot be valued. */
 export async function resetKillSwitch(svc: AccountServices, args: { who: string; reason: string; at?: Date }): Promise<ResetRecord> {
   const facts = await killSwitchFacts(svc);
-  if (facts.trading_state !== "HALTED") throw new TwError("not_halted", `trading is ${facts.trading_state}, not HALTED: there is nothing to reset`, EXIT.USAGE_OR_CONFIG);
+  if (facts.trading_state !== "HALTED")
+    throw new TwError("not_halted", `trading is ${facts.trading_state}, not HALTED: there is nothing to reset`, EXIT.USAGE_OR_CONFIG);
   if (!args.reason.trim()) throw new TwError("reset_reason_required", "a reset needs a reason (--reason)", EXIT.USAGE_OR_CONFIG);
   if (facts.unpriced.length > 0) {
-    throw new TwError("data_unavailable", `cannot value ${facts.unpriced.join(", ")} before ${facts.as_of_trading_day}; the reset needs the current value`, EXIT.BROKER_OR_DATA_UNAVAILABLE);
+    throw new TwError(
+      "data_unavailable",
+      `cannot value ${facts.unpriced.join(", ")} before ${facts.as_of_trading_day}; the reset needs the current value`,
+      EXIT.BROKER_OR_DATA_UNAVAILABLE,
+    );
   }
-  return svc.journal.reset({ at: args.at ?? new Date(), who: args.who, reason: args.reason.trim(), value: facts.current_value, reducing_runs: facts.reducing_runs_after_reset });
+  return svc.journal.reset({
+    at: args.at ?? new Date(),
+    who: args.who,
+    reason: args.reason.trim(),
+    value: facts.current_value,
+    reducing_runs: facts.reducing_runs_after_reset,
+  });
 }

@@ -10,7 +10,11 @@ import { bundledMaskTerms, dataSetId, Masker } from "../research/masking.js";
 import type { RunEvent, RunEventBody } from "../core/events.js";
 
 export function maskerFor(universe: readonly Pick<Instrument, "symbol" | "name" | "sector">[]): Masker {
-  const instruments: MaskInstrument[] = universe.map((i) => ({ symbol: i.symbol, ...(i.name ? { name: i.name } : {}), ...(i.sector ? { sector: i.sector } : {}) }));
+  const instruments: MaskInstrument[] = universe.map((i) => ({
+    symbol: i.symbol,
+    ...(i.name ? { name: i.name } : {}),
+    ...(i.sector ? { sector: i.sector } : {}),
+  }));
   return new Masker({ dataSet: dataSetId(instruments), instruments, terms: bundledMaskTerms() });
 }
 
@@ -22,7 +26,11 @@ export function maskerOfRun(events: readonly RunEvent[]): Masker | null {
 }
 
 export function maskEnabledEvent(m: Masker, universe: readonly Pick<Instrument, "symbol" | "name" | "sector">[]): RunEventBody {
-  const instruments: MaskInstrument[] = universe.map((i) => ({ symbol: i.symbol, ...(i.name ? { name: i.name } : {}), ...(i.sector ? { sector: i.sector } : {}) }));
+  const instruments: MaskInstrument[] = universe.map((i) => ({
+    symbol: i.symbol,
+    ...(i.name ? { name: i.name } : {}),
+    ...(i.sector ? { sector: i.sector } : {}),
+  }));
   return { type: "mask.enabled", data_set: m.dataSet, date_offset_days: m.dateOffsetDays, instruments };
 }
 

@@ -84,7 +84,10 @@ function approvePhases(resume: ResumedProposal): (ctx: RunStart) => Promise<Stop
 }
 
 function newRunId(at: Date): string {
-  const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   return `${stamp}-${randomBytes(3).toString("hex")}`;
 }
 
@@ -124,7 +127,10 @@ async function runPhases(ctx: RunStart, phases: (ctx: RunStart) => Promise<Stop>
   }
 }
 
-export async function runDaily(deps: PipelineDeps, phases: (ctx: RunStart) => Promise<Stop> = deps.resume ? approvePhases(deps.resume) : dailyPhases): Promise<RunSummary> {
+export async function runDaily(
+  deps: PipelineDeps,
+  phases: (ctx: RunStart) => Promise<Stop> = deps.resume ? approvePhases(deps.resume) : dailyPhases,
+): Promise<RunSummary> {
   const ctx = newRunContext(deps);
   try {
     return await closeRun(ctx, await runPhases(ctx, phases));

@@ -53,7 +53,16 @@ function lastRunFills(src: PortfolioSource, currentRunId?: string): FillView[] {
     const run = runs[i];
     if (!run || run.run_id === currentRunId) continue;
     const fills = src.fills(run.run_id);
-    if (fills.length > 0) return fills.map((f) => ({ at: f.at, run_id: f.run_id, trading_day: run.trading_day, symbol: f.symbol, side: f.side, quantity: f.quantity, price: f.price }));
+    if (fills.length > 0)
+      return fills.map((f) => ({
+        at: f.at,
+        run_id: f.run_id,
+        trading_day: run.trading_day,
+        symbol: f.symbol,
+        side: f.side,
+        quantity: f.quantity,
+        price: f.price,
+      }));
   }
   return [];
 }

@@ -91,7 +91,18 @@ function nextActionFor(outcome: RunOutcome): { action: NextAction; reason: strin
   }
 }
 
-const OK_OUTCOMES: ReadonlySet<RunOutcome> = new Set(["executed", "hold", "no_trades", "observed", "rejected", "halted", "tripped", "quota_exhausted", "spend_cap_reached", "awaiting_approval"]);
+const OK_OUTCOMES: ReadonlySet<RunOutcome> = new Set([
+  "executed",
+  "hold",
+  "no_trades",
+  "observed",
+  "rejected",
+  "halted",
+  "tripped",
+  "quota_exhausted",
+  "spend_cap_reached",
+  "awaiting_approval",
+]);
 
 /** What the envelope gathers from the run's events, folded in order. */
 interface CycleFold {
@@ -131,7 +142,15 @@ function emptyFold(): CycleFold {
 }
 
 /** The events of an order's life the envelope lists under `executed`. */
-const ORDER_EVENTS = ["order.placed", "order.partially_filled", "order.filled", "order.cancelled", "order.rejected", "order.uncertain", "order.expired"] as const;
+const ORDER_EVENTS = [
+  "order.placed",
+  "order.partially_filled",
+  "order.filled",
+  "order.cancelled",
+  "order.rejected",
+  "order.uncertain",
+  "order.expired",
+] as const;
 type OrderEvent = Extract<RunEvent, { type: (typeof ORDER_EVENTS)[number] }>;
 const ORDER_EVENT_TYPES: ReadonlySet<RunEvent["type"]> = new Set(ORDER_EVENTS);
 const isOrderEvent = (e: RunEvent): e is OrderEvent => ORDER_EVENT_TYPES.has(e.type);
@@ -163,7 +182,13 @@ function foldToolEvent(f: CycleFold, e: RunEvent, tradingDay: string): boolean {
       return true;
     case "tool.result": {
       const c = f.calls.get(e.call_id) ?? { call_id: e.call_id, turn: e.turn, tool: e.tool, provenance: provenanceOf(e.tool, tradingDay) };
-      f.calls.set(e.call_id, { ...c, ok: e.success, outcome: e.success ? "ok" : (e.error_code ?? "error"), truncated: e.truncated, duration_ms: Math.max(0, e.duration_ms) });
+      f.calls.set(e.call_id, {
+        ...c,
+        ok: e.success,
+        outcome: e.success ? "ok" : (e.error_code ?? "error"),
+        truncated: e.truncated,
+        duration_ms: Math.max(0, e.duration_ms),
+      });
       return true;
     }
     default:

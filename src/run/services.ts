@@ -86,7 +86,12 @@ export function createBroker(
       sessionClock: simulatedSessionClock(config.account.timezone),
       peekSession: async () => {
         const day = sim.nextDay();
-        if (!day) throw new TwError("sim_exhausted", "the simulation has played every day of the market data; run `tradewarden sim reset`", EXIT.BROKER_OR_DATA_UNAVAILABLE);
+        if (!day)
+          throw new TwError(
+            "sim_exhausted",
+            "the simulation has played every day of the market data; run `tradewarden sim reset`",
+            EXIT.BROKER_OR_DATA_UNAVAILABLE,
+          );
         return { tradingDay: day, isOpen: true };
       },
       secretsRead: [],
@@ -101,7 +106,14 @@ export function createBroker(
     const c = await broker.clock();
     return { tradingDay: c.tradingDay, isOpen: c.isOpen };
   };
-  return { broker, openSession: clockSession, peekSession: clockSession, closeSession: async () => {}, sessionClock: wallClock, secretsRead: [...ALPACA_KEY_ENV] };
+  return {
+    broker,
+    openSession: clockSession,
+    peekSession: clockSession,
+    closeSession: async () => {},
+    sessionClock: wallClock,
+    secretsRead: [...ALPACA_KEY_ENV],
+  };
 }
 
 export interface RunServices extends LoadedConfig, BrokerSetup {
@@ -117,7 +129,9 @@ export interface AccountServices extends LoadedConfig, BrokerSetup {
 }
 
 /** The pipeline's account-side dependencies as the services provide them (one place; callers add the rest). */
-export function accountDeps(svc: AccountServices): Pick<PipelineDeps, "config" | "universe" | "journal" | "broker" | "openSession" | "closeSession" | "sessionClock" | "market"> {
+export function accountDeps(
+  svc: AccountServices,
+): Pick<PipelineDeps, "config" | "universe" | "journal" | "broker" | "openSession" | "closeSession" | "sessionClock" | "market"> {
   return {
     config: svc.config,
     universe: svc.universe,

@@ -28,13 +28,21 @@ export async function approveProposedStanding(args: {
   const auto = args.approver.standingApprover;
   if (!auto && !args.approver.decideStanding) {
     for (const o of proposed) {
-      args.emit({ type: "run.note", level: "info", message: `standing order ${describeStanding(o)}: awaiting approval (tradewarden standing approve ${o.id})` });
+      args.emit({
+        type: "run.note",
+        level: "info",
+        message: `standing order ${describeStanding(o)}: awaiting approval (tradewarden standing approve ${o.id})`,
+      });
     }
     return;
   }
   const decision: StandingDecision = auto
     ? { by: auto, approved: proposed.map((o) => o.id), rejected: [] }
-    : await (args.approver.decideStanding as NonNullable<Approver["decideStanding"]>)({ runId: args.runId, orders: proposed, ...(args.signal ? { signal: args.signal } : {}) });
+    : await (args.approver.decideStanding as NonNullable<Approver["decideStanding"]>)({
+        runId: args.runId,
+        orders: proposed,
+        ...(args.signal ? { signal: args.signal } : {}),
+      });
   const byId = new Map(proposed.map((o) => [o.id, o]));
   const approved = decision.approved.flatMap((id) => byId.get(id) ?? []);
   const rejected = decision.rejected.filter((r) => byId.has(r.id) && !decision.approved.includes(r.id));
@@ -50,10 +58,15 @@ export async function approveProposedStanding(args: {
     }));
   }
   for (const o of approved) args.emit({ type: "run.note", level: "info", message: `standing order ${describeStanding(o)}: approved by ${decision.by}` });
-  for (const r of rejected) args.emit({ type: "run.note", level: "info", message: `standing order ${r.id}: rejected by ${decision.by}${r.reason ? `: ${r.reason}` : ""}` });
+  for (const r of rejected)
+    args.emit({ type: "run.note", level: "info", message: `standing order ${r.id}: rejected by ${decision.by}${r.reason ? `: ${r.reason}` : ""}` });
   for (const o of proposed) {
     if (!approved.includes(o) && !rejected.some((r) => r.id === o.id)) {
-      args.emit({ type: "run.note", level: "info", message: `standing order ${describeStanding(o)}: awaiting approval (tradewarden standing approve ${o.id})` });
+      args.emit({
+        type: "run.note",
+        level: "info",
+        message: `standing order ${describeStanding(o)}: awaiting approval (tradewarden standing approve ${o.id})`,
+      });
     }
   }
 }
@@ -63,15 +76,17 @@ export async function decideStanding(
   journal: Journal,
   args: { id: string; decision: "approve" | "reject"; by: string; reason?: string; at: Date },
 ): Promise<StandingOrder> {
-  return journal.commitStanding((s) => {
-    const o = s.orders.get(args.id);
-    if (!o) throw new TwError("standing_order_not_found", `no standing order ${args.id}`, EXIT.USAGE_OR_CONFIG);
-    if (o.status !== "proposed") throw new TwError("standing_order_not_proposed", `${args.id} is ${o.status}, not awaiting approval`, EXIT.USAGE_OR_CONFIG);
-    const at = args.at.toISOString();
-    const events =
-      args.decision === "approve"
-        ? [{ kind: "approve" as const, id: o.id, by: args.by, at, binding_hash: o.binding_hash, ...(args.reason ? { note: args.reason } : {}) }]
-        : [{ kind: "end" as const, id: o.id, status: "rejected" as const, by: args.by, at, reason: args.reason ?? "rejected by the operator" }];
-    return { events, result: o.id };
-  }).then((id) => ({ ...(journal.standingState().orders.get(id) as StandingOrder) }));
+  return journal
+    .commitStanding((s) => {
+      const o = s.orders.get(args.id);
+      if (!o) throw new TwError("standing_order_not_found", `no standing order ${args.id}`, EXIT.USAGE_OR_CONFIG);
+      if (o.status !== "proposed") throw new TwError("standing_order_not_proposed", `${args.id} is ${o.status}, not awaiting approval`, EXIT.USAGE_OR_CONFIG);
+      const at = args.at.toISOString();
+      const events =
+        args.decision === "approve"
+          ? [{ kind: "approve" as const, id: o.id, by: args.by, at, binding_hash: o.binding_hash, ...(args.reason ? { note: args.reason } : {}) }]
+          : [{ kind: "end" as const, id: o.id, status: "rejected" as const, by: args.by, at, reason: args.reason ?? "rejected by the operator" }];
+      return { events, result: o.id };
+    })
+    .then((id) => ({ ...(journal.standingState().orders.get(id) as StandingOrder) }));
 }

@@ -79,7 +79,12 @@ export async function fireStandingOrders(deps: StandingRunDeps): Promise<Standin
       deps.emit({ ...fields(so), reference_price: null, result: "expired", reasons: [] });
       report.expired.push(so.id);
     } else if (deps.mode !== "paper") {
-      deps.emit({ ...fields(so), reference_price: v.reference_price, result: "not_placed", reasons: [{ code: "mode", message: `${deps.mode} mode places nothing` }] });
+      deps.emit({
+        ...fields(so),
+        reference_price: v.reference_price,
+        result: "not_placed",
+        reasons: [{ code: "mode", message: `${deps.mode} mode places nothing` }],
+      });
       report.notPlaced.push(so.id);
     } else {
       triggered.push({ so, reference: v.reference_price });
@@ -100,7 +105,12 @@ export async function fireStandingOrders(deps: StandingRunDeps): Promise<Standin
     const fired = { run_id: deps.runId, trading_day: deps.tradingDay, reference_price: t.reference, at };
     if (d.approved && d.placement) {
       // Journalled as fired (with the client id its order gets) before anything is sent.
-      events.push({ kind: "fire", id: t.so.id, placed: true, fired: { ...fired, client_order_id: clientOrderId(deps.runId, toPlace.length, { standing: true }) } });
+      events.push({
+        kind: "fire",
+        id: t.so.id,
+        placed: true,
+        fired: { ...fired, client_order_id: clientOrderId(deps.runId, toPlace.length, { standing: true }) },
+      });
       toPlace.push(d.placement);
       report.placed.push(t.so.id);
     } else {
@@ -111,7 +121,12 @@ export async function fireStandingOrders(deps: StandingRunDeps): Promise<Standin
   await deps.journal.commitStanding(() => ({ events, result: null }));
   triggered.forEach((t, i) => {
     const d = decisions[i] as GateDecision;
-    deps.emit({ ...fields(t.so), reference_price: t.reference, result: d.approved ? "placed" : "blocked", reasons: d.reasons.map((r) => ({ code: r.code, message: r.message })) });
+    deps.emit({
+      ...fields(t.so),
+      reference_price: t.reference,
+      result: d.approved ? "placed" : "blocked",
+      reasons: d.reasons.map((r) => ({ code: r.code, message: r.message })),
+    });
   });
   if (toPlace.length > 0) await deps.place(toPlace);
   return report;

@@ -56,7 +56,11 @@ export async function callTool(opts: { home: string; tool: string; args: string;
       if (existsSync(from)) copyFileSync(from, to);
     }
     const tradingDay = opts.asOf ?? (await nextSessionDay(copy, config, market, universe, opts.env));
-    const journal = await openJournal(copy, { timezone: config.account.timezone, fsync: false, reducingRunsAfterReset: config.limits.reducing_runs_after_reset });
+    const journal = await openJournal(copy, {
+      timezone: config.account.timezone,
+      fsync: false,
+      reducingRunsAfterReset: config.limits.reducing_runs_after_reset,
+    });
     if (!journal.isInitialised()) await journal.init({ capital: config.account.capital, currency: config.account.base_currency, at: new Date() });
     const fxToBase = fxToBaseOf(config);
     const prices = market.asOf(tradingDay, { universe, baseCurrency: config.account.base_currency, fxToBase });
@@ -114,7 +118,13 @@ export async function callTool(opts: { home: string; tool: string; args: string;
 }
 
 /** The day the next run would trade: the simulated broker's next unplayed day (read from the copy). */
-async function nextSessionDay(copyHome: string, config: ReturnType<typeof requireConfig>["config"], market: MarketData, universe: readonly Instrument[], env?: NodeJS.ProcessEnv): Promise<string> {
+async function nextSessionDay(
+  copyHome: string,
+  config: ReturnType<typeof requireConfig>["config"],
+  market: MarketData,
+  universe: readonly Instrument[],
+  env?: NodeJS.ProcessEnv,
+): Promise<string> {
   if (config.broker.kind !== "sim") {
     throw new TwError("as_of_required", "with a real paper broker, name the trading day: --as-of YYYY-MM-DD", EXIT.USAGE_OR_CONFIG);
   }

@@ -50,13 +50,45 @@ export interface RunHandlerDeps {
 
 export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<string, ToolHandler>; submit: SubmitHandler } {
   const view = deps.market.asOf(deps.tradingDay, { universe: deps.universe, baseCurrency: deps.baseCurrency, fxToBase: deps.fxToBase });
-  const submit = makeSubmitHandler({ evaluateOrders: deps.evaluateOrders, ...(deps.mode === "watch" ? { ordersRefused: "watch mode places nothing: submit an empty list; use add_watchlist for ideas" } : {}) });
+  const submit = makeSubmitHandler({
+    evaluateOrders: deps.evaluateOrders,
+    ...(deps.mode === "watch" ? { ordersRefused: "watch mode places nothing: submit an empty list; use add_watchlist for ideas" } : {}),
+  });
   // One handler per catalogue tool, typed from its definition: a missing one does not compile.
   const handlers: ToolHandlers = {
-    ...makeJournalToolHandlers({ journal: deps.journal, prices: deps.prices, limits: deps.limits, now: deps.now, runId: deps.runId, tradingDay: deps.tradingDay }),
-    ...makeMarketToolHandlers({ market: deps.market, universe: deps.universe, tradingDay: deps.tradingDay, baseCurrency: deps.baseCurrency, fxToBase: deps.fxToBase }),
-    ...makeWatchlistHandlers({ journal: deps.journal, market: deps.market, prices: view, universe: deps.universe, runId: deps.runId, tradingDay: deps.tradingDay, now: deps.now }),
-    ...makeStandingOrderHandlers({ journal: deps.journal, market: deps.market, prices: view, universe: deps.universe, runId: deps.runId, tradingDay: deps.tradingDay, now: deps.now }),
+    ...makeJournalToolHandlers({
+      journal: deps.journal,
+      prices: deps.prices,
+      limits: deps.limits,
+      now: deps.now,
+      runId: deps.runId,
+      tradingDay: deps.tradingDay,
+    }),
+    ...makeMarketToolHandlers({
+      market: deps.market,
+      universe: deps.universe,
+      tradingDay: deps.tradingDay,
+      baseCurrency: deps.baseCurrency,
+      fxToBase: deps.fxToBase,
+    }),
+    ...makeWatchlistHandlers({
+      journal: deps.journal,
+      market: deps.market,
+      prices: view,
+      universe: deps.universe,
+      runId: deps.runId,
+      tradingDay: deps.tradingDay,
+      now: deps.now,
+    }),
+    ...makeStandingOrderHandlers({
+      journal: deps.journal,
+      market: deps.market,
+      prices: view,
+      universe: deps.universe,
+      runId: deps.runId,
+      tradingDay: deps.tradingDay,
+      now: deps.now,
+    }),
     search_news: makeSearchNewsHandler({ setup: deps.research, tradingDay: deps.tradingDay, ...(deps.onSearchLog ? { onLog: deps.onSearchLog } : {}) }),
     screen_universe: makeScreenHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, defaultLimit: SCREEN_DEFAULT_LIMIT }),
     execute_code: makeExecuteCodeHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, ...(deps.mask ? { mask: deps.mask } : {}) }),

@@ -47,6 +47,11 @@ export function tradecatOfRun(runDir: string): Record<string, unknown> {
     .map((l) => JSON.parse(l) as RunEvent);
   const doc = buildTradecatCycle(cycle, events);
   const problems = tradecatProblems(doc);
-  if (problems.length > 0) throw new TwError("tradecat_invalid", `the TradeCat record of ${String(cycle.run_id)} would not pass TradeCat's checks: ${problems.join("; ")}`, EXIT.INTERNAL_ERROR);
+  if (problems.length > 0)
+    throw new TwError(
+      "tradecat_invalid",
+      `the TradeCat record of ${String(cycle.run_id)} would not pass TradeCat's checks: ${problems.join("; ")}`,
+      EXIT.INTERNAL_ERROR,
+    );
   return doc;
 }

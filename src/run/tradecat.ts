@@ -96,7 +96,18 @@ function toolCalls(events: readonly RunEvent[], tw: Json, tradingDay: string): B
       fallback_next_action: "hold",
       ...(ok ? {} : { error_code: outcome }),
     });
-    const call: Json = { family: "klines", endpoint, method: "GET", ok, fetched_at: e.at, requires_signature: false, signed: false, reads_api_keys: false, real_orders: false, provenance };
+    const call: Json = {
+      family: "klines",
+      endpoint,
+      method: "GET",
+      ok,
+      fetched_at: e.at,
+      requires_signature: false,
+      signed: false,
+      reads_api_keys: false,
+      real_orders: false,
+      provenance,
+    };
     if (!ok) call.error = { code: outcome };
     out.calls.push(call);
   }
@@ -124,7 +135,11 @@ function exitPlanOf(events: readonly RunEvent[]): Json | null {
   if (v?.type !== "valuation" || !(v.max_drawdown_pct > 0)) return null;
   return {
     order_expiry: "DAY limit orders: whatever is unfilled expires at the session's close",
-    portfolio_stop: { kind: "kill_switch_drawdown", max_drawdown_pct: v.max_drawdown_pct, action: "liquidate every holding with limit sells and halt trading until a person resets it" },
+    portfolio_stop: {
+      kind: "kill_switch_drawdown",
+      max_drawdown_pct: v.max_drawdown_pct,
+      action: "liquidate every holding with limit sells and halt trading until a person resets it",
+    },
     review: "every daily run re-reads each holding and may sell it",
   };
 }
@@ -140,7 +155,14 @@ function nextActionOf(tw: Json, events: readonly RunEvent[], limitations: string
       const sizing = sizingOf(sent);
       const exitPlan = exitPlanOf(events);
       if (sizing.length > 0 && exitPlan) {
-        return { action: "run_context_paper", reason, writes_paper_ledger: true, sizing, exit_plan: exitPlan, tradecat_command_hint: "tradewarden journal --run <run_id>" };
+        return {
+          action: "run_context_paper",
+          reason,
+          writes_paper_ledger: true,
+          sizing,
+          exit_plan: exitPlan,
+          tradecat_command_hint: "tradewarden journal --run <run_id>",
+        };
       }
       limitations.push("The orders were sent, but the record lacks their sizing or an exit plan, so it is not a paper handoff: next_action is hold.");
       return { action: "hold", reason: `${reason}; no paper handoff (sizing or exit plan missing)`, writes_paper_ledger: false };
@@ -160,9 +182,15 @@ function nextActionOf(tw: Json, events: readonly RunEvent[], limitations: string
 function riskNotes(tw: Json, events: readonly RunEvent[]): string[] {
   const notes: string[] = [];
   const v = events.find((e) => e.type === "valuation");
-  if (v?.type === "valuation") notes.push(`drawdown ${v.drawdown_pct.toFixed(2)}% from the confirmed peak (kill switch at ${v.max_drawdown_pct}%); trading state ${v.trading_state}; ${v.orders_left} order(s) left this month`);
+  if (v?.type === "valuation")
+    notes.push(
+      `drawdown ${v.drawdown_pct.toFixed(2)}% from the confirmed peak (kill switch at ${v.max_drawdown_pct}%); trading state ${v.trading_state}; ${v.orders_left} order(s) left this month`,
+    );
   const verdicts = (tw.verdicts ?? {}) as { proposal?: Json[]; final?: Json[] };
-  for (const [stage, list] of [["proposal", verdicts.proposal ?? []], ["final gate", verdicts.final ?? []]] as const) {
+  for (const [stage, list] of [
+    ["proposal", verdicts.proposal ?? []],
+    ["final gate", verdicts.final ?? []],
+  ] as const) {
     for (const d of list) {
       if (d.approved === true) continue;
       const o = (d.order ?? {}) as Json;
@@ -199,12 +227,17 @@ export function buildTradecatCycle(tw: Json, events: readonly RunEvent[]): Json 
     run_id: String(tw.run_id),
     generated_at: String(tw.generated_at),
     mode: tradecatMode(String(tw.mode), String(tw.outcome)),
-    error_code: tw.ok === true ? null : (preflight?.type === "preflight.failed" ? preflight.code : String(tw.outcome)),
+    error_code: tw.ok === true ? null : preflight?.type === "preflight.failed" ? preflight.code : String(tw.outcome),
     source_signal: {
       kind: simulated ? "replay" : "manual_fixture",
       event_id: String(tw.run_id),
       raw: { trigger: "tradewarden daily run", trading_day: tradingDay, broker_endpoint_kind: safety.broker_endpoint_kind ?? null },
-      provenance: { source: "tradewarden", run_id: String(tw.run_id), trading_day: tradingDay, ...(started?.type === "run.started" ? { started_at: started.at } : {}) },
+      provenance: {
+        source: "tradewarden",
+        run_id: String(tw.run_id),
+        trading_day: tradingDay,
+        ...(started?.type === "run.started" ? { started_at: started.at } : {}),
+      },
     },
     requested_market_data: built.requested,
     tool_calls: built.calls,
@@ -217,7 +250,12 @@ export function buildTradecatCycle(tw: Json, events: readonly RunEvent[]): Json 
       optional_tool_failure: { next_action: "hold", error_code: "tool_call_failed", writes_paper_ledger: false },
       prohibited: ["live trading", "orders that bypass the final risk gate and the operator", "model output reaching the broker directly"],
     },
-    agent_market_context: { schema: "tradecat_auto.agent_market_context.v1", schema_version: "1.0.0", trading_day: tradingDay, market_data: (tw.provenance as Json | undefined)?.market_data ?? null },
+    agent_market_context: {
+      schema: "tradecat_auto.agent_market_context.v1",
+      schema_version: "1.0.0",
+      trading_day: tradingDay,
+      market_data: (tw.provenance as Json | undefined)?.market_data ?? null,
+    },
     agent_trade_thesis: {
       schema: "tradecat_auto.agent_trade_thesis.v1",
       schema_version: "1.0.0",
@@ -227,7 +265,12 @@ export function buildTradecatCycle(tw: Json, events: readonly RunEvent[]): Json 
     },
     risk_notes: riskNotes(tw, events),
     next_action: nextAction,
-    provenance: { source: "tradewarden", agent: `${String(model.provider)}:${String(model.id)}`, source_manifest: "research-cycle.json", notes: `tradewarden outcome ${String(tw.outcome)}, exit code ${String(tw.exit_code)}` },
+    provenance: {
+      source: "tradewarden",
+      agent: `${String(model.provider)}:${String(model.id)}`,
+      source_manifest: "research-cycle.json",
+      notes: `tradewarden outcome ${String(tw.outcome)}, exit code ${String(tw.exit_code)}`,
+    },
     safety: { ...TRADECAT_SAFETY },
     tradewarden_safety: safety,
     limitations,

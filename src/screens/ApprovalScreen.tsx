@@ -39,7 +39,15 @@ export const TYPE_AHEAD_GUARD_MS = 300;
 export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows, typeAheadGuardMs = TYPE_AHEAD_GUARD_MS, now = Date.now }: ApprovalScreenProps) {
   const th = useTheme();
   const { columns, rows: termRows } = useTerminalSize();
-  const [get, set] = useRefState<ApprovalScreenState>(() => ({ rows: initialRows(request), selected: 0, mode: { kind: "browse" }, message: null, help: false, swallowRead: 0, quietUntil: 0 }));
+  const [get, set] = useRefState<ApprovalScreenState>(() => ({
+    rows: initialRows(request),
+    selected: 0,
+    mode: { kind: "browse" },
+    message: null,
+    help: false,
+    swallowRead: 0,
+    quietUntil: 0,
+  }));
   const st = get();
   const width = Math.max(40, columns - 1);
   const budget = maxRows ?? Math.max(8, termRows - 3);
@@ -52,9 +60,16 @@ export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows, typeAh
   };
   // The rest of the burst, and keys typed ahead within the guard time, are dropped with the cancel.
   const cancelConfirm = (text: string, readId: number) =>
-    patch({ mode: { kind: "browse" }, message: { tone: "warn", text: `approval cancelled: ${text}; nothing sent` }, swallowRead: readId, quietUntil: now() + typeAheadGuardMs });
+    patch({
+      mode: { kind: "browse" },
+      message: { tone: "warn", text: `approval cancelled: ${text}; nothing sent` },
+      swallowRead: readId,
+      quietUntil: now() + typeAheadGuardMs,
+    });
 
-  useKeys((input, key, press) => approvalKey({ s: get(), input, key, press, request, patch, decide, cancelConfirm, onInterrupt, now, typeAheadGuardMs, page, budget, width }));
+  useKeys((input, key, press) =>
+    approvalKey({ s: get(), input, key, press, request, patch, decide, cancelConfirm, onInterrupt, now, typeAheadGuardMs, page, budget, width }),
+  );
 
   const keys = modeKeys(st.mode);
   const frame: ApprovalFrame = { request, st, th, width, budget, keys, helpRows: keyHelpRows(keys, width) };

@@ -67,7 +67,12 @@ function useRunLines(st: JState, allRuns: JournalRunSummary[] | null, width: num
   const viewKind = st.view.kind;
   const linesOf = (kind: View["kind"], d: JournalRunDetail | null): Line[] => {
     if (!d) return [];
-    if (kind === "detail") return detailLines(d, allRuns?.find((r) => r.run_id === d.run_id), width);
+    if (kind === "detail")
+      return detailLines(
+        d,
+        allRuns?.find((r) => r.run_id === d.run_id),
+        width,
+      );
     return kind === "transcript" ? transcriptLines(d.transcript, width) : [];
   };
   const detailData = st.detail?.load.state === "ready" ? st.detail.load.data : null;
@@ -83,7 +88,17 @@ function useRunLines(st: JState, allRuns: JournalRunSummary[] | null, width: num
 
 /** The keys the state answers to. */
 function keysOf(st: JState): KeyTable {
-  return st.view.kind === "list" ? (st.filtering ? FILTER_KEYS : JOURNAL_LIST_KEYS) : st.view.kind === "account" ? JOURNAL_ACCOUNT_KEYS : st.searching ? SEARCH_KEYS : st.view.kind === "detail" ? JOURNAL_DETAIL_KEYS : JOURNAL_TRANSCRIPT_KEYS;
+  return st.view.kind === "list"
+    ? st.filtering
+      ? FILTER_KEYS
+      : JOURNAL_LIST_KEYS
+    : st.view.kind === "account"
+      ? JOURNAL_ACCOUNT_KEYS
+      : st.searching
+        ? SEARCH_KEYS
+        : st.view.kind === "detail"
+          ? JOURNAL_DETAIL_KEYS
+          : JOURNAL_TRANSCRIPT_KEYS;
 }
 
 export function JournalScreen({ source, onExit, onInterrupt }: JournalScreenProps) {

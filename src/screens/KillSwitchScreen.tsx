@@ -63,7 +63,9 @@ function notHaltedFacts(facts: KillSwitchFacts, th: Theme, cur: string): ReactNo
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text>Trading is not halted: there is nothing to reset.</Text>
-      {facts.trading_state === "REDUCING" ? <Text color={th.c("warn")}>The account is REDUCING: only sells are allowed until the reducing runs are over.</Text> : null}
+      {facts.trading_state === "REDUCING" ? (
+        <Text color={th.c("warn")}>The account is REDUCING: only sells are allowed until the reducing runs are over.</Text>
+      ) : null}
       {facts.current_value !== undefined ? <Text>Current value {money(facts.current_value, cur)}</Text> : null}
     </Box>
   );
@@ -80,8 +82,8 @@ function haltedFacts(facts: KillSwitchFacts, th: Theme, cur: string, afterState:
       </Text>
       <Text color={th.c("error")}>Why: {facts.reason ? sanitizeLine(facts.reason) : "drawdown reached the limit"}</Text>
       <Text>
-        Value at trip {facts.value_at_trip !== undefined ? money(facts.value_at_trip, cur) : "—"} · peak {facts.peak !== undefined ? money(facts.peak, cur) : "—"} · drawdown{" "}
-        {facts.drawdown_pct !== undefined ? pct(facts.drawdown_pct) : "—"}
+        Value at trip {facts.value_at_trip !== undefined ? money(facts.value_at_trip, cur) : "—"} · peak{" "}
+        {facts.peak !== undefined ? money(facts.peak, cur) : "—"} · drawdown {facts.drawdown_pct !== undefined ? pct(facts.drawdown_pct) : "—"}
         {facts.limit_pct !== undefined ? ` (limit ${pct(facts.limit_pct, 0)})` : ""}
       </Text>
       <Text color={th.c(facts.liquidation.status === "complete" || facts.liquidation.status === "none" ? "plain" : "warn")}>
@@ -90,14 +92,16 @@ function haltedFacts(facts: KillSwitchFacts, th: Theme, cur: string, afterState:
       </Text>
       {(facts.liquidation.orders ?? []).map((o) => (
         <Text key={o.client_order_id}>
-          · liquidation order {sanitizeLine(o.client_order_id)}: SELL {o.quantity} {sanitizeLine(o.symbol)}, {sanitizeLine(o.status)}, {o.filled_quantity} filled (outside the monthly quota)
+          · liquidation order {sanitizeLine(o.client_order_id)}: SELL {o.quantity} {sanitizeLine(o.symbol)}, {sanitizeLine(o.status)}, {o.filled_quantity}{" "}
+          filled (outside the monthly quota)
         </Text>
       ))}
       <Text>Current value {facts.current_value !== undefined ? money(facts.current_value, cur) : "—"}</Text>
       <Box flexDirection="column" marginTop={1}>
         <Text bold>What a reset does</Text>
         <Text>
-          · the peak becomes the current value{facts.current_value !== undefined ? ` (${money(facts.current_value, cur)})` : ""}, so the drawdown starts again from 0%
+          · the peak becomes the current value{facts.current_value !== undefined ? ` (${money(facts.current_value, cur)})` : ""}, so the drawdown starts again
+          from 0%
         </Text>
         <Text>· the trading state becomes {afterState}</Text>
         <Text>· the reset and your reason are recorded in the journal; holdings are not touched</Text>
@@ -110,8 +114,12 @@ function haltedFacts(facts: KillSwitchFacts, th: Theme, cur: string, afterState:
 function promptArea(st: KillSwitchState, th: Theme, columns: number, afterState: string): ReactNode {
   return (
     <Box flexDirection="column" marginTop={1}>
-      {st.mode.kind === "word" ? <LineField tone="warn" label={`Step 1 of 2 · type ${RESET_WORD} to reset the kill switch:`} line={st.mode.line} width={columns - 1} /> : null}
-      {st.mode.kind === "reason" ? <LineField tone="warn" label="Step 2 of 2 · reason (recorded in the journal):" line={st.mode.line} width={columns - 1} /> : null}
+      {st.mode.kind === "word" ? (
+        <LineField tone="warn" label={`Step 1 of 2 · type ${RESET_WORD} to reset the kill switch:`} line={st.mode.line} width={columns - 1} />
+      ) : null}
+      {st.mode.kind === "reason" ? (
+        <LineField tone="warn" label="Step 2 of 2 · reason (recorded in the journal):" line={st.mode.line} width={columns - 1} />
+      ) : null}
       {st.mode.kind === "busy" ? (
         <Text>
           <Spinner /> recording the reset…
@@ -123,7 +131,18 @@ function promptArea(st: KillSwitchState, th: Theme, columns: number, afterState:
         </Text>
       ) : null}
       {st.message ? <Text color={th.c(st.message.error ? "error" : "plain")}>{st.message.text}</Text> : null}
-      <KeyHelp table={st.mode.kind === "word" ? KILLSWITCH_WORD_KEYS : st.mode.kind === "reason" ? KILLSWITCH_REASON_KEYS : st.mode.kind === "busy" ? [] : KILLSWITCH_DONE_KEYS} width={Math.max(20, columns - 1)} />
+      <KeyHelp
+        table={
+          st.mode.kind === "word"
+            ? KILLSWITCH_WORD_KEYS
+            : st.mode.kind === "reason"
+              ? KILLSWITCH_REASON_KEYS
+              : st.mode.kind === "busy"
+                ? []
+                : KILLSWITCH_DONE_KEYS
+        }
+        width={Math.max(20, columns - 1)}
+      />
     </Box>
   );
 }
@@ -149,7 +168,11 @@ export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSw
         <Text bold color={th.c(halted ? "error" : "ok")}>
           Kill switch · trading state {facts.trading_state}
         </Text>
-        <HelpOverlay title="kill switch" table={st.mode.kind === "word" ? KILLSWITCH_WORD_KEYS : st.mode.kind === "reason" ? KILLSWITCH_REASON_KEYS : KILLSWITCH_DONE_KEYS} width={Math.max(20, columns - 1)} />
+        <HelpOverlay
+          title="kill switch"
+          table={st.mode.kind === "word" ? KILLSWITCH_WORD_KEYS : st.mode.kind === "reason" ? KILLSWITCH_REASON_KEYS : KILLSWITCH_DONE_KEYS}
+          width={Math.max(20, columns - 1)}
+        />
       </Box>
     );
   }

@@ -28,7 +28,12 @@ export interface ReconcileScreenProps {
   onInterrupt?: () => void;
 }
 
-type Mode = { kind: "word"; line: LineState } | { kind: "reason"; line: LineState } | { kind: "busy" } | { kind: "done"; left: ReconcileDifference[] } | { kind: "idle" };
+type Mode =
+  | { kind: "word"; line: LineState }
+  | { kind: "reason"; line: LineState }
+  | { kind: "busy" }
+  | { kind: "done"; left: ReconcileDifference[] }
+  | { kind: "idle" };
 
 const LEAVE = "leave without changes";
 const INTERRUPT = "leave without changes (exit 130)";
@@ -68,7 +73,10 @@ function reconcileKey(k: ReconcileKey) {
   if (out.kind !== "submit") return;
   if (m.kind === "word") {
     if (out.line.text === ADOPT_WORD) return set({ mode: { kind: "reason", line: EMPTY_LINE }, message: null });
-    return set({ mode: { kind: "word", line: EMPTY_LINE }, message: { error: true, text: `refused: "${sanitizeLine(out.line.text)}" is not ${ADOPT_WORD}. Type ${ADOPT_WORD} exactly (capitals), or Esc to leave.` } });
+    return set({
+      mode: { kind: "word", line: EMPTY_LINE },
+      message: { error: true, text: `refused: "${sanitizeLine(out.line.text)}" is not ${ADOPT_WORD}. Type ${ADOPT_WORD} exactly (capitals), or Esc to leave.` },
+    });
   }
   submitReason(k, out.line.text);
 }
@@ -80,7 +88,11 @@ function submitReason({ s, set, onAdopt }: ReconcileKey, typed: string) {
   set({ mode: { kind: "busy" }, message: null });
   onAdopt({ reason }).then(
     (left) => set({ mode: { kind: "done", left }, message: null }),
-    (e: unknown) => set({ mode: { kind: "word", line: EMPTY_LINE }, message: { error: true, text: `adoption failed, nothing changed: ${sanitizeLine(e instanceof Error ? e.message : String(e))}` } }),
+    (e: unknown) =>
+      set({
+        mode: { kind: "word", line: EMPTY_LINE },
+        message: { error: true, text: `adoption failed, nothing changed: ${sanitizeLine(e instanceof Error ? e.message : String(e))}` },
+      }),
   );
 }
 
@@ -121,7 +133,18 @@ function promptArea(st: ReconcileState, th: Theme, width: number): ReactNode {
         </Text>
       ) : null}
       {st.message ? <Text color={th.c(st.message.error ? "error" : "plain")}>{st.message.text}</Text> : null}
-      <KeyHelp table={st.mode.kind === "word" ? RECONCILE_WORD_KEYS : st.mode.kind === "reason" ? RECONCILE_REASON_KEYS : st.mode.kind === "busy" ? [] : KILLSWITCH_DONE_KEYS} width={width} />
+      <KeyHelp
+        table={
+          st.mode.kind === "word"
+            ? RECONCILE_WORD_KEYS
+            : st.mode.kind === "reason"
+              ? RECONCILE_REASON_KEYS
+              : st.mode.kind === "busy"
+                ? []
+                : KILLSWITCH_DONE_KEYS
+        }
+        width={width}
+      />
     </Box>
   );
 }
@@ -157,7 +180,9 @@ export function ReconcileScreen({ recovered, differences, onAdopt, onExit, onInt
       {adoptable.length > 0 && st.mode.kind !== "done" ? (
         <Box flexDirection="column" marginTop={1}>
           <Text bold>What adopting does</Text>
-          <Text>· the journal takes the broker's side of the {adoptable.length} adoptable difference(s), as append-only adjustments (nothing booked is edited)</Text>
+          <Text>
+            · the journal takes the broker's side of the {adoptable.length} adoptable difference(s), as append-only adjustments (nothing booked is edited)
+          </Text>
           <Text>· your reason and your name are recorded with each adjustment</Text>
         </Box>
       ) : null}

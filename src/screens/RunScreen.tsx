@@ -119,7 +119,13 @@ function toolItem(item: ItemOf<"tool">, th: Theme): ReactNode {
       </Text>
       <Text color={th.c(tone)}>
         {"  "}
-        {mark} {item.status === "ok" ? "ok" : item.status === "rejected" ? `rejected ${item.error_code ?? ""}${item.retryable ? " (retryable)" : ""}` : `failed ${item.error_code ?? ""}`}: {item.message}
+        {mark}{" "}
+        {item.status === "ok"
+          ? "ok"
+          : item.status === "rejected"
+            ? `rejected ${item.error_code ?? ""}${item.retryable ? " (retryable)" : ""}`
+            : `failed ${item.error_code ?? ""}`}
+        : {item.message}
         {item.truncated ? " (compacted)" : ""}
         {item.duration_ms !== undefined ? ` · ${item.duration_ms} ms` : ""}
       </Text>
@@ -290,7 +296,8 @@ export function RunScreen({ state, onInterrupt, children }: RunScreenProps) {
   const items = useMemo(() => state.items.slice(0, state.itemCount), [state.items, state.itemCount]);
   const width = Math.max(20, columns - 1);
   // The portfolio while the model works (the approval screen shows its own).
-  const folio = !hasChild && state.header.portfolio && rows >= 22 ? portfolioLines(state.header.portfolio, null, width, Math.max(0, Math.min(5, rows - 22))) : [];
+  const folio =
+    !hasChild && state.header.portfolio && rows >= 22 ? portfolioLines(state.header.portfolio, null, width, Math.max(0, Math.min(5, rows - 22))) : [];
   const liveRows = Math.max(1, rows - HEADER_ROWS - STATUS_ROWS - 2 - folio.length);
   return (
     <>
@@ -298,7 +305,13 @@ export function RunScreen({ state, onInterrupt, children }: RunScreenProps) {
       <Box flexDirection="column" width={width}>
         <RunHeaderView header={state.header} columns={columns} />
         {hasChild ? null : <ScrollLines lines={folio} offset={0} height={folio.length} width={width} />}
-        {hasChild ? children : help ? <HelpOverlay title="run" table={RUN_KEYS} width={width} /> : <RunLive state={state} columns={columns} maxRows={liveRows} />}
+        {hasChild ? (
+          children
+        ) : help ? (
+          <HelpOverlay title="run" table={RUN_KEYS} width={width} />
+        ) : (
+          <RunLive state={state} columns={columns} maxRows={liveRows} />
+        )}
         {hasChild ? null : (
           <>
             <StatusLine state={state} columns={columns} />

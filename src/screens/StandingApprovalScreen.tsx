@@ -19,7 +19,13 @@ import { useRefState } from "./use-ref-state.js";
 export type StandingMark = "approve" | "reject" | "leave";
 type ListAction = "up" | "down" | "approve" | "reject" | "leave" | "review" | "escape" | "help" | "interrupt";
 
-const bind = <A extends string>(action: A, label: string, help: string, match: Binding["match"], hidden = false): Binding<A> => ({ action, label, help, match, ...(hidden ? { hidden } : {}) });
+const bind = <A extends string>(action: A, label: string, help: string, match: Binding["match"], hidden = false): Binding<A> => ({
+  action,
+  label,
+  help,
+  match,
+  ...(hidden ? { hidden } : {}),
+});
 
 const STANDING_LIST_KEYS: KeyTable<ListAction> = [
   ...moveKeys("order")

@@ -87,17 +87,26 @@ function browseKey({ s, input, key, press, patch, onInterrupt, request, now, pag
     case "details":
       return s.rows[s.selected] ? patch({ mode: { kind: "details", offset: 0 }, message: null }) : undefined;
     case "portfolio":
-      return request.portfolio ? patch({ mode: { kind: "portfolio", offset: 0 }, message: null }) : patch({ message: { tone: "dim", text: "no portfolio facts were passed to this screen" } });
+      return request.portfolio
+        ? patch({ mode: { kind: "portfolio", offset: 0 }, message: null })
+        : patch({ message: { tone: "dim", text: "no portfolio facts were passed to this screen" } });
     case "approve": {
       const count = s.rows.filter(isApprovable).length;
       if (count === 0) return patch({ message: { tone: "warn", text: "nothing to approve: every order is blocked or dropped (edit, or reject all with r)" } });
-      if (press.burst > 1) return patch({ message: { tone: "warn", text: `the approval prompt was not opened: ${describeKeys(press.chunk)} arrived together; press a on its own` }, swallowRead: press.readId });
+      if (press.burst > 1)
+        return patch({
+          message: { tone: "warn", text: `the approval prompt was not opened: ${describeKeys(press.chunk)} arrived together; press a on its own` },
+          swallowRead: press.readId,
+        });
       return patch({ mode: { kind: "confirm", armed: false, since: now() }, message: null });
     }
     case "edit": {
       const row = s.rows[s.selected];
       if (!row) return;
-      return patch({ mode: { kind: "edit", field: "quantity", quantity: lineOf(num(row.order.quantity)), limit: lineOf(num(row.order.limit_price)) }, message: null });
+      return patch({
+        mode: { kind: "edit", field: "quantity", quantity: lineOf(num(row.order.quantity)), limit: lineOf(num(row.order.limit_price)) },
+        message: null,
+      });
     }
     case "drop":
       return patch({ rows: toggleDrop(request, s.rows, s.selected), message: null });
@@ -115,9 +124,11 @@ function browseKey({ s, input, key, press, patch, onInterrupt, request, now, pag
 function confirmKey({ s, input, key, press, patch, decide, cancelConfirm, onInterrupt, request, now, typeAheadGuardMs }: ApprovalKey, mode: ModeOf<"confirm">) {
   const action = matchKey(CONFIRM_KEYS, input, key);
   if (action === "interrupt") return onInterrupt();
-  if (press.burst > 1) return cancelConfirm(`${describeKeys(press.chunk)} arrived together (typed ahead or pasted); press y, then Enter, one at a time`, press.readId);
+  if (press.burst > 1)
+    return cancelConfirm(`${describeKeys(press.chunk)} arrived together (typed ahead or pasted); press y, then Enter, one at a time`, press.readId);
   const waited = now() - mode.since;
-  if (waited < typeAheadGuardMs) return cancelConfirm(`${describeKeys(press.chunk)} came ${waited} ms after the prompt, before it could be read; press a again`, press.readId);
+  if (waited < typeAheadGuardMs)
+    return cancelConfirm(`${describeKeys(press.chunk)} came ${waited} ms after the prompt, before it could be read; press a again`, press.readId);
   if (action === "yes" && !mode.armed) return patch({ mode: { kind: "confirm", armed: true, since: now() } });
   if (action === "send" && mode.armed) {
     const built = buildApproval(request, s.rows);
@@ -138,7 +149,9 @@ function editKey({ s, input, key, patch, onInterrupt, request }: ApprovalKey, mo
     const res = applyEdit(request, s.rows, s.selected, { quantity: mode.quantity.text, limit: mode.limit.text });
     if (!res.ok) return patch({ message: { tone: "error", text: res.message } });
     const row = res.rows[s.selected];
-    const verdict = row?.decision?.approved ? "the gate approves the edited order" : `the gate BLOCKS the edited order: ${row?.decision?.reasons.map((r) => r.code).join(", ") ?? "no verdict"}`;
+    const verdict = row?.decision?.approved
+      ? "the gate approves the edited order"
+      : `the gate BLOCKS the edited order: ${row?.decision?.reasons.map((r) => r.code).join(", ") ?? "no verdict"}`;
     return patch({ rows: res.rows, mode: { kind: "browse" }, message: { tone: row?.decision?.approved ? "ok" : "error", text: `re-gated: ${verdict}` } });
   }
   const r = editLine(mode[mode.field], input, key, { allowed: /[0-9.]/ });
@@ -148,14 +161,21 @@ function editKey({ s, input, key, patch, onInterrupt, request }: ApprovalKey, mo
 function promptModeKey({ input, key, patch, decide, onInterrupt }: ApprovalKey, mode: ModeOf<"reject" | "haltWord" | "haltReason">) {
   const out = promptKey(promptTable(mode.kind), mode.line, input, key);
   if (out.kind === "interrupt") return onInterrupt();
-  if (out.kind === "cancel") return patch({ mode: { kind: "browse" }, message: { tone: "dim", text: mode.kind === "reject" ? "reject cancelled: nothing decided yet" : "kill switch not tripped" } });
+  if (out.kind === "cancel")
+    return patch({
+      mode: { kind: "browse" },
+      message: { tone: "dim", text: mode.kind === "reject" ? "reject cancelled: nothing decided yet" : "kill switch not tripped" },
+    });
   if (out.kind === "edit") return patch({ mode: { ...mode, line: out.line } });
   if (out.kind !== "submit") return;
   const text = sanitizeLine(out.line.text).trim();
   if (mode.kind === "reject") return decide({ kind: "reject", by: "operator", ...(text ? { reason: text } : {}) }, "rejected: nothing will be placed");
   if (mode.kind === "haltWord") {
     if (out.line.text === HALT_WORD) return patch({ mode: { kind: "haltReason", line: EMPTY_LINE }, message: null });
-    return patch({ mode: { kind: "haltWord", line: EMPTY_LINE }, message: { tone: "error", text: `refused: "${sanitizeLine(out.line.text)}" is not ${HALT_WORD}; type ${HALT_WORD} exactly (capitals), or Esc` } });
+    return patch({
+      mode: { kind: "haltWord", line: EMPTY_LINE },
+      message: { tone: "error", text: `refused: "${sanitizeLine(out.line.text)}" is not ${HALT_WORD}; type ${HALT_WORD} exactly (capitals), or Esc` },
+    });
   }
   if (!text) return patch({ message: { tone: "error", text: "a reason is required to trip the kill switch" } });
   return decide({ kind: "killswitch", reason: text, by: "operator" }, "kill switch: trading halts and holdings are liquidated…");

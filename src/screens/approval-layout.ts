@@ -49,7 +49,13 @@ function tickOf(req: ApprovalRequest, symbol: string): number | undefined {
   return req.ticks?.[symbol.toUpperCase()];
 }
 
-export function orderRow(req: ApprovalRequest, cols: readonly Column<ColumnId>[], r: ApprovalRow, i: number, selected: boolean): { cells: string; verdict: string; tone: Tone } {
+export function orderRow(
+  req: ApprovalRequest,
+  cols: readonly Column<ColumnId>[],
+  r: ApprovalRow,
+  i: number,
+  selected: boolean,
+): { cells: string; verdict: string; tone: Tone } {
   const d = r.decision;
   const tick = tickOf(req, r.order.symbol);
   const ref = referencePrice(req, r);
@@ -85,10 +91,16 @@ export function briefLines(req: ApprovalRequest, row: ApprovalRow, index: number
   else if (d?.approved) out.push({ tone: "ok", text: `gate: approved · notional ${money(d.notional, cur)} · commission ${money(d.commission, cur)}` });
   else {
     const reasons = d?.reasons ?? [];
-    out.push({ tone: "error", text: `gate: BLOCKED${reasons.length ? ` · ${reasons.map((r) => `${r.code}: ${sanitizeLine(r.message)}`).join(" · ")}` : " (no verdict)"}` });
+    out.push({
+      tone: "error",
+      text: `gate: BLOCKED${reasons.length ? ` · ${reasons.map((r) => `${r.code}: ${sanitizeLine(r.message)}`).join(" · ")}` : " (no verdict)"}`,
+    });
   }
   out.push({ tone: "plain", text: `reason: ${sanitizeLine(o.reason || "(none)")}` });
-  out.push({ tone: "dim", text: `evidence: ${o.evidence_ids.length ? o.evidence_ids.map(sanitizeLine).join(", ") : "(none)"} · Enter: full reason and evidence` });
+  out.push({
+    tone: "dim",
+    text: `evidence: ${o.evidence_ids.length ? o.evidence_ids.map(sanitizeLine).join(", ") : "(none)"} · Enter: full reason and evidence`,
+  });
   return out;
 }
 
@@ -102,7 +114,8 @@ function detailLines(req: ApprovalRequest, row: ApprovalRow, index: number, widt
   if (head) push(head.text, "accent");
   const d = row.decision;
   if (row.dropped) push("gate: not evaluated (dropped)", "dim");
-  else if (d?.approved) push(`gate: approved · notional ${money(d.notional, req.baseCurrency ?? "")} · commission ${money(d.commission, req.baseCurrency ?? "")}`, "ok");
+  else if (d?.approved)
+    push(`gate: approved · notional ${money(d.notional, req.baseCurrency ?? "")} · commission ${money(d.commission, req.baseCurrency ?? "")}`, "ok");
   else {
     push("gate: BLOCKED", "error");
     for (const r of d?.reasons ?? []) push(`  ${r.code}: ${sanitizeLine(r.message)}`, "error");
@@ -128,7 +141,11 @@ function detailLines(req: ApprovalRequest, row: ApprovalRow, index: number, widt
 
 export function cashAfterRows(req: ApprovalRequest, rows: readonly ApprovalRow[]): number | null {
   if (!req.portfolio) return null;
-  return cashAfter(req.portfolio.cash, rows.filter(isApprovable).flatMap((r) => (r.decision ? [r.decision] : [])), req.portfolio.currency);
+  return cashAfter(
+    req.portfolio.cash,
+    rows.filter(isApprovable).flatMap((r) => (r.decision ? [r.decision] : [])),
+    req.portfolio.currency,
+  );
 }
 
 /** The lines of the details or portfolio view (none in any other mode, or with nothing to show). */

@@ -21,7 +21,14 @@ export interface ApprovalRow {
 
 function blockedDecision(order: ProposedOrder, index: number, message: string): GateDecision {
   // The gate could not be asked: treat as blocked (fail closed). The code is only for display.
-  return { index, order: { ...order }, approved: false, reasons: [{ code: "non_finite_number", message }], notional: order.quantity * order.limit_price, commission: 0 };
+  return {
+    index,
+    order: { ...order },
+    approved: false,
+    reasons: [{ code: "non_finite_number", message }],
+    notional: order.quantity * order.limit_price,
+    commission: 0,
+  };
 }
 
 /** Re-gate the kept rows as one batch (verdicts depend on the whole batch: cash, duplicates…). */
@@ -121,7 +128,9 @@ export function buildApproval(req: ApprovalRequest, rows: readonly ApprovalRow[]
       rows: regateRows(req, dropBlocked),
     };
   }
-  const edits = chosen.filter(isEdited).map((r) => `${sanitizeLine(r.order.symbol)} ${r.proposed.quantity}@${r.proposed.limit_price}→${r.order.quantity}@${r.order.limit_price}`);
+  const edits = chosen
+    .filter(isEdited)
+    .map((r) => `${sanitizeLine(r.order.symbol)} ${r.proposed.quantity}@${r.proposed.limit_price}→${r.order.quantity}@${r.order.limit_price}`);
   const droppedCount = rows.filter((r) => r.dropped).length;
   const blockedCount = rows.filter((r) => !r.dropped && !isApprovable(r)).length;
   const notes = [

@@ -127,7 +127,9 @@ export function browseView(f: ApprovalFrame, title: ReactNode): ReactNode {
       <Box flexDirection="column" marginTop={1}>
         <ScrollLines lines={brief} offset={0} height={brief.length} width={width} />
       </Box>
-      {st.message ? <ScrollLines lines={message.map((text) => ({ text, tone: st.message?.tone ?? "plain" }))} offset={0} height={message.length} width={width} /> : null}
+      {st.message ? (
+        <ScrollLines lines={message.map((text) => ({ text, tone: st.message?.tone ?? "plain" }))} offset={0} height={message.length} width={width} />
+      ) : null}
       <ModeLine mode={st.mode} approvable={approvable.length} excluded={blocked + dropped} width={width} />
       <KeyHelp table={keys} width={width} />
     </Box>

@@ -54,9 +54,11 @@ function ChartView({ account, width, height }: { account: JournalAccount; width:
 /** What the limit line means for the account now, in words that are true in every state. */
 export function headroomText(account: JournalAccount, value: number, limit: number): { text: string; tone: Tone } {
   const cur = account.base_currency ?? "";
-  if (account.trading_state === "HALTED") return { text: `trading is halted: the kill switch has tripped (limit line ${money(limit, cur)}); \`tradewarden killswitch\` resets it`, tone: "error" };
+  if (account.trading_state === "HALTED")
+    return { text: `trading is halted: the kill switch has tripped (limit line ${money(limit, cur)}); \`tradewarden killswitch\` resets it`, tone: "error" };
   const room = value - limit;
-  if (room <= 0) return { text: `value is ${money(-room, cur)} under the limit line ${money(limit, cur)}: the next run's valuation trips the kill switch`, tone: "error" };
+  if (room <= 0)
+    return { text: `value is ${money(-room, cur)} under the limit line ${money(limit, cur)}: the next run's valuation trips the kill switch`, tone: "error" };
   return { text: `limit line ${money(limit, cur)} · headroom ${money(room, cur)} before the kill switch trips`, tone: "plain" };
 }
 
@@ -72,7 +74,8 @@ export function AccountBody({ account, width, height }: { account: JournalAccoun
     <Box flexDirection="column">
       <ChartView account={a} width={width} height={Math.max(3, height - 6)} />
       <Text wrap="truncate-end">
-        <Text color={th.c("value")}>⣿ value</Text> <Text color={th.c("peak")}>─ peak</Text> <Text color={th.c("limit")}>┄ limit (peak × (1 − {pct(a.max_drawdown_pct, 0)}))</Text> ·{" "}
+        <Text color={th.c("value")}>⣿ value</Text> <Text color={th.c("peak")}>─ peak</Text>{" "}
+        <Text color={th.c("limit")}>┄ limit (peak × (1 − {pct(a.max_drawdown_pct, 0)}))</Text> ·{" "}
         <Text color={th.c("warn")}>
           {MARKS.trip} trip {MARKS.reset} reset {MARKS.fill} fills
         </Text>{" "}
@@ -80,7 +83,8 @@ export function AccountBody({ account, width, height }: { account: JournalAccoun
       </Text>
       {lastP ? (
         <Text wrap="truncate-end">
-          day {sanitizeLine(lastP.trading_day)}: value {money(lastP.value, cur)} · peak {money(lastP.peak, cur)} · drawdown {pct(dd)} of max {pct(a.max_drawdown_pct, 0)}
+          day {sanitizeLine(lastP.trading_day)}: value {money(lastP.value, cur)} · peak {money(lastP.peak, cur)} · drawdown {pct(dd)} of max{" "}
+          {pct(a.max_drawdown_pct, 0)}
           {a.trading_state ? ` · ${a.trading_state}` : ""}
         </Text>
       ) : null}

@@ -105,7 +105,8 @@ function pagerKey({ s, input, key, patch, interrupt, onExit, bodyHeight }: Journ
   if (a === "search") return patch({ searching: EMPTY_LINE });
   if (a === "back") return patch({ search: null, view: v.kind === "detail" ? { kind: "list" } : { kind: "detail", runId: v.runId, offset: v.back } });
   if (a === "transcript") {
-    if (v.kind === "detail" && s.detail?.load.state === "ready") patch({ search: null, view: { kind: "transcript", runId: v.runId, offset: 0, back: v.offset } });
+    if (v.kind === "detail" && s.detail?.load.state === "ready")
+      patch({ search: null, view: { kind: "transcript", runId: v.runId, offset: 0, back: v.offset } });
     return;
   }
   if (a === "next" || a === "previous") {

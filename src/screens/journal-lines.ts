@@ -23,7 +23,10 @@ function verdictLines(title: string, decisions: readonly GateDecision[]): Line[]
   const out: Line[] = [{ text: title, tone: "accent" }];
   for (const d of decisions) {
     const head = `${sanitizeLine(String(d.order.side)).toUpperCase()} ${quantity(d.order.quantity)} ${sanitizeLine(String(d.order.symbol))} @ ${price(d.order.limit_price)}`;
-    out.push({ text: `  ${d.approved ? "✓" : "✗"} ${head} · notional ${money(d.notional)}${d.approved ? " · approved" : " · BLOCKED"}`, tone: d.approved ? "ok" : "error" });
+    out.push({
+      text: `  ${d.approved ? "✓" : "✗"} ${head} · notional ${money(d.notional)}${d.approved ? " · approved" : " · BLOCKED"}`,
+      tone: d.approved ? "ok" : "error",
+    });
     for (const r of d.reasons) out.push({ text: `      ${r.code}: ${sanitizeLine(r.message)}`, tone: "error" });
   }
   return out;
@@ -35,7 +38,9 @@ const clock = (at: string | undefined) => (at ?? "").slice(11, 19);
 function decisionOf(d: JournalRunDetail): JournalDecision | null {
   if (d.decision) return d.decision;
   const ev = [...d.events].reverse().find((e) => e.type === "approval.decided");
-  return ev?.type === "approval.decided" ? { decision: ev.decision, by: ev.by, orders_hash: ev.orders_hash, orders: ev.orders.length, ...(ev.reason ? { reason: ev.reason } : {}) } : null;
+  return ev?.type === "approval.decided"
+    ? { decision: ev.decision, by: ev.by, orders_hash: ev.orders_hash, orders: ev.orders.length, ...(ev.reason ? { reason: ev.reason } : {}) }
+    : null;
 }
 
 /** Every line of a run's detail view, wrapped to `width`. */
@@ -47,8 +52,12 @@ export function detailLines(d: JournalRunDetail, summary: JournalRunSummary | un
   const started = d.events.find((e) => e.type === "run.started");
   const finished = d.events.find((e) => e.type === "run.finished");
   const day = summary?.trading_day ?? (started?.type === "run.started" ? started.trading_day : "");
-  push(`Run ${sanitizeLine(d.run_id)}${day ? ` · trading day ${sanitizeLine(day)}` : ""}${summary ? ` · ${summary.mode} · started ${sanitizeLine(summary.started_at)}` : started?.type === "run.started" ? ` · ${started.mode}` : ""}`, "accent");
-  if (finished?.type === "run.finished") push(`Outcome: ${finished.outcome} (exit ${finished.exit_code}): ${sanitizeLine(finished.message)}`, finished.exit_code === 0 ? "ok" : "error");
+  push(
+    `Run ${sanitizeLine(d.run_id)}${day ? ` · trading day ${sanitizeLine(day)}` : ""}${summary ? ` · ${summary.mode} · started ${sanitizeLine(summary.started_at)}` : started?.type === "run.started" ? ` · ${started.mode}` : ""}`,
+    "accent",
+  );
+  if (finished?.type === "run.finished")
+    push(`Outcome: ${finished.outcome} (exit ${finished.exit_code}): ${sanitizeLine(finished.message)}`, finished.exit_code === 0 ? "ok" : "error");
   else if (summary) push(`Outcome: ${summary.outcome ?? "unfinished"}`);
 
   const decision = decisionOf(d);
@@ -78,7 +87,9 @@ export function detailLines(d: JournalRunDetail, summary: JournalRunSummary | un
   push(`Fills (${d.fills.length})`, "accent");
   if (d.fills.length === 0) push("  none", "dim");
   for (const f of d.fills)
-    push(`  day ${sanitizeLine(day || "?")} ${clock(f.at)}  ${f.side} ${quantity(f.quantity)} ${sanitizeLine(f.symbol)} @ ${price(f.price)}${f.commission !== undefined ? ` · commission ${money(f.commission)}` : ""}`);
+    push(
+      `  day ${sanitizeLine(day || "?")} ${clock(f.at)}  ${f.side} ${quantity(f.quantity)} ${sanitizeLine(f.symbol)} @ ${price(f.price)}${f.commission !== undefined ? ` · commission ${money(f.commission)}` : ""}`,
+    );
 
   const proposal = d.events.find((e) => e.type === "proposal");
   if (proposal?.type === "proposal") {

@@ -28,10 +28,7 @@ function runColumns(width: number): Column<RunColumn>[] {
 }
 
 function runsHeader(cols: readonly Column<RunColumn>[]): string {
-  return `${" ".repeat(MARKER)}${cells(
-    cols,
-    Object.fromEntries(cols.map((c) => [c.id, c.header])) as Record<RunColumn, string>,
-  )}`.trimEnd();
+  return `${" ".repeat(MARKER)}${cells(cols, Object.fromEntries(cols.map((c) => [c.id, c.header])) as Record<RunColumn, string>)}`.trimEnd();
 }
 
 function runRow(cols: readonly Column<RunColumn>[], r: JournalRunSummary, selected: boolean): string {
@@ -64,7 +61,13 @@ export function RunsList({ runs, selected, height, width }: { runs: readonly Jou
         const i = start + k;
         const isSel = i === sel;
         return (
-          <Text key={r.run_id} wrap="truncate-end" bold={isSel} inverse={isSel && th.color} color={isSel && th.color ? undefined : th.c(outcomeTone(r.outcome ?? "unfinished"))}>
+          <Text
+            key={r.run_id}
+            wrap="truncate-end"
+            bold={isSel}
+            inverse={isSel && th.color}
+            color={isSel && th.color ? undefined : th.c(outcomeTone(r.outcome ?? "unfinished"))}
+          >
             {runRow(cols, r, isSel)}
           </Text>
         );

@@ -48,7 +48,13 @@ function listView(st: JState, runs: JournalRunSummary[], allRuns: JournalRunSumm
   );
   const status =
     st.filtering || st.filter.text ? (
-      <LineField label="filter /" line={st.filter} focused={st.filtering} width={width} hint={st.filtering ? "" : `(Esc clears) · run ${positionLabel(st.selected, runs.length)}`} />
+      <LineField
+        label="filter /"
+        line={st.filter}
+        focused={st.filtering}
+        width={width}
+        hint={st.filtering ? "" : `(Esc clears) · run ${positionLabel(st.selected, runs.length)}`}
+      />
     ) : (
       <Text dimColor>run {positionLabel(st.selected, runs.length)}</Text>
     );
@@ -75,7 +81,9 @@ function runView(st: JState, v: Extract<View, { kind: "detail" | "transcript" }>
   if (!l.data) return { title, body: <Text color={th.c("warn")}>run not found in the journal</Text>, status: null };
   const offset = Math.min(v.offset, Math.max(0, lines.length - bodyHeight));
   const sr = st.search;
-  const marked = sr ? lines.map((x, i) => (i === sr.at ? { text: `▶ ${x.text}`, tone: "warn" as const } : sr.matches.includes(i) ? { ...x, tone: "accent" as const } : x)) : lines;
+  const marked = sr
+    ? lines.map((x, i) => (i === sr.at ? { text: `▶ ${x.text}`, tone: "warn" as const } : sr.matches.includes(i) ? { ...x, tone: "accent" as const } : x))
+    : lines;
   const body = <ScrollLines lines={marked} offset={offset} height={bodyHeight} width={width} />;
   const where = rangeLabel(offset, bodyHeight, lines.length);
   const status = st.searching ? (

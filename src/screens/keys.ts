@@ -51,7 +51,8 @@ export function moveKeys(what: string): KeyTable<MoveAction> {
     { action: "bottom", label: "G", help: "last", match: (i, k) => k.end || char("G")(i, k), hidden: true },
   ];
 }
-export const isMove = (a: string | undefined): a is MoveAction => a === "up" || a === "down" || a === "pageUp" || a === "pageDown" || a === "top" || a === "bottom";
+export const isMove = (a: string | undefined): a is MoveAction =>
+  a === "up" || a === "down" || a === "pageUp" || a === "pageDown" || a === "top" || a === "bottom";
 
 // ── Run screen ───────────────────────────────────────────────────────────────────────────────
 export type RunAction = "interrupt" | "help";
@@ -149,7 +150,14 @@ export const JOURNAL_DETAIL_KEYS: KeyTable<ScrollAction> = [
   helpKey<ScrollAction>(),
   interrupt<ScrollAction>("quit (exit 130)"),
 ];
-export const JOURNAL_TRANSCRIPT_KEYS: KeyTable<ScrollAction> = [...moveKeys("scroll"), ...searchKeys, back, quit, helpKey<ScrollAction>(), interrupt<ScrollAction>("quit (exit 130)")];
+export const JOURNAL_TRANSCRIPT_KEYS: KeyTable<ScrollAction> = [
+  ...moveKeys("scroll"),
+  ...searchKeys,
+  back,
+  quit,
+  helpKey<ScrollAction>(),
+  interrupt<ScrollAction>("quit (exit 130)"),
+];
 
 export type AccountAction = "back" | "quit" | "help" | "interrupt";
 export const JOURNAL_ACCOUNT_KEYS: KeyTable<AccountAction> = [

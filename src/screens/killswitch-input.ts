@@ -53,7 +53,11 @@ export function killSwitchKey(k: KillSwitchKey) {
   if (out.kind !== "submit") return;
   if (m.kind === "word") {
     if (out.line.text === RESET_WORD) return set({ ...s, mode: { kind: "reason", line: EMPTY_LINE }, message: null });
-    return set({ ...s, mode: { kind: "word", line: EMPTY_LINE }, message: { error: true, text: `refused: "${sanitizeLine(out.line.text)}" is not ${RESET_WORD}. Type ${RESET_WORD} exactly (capitals), or Esc to leave.` } });
+    return set({
+      ...s,
+      mode: { kind: "word", line: EMPTY_LINE },
+      message: { error: true, text: `refused: "${sanitizeLine(out.line.text)}" is not ${RESET_WORD}. Type ${RESET_WORD} exactly (capitals), or Esc to leave.` },
+    });
   }
   submitReason(k, out.line.text);
 }
@@ -65,6 +69,11 @@ function submitReason({ s, set, onReset }: KillSwitchKey, typed: string) {
   set({ ...s, mode: { kind: "busy" }, message: null });
   onReset({ reason }).then(
     () => set((p) => ({ ...p, mode: { kind: "done" }, message: null })),
-    (e: unknown) => set((p) => ({ ...p, mode: { kind: "word", line: EMPTY_LINE }, message: { error: true, text: `reset failed, nothing changed: ${sanitizeLine(e instanceof Error ? e.message : String(e))}` } })),
+    (e: unknown) =>
+      set((p) => ({
+        ...p,
+        mode: { kind: "word", line: EMPTY_LINE },
+        message: { error: true, text: `reset failed, nothing changed: ${sanitizeLine(e instanceof Error ? e.message : String(e))}` },
+      })),
   );
 }

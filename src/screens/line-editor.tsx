@@ -50,7 +50,21 @@ export function promptKey(table: KeyTable<PromptAction>, line: LineState, input:
 }
 
 /** A one-line field: label, the text (scrolled sideways to keep the cursor in view), the cursor. */
-export function LineField({ label, line, width, tone, hint, focused = true }: { label: string; line: LineState; width?: number; tone?: Tone; hint?: string; focused?: boolean }) {
+export function LineField({
+  label,
+  line,
+  width,
+  tone,
+  hint,
+  focused = true,
+}: {
+  label: string;
+  line: LineState;
+  width?: number;
+  tone?: Tone;
+  hint?: string;
+  focused?: boolean;
+}) {
   const th = useTheme();
   const room = width !== undefined ? Math.max(8, width - label.length - 2 - (hint ? hint.length + 1 : 0)) : 10_000;
   const win = visibleWindow(line, room);

@@ -14,7 +14,10 @@ export function portfolioLines(p: PortfolioView, cashAfterProposal: number | nul
     tone: "plain",
     text: fitSegments(
       [
-        { text: `cash ${money(p.cash, cur)}${cashAfterProposal !== null ? ` → ${money(cashAfterProposal, cur)} after the approvable orders` : ""}`, priority: 10 },
+        {
+          text: `cash ${money(p.cash, cur)}${cashAfterProposal !== null ? ` → ${money(cashAfterProposal, cur)} after the approvable orders` : ""}`,
+          priority: 10,
+        },
         { text: `value ${money(p.value, cur)}`, priority: 5 },
         { text: `${p.holdings.length} holding(s)`, priority: 3 },
       ],
@@ -24,7 +27,10 @@ export function portfolioLines(p: PortfolioView, cashAfterProposal: number | nul
   const wide = width >= 100;
   const shown = p.holdings.slice(0, Math.max(0, maxHoldings));
   if (shown.length > 0)
-    out.push({ tone: "dim", text: `  ${padEnd("symbol", 9)}${padStart("qty", 10)} ${padStart("value", 14)} ${padStart("weight", 7)} ${padStart("unrealised", 14)}${wide ? ` ${padStart("price", 11)}` : ""}` });
+    out.push({
+      tone: "dim",
+      text: `  ${padEnd("symbol", 9)}${padStart("qty", 10)} ${padStart("value", 14)} ${padStart("weight", 7)} ${padStart("unrealised", 14)}${wide ? ` ${padStart("price", 11)}` : ""}`,
+    });
   for (const h of shown) {
     const pnl = h.unrealised_pnl;
     out.push({
@@ -42,4 +48,3 @@ export function portfolioLines(p: PortfolioView, cashAfterProposal: number | nul
   });
   return out;
 }
-

@@ -28,7 +28,10 @@ const modelResponse: EventHandler<"model.response"> = (s, e) =>
   append(
     { ...s, status: { ...s.status, thinking: false, retry: null, cost_usd: e.total_cost_usd } },
     e.seq,
-    note("dim", `turn ${e.turn}: ${sanitizeLine(e.stop_reason)} · ${e.usage.input_tokens + e.usage.cache_creation_input_tokens + e.usage.cache_read_input_tokens} in (${e.usage.cache_read_input_tokens} cached) / ${e.usage.output_tokens} out tokens · ${usd(e.cost_usd)} · ${(e.duration_ms / 1000).toFixed(1)}s`),
+    note(
+      "dim",
+      `turn ${e.turn}: ${sanitizeLine(e.stop_reason)} · ${e.usage.input_tokens + e.usage.cache_creation_input_tokens + e.usage.cache_read_input_tokens} in (${e.usage.cache_read_input_tokens} cached) / ${e.usage.output_tokens} out tokens · ${usd(e.cost_usd)} · ${(e.duration_ms / 1000).toFixed(1)}s`,
+    ),
   );
 
 function correctionView(c: EventOf<"tool.rejected">["correction"]): ToolCorrectionView | undefined {
@@ -95,9 +98,17 @@ const toolPending: EventHandler<"tool.pending"> = (s, e) => {
 
 const agentFinished: EventHandler<"agent.finished"> = (s, e) =>
   append(
-    { ...s, status: { ...s.status, thinking: false, cost_usd: Math.max(s.status.cost_usd, e.cost_usd), phase: "proposal" }, pendingTools: [], agent: { outcome: e.outcome, reason: sanitizeLine(e.reason), turns: e.turns, cost_usd: e.cost_usd } },
+    {
+      ...s,
+      status: { ...s.status, thinking: false, cost_usd: Math.max(s.status.cost_usd, e.cost_usd), phase: "proposal" },
+      pendingTools: [],
+      agent: { outcome: e.outcome, reason: sanitizeLine(e.reason), turns: e.turns, cost_usd: e.cost_usd },
+    },
     e.seq,
-    note(e.outcome === "submitted" || e.outcome === "hold" ? "accent" : "warn", `agent finished: ${e.outcome} (${sanitizeLine(e.reason)}) after ${e.turns} turn(s), ${usd(e.cost_usd)}`),
+    note(
+      e.outcome === "submitted" || e.outcome === "hold" ? "accent" : "warn",
+      `agent finished: ${e.outcome} (${sanitizeLine(e.reason)}) after ${e.turns} turn(s), ${usd(e.cost_usd)}`,
+    ),
   );
 
 export const AGENT_HANDLERS = {

@@ -16,7 +16,14 @@ const runStarted: EventHandler<"run.started"> = (s, e) => {
     account: sanitizeLine(e.broker.account_id),
     base_currency: sanitizeLine(e.base_currency),
   };
-  return append({ ...s, header, status: { ...s.status, phase: "preflight" } }, e.seq, note("accent", `run ${header.run_id} started: ${header.mode} mode, trading day ${header.trading_day}, model ${header.model}, broker ${header.broker} (${header.account})`));
+  return append(
+    { ...s, header, status: { ...s.status, phase: "preflight" } },
+    e.seq,
+    note(
+      "accent",
+      `run ${header.run_id} started: ${header.mode} mode, trading day ${header.trading_day}, model ${header.model}, broker ${header.broker} (${header.account})`,
+    ),
+  );
 };
 
 const orderRecovered: EventHandler<"order.recovered"> = (s, e) =>
@@ -73,17 +80,28 @@ const killswitchTripped: EventHandler<"killswitch.tripped"> = (s, e) =>
       e.by === "operator"
         ? `KILL SWITCH TRIPPED by the operator: ${sanitizeLine(e.reason)} (drawdown ${pct(e.drawdown_pct)}, limit ${pct(e.limit_pct, 0)})`
         : `KILL SWITCH TRIPPED: ${sanitizeLine(e.reason)} (drawdown ${pct(e.drawdown_pct)} ≥ limit ${pct(e.limit_pct, 0)})`,
-      e.liquidation.length ? e.liquidation.map((o) => `liquidate: ${o.side} ${o.quantity} ${sanitizeLine(o.symbol)} @ ${o.limit_price}`) : ["nothing to liquidate"],
+      e.liquidation.length
+        ? e.liquidation.map((o) => `liquidate: ${o.side} ${o.quantity} ${sanitizeLine(o.symbol)} @ ${o.limit_price}`)
+        : ["nothing to liquidate"],
     ),
   );
 
 const runFinished: EventHandler<"run.finished"> = (s, e) => {
-  const final: RunFinal = { outcome: e.outcome, exit_code: e.exit_code, message: sanitizeLine(e.message), cost_usd: e.cost_usd, ...(e.value_after !== undefined ? { value_after: e.value_after } : {}) };
+  const final: RunFinal = {
+    outcome: e.outcome,
+    exit_code: e.exit_code,
+    message: sanitizeLine(e.message),
+    cost_usd: e.cost_usd,
+    ...(e.value_after !== undefined ? { value_after: e.value_after } : {}),
+  };
   const good = e.exit_code === 0;
   return append(
     { ...s, final, pendingTools: [], status: { ...s.status, phase: "finished", thinking: false, cost_usd: Math.max(s.status.cost_usd, e.cost_usd) } },
     e.seq,
-    note(good ? "ok" : "error", `run finished: ${e.outcome} (exit ${e.exit_code}): ${joinClauses(final.message, `LLM cost ${usd(e.cost_usd)}`, e.value_after !== undefined && `value ${money(e.value_after, s.header.base_currency)}`)}`),
+    note(
+      good ? "ok" : "error",
+      `run finished: ${e.outcome} (exit ${e.exit_code}): ${joinClauses(final.message, `LLM cost ${usd(e.cost_usd)}`, e.value_after !== undefined && `value ${money(e.value_after, s.header.base_currency)}`)}`,
+    ),
   );
 };
 
@@ -96,8 +114,14 @@ function described(s: RunState, e: EventOf<"research.search" | "mask.enabled" | 
 
 export const RUN_LIFECYCLE_HANDLERS = {
   "run.started": runStarted,
-  "preflight.failed": (s, e) => append({ ...s, status: { ...s.status, phase: "finished" } }, e.seq, note("error", `preflight failed (${sanitizeLine(e.code)}): ${sanitizeLine(e.message)}`)),
-  "reconcile.ok": (s, e) => append({ ...s, status: { ...s.status, phase: "valuation" } }, e.seq, note("dim", `reconciled: journal and broker agree (${e.positions} positions)`)),
+  "preflight.failed": (s, e) =>
+    append(
+      { ...s, status: { ...s.status, phase: "finished" } },
+      e.seq,
+      note("error", `preflight failed (${sanitizeLine(e.code)}): ${sanitizeLine(e.message)}`),
+    ),
+  "reconcile.ok": (s, e) =>
+    append({ ...s, status: { ...s.status, phase: "valuation" } }, e.seq, note("dim", `reconciled: journal and broker agree (${e.positions} positions)`)),
   "order.recovered": orderRecovered,
   "reconcile.failed": reconcileFailed,
   valuation,

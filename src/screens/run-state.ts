@@ -68,4 +68,3 @@ export function createRunStore(initial: RunState = initialRunState()): RunStore 
     },
   };
 }
-

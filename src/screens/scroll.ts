@@ -6,7 +6,17 @@ export function moveSelection(action: MoveAction, index: number, total: number, 
   if (total <= 0) return 0;
   const step = Math.max(1, page - 1);
   const next =
-    action === "up" ? index - 1 : action === "down" ? index + 1 : action === "pageUp" ? index - step : action === "pageDown" ? index + step : action === "top" ? 0 : total - 1;
+    action === "up"
+      ? index - 1
+      : action === "down"
+        ? index + 1
+        : action === "pageUp"
+          ? index - step
+          : action === "pageDown"
+            ? index + step
+            : action === "top"
+              ? 0
+              : total - 1;
   return Math.min(total - 1, Math.max(0, next));
 }
 
@@ -15,7 +25,17 @@ export function scrollBy(action: MoveAction, offset: number, total: number, heig
   const maxOff = Math.max(0, total - height);
   const page = Math.max(1, height - 1);
   const next =
-    action === "up" ? offset - 1 : action === "down" ? offset + 1 : action === "pageUp" ? offset - page : action === "pageDown" ? offset + page : action === "top" ? 0 : maxOff;
+    action === "up"
+      ? offset - 1
+      : action === "down"
+        ? offset + 1
+        : action === "pageUp"
+          ? offset - page
+          : action === "pageDown"
+            ? offset + page
+            : action === "top"
+              ? 0
+              : maxOff;
   return Math.min(maxOff, Math.max(0, next));
 }
 

@@ -41,7 +41,12 @@ export interface EffectiveConfig {
 }
 
 function refuse(issues: ConfigIssue[]): TwError {
-  return new TwError("config_invalid", `the simulation's configuration did not load; nothing runs on it:\n${issues.map((e) => `  - ${e.message}`).join("\n")}`, EXIT.USAGE_OR_CONFIG, issues);
+  return new TwError(
+    "config_invalid",
+    `the simulation's configuration did not load; nothing runs on it:\n${issues.map((e) => `  - ${e.message}`).join("\n")}`,
+    EXIT.USAGE_OR_CONFIG,
+    issues,
+  );
 }
 
 function readDoc(path: string): Doc {

@@ -39,7 +39,8 @@ function summaryLine(r: SimulationReport): string {
 }
 
 function killSwitchBanner(r: SimulationReport): string {
-  if (r.trips.length === 0) return `<p class="ok" id="kill-switch">Kill switch: not tripped (limit ${pct(r.kill_switch.limit, 1)} drawdown from the confirmed peak).</p>`;
+  if (r.trips.length === 0)
+    return `<p class="ok" id="kill-switch">Kill switch: not tripped (limit ${pct(r.kill_switch.limit, 1)} drawdown from the confirmed peak).</p>`;
   const items = r.trips.map((t) => `<li><b>${esc(t.day)}</b>: drawdown ${pct(t.drawdown)} — ${esc(t.reason)}</li>`).join("");
   return `<div class="alert" id="kill-switch"><b>Kill switch tripped ${r.trips.length} time(s)</b> (limit ${pct(r.kill_switch.limit, 1)}):<ul>${items}</ul>${r.resets.length ? `<p>${r.resets.length} reset(s): ${r.resets.map((x) => esc(x.day)).join(", ")}</p>` : "<p>Not reset: trading stayed halted for the rest of the simulation.</p>"}</div>`;
 }
@@ -62,7 +63,9 @@ function figures(r: SimulationReport): string {
     ["blocked_by_rule", "Orders blocked by the gate", String(r.blocked)],
     ["cost_usd", "Model cost", `$${r.cost_usd.toFixed(4)}`],
   ];
-  const body = rows.map(([k, label, v]) => `<tr><th>${esc(label)}</th><td class="n" data-key="${k}">${esc(v)}</td><td class="def">${esc(r.definitions[k] ?? "")}</td></tr>`).join("");
+  const body = rows
+    .map(([k, label, v]) => `<tr><th>${esc(label)}</th><td class="n" data-key="${k}">${esc(v)}</td><td class="def">${esc(r.definitions[k] ?? "")}</td></tr>`)
+    .join("");
   return `<table class="figures"><thead><tr><th>Figure</th><th>Value</th><th>Definition</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
@@ -90,7 +93,9 @@ td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}td.de
 export function renderHtml(r: SimulationReport, assets: UplotAssets = uplotAssets()): string {
   const data = JSON.stringify(r).replace(/</g, "\\u003c");
   const fills = r.fill_list.map((f) => [f.day, f.side, f.symbol, String(f.quantity), num(f.price), num(f.commission), f.run_id]);
-  const failure = r.failure ? `<p class="alert">Stopped: ${esc(r.failure.message)}${r.failure.day ? ` (day ${esc(r.failure.day)}, run ${esc(r.failure.run_id)})` : ""}</p>` : "";
+  const failure = r.failure
+    ? `<p class="alert">Stopped: ${esc(r.failure.message)}${r.failure.day ? ` (day ${esc(r.failure.day)}, run ${esc(r.failure.run_id)})` : ""}</p>`
+    : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
@@ -113,8 +118,16 @@ ${figures(r)}
 <h2>Blocks by gate rule</h2>
 ${blocks(r)}
 <h2>Trips and resets</h2>
-${table(["day", "drawdown", "reason"], r.trips.map((t) => [t.day, pct(t.drawdown), t.reason]), "No trip.")}
-${table(["day", "value", "reason"], r.resets.map((t) => [t.day, num(t.value), t.reason]), "No reset.")}
+${table(
+  ["day", "drawdown", "reason"],
+  r.trips.map((t) => [t.day, pct(t.drawdown), t.reason]),
+  "No trip.",
+)}
+${table(
+  ["day", "value", "reason"],
+  r.resets.map((t) => [t.day, num(t.value), t.reason]),
+  "No reset.",
+)}
 <h2>Fills (${r.fills}) and cost</h2>
 <p>Traded notional ${num(r.traded_notional)}; commissions ${num(r.commissions)}; model cost $${r.cost_usd.toFixed(4)}. Day outcomes: ${esc(
     Object.entries(r.outcomes)

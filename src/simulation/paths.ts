@@ -32,7 +32,11 @@ export type SimulationPaths = ReturnType<typeof simulationPaths>;
 /** A name is a folder name: letters, digits, `.`, `_`, `-`; at most 64 characters. */
 export function checkSimulationName(name: string): string {
   if (!NAME.test(name) || name === "." || name === "..") {
-    throw new TwError("invalid_name", `simulation name "${name}" must be 1–64 letters, digits, ".", "_" or "-" (starting with a letter or digit)`, EXIT.USAGE_OR_CONFIG);
+    throw new TwError(
+      "invalid_name",
+      `simulation name "${name}" must be 1–64 letters, digits, ".", "_" or "-" (starting with a letter or digit)`,
+      EXIT.USAGE_OR_CONFIG,
+    );
   }
   return name;
 }

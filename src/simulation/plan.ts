@@ -23,12 +23,20 @@ export function planDays(calendar: TradingCalendar, from: string, to?: string): 
   if (!earliest) throw usage("not_enough_history", `the market data has fewer than ${MIN_HISTORY_DAYS + 1} trading days`);
   if (!calendar.isTradingDay(from)) {
     const next = calendar.onOrAfter(from);
-    const hint = from < first ? `the data starts on ${first}; the first day with enough history is ${earliest}` : next ? `the next trading day is ${next}` : `the data ends on ${last}`;
+    const hint =
+      from < first
+        ? `the data starts on ${first}; the first day with enough history is ${earliest}`
+        : next
+          ? `the next trading day is ${next}`
+          : `the data ends on ${last}`;
     throw usage("not_a_trading_day", `--from ${from} is not a trading day in the market data (${hint})`);
   }
   const history = calendar.countBefore(from);
   if (history < MIN_HISTORY_DAYS) {
-    throw usage("not_enough_history", `--from ${from} has ${history} trading day(s) of history before it; a simulation needs ${MIN_HISTORY_DAYS} (the first such day is ${earliest})`);
+    throw usage(
+      "not_enough_history",
+      `--from ${from} has ${history} trading day(s) of history before it; a simulation needs ${MIN_HISTORY_DAYS} (the first such day is ${earliest})`,
+    );
   }
   const end = to ?? last;
   if (end < from) throw usage("invalid_range", `--to ${end} is before --from ${from}`);

@@ -106,13 +106,19 @@ export function summaryText(meta: SimulationMeta, r: SimulationReport, dir: stri
   ];
   if (r.trips.length > 0) {
     for (const t of r.trips) lines.push(`KILL SWITCH TRIPPED on ${t.day}: ${t.reason}`);
-    lines.push(r.resets.length > 0 ? `${r.resets.length} automatic reset(s): ${r.resets.map((x) => x.day).join(", ")}` : "trading stayed halted after the trip (see --reset-after)");
+    lines.push(
+      r.resets.length > 0
+        ? `${r.resets.length} automatic reset(s): ${r.resets.map((x) => x.day).join(", ")}`
+        : "trading stayed halted after the trip (see --reset-after)",
+    );
   } else lines.push(`kill switch not tripped (limit ${pct(r.kill_switch.limit, 1)})`);
   const blocked = Object.entries(r.blocked_by_rule)
     .sort((a, b) => b[1] - a[1])
     .map(([k, n]) => `${k} ${n}`)
     .join(", ");
-  lines.push(`${r.orders} order(s) sent, ${r.fills} fill(s), ${r.blocked} blocked by the gate${blocked ? ` (${blocked})` : ""}; model cost $${r.cost_usd.toFixed(4)}`);
+  lines.push(
+    `${r.orders} order(s) sent, ${r.fills} fill(s), ${r.blocked} blocked by the gate${blocked ? ` (${blocked})` : ""}; model cost $${r.cost_usd.toFixed(4)}`,
+  );
   if (meta.failure) lines.push(`stopped: ${meta.failure.message}${meta.failure.run_id ? ` (run ${meta.failure.run_id})` : ""}`);
   lines.push(`report: ${dir}/report.html (and report.json)`);
   lines.push(`audit or replay a day: tradewarden --home ${dir} audit <run-id>`);

@@ -111,7 +111,10 @@ export function buildReport(meta: SimulationMeta, days: readonly DayRecord[], op
     blocked_by_rule: blocked,
     orders_by_month: byMonth,
     outcomes,
-    cost_usd: round(days.reduce((a, d) => a + d.cost_usd, 0), 6),
+    cost_usd: round(
+      days.reduce((a, d) => a + d.cost_usd, 0),
+      6,
+    ),
     failure: meta.failure,
     series: {
       day: days.map((d) => d.day),

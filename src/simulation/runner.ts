@@ -119,7 +119,13 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
   let end: DaysEnd = { status: "completed", exitCode: EXIT.OK };
   try {
     // One broker stays open across every day: its day changes go to its log between snapshots.
-    const svc = await createRunServices(paths.dir, req.env, { fsync: false, headOnFlush: true, market, keepClosedOrders: false, simSnapshotEvery: SIM_SNAPSHOT_EVERY });
+    const svc = await createRunServices(paths.dir, req.env, {
+      fsync: false,
+      headOnFlush: true,
+      market,
+      keepClosedOrders: false,
+      simSnapshotEvery: SIM_SNAPSHOT_EVERY,
+    });
     const mask = req.mask ? maskerFor(svc.universe) : undefined;
     hooks.onStart?.(meta);
     end = await runDays({ req, hooks, svc, market, mask, days, paths, meta, records, started, now });
@@ -143,7 +149,13 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
 
 /** Checks the request (config, model, days, name), then makes and locks the simulation's folder. */
 async function openSimulation(req: SimulationRequest, now: () => number): Promise<OpenedSimulation> {
-  const eff = effectiveConfig({ home: req.home, ...(req.configFile ? { configFile: req.configFile } : {}), ...(req.model ? { model: req.model } : {}), sets: req.sets, from: req.from });
+  const eff = effectiveConfig({
+    home: req.home,
+    ...(req.configFile ? { configFile: req.configFile } : {}),
+    ...(req.model ? { model: req.model } : {}),
+    sets: req.sets,
+    from: req.from,
+  });
   // The model is checked before anything is written: an unknown policy or a missing key refuses here.
   const model = createModelClient(eff.config.model, { env: req.env });
   const market = MarketData.load({ home: req.home });
@@ -151,7 +163,11 @@ async function openSimulation(req: SimulationRequest, now: () => number): Promis
   const name = checkSimulationName(req.name ?? generatedName(days[0] as string, days.at(-1) as string));
   const paths = simulationPaths(req.home, name);
   if (existsSync(paths.dir)) {
-    throw new TwError("simulation_exists", `a simulation named "${name}" already exists in ${paths.dir}; pick another --name (\`tradewarden simulate report ${name}\` rebuilds its report)`, EXIT.USAGE_OR_CONFIG);
+    throw new TwError(
+      "simulation_exists",
+      `a simulation named "${name}" already exists in ${paths.dir}; pick another --name (\`tradewarden simulate report ${name}\` rebuilds its report)`,
+      EXIT.USAGE_OR_CONFIG,
+    );
   }
   mkdirSync(paths.dir, { recursive: true });
   saveEffectiveConfig(paths.config, eff);
@@ -193,7 +209,8 @@ async function runDays(l: DayLoop): Promise<DaysEnd> {
     // between days so a signal (the first Ctrl+C stops here) is handled before the next one.
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (hooks.stopRequested?.() || signal.aborted) return { status: "interrupted", exitCode: EXIT.INTERRUPTED };
-    if (svc.sim?.nextDay() !== day) throw new TwError("sim_out_of_step", `the simulated broker's next day is ${svc.sim?.nextDay() ?? "none"}, expected ${day}`, EXIT.INTERNAL_ERROR);
+    if (svc.sim?.nextDay() !== day)
+      throw new TwError("sim_out_of_step", `the simulated broker's next day is ${svc.sim?.nextDay() ?? "none"}, expected ${day}`, EXIT.INTERNAL_ERROR);
     haltedDays = svc.journal.tradingState() === "HALTED" ? haltedDays + 1 : 0;
     const reset = req.resetAfter !== null && haltedDays > req.resetAfter ? await autoReset(svc, day, req.resetAfter) : undefined;
     if (reset) haltedDays = 0;
@@ -233,7 +250,11 @@ async function simulateDay(svc: RunServices, day: string, signal: AbortSignal, m
   packRunDir(summary.runDir);
   const facts = dayFacts(sink.events);
   // Close-of-day marks: what is known once the day's bar is in (the next day's reference prices).
-  const close = market.asOf(market.calendar.next(day) ?? "9999-12-31", { universe: svc.universe, baseCurrency: svc.config.account.base_currency, fxToBase: fxToBaseOf(svc.config) });
+  const close = market.asOf(market.calendar.next(day) ?? "9999-12-31", {
+    universe: svc.universe,
+    baseCurrency: svc.config.account.base_currency,
+    fxToBase: fxToBaseOf(svc.config),
+  });
   const { value } = accountValue(svc.journal, close);
   const currency = svc.config.account.base_currency;
   return {

@@ -53,7 +53,11 @@ function typedValue(key: string, raw: string, node: Json): unknown {
     if (raw !== "true" && raw !== "false") throw usage("invalid_value", `--set ${key}=${raw}: must be true or false`);
     return raw === "true";
   }
-  if (types.includes("array")) return raw.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+  if (types.includes("array"))
+    return raw
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
   if (types.includes("string")) return raw;
   throw usage("invalid_value", `--set ${key}: "${key}" is a table, not a value; set one of its keys`);
 }
@@ -98,7 +102,10 @@ export function applyModelChoice(doc: Doc, choice: string): Doc {
   const detail = colon < 0 ? "" : choice.slice(colon + 1);
   const providers = modelProviders();
   if (!providers.includes(provider)) {
-    throw usage("invalid_model", `--model ${choice}: "${provider}" is not a model provider; use config, ${providers.map((p) => (p === "scripted" ? "scripted[:POLICY]" : `${p}[:MODEL_ID]`)).join(" or ")}`);
+    throw usage(
+      "invalid_model",
+      `--model ${choice}: "${provider}" is not a model provider; use config, ${providers.map((p) => (p === "scripted" ? "scripted[:POLICY]" : `${p}[:MODEL_ID]`)).join(" or ")}`,
+    );
   }
   if (colon >= 0 && detail.length === 0) throw usage("invalid_model", `--model ${choice}: nothing after ":"`);
   const out = structuredClone(doc);
@@ -113,7 +120,11 @@ export function applyModelChoice(doc: Doc, choice: string): Doc {
 export function withoutNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutNulls);
   if (v !== null && typeof v === "object") {
-    return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, withoutNulls(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== null && x !== undefined)
+        .map(([k, x]) => [k, withoutNulls(x)]),
+    );
   }
   return v;
 }

@@ -90,7 +90,9 @@ export function readMeta(path: string): SimulationMeta {
 /** The day records (a torn last line, from a process killed mid-write, is left out). */
 function readDays(path: string): DayRecord[] {
   if (!existsSync(path)) return [];
-  const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0);
+  const lines = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.length > 0);
   const out: DayRecord[] = [];
   lines.forEach((l, i) => {
     try {
@@ -107,7 +109,11 @@ export function openSimulation(home: string, name: string): { paths: ReturnType<
   const paths = simulationPaths(home, name);
   if (!existsSync(paths.meta)) {
     const known = listSimulationNames(home);
-    throw new TwError("no_simulation", `no simulation named "${name}" in ${simulationsDir(home)}${known.length ? ` (there are: ${known.join(", ")})` : " (there are none yet)"}`, EXIT.USAGE_OR_CONFIG);
+    throw new TwError(
+      "no_simulation",
+      `no simulation named "${name}" in ${simulationsDir(home)}${known.length ? ` (there are: ${known.join(", ")})` : " (there are none yet)"}`,
+      EXIT.USAGE_OR_CONFIG,
+    );
   }
   return { paths, meta: withLiveStatus(paths.dir, readMeta(paths.meta)), days: readDays(paths.days) };
 }

@@ -116,7 +116,13 @@ function parseArguments(contract: ServedContract, rawArgs: unknown): Admitted<Re
   if (nestsDeeperThan(args) || isTooDeepStandIn(args)) {
     const shown = typeof rawArgs === "string" ? rawArgs.slice(0, RECEIVED_PREVIEW_CHARS) : "(too deeply nested to show)";
     return refused(
-      { code: "invalid_tool_arguments_json", tool: name, message: `arguments nest deeper than ${MAX_JSON_DEPTH} levels`, example: contract.example, received: shown },
+      {
+        code: "invalid_tool_arguments_json",
+        tool: name,
+        message: `arguments nest deeper than ${MAX_JSON_DEPTH} levels`,
+        example: contract.example,
+        received: shown,
+      },
       "parse",
       shown,
     );
@@ -153,7 +159,15 @@ function unmaskArguments(c: AdmissionContext, contract: ServedContract, modelArg
   const u = c.masking.unmaskArguments(name, modelArgs);
   if (u.ok) return { ok: true, value: u.args };
   return refused(
-    { code: u.code, tool: name, message: u.message, example: contract.example, received: modelArgs, ...(u.instruction ? { instruction: u.instruction } : {}), ...(u.details ? { details: u.details } : {}) },
+    {
+      code: u.code,
+      tool: name,
+      message: u.message,
+      example: contract.example,
+      received: modelArgs,
+      ...(u.instruction ? { instruction: u.instruction } : {}),
+      ...(u.details ? { details: u.details } : {}),
+    },
     "unmask",
     modelArgs,
   );

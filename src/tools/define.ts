@@ -27,7 +27,8 @@ export interface ToolDefinition<N extends string = string, I extends TObject = T
 /** Defines a tool. Refuses a definition whose `mutates` disagrees with its kind. */
 export function defineTool<const N extends string, I extends TObject, O extends TObject>(def: ToolDefinition<N, I, O>): ToolDefinition<N, I, O> {
   const writes = def.kind === "write" || def.kind === "final";
-  if (def.mutates !== writes) throw new Error(`tool ${def.name}: mutates is ${def.mutates} but kind ${def.kind} ${writes ? "changes" : "does not change"} state`);
+  if (def.mutates !== writes)
+    throw new Error(`tool ${def.name}: mutates is ${def.mutates} but kind ${def.kind} ${writes ? "changes" : "does not change"} state`);
   return def;
 }
 

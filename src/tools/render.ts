@@ -16,12 +16,9 @@ export function plainSchema(schema: unknown): Record<string, unknown> {
 
 /** The description the model sees: the tool's own text, then the example, the success summary, the error sentence. */
 export function modelDescription(tool: ServedContract): string {
-  return [
-    tool.description,
-    `Valid arguments example: ${JSON.stringify(tool.example)}`,
-    `On success: ${tool.successSummary}`,
-    COMMON_ERROR_SENTENCE,
-  ].join("\n\n");
+  return [tool.description, `Valid arguments example: ${JSON.stringify(tool.example)}`, `On success: ${tool.successSummary}`, COMMON_ERROR_SENTENCE].join(
+    "\n\n",
+  );
 }
 
 export interface AnthropicToolDef {

@@ -57,7 +57,9 @@ export function toolResultProblems(contract: ToolContract, envelope: unknown): s
     compiled.set(contract.output, validate);
   }
   if (validate(JSON.parse(JSON.stringify(envelope)))) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`,
+  );
 }
 
 /** A checker that hands each violation (naming the tool and every problem) to `onViolation`, then throws it. */

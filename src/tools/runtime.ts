@@ -174,7 +174,10 @@ function limitRefusal({ rt, name, contract, args, started }: Call): DispatchOutc
 }
 
 /** Runs the handler, holding a slot of the call limit while it runs; a throw (or no result) is reported, not raised. */
-async function runHandler({ rt, name, args }: Call, signal: AbortSignal | undefined): Promise<{ threw: false; result: HandlerResult } | { threw: true; error: unknown }> {
+async function runHandler(
+  { rt, name, args }: Call,
+  signal: AbortSignal | undefined,
+): Promise<{ threw: false; result: HandlerResult } | { threw: true; error: unknown }> {
   const ctx: ToolCallContext = {
     runId: rt.opts.runId,
     tradingDay: rt.opts.tradingDay,
@@ -224,7 +227,11 @@ function handlerSuccess({ rt, name, args, started }: Call, result: HandlerSucces
   const outcome = finish(rt, name, args, "ok", successEnvelope(result.data ?? {}), started, result.data ?? {});
   if (outcome.success) {
     rt.successes.set(name, (rt.successes.get(name) ?? 0) + 1);
-    if (Array.isArray(result.evidenceIds)) rt.registry.record(result.evidenceIds.filter((id): id is string => typeof id === "string"), result.data ?? {});
+    if (Array.isArray(result.evidenceIds))
+      rt.registry.record(
+        result.evidenceIds.filter((id): id is string => typeof id === "string"),
+        result.data ?? {},
+      );
     if (result.verdicts) outcome.verdicts = result.verdicts;
   }
   return outcome;
@@ -235,7 +242,15 @@ function fail(rt: RunTools, spec: FailureSpec, stage: DispatchStage, started: nu
 }
 
 /** The outcome of a call: its envelope serialised for the model (a result that cannot be is the tool's failure), its pending record. */
-function finish(rt: RunTools, tool: string, args: unknown, stage: DispatchStage, envelope: Record<string, unknown>, started: number, data?: Record<string, unknown>): DispatchOutcome {
+function finish(
+  rt: RunTools,
+  tool: string,
+  args: unknown,
+  stage: DispatchStage,
+  envelope: Record<string, unknown>,
+  started: number,
+  data?: Record<string, unknown>,
+): DispatchOutcome {
   let success = envelope.success === true;
   let compacted: { text: string; truncated: boolean };
   try {
@@ -300,7 +315,10 @@ function shown(masking: ToolMasking | undefined, envelope: Record<string, unknow
  */
 const rendered = new WeakMap<ContractSet, Map<string, readonly unknown[]>>();
 
-function renderedTools<K extends "anthropic" | "anthropic-strict" | "openai">(set: ContractSet, kind: K): K extends "openai" ? OpenAIToolDef[] : AnthropicToolDef[] {
+function renderedTools<K extends "anthropic" | "anthropic-strict" | "openai">(
+  set: ContractSet,
+  kind: K,
+): K extends "openai" ? OpenAIToolDef[] : AnthropicToolDef[] {
   let bySet = rendered.get(set);
   if (!bySet) {
     bySet = new Map();
@@ -308,7 +326,9 @@ function renderedTools<K extends "anthropic" | "anthropic-strict" | "openai">(se
   }
   let list = bySet.get(kind);
   if (!list) {
-    list = deepFreeze(kind === "openai" ? set.contracts.map((t) => set.openai(t)) : set.contracts.map((t) => set.anthropic(t, { strict: kind === "anthropic-strict" })));
+    list = deepFreeze(
+      kind === "openai" ? set.contracts.map((t) => set.openai(t)) : set.contracts.map((t) => set.anthropic(t, { strict: kind === "anthropic-strict" })),
+    );
     bySet.set(kind, list);
   }
   return list as K extends "openai" ? OpenAIToolDef[] : AnthropicToolDef[];

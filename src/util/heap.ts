@@ -11,7 +11,11 @@ import { setFlagsFromString } from "node:v8";
 
 export const LONG_RUN_HEAP_GROWING_PERCENT = 25;
 
-export function boundHeapGrowth(percent = LONG_RUN_HEAP_GROWING_PERCENT, execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ""): boolean {
+export function boundHeapGrowth(
+  percent = LONG_RUN_HEAP_GROWING_PERCENT,
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? "",
+): boolean {
   const given = (s: string) => /--heap[-_]growing[-_]percent\b/.test(s);
   if (execArgv.some(given) || given(nodeOptions)) return false;
   setFlagsFromString(`--heap-growing-percent=${percent}`);

@@ -61,7 +61,8 @@ function isSystemFolder(dir: string): boolean {
 /** What is wrong with `home` as a home folder (a phrase after the path), or undefined when it can be one. */
 export function homeProblem(home: string): string | undefined {
   const bytes = Buffer.byteLength(home, "utf8");
-  if (bytes > MAX_HOME_PATH_BYTES) return `is too long a path (${bytes} bytes; a home may have at most ${MAX_HOME_PATH_BYTES}, so the files inside it fit the system's limit)`;
+  if (bytes > MAX_HOME_PATH_BYTES)
+    return `is too long a path (${bytes} bytes; a home may have at most ${MAX_HOME_PATH_BYTES}, so the files inside it fit the system's limit)`;
   const longName = home.split(sep).find((part) => Buffer.byteLength(part, "utf8") > NAME_MAX);
   if (longName !== undefined) return `has a folder name longer than ${NAME_MAX} bytes (${longName.slice(0, 24)}…)`;
   const found = nearestExisting(home);

@@ -64,5 +64,8 @@ export function displayEvent<E extends { type: string }>(e: E): E {
 
 /** JSON text with the characters a terminal would act on (C1 controls, bidi marks) escaped: same value, nothing raw. */
 export function terminalSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

@@ -41,13 +41,22 @@ describe("request params (pure)", () => {
 
   test("stale breakpoints in the input are stripped (never more than four)", () => {
     const dirty: Message[] = convo.map((m) => ({ ...m, content: m.content.map((b) => ({ ...b, cache_control: { type: "ephemeral" } })) }));
-    const p = buildMessageParams({ system: "S", tools: TOOLS.map((t) => ({ ...t, cache_control: { type: "ephemeral" } })), messages: dirty, maxTokens: 10 }, "m");
+    const p = buildMessageParams(
+      { system: "S", tools: TOOLS.map((t) => ({ ...t, cache_control: { type: "ephemeral" } })), messages: dirty, maxTokens: 10 },
+      "m",
+    );
     expect(countBreakpoints(p)).toBe(3);
   });
 
   test("after pause_turn the newest user message keeps the breakpoint; the last block of a multi-block message gets it", () => {
     const msgs: Message[] = [
-      { role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      },
       { role: "assistant", content: [{ type: "text", text: "thinking…" }] },
     ];
     const p = buildMessageParams({ system: "S", tools: TOOLS, messages: msgs, maxTokens: 10 }, "m");
@@ -87,7 +96,13 @@ describe("the real SDK against a loopback fake Messages API", () => {
         { type: "tool_use", id: "toolu_2", name: "submit_orders", input },
       ],
       stop_reason: "tool_use",
-      usage: { input_tokens: 120, output_tokens: 80, cache_creation_input_tokens: 3000, cache_read_input_tokens: 9000, cache_creation: { ephemeral_5m_input_tokens: 1000, ephemeral_1h_input_tokens: 2000 } },
+      usage: {
+        input_tokens: 120,
+        output_tokens: 80,
+        cache_creation_input_tokens: 3000,
+        cache_read_input_tokens: 9000,
+        cache_creation: { ephemeral_5m_input_tokens: 1000, ephemeral_1h_input_tokens: 2000 },
+      },
     });
     const deltas: string[] = [];
     const r = await client().complete(req(), { onText: (d) => deltas.push(d) });
@@ -181,7 +196,13 @@ describe("the real SDK against a loopback fake Messages API", () => {
   test("the fake rejects, like the real API, a user message that does not begin with the tool results", async () => {
     const bad: Message[] = [
       ...convo.slice(0, 2),
-      { role: "user", content: [{ type: "text", text: "here you go" }, { type: "tool_result", tool_use_id: "t1", content: "{}" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "here you go" },
+          { type: "tool_result", tool_use_id: "t1", content: "{}" },
+        ],
+      },
     ];
     expect(toolResultError({ messages: bad })).toMatch(/tool_result/);
     const err = await client()

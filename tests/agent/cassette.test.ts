@@ -64,9 +64,18 @@ describe("canonical requests", () => {
   test("a growing transcript (message objects reused call after call) keys and records exactly like the whole request canonicalised afresh", () => {
     // The plain definition: canonical JSON of the redacted canonical request.
     const plain = (req: { system: string; tools: unknown[]; messages: unknown[]; maxTokens: number }) =>
-      canonicalJson(JSON.parse(canonicalJson({ system: req.system, tools: req.tools, messages: req.messages, max_tokens: req.maxTokens }).replace(/sk-ant-[A-Za-z0-9_-]{6,}/g, "[redacted]")));
+      canonicalJson(
+        JSON.parse(
+          canonicalJson({ system: req.system, tools: req.tools, messages: req.messages, max_tokens: req.maxTokens }).replace(
+            /sk-ant-[A-Za-z0-9_-]{6,}/g,
+            "[redacted]",
+          ),
+        ),
+      );
     const tools = [{ name: "t", description: "d", input_schema: { type: "object", properties: { z: { type: "string" }, a: { type: "number" } } } }];
-    const transcript: { role: "user" | "assistant"; content: Record<string, unknown>[] }[] = [{ role: "user", content: [{ type: "text", text: "go, key sk-ant-abcdef123456" }] }];
+    const transcript: { role: "user" | "assistant"; content: Record<string, unknown>[] }[] = [
+      { role: "user", content: [{ type: "text", text: "go, key sk-ant-abcdef123456" }] },
+    ];
     for (let turn = 0; turn < 4; turn++) {
       const req = { system: "S", tools, messages: transcript.slice(), maxTokens: 100 };
       const canonical = canonicalRequest(req as unknown as Parameters<typeof canonicalRequest>[0]);
@@ -191,9 +200,18 @@ describe("replay fails closed", () => {
     expect(() => new ReplayClient('{"type":"meta"}\nnot json')).toThrow(/line 1 is not a valid meta line/);
     // A call line whose request or response is not what the recorder writes is refused, naming the line.
     const call = (request: unknown, response: unknown) => JSON.stringify({ type: "call", index: 0, key: "k", request, response });
-    const answer = { content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, model: "m" };
-    expect(() => new ReplayClient(`${meta}\n${call({ system: "S", messages: "x", max_tokens: 1 }, answer)}`)).toThrow(/line 2: its request is not a recorded request/);
-    expect(() => new ReplayClient(`${meta}\n${call({ system: "S", messages: [], max_tokens: 1 }, { ...answer, usage: {} })}`)).toThrow(/line 2: its response is not a model answer/);
+    const answer = {
+      content: [{ type: "text", text: "ok" }],
+      stop_reason: "end_turn",
+      usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      model: "m",
+    };
+    expect(() => new ReplayClient(`${meta}\n${call({ system: "S", messages: "x", max_tokens: 1 }, answer)}`)).toThrow(
+      /line 2: its request is not a recorded request/,
+    );
+    expect(() => new ReplayClient(`${meta}\n${call({ system: "S", messages: [], max_tokens: 1 }, { ...answer, usage: {} })}`)).toThrow(
+      /line 2: its response is not a model answer/,
+    );
     expect(new ReplayClient(`${meta}\n${call({ system: "S", messages: [], max_tokens: 1 }, answer)}`).remaining).toBe(1);
   });
 });
@@ -221,7 +239,9 @@ describe("secrets are never recorded", () => {
 
   test("an OpenAI-style key the model echoes is redacted too", async () => {
     const key = "sk-proj-OPENAISECRETOPENAISECRET";
-    const rec = new RecordingClient(new QueueClient([{ content: [text(`the key is ${key}`)], stop_reason: "end_turn" }]), { contractVersion: CONTRACT_VERSION });
+    const rec = new RecordingClient(new QueueClient([{ content: [text(`the key is ${key}`)], stop_reason: "end_turn" }]), {
+      contractVersion: CONTRACT_VERSION,
+    });
     await run({ client: rec, runtime: makeWorld().runtime });
     expect(rec.toJsonl()).not.toContain("OPENAISECRET");
   });
@@ -242,7 +262,11 @@ type Rec = Record<string, any>;
 
 describe("format 2: each tool list written once", () => {
   const sha = (s: string) => createHash("sha256").update(s).digest("hex");
-  const jsonLines = (jsonl: string) => jsonl.trim().split("\n").map((l) => JSON.parse(l) as Rec);
+  const jsonLines = (jsonl: string) =>
+    jsonl
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Rec);
   /** What audit says about a cassette's text. */
   const audit = (jsonl: string) => {
     const found: string[] = [];
@@ -364,7 +388,9 @@ describe("format 2: each tool list written once", () => {
     } catch (e) {
       expect(e).toMatchObject({ code: "cassette_invalid", details: { line: 4 } });
     }
-    expect(audit(unknownRef)).toEqual(['cassette.jsonl line 4: tools_ref "0000000000000000000000000000000000000000000000000000000000000000" names no earlier tools line']);
+    expect(audit(unknownRef)).toEqual([
+      'cassette.jsonl line 4: tools_ref "0000000000000000000000000000000000000000000000000000000000000000" names no earlier tools line',
+    ]);
     // A call before its tools line refers to nothing yet.
     const swapped = [lines[0], lines[2], lines[1], ...lines.slice(3)].join("\n");
     expect(() => new ReplayClient(swapped)).toThrow(/cassette line 2: tools_ref "[0-9a-f]{64}" names no earlier tools line/);
@@ -374,6 +400,8 @@ describe("format 2: each tool list written once", () => {
   });
 
   test("a cassette of an unknown format is cassette_invalid", () => {
-    expect(() => new ReplayClient('{"type":"meta","format":3,"contract_version":"x","model":"m","created_at":"t"}\n')).toThrow(/line 1: format 3 is not one this build reads \(1, 2\)/);
+    expect(() => new ReplayClient('{"type":"meta","format":3,"contract_version":"x","model":"m","created_at":"t"}\n')).toThrow(
+      /line 1: format 3 is not one this build reads \(1, 2\)/,
+    );
   });
 });

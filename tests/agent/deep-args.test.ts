@@ -37,7 +37,11 @@ describe("tool arguments nested too deep", () => {
       const client = new RecordingClient(inner, { contractVersion: CONTRACT_VERSION });
       const { result, events } = await run({ client, runtime: makeWorld().runtime });
       expect(result.outcome, result.reason).toBe("hold");
-      expect(ofType(events, "tool.rejected")[0]).toMatchObject({ call_id: "a", error_code: "invalid_tool_arguments_json", error: "arguments nest deeper than 64 levels" });
+      expect(ofType(events, "tool.rejected")[0]).toMatchObject({
+        call_id: "a",
+        error_code: "invalid_tool_arguments_json",
+        error: "arguments nest deeper than 64 levels",
+      });
       // Every event and cassette line is writable JSON.
       expect(() => JSON.stringify(events)).not.toThrow();
       expect(client.lines.length).toBeGreaterThan(3);

@@ -19,7 +19,15 @@ export interface FakeUsage {
 export type FakeBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown };
 
 export type Behaviour =
-  | { kind: "message"; content: FakeBlock[]; stop_reason: string; usage?: FakeUsage; delayMs?: number; model?: string; /** OpenAI fake: a server that streams no usage. */ noUsage?: boolean }
+  | {
+      kind: "message";
+      content: FakeBlock[];
+      stop_reason: string;
+      usage?: FakeUsage;
+      delayMs?: number;
+      model?: string /** OpenAI fake: a server that streams no usage. */;
+      noUsage?: boolean;
+    }
   | { kind: "status"; status: number; headers?: Record<string, string>; errorType?: string; message?: string }
   | { kind: "stream_error"; afterText?: string; errorType?: string }
   | { kind: "hang" }
@@ -77,7 +85,11 @@ export function toolResultError(body: Record<string, unknown>): string | null {
     if (ids.length === 0) continue;
     const content = Array.isArray(next.content) ? (next.content as { type: string; tool_use_id?: string }[]) : [];
     const head = content.slice(0, ids.length);
-    const ok = next.role === "user" && head.every((b) => b.type === "tool_result") && new Set(head.map((b) => b.tool_use_id)).size === ids.length && ids.every((id) => head.some((b) => b.tool_use_id === id));
+    const ok =
+      next.role === "user" &&
+      head.every((b) => b.type === "tool_result") &&
+      new Set(head.map((b) => b.tool_use_id)).size === ids.length &&
+      ids.every((id) => head.some((b) => b.tool_use_id === id));
     if (!ok) {
       return `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${ids.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
     }
@@ -210,7 +222,16 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
             res.writeHead(200, { "content-type": "text/event-stream" });
             sse(res, "message_start", {
               type: "message_start",
-              message: { id: "msg_err", type: "message", role: "assistant", model: String(body.model), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } },
+              message: {
+                id: "msg_err",
+                type: "message",
+                role: "assistant",
+                model: String(body.model),
+                content: [],
+                stop_reason: null,
+                stop_sequence: null,
+                usage: { input_tokens: 5, output_tokens: 1 },
+              },
             });
             sse(res, "content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
             sse(res, "content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: b.afterText ?? "Thinking" } });
@@ -225,7 +246,16 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
             res.writeHead(200, { "content-type": "text/event-stream" });
             sse(res, "message_start", {
               type: "message_start",
-              message: { id: "msg_stall", type: "message", role: "assistant", model: String(body.model), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } },
+              message: {
+                id: "msg_stall",
+                type: "message",
+                role: "assistant",
+                model: String(body.model),
+                content: [],
+                stop_reason: null,
+                stop_sequence: null,
+                usage: { input_tokens: 5, output_tokens: 1 },
+              },
             });
             sse(res, "content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
             sse(res, "content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: b.text } });

@@ -42,7 +42,9 @@ export function toolMessageError(body: Record<string, unknown>): string | null {
     }
     if (m.role === "assistant" && Array.isArray(m.tool_calls)) open = m.tool_calls.map((c) => c.id);
   }
-  return open.length > 0 ? `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${open.join(", ")}` : null;
+  return open.length > 0
+    ? `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${open.join(", ")}`
+    : null;
 }
 
 function apiError(res: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
@@ -60,13 +62,20 @@ export function sseChunks(chunks: Record<string, unknown>[], model = "gpt-5-mini
 
 function chunkWriter(res: ServerResponse, id: string, model: string) {
   return (choices: unknown[], extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1_790_000_000, model, system_fingerprint: "fp_fake", choices, ...extra })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1_790_000_000, model, system_fingerprint: "fp_fake", choices, ...extra })}\n\n`,
+    );
 }
 
 function wireUsage(u: FakeUsage): Record<string, unknown> {
   const cached = u.cache_read_input_tokens ?? 0;
   const prompt = u.input_tokens + cached;
-  return { prompt_tokens: prompt, completion_tokens: u.output_tokens, total_tokens: prompt + u.output_tokens, prompt_tokens_details: { cached_tokens: cached } };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: u.output_tokens,
+    total_tokens: prompt + u.output_tokens,
+    prompt_tokens_details: { cached_tokens: cached },
+  };
 }
 
 async function streamMessage(res: ServerResponse, b: Extract<Behaviour, { kind: "message" }>, body: Record<string, unknown>, n: number): Promise<void> {
@@ -82,7 +91,9 @@ async function streamMessage(res: ServerResponse, b: Extract<Behaviour, { kind: 
     .filter((x) => x.type === "tool_use")
     .forEach((block, index) => {
       if (block.type !== "tool_use") return;
-      write([{ index: 0, delta: { tool_calls: [{ index, id: block.id, type: "function", function: { name: block.name, arguments: "" } }] }, finish_reason: null }]);
+      write([
+        { index: 0, delta: { tool_calls: [{ index, id: block.id, type: "function", function: { name: block.name, arguments: "" } }] }, finish_reason: null },
+      ]);
       for (const piece of awkwardPieces(JSON.stringify(block.input))) {
         write([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }]);
       }

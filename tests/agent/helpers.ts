@@ -42,7 +42,9 @@ export const usage = (input = 100, output = 20, extra: Partial<Usage> = {}): Usa
   ...extra,
 });
 
-export type Turn = { content: ContentBlock[]; stop_reason: string; usage?: Usage } | ((req: ModelRequest) => { content: ContentBlock[]; stop_reason: string; usage?: Usage });
+export type Turn =
+  | { content: ContentBlock[]; stop_reason: string; usage?: Usage }
+  | ((req: ModelRequest) => { content: ContentBlock[]; stop_reason: string; usage?: Usage });
 
 /** A client answering from a list of turns; records each request. */
 export class QueueClient implements ModelClient {

@@ -17,7 +17,13 @@ import { type Fake, KEYS, PROVIDERS } from "./providers.js";
 import { makeWorld } from "./world.js";
 
 const TOOLS = [{ name: "get_portfolio", description: "p", input_schema: { type: "object", properties: {} } }];
-const req = (): ModelRequest => ({ system: "S", tools: TOOLS, messages: [{ role: "user", content: [{ type: "text", text: "Trading day: 2024-05-06." }] }], maxTokens: 1000, timeoutMs: 5000 });
+const req = (): ModelRequest => ({
+  system: "S",
+  tools: TOOLS,
+  messages: [{ role: "user", content: [{ type: "text", text: "Trading day: 2024-05-06." }] }],
+  maxTokens: 1000,
+  timeoutMs: 5000,
+});
 const msg = (content: FakeBlock[], stop_reason = "tool_use"): Behaviour => ({ kind: "message", content, stop_reason });
 const call = (id: string, name: string, input: unknown): FakeBlock => ({ type: "tool_use", id, name, input });
 const HOLD = (id: string) => call(id, "submit_orders", { orders: [], summary: "Nothing compelling; holding." });
@@ -163,14 +169,32 @@ describe("an OpenAI-compatible endpoint that answers with something other than a
   };
 
   test("a tool-call index of 1,000,000,000 is an unusable answer (refused, not a sparse array filled)", async () => {
-    const chunk = { choices: [{ index: 0, delta: { tool_calls: [{ index: 1_000_000_000, id: "call_x", type: "function", function: { name: "get_portfolio", arguments: "{}" } }] }, finish_reason: null }] };
-    const e = await failure({ kind: "raw", status: 200, headers: { "content-type": "text/event-stream" }, body: sseChunks([chunk, { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] }]) });
+    const chunk = {
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 1_000_000_000, id: "call_x", type: "function", function: { name: "get_portfolio", arguments: "{}" } }] },
+          finish_reason: null,
+        },
+      ],
+    };
+    const e = await failure({
+      kind: "raw",
+      status: 200,
+      headers: { "content-type": "text/event-stream" },
+      body: sseChunks([chunk, { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] }]),
+    });
     expect(e.kind).toBe("protocol");
     expect(e.message).toMatch(/tool call index 1000000000/);
   });
 
   test("an HTML page with status 200 is an unusable answer naming what came back", async () => {
-    const e = await failure({ kind: "raw", status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>" });
+    const e = await failure({
+      kind: "raw",
+      status: 200,
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body: "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>",
+    });
     expect(e.kind).toBe("protocol");
     expect(e.message).toMatch(/text\/html/);
     expect(e.message).toMatch(/Welcome to nginx/);

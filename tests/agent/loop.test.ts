@@ -144,7 +144,12 @@ describe("stop conditions", () => {
 
   test("a run whose cost exceeds what is left of the month stops as monthly_budget", async () => {
     const client = new QueueClient([{ content: [use("a", "get_portfolio", {})], stop_reason: "tool_use", usage: usage(100_000, 0) }]);
-    const { result } = await run({ client, runtime: makeWorld().runtime, price: priceFor("claude-sonnet-4-5"), limits: { ...LIMITS, monthlyBudgetLeftUsd: 0.1 } });
+    const { result } = await run({
+      client,
+      runtime: makeWorld().runtime,
+      price: priceFor("claude-sonnet-4-5"),
+      limits: { ...LIMITS, monthlyBudgetLeftUsd: 0.1 },
+    });
     expect(result.outcome).toBe("monthly_budget");
   });
 
@@ -252,7 +257,9 @@ describe("tool turns", () => {
     expect(dry).toHaveLength(5);
     expect(dry[0]?.decisions[0]).toMatchObject({ order: { symbol: "ALFA", quantity: 1 }, approved: true });
     expect(dry[1]?.decisions[0]).toMatchObject({ approved: false, reasons: [expect.objectContaining({ code: "position_limit" })] });
-    expect(ofType(events, "tool.rejected")).toEqual([expect.objectContaining({ tool: "check_orders", error_code: "tool_call_limit_reached", retryable: false })]);
+    expect(ofType(events, "tool.rejected")).toEqual([
+      expect.objectContaining({ tool: "check_orders", error_code: "tool_call_limit_reached", retryable: false }),
+    ]);
     expect(w.handlerCalls.check_orders).toBe(5);
     expect(result.outcome).toBe("hold");
   });
@@ -276,7 +283,9 @@ describe("tool turns", () => {
     expect(bounced[0]?.decisions[0]).toMatchObject({ approved: false, reasons: [expect.objectContaining({ code: "price_band" })] });
     const refusal = result.transcript
       .flatMap((m) => m.content)
-      .find((b) => b.type === "tool_result" && (b as ToolResultBlock).is_error && String((b as ToolResultBlock).content).includes("orders_blocked")) as ToolResultBlock;
+      .find(
+        (b) => b.type === "tool_result" && (b as ToolResultBlock).is_error && String((b as ToolResultBlock).content).includes("orders_blocked"),
+      ) as ToolResultBlock;
     expect(JSON.parse(refusal.content).correction.decisions[0]).toMatchObject({ symbol: "ALFA", approved: false });
     expect(result.outcome).toBe("submitted");
     expect(w.submit.state.revisionUsed).toBe(true);
@@ -328,9 +337,7 @@ describe("tool turns", () => {
 
   test("the loop takes the proposal from the validated arguments, not the model's text", async () => {
     const w = makeWorld();
-    const turns = [
-      { content: [text("I bought 1000 shares of ALFA already!"), hold()], stop_reason: "tool_use" },
-    ];
+    const turns = [{ content: [text("I bought 1000 shares of ALFA already!"), hold()], stop_reason: "tool_use" }];
     const { result } = await run({ client: new QueueClient(turns), runtime: w.runtime });
     expect(result.proposal?.orders).toEqual([]);
     expect(result.outcome).toBe("hold");

@@ -142,7 +142,12 @@ describe("the real openai SDK against the loopback fake", () => {
 
   test("a server that leaves out tool-call ids and usage: stable ids, usage estimated (never zero)", async () => {
     const bare = new OpenAIClient({ model: "local", apiKey: "x", baseURL: fake.url, maxRetries: 0 });
-    fake.setResponder(() => ({ kind: "message", content: [{ type: "tool_use", id: "", name: "get_portfolio", input: {} }], stop_reason: "tool_use", noUsage: true }));
+    fake.setResponder(() => ({
+      kind: "message",
+      content: [{ type: "tool_use", id: "", name: "get_portfolio", input: {} }],
+      stop_reason: "tool_use",
+      noUsage: true,
+    }));
     const original = fake.requests.length;
     const r = await bare.complete(req());
     fake.setResponder(undefined);

@@ -40,7 +40,10 @@ function realGateWorld() {
     return evaluate(orders, g.state, g.market, g.limits, g.universe).decisions;
   };
   const submit = makeSubmitHandler({ evaluateOrders: gate });
-  const w = makeWorld({ series: { ALFA, BETA }, tradingDay: DAY }, { handlers: { ...dispatchable({ check_orders: makeCheckOrdersHandler(inputs) }), submit_orders: submit } });
+  const w = makeWorld(
+    { series: { ALFA, BETA }, tradingDay: DAY },
+    { handlers: { ...dispatchable({ check_orders: makeCheckOrdersHandler(inputs) }), submit_orders: submit } },
+  );
   return { ...w, submit, gate };
 }
 

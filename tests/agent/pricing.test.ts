@@ -46,10 +46,14 @@ describe("price table", () => {
   });
 
   test("a malformed table is a config error", () => {
-    expect(() => parsePriceTable({ multipliers: { cache_write_5m: 1.25, cache_write_1h: 2, cache_read: 0.1 }, models: { x: { input: -1, output: 1 } } })).toThrow(/models.x/);
+    expect(() =>
+      parsePriceTable({ multipliers: { cache_write_5m: 1.25, cache_write_1h: 2, cache_read: 0.1 }, models: { x: { input: -1, output: 1 } } }),
+    ).toThrow(/models.x/);
     expect(() => parsePriceTable({ models: {} })).toThrow(/multipliers/);
     const m = { cache_write_5m: 1.25, cache_write_1h: 2, cache_read: 0.1 };
-    expect(() => parsePriceTable({ multipliers: m, models: {}, openai: { models: { g: { input: 1, output: 1, cached_input: -1 } } } })).toThrow(/openai.models.g/);
+    expect(() => parsePriceTable({ multipliers: m, models: {}, openai: { models: { g: { input: 1, output: 1, cached_input: -1 } } } })).toThrow(
+      /openai.models.g/,
+    );
   });
 });
 
@@ -138,7 +142,9 @@ describe("OpenAI-compatible models: priced per provider, or by [model.price]", (
 
   test("the key: OPENAI_API_KEY by default, api_key_env names another; missing is refused unless the server is on this machine", () => {
     expect(createModelClient(OPENAI, { env: { OPENAI_API_KEY: "sk-x" } })).toMatchObject({ provider: "openai", keyEnv: "OPENAI_API_KEY" });
-    expect(createModelClient({ ...OPENAI, id: "deepseek-chat", api_key_env: "DEEPSEEK_API_KEY" }, { env: { DEEPSEEK_API_KEY: "k" } }).keyEnv).toBe("DEEPSEEK_API_KEY");
+    expect(createModelClient({ ...OPENAI, id: "deepseek-chat", api_key_env: "DEEPSEEK_API_KEY" }, { env: { DEEPSEEK_API_KEY: "k" } }).keyEnv).toBe(
+      "DEEPSEEK_API_KEY",
+    );
     expect(() => createModelClient(OPENAI, { env: { ANTHROPIC_API_KEY: "k" } })).toThrow(/OPENAI_API_KEY is not set/);
     expect(() => createModelClient({ ...OPENAI, base_url: "https://gateway.example.com/v1" }, { env: {} })).toThrow(/OPENAI_API_KEY/);
     expect(createModelClient({ ...OPENAI, base_url: "http://localhost:8000/v1" }, { env: {} }).keyEnv).toBeNull();

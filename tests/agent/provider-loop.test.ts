@@ -11,10 +11,22 @@ import { LIMITS, ofType, run } from "./helpers.js";
 import { type Fake, KEYS, PROVIDERS } from "./providers.js";
 import { makeWorld } from "./world.js";
 
-const msg = (content: FakeBlock[], stop_reason = "tool_use", usage?: FakeUsage): Behaviour => ({ kind: "message", content, stop_reason, ...(usage ? { usage } : {}) });
+const msg = (content: FakeBlock[], stop_reason = "tool_use", usage?: FakeUsage): Behaviour => ({
+  kind: "message",
+  content,
+  stop_reason,
+  ...(usage ? { usage } : {}),
+});
 const call = (id: string, name: string, input: unknown): FakeBlock => ({ type: "tool_use", id, name, input });
 const HOLD = (id: string) => call(id, "submit_orders", { orders: [], summary: "Nothing compelling; holding." });
-const order = (limit: number) => ({ symbol: "ALFA", side: "BUY", quantity: 10, limit_price: limit, reason: "uptrend", evidence_ids: ["price:ALFA:2024-05-03"] });
+const order = (limit: number) => ({
+  symbol: "ALFA",
+  side: "BUY",
+  quantity: 10,
+  limit_price: limit,
+  reason: "uptrend",
+  evidence_ids: ["price:ALFA:2024-05-03"],
+});
 
 describe.each(PROVIDERS)("the agent loop over $name (real SDK, loopback fake)", (p) => {
   let fake: Fake;
@@ -149,7 +161,12 @@ describe.each(PROVIDERS)("the agent loop over $name (real SDK, loopback fake)", 
     expect(ofType(failed.events, "model.retry")[0]?.message).toContain("HTTP 429");
 
     fake.enqueue({ kind: "hang" });
-    const hung = await run({ client: p.client(fake, 0), runtime: makeWorld().runtime, price: p.price, limits: { ...LIMITS, requestTimeoutS: 0.3, minCallTimeoutMs: 100 } });
+    const hung = await run({
+      client: p.client(fake, 0),
+      runtime: makeWorld().runtime,
+      price: p.price,
+      limits: { ...LIMITS, requestTimeoutS: 0.3, minCallTimeoutMs: 100 },
+    });
     expect(hung.result.outcome).toBe("model_error");
     expect(hung.result.reason).toMatch(/timed out/);
 

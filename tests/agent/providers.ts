@@ -60,7 +60,8 @@ export const PROVIDERS: ProviderCase[] = [
     lastToolResults: (body) => {
       const msgs = body.messages as { role: string; tool_call_id?: string; content?: string }[];
       const out: { id: string; result: Record<string, unknown> }[] = [];
-      for (let i = msgs.length - 1; i >= 0 && msgs[i]?.role === "tool"; i--) out.unshift({ id: String(msgs[i]?.tool_call_id), result: JSON.parse(String(msgs[i]?.content)) });
+      for (let i = msgs.length - 1; i >= 0 && msgs[i]?.role === "tool"; i--)
+        out.unshift({ id: String(msgs[i]?.tool_call_id), result: JSON.parse(String(msgs[i]?.content)) });
       return out;
     },
     wireError: toolMessageError,

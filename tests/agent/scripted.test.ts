@@ -114,7 +114,19 @@ describe("prompt", () => {
   const sys = buildSystemPrompt({ limits: L, maxTurns: 20, toolCallLimits: { get_price_history: 15, check_orders: 5, submit_orders: 3 } });
 
   test("states every limit with its number and that doing nothing is often right", () => {
-    for (const s of ["12.5%", "7 orders", "18%", "2.5%", "0.75%", "whole shares", "9000 EUR", "4 days", "20 model turns", "get_price_history 15", "check_orders 5"]) {
+    for (const s of [
+      "12.5%",
+      "7 orders",
+      "18%",
+      "2.5%",
+      "0.75%",
+      "whole shares",
+      "9000 EUR",
+      "4 days",
+      "20 model turns",
+      "get_price_history 15",
+      "check_orders 5",
+    ]) {
       expect(sys).toContain(s);
     }
     expect(sys).toMatch(/Doing nothing is often the right decision/);

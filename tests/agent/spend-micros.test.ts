@@ -25,7 +25,12 @@ describe("LLM spend in micro-dollars", () => {
 
   test("the run budget is enforced on the micro-dollars the journal will show as spent", async () => {
     const turns = [look(1), look(2), look(3), look(4), look(5), hold];
-    const { result } = await run({ client: new QueueClient(turns, "claude-haiku-4-5"), runtime: makeWorld().runtime, price: PRICE, limits: { ...LIMITS, runBudgetUsd: 0.000004 } });
+    const { result } = await run({
+      client: new QueueClient(turns, "claude-haiku-4-5"),
+      runtime: makeWorld().runtime,
+      price: PRICE,
+      limits: { ...LIMITS, runBudgetUsd: 0.000004 },
+    });
     // Five calls are 5 µ$ booked: above the 4 µ$ budget after turn 5 (a float sum would say 3 µ$).
     expect(result.outcome).toBe("cost_budget");
     expect(result.turns).toBe(5);

@@ -25,7 +25,10 @@ async function checkOrders(w: ReturnType<typeof makeWorld>, orders: ReturnType<t
   }
   const out = await w.runtime.dispatch("check_orders", JSON.stringify({ orders }));
   expect(out.success, out.text).toBe(true);
-  return out.data as unknown as { all_approved: boolean; decisions: { symbol: string; side: string; approved: boolean; reasons: { code: string }[]; notional: number; commission: number | null }[] };
+  return out.data as unknown as {
+    all_approved: boolean;
+    decisions: { symbol: string; side: string; approved: boolean; reasons: { code: string }[]; notional: number; commission: number | null }[];
+  };
 }
 
 // The default world: cash 100,000, no holdings; last closes (2024-05-03) ALFA 167.64, BETA 67.51, GAMA 83.82.

@@ -124,10 +124,12 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
   const gateInputs = () => inputsAt(value);
 
   const handlerCalls: Record<string, number> = {};
-  const counted = (name: string, h: ToolHandler): ToolHandler => (args, ctx) => {
-    handlerCalls[name] = (handlerCalls[name] ?? 0) + 1;
-    return h(args, ctx);
-  };
+  const counted =
+    (name: string, h: ToolHandler): ToolHandler =>
+    (args, ctx) => {
+      handlerCalls[name] = (handlerCalls[name] ?? 0) + 1;
+      return h(args, ctx);
+    };
 
   const evaluateOrders = (orders: ProposedOrder[]): GateDecision[] => {
     const g = gateInputs();

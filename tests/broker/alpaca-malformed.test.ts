@@ -17,7 +17,16 @@ const order = {
   submitted_at: "2024-03-04T15:00:00Z",
   updated_at: "2024-03-04T15:00:00Z",
 };
-const fill = { id: "act-1", activity_type: "FILL", transaction_time: "2024-03-04T15:01:00Z", price: "170.5", qty: "10", side: "buy", symbol: "AAPL", order_id: "ord-1" };
+const fill = {
+  id: "act-1",
+  activity_type: "FILL",
+  transaction_time: "2024-03-04T15:01:00Z",
+  price: "170.5",
+  qty: "10",
+  side: "buy",
+  symbol: "AAPL",
+  order_id: "ord-1",
+};
 const account = { account_number: "PA2TESTACCT9", status: "ACTIVE", currency: "USD", cash: "1000", trading_blocked: false };
 const position = { symbol: "AAPL", qty: "10", side: "long", avg_entry_price: "170.25" };
 

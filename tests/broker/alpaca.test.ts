@@ -45,7 +45,13 @@ async function caught(p: Promise<unknown>): Promise<BrokerError> {
   throw new Error("expected a BrokerError");
 }
 
-const req = (symbol: string, client_order_id: string, quantity = 10, limit_price = 10) => ({ symbol, client_order_id, side: "BUY" as const, quantity, limit_price });
+const req = (symbol: string, client_order_id: string, quantity = 10, limit_price = 10) => ({
+  symbol,
+  client_order_id,
+  side: "BUY" as const,
+  quantity,
+  limit_price,
+});
 
 describe("alpaca paper adapter: the paper guard", () => {
   it("refuses a live or non-paper URL before any network I/O", () => {
@@ -54,7 +60,13 @@ describe("alpaca paper adapter: the paper guard", () => {
       calls++;
       throw new Error("no fetch expected");
     }) as unknown as typeof fetch;
-    for (const baseUrl of ["https://api.alpaca.markets", "http://paper-api.alpaca.markets", "https://paper-api.alpaca.markets.evil.test", "not a url", "https://u:p@paper-api.alpaca.markets"]) {
+    for (const baseUrl of [
+      "https://api.alpaca.markets",
+      "http://paper-api.alpaca.markets",
+      "https://paper-api.alpaca.markets.evil.test",
+      "not a url",
+      "https://u:p@paper-api.alpaca.markets",
+    ]) {
       expect(() => createAlpacaBroker({ baseUrl, env, fetch: spy }), baseUrl).toThrow(BrokerError);
       try {
         createAlpacaBroker({ baseUrl, env, fetch: spy });
@@ -126,7 +138,10 @@ describe("alpaca paper adapter: reads", () => {
     const b = broker({ sleep: async (ms) => void waits.push(ms), now: () => now });
     fake.limited.set("/v2/account", { n: 1, headers: { "retry-after": "2" } });
     expect((await b.account()).account_id).toBe("PA2TESTACCT9");
-    fake.limited.set("/v2/positions", { n: 1, headers: { "x-ratelimit-limit": "200", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(now / 1000 + 3) } });
+    fake.limited.set("/v2/positions", {
+      n: 1,
+      headers: { "x-ratelimit-limit": "200", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(now / 1000 + 3) },
+    });
     expect(await b.positions()).toHaveLength(2);
     expect(waits).toEqual([2000, 3000]);
     expect(fake.requests.filter((r) => r.path === "/v2/account")).toHaveLength(2);
@@ -140,8 +155,25 @@ describe("alpaca paper adapter: orders", () => {
   it("places a limit DAY order with numbers as strings, looks it up by client id, reads its fills", async () => {
     const b = broker();
     const o = await b.placeLimitDayOrder({ symbol: "fill", client_order_id: "tw-p-0", side: "BUY", quantity: 10, limit_price: 12.34 });
-    expect(JSON.parse(fake.posts()[0]!.body)).toEqual({ symbol: "FILL", qty: "10", side: "buy", type: "limit", time_in_force: "day", limit_price: "12.34", client_order_id: "tw-p-0" });
-    expect(o).toMatchObject({ broker_order_id: "ord-1", client_order_id: "tw-p-0", symbol: "FILL", side: "BUY", quantity: 10, limit_price: 12.34, status: "filled", filled_quantity: 10 });
+    expect(JSON.parse(fake.posts()[0]!.body)).toEqual({
+      symbol: "FILL",
+      qty: "10",
+      side: "buy",
+      type: "limit",
+      time_in_force: "day",
+      limit_price: "12.34",
+      client_order_id: "tw-p-0",
+    });
+    expect(o).toMatchObject({
+      broker_order_id: "ord-1",
+      client_order_id: "tw-p-0",
+      symbol: "FILL",
+      side: "BUY",
+      quantity: 10,
+      limit_price: 12.34,
+      status: "filled",
+      filled_quantity: 10,
+    });
     expect(o.avg_fill_price).toBeCloseTo(12.33, 6);
     expect(await b.orderByClientId("tw-p-0")).toMatchObject({ broker_order_id: "ord-1", status: "filled" });
     expect(await b.orderByClientId("tw-nope")).toBeUndefined();
@@ -158,7 +190,8 @@ describe("alpaca paper adapter: orders", () => {
     await broker().placeLimitDayOrder(req("FILL", "tw-pg-0"));
     // 120 newer fills of another order come first in the (descending) activity list.
     const template = fake.activities[0]!;
-    for (let i = 0; i < 120; i++) fake.activities.push({ ...template, id: `late-${i}`, order_id: "other", transaction_time: new Date(Date.UTC(2099, 0, 1, 0, 0, i)).toISOString() });
+    for (let i = 0; i < 120; i++)
+      fake.activities.push({ ...template, id: `late-${i}`, order_id: "other", transaction_time: new Date(Date.UTC(2099, 0, 1, 0, 0, i)).toISOString() });
     const fresh = broker();
     const fills = await fresh.fills("ord-1");
     expect(fills).toHaveLength(2);

@@ -156,7 +156,9 @@ export class FakeAlpaca {
 
   /** The POSTs to /v2/orders (of one client order id when given). */
   posts(clientOrderId?: string): Seen[] {
-    return this.requests.filter((r) => r.method === "POST" && r.path === "/v2/orders" && (clientOrderId === undefined || JSON.parse(r.body).client_order_id === clientOrderId));
+    return this.requests.filter(
+      (r) => r.method === "POST" && r.path === "/v2/orders" && (clientOrderId === undefined || JSON.parse(r.body).client_order_id === clientOrderId),
+    );
   }
 
   /** What /v2/positions answers now. */

@@ -198,7 +198,6 @@ describe("simulated paper broker", () => {
     expect(after.snapshot().orders).toHaveLength(1);
   });
 
-
   for (const keepClosedOrders of [true, false]) {
     it(`a many-day simulation logs its day changes between snapshots and every reload equals the live book (keepClosedOrders ${keepClosedOrders})`, async () => {
       const h = home();

@@ -32,7 +32,13 @@ afterAll(async () => {
 });
 
 /** `doctor --json` (and, with `human`, the plain output too: same exit code). */
-async function doctor(home: string, args: string[] = [], env: Record<string, string> = {}, human = false, allowLoopbackBroker = false): Promise<{ report: DoctorReport; exit: number | undefined; text: string }> {
+async function doctor(
+  home: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  human = false,
+  allowLoopbackBroker = false,
+): Promise<{ report: DoctorReport; exit: number | undefined; text: string }> {
   const opts = { env, allowLoopbackBroker };
   const [json, plain] = await Promise.all([tw(home, ["doctor", "--json", ...args], opts), human ? tw(home, ["doctor", ...args], opts) : null]);
   expect(String(json.stderr)).toBe("");
@@ -40,7 +46,11 @@ async function doctor(home: string, args: string[] = [], env: Record<string, str
   return { report: JSON.parse(String(json.stdout)) as DoctorReport, exit: json.exitCode, text: String(plain?.stdout ?? "") };
 }
 /** The same checks in this process (the failure cases; the CLI path is covered above and below). */
-async function doctorHere(home: string, env: Record<string, string> = {}, allowLoopbackBroker = false): Promise<{ report: DoctorReport; exit: number; text: string }> {
+async function doctorHere(
+  home: string,
+  env: Record<string, string> = {},
+  allowLoopbackBroker = false,
+): Promise<{ report: DoctorReport; exit: number; text: string }> {
   const g = globalThis as Record<symbol, unknown>;
   if (allowLoopbackBroker) g[LOOPBACK_BROKER_FOR_TESTS] = true;
   const report = await runDoctor({ home, env: childEnv(env), ping: false }).finally(() => {
@@ -90,7 +100,11 @@ describe("each failure it knows: ✖ with a fix, exit 1", () => {
     try {
       const b = await doctor(locked, [], {}, true);
       expect(b.exit).toBe(1);
-      expect(check(b.report, "home.lock")).toMatchObject({ ok: false, summary: expect.stringContaining(`pid ${process.pid}`), fix: expect.stringContaining("wait") });
+      expect(check(b.report, "home.lock")).toMatchObject({
+        ok: false,
+        summary: expect.stringContaining(`pid ${process.pid}`),
+        fix: expect.stringContaining("wait"),
+      });
       expect(b.text).toMatch(/✖ the home is locked by pid \d+ \(doctor-test\)/);
       expect(b.text).toMatch(/\n {6}fix: wait for that tradewarden process/);
     } finally {
@@ -108,7 +122,11 @@ describe("each failure it knows: ✖ with a fix, exit 1", () => {
     const home = freshHome("[limits]\nmax_position_pct = 150\n");
     const { report, exit } = await doctorHere(home);
     expect(exit).toBe(1);
-    expect(check(report, "config.valid")).toMatchObject({ ok: false, summary: expect.stringContaining("limits.max_position_pct: must be in (0, 100], got 150"), fix: expect.stringContaining("config check") });
+    expect(check(report, "config.valid")).toMatchObject({
+      ok: false,
+      summary: expect.stringContaining("limits.max_position_pct: must be in (0, 100], got 150"),
+      fix: expect.stringContaining("config check"),
+    });
     expect(report.checks.some((c) => c.section === "broker" || c.section === "market")).toBe(false);
   }, 60_000);
 
@@ -129,8 +147,16 @@ describe("each failure it knows: ✖ with a fix, exit 1", () => {
     const { report, exit } = await doctorHere(home);
     expect(exit).toBe(1);
     // the simulated broker trades 2007-01-03 first; the last bar before it is 2006-12-29 (5 days)
-    expect(check(report, "market.ALFA")).toMatchObject({ ok: false, summary: expect.stringContaining("5 days old"), fix: expect.stringContaining("import-alpaca") });
-    expect(check(report, "market.NOPE")).toMatchObject({ ok: false, summary: expect.stringContaining("no daily bars"), fix: expect.stringContaining("data import") });
+    expect(check(report, "market.ALFA")).toMatchObject({
+      ok: false,
+      summary: expect.stringContaining("5 days old"),
+      fix: expect.stringContaining("import-alpaca"),
+    });
+    expect(check(report, "market.NOPE")).toMatchObject({
+      ok: false,
+      summary: expect.stringContaining("no daily bars"),
+      fix: expect.stringContaining("data import"),
+    });
     const fresh = freshHome('[universe]\nfiles = ["mine.csv"]\n');
     writeFileSync(join(fresh, "mine.csv"), "symbol,currency\nALFA,USD\nBRVO,EUR\n");
     const f = await doctorHere(fresh);
@@ -153,7 +179,12 @@ describe("each failure it knows: ✖ with a fix, exit 1", () => {
 
   test("model --ping: one token through the real client; a failure shows the API's answer without the key", async () => {
     const home = freshHome(`[model]\nprovider = "openai"\nid = "gpt-5-mini"\nbase_url = "${openai.url}"\nmax_retries = 0\n`);
-    openai.setResponder(() => ({ kind: "message", content: [{ type: "text", text: "pong" }], stop_reason: "max_tokens", usage: { input_tokens: 12, output_tokens: 1 } }));
+    openai.setResponder(() => ({
+      kind: "message",
+      content: [{ type: "text", text: "pong" }],
+      stop_reason: "max_tokens",
+      usage: { input_tokens: 12, output_tokens: 1 },
+    }));
     const before = openai.requests.length;
     const ok = await doctor(home, ["--ping"], { OPENAI_API_KEY: CANARY });
     expect(ok.exit).toBe(0);
@@ -230,7 +261,10 @@ describe("broker (Alpaca paper, loopback fake)", () => {
 describe("research", () => {
   test("the bundled corpus by default; Tavily needs its key (never printed); none says search_news is disabled", async () => {
     const embedded = await doctorHere(freshHome());
-    expect(check(embedded.report, "research.provider")).toMatchObject({ ok: true, summary: expect.stringMatching(/^the bundled news corpus: \d+ items, dated \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d$/) });
+    expect(check(embedded.report, "research.provider")).toMatchObject({
+      ok: true,
+      summary: expect.stringMatching(/^the bundled news corpus: \d+ items, dated \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d$/),
+    });
     const tavily = freshHome('[research]\nprovider = "tavily"\n');
     const noKey = await doctorHere(tavily);
     expect(noKey.exit).toBe(1);

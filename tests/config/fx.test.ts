@@ -42,7 +42,7 @@ test("[fx] rates load and price a foreign-currency instrument in the base curren
 });
 
 test("[fx] refuses a key that is not a currency code and a rate that is not positive, naming the key", () => {
-  const r = loadConfig(home('[fx]\neuro = 1.1\nGBP = 0\n'));
+  const r = loadConfig(home("[fx]\neuro = 1.1\nGBP = 0\n"));
   expect(r.ok).toBe(false);
   if (r.ok) return;
   const text = r.errors.map((e) => e.message).join("\n");

@@ -85,9 +85,7 @@ describe("loadConfig", () => {
 
   it("sections are optional and keys default; values given are used; TOML dates become strings", () => {
     const r = loadConfig(
-      home(
-        '[limits]\nmax_position_pct = 10\nmax_order_notional = 5000\n[account]\nbase_currency = "EUR"\n[broker.sim]\nstart_date = 2024-01-02\n',
-      ),
+      home('[limits]\nmax_position_pct = 10\nmax_order_notional = 5000\n[account]\nbase_currency = "EUR"\n[broker.sim]\nstart_date = 2024-01-02\n'),
       emptyData,
     );
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
@@ -122,19 +120,13 @@ describe("loadConfig fails closed", () => {
     expect(messages("[universe]\n")).toEqual(["tradewarden.toml: universe.files: missing required key"]);
   });
   it("percentages outside (0, 100]", () => {
-    expect(messages("[limits]\nmax_position_pct = 150\n")).toEqual([
-      "tradewarden.toml: limits.max_position_pct: must be in (0, 100], got 150",
-    ]);
-    expect(messages("[limits]\nmax_drawdown_pct = 0\n")).toEqual([
-      "tradewarden.toml: limits.max_drawdown_pct: must be in (0, 100], got 0",
-    ]);
+    expect(messages("[limits]\nmax_position_pct = 150\n")).toEqual(["tradewarden.toml: limits.max_position_pct: must be in (0, 100], got 150"]);
+    expect(messages("[limits]\nmax_drawdown_pct = 0\n")).toEqual(["tradewarden.toml: limits.max_drawdown_pct: must be in (0, 100], got 0"]);
     expect(messages("[limits]\nmax_commission_pct = -1\n")[0]).toContain("limits.max_commission_pct: must be in (0, 100]");
     expect(loadConfig(home("[limits]\nmax_position_pct = 100\n"), emptyData).ok).toBe(true);
   });
   it("a band outside (0, 20]", () => {
-    expect(messages("[limits]\nmax_price_deviation_pct = 20.5\n")).toEqual([
-      "tradewarden.toml: limits.max_price_deviation_pct: must be in (0, 20], got 20.5",
-    ]);
+    expect(messages("[limits]\nmax_price_deviation_pct = 20.5\n")).toEqual(["tradewarden.toml: limits.max_price_deviation_pct: must be in (0, 20], got 20.5"]);
     expect(messages("[limits]\nmax_price_deviation_pct = 0\n")).toHaveLength(1);
     expect(loadConfig(home("[limits]\nmax_price_deviation_pct = 20\n"), emptyData).ok).toBe(true);
   });
@@ -164,19 +156,20 @@ describe("loadConfig fails closed", () => {
       'tradewarden.toml: model.api_key_env: must be an upper-case environment variable name (e.g. OPENAI_API_KEY), got "my key"',
     );
     expect(messages("[model.price]\ninput_per_mtok = -1\n")).toEqual(
-      expect.arrayContaining(["tradewarden.toml: model.price.input_per_mtok: must be a number >= 0, got -1", "tradewarden.toml: model.price.output_per_mtok: missing required key"]),
+      expect.arrayContaining([
+        "tradewarden.toml: model.price.input_per_mtok: must be a number >= 0, got -1",
+        "tradewarden.toml: model.price.output_per_mtok: missing required key",
+      ]),
     );
   });
   it("a TOML syntax error, with its line", () => {
-    const e = errors('[limits]\nmax_position_pct = 20\nmax_drawdown_pct = = 3\n');
+    const e = errors("[limits]\nmax_position_pct = 20\nmax_drawdown_pct = = 3\n");
     expect(e).toHaveLength(1);
     expect(e[0]?.path).toMatch(/^line 3, column \d+$/);
     expect(e[0]?.message).toMatch(/^tradewarden\.toml: line 3, column \d+: TOML syntax error/);
   });
   it("a missing universe file", () => {
-    expect(messages('[universe]\nfiles = ["nowhere.csv"]\n')[0]).toMatch(
-      /^tradewarden\.toml: universe\.files\[0\]: file not found: nowhere\.csv/,
-    );
+    expect(messages('[universe]\nfiles = ["nowhere.csv"]\n')[0]).toMatch(/^tradewarden\.toml: universe\.files\[0\]: file not found: nowhere\.csv/);
   });
   it("universe rows without symbol or currency, a bad currency, a missing column", () => {
     const m = messages(undefined, { "universe/sim.csv": "symbol,currency,exchange\n,USD,X\nAAA,,X\nBBB,US,X\n" });

@@ -51,7 +51,11 @@ describe("order lifecycle table", () => {
     }
     expect([...reached].sort()).toEqual([...ORDER_STATUSES].sort());
     for (const s of ORDER_STATUSES) {
-      if (!TERMINAL_ORDER_STATUSES.has(s)) expect(ORDER_TRANSITIONS[s].some((t) => TERMINAL_ORDER_STATUSES.has(t)), s).toBe(true);
+      if (!TERMINAL_ORDER_STATUSES.has(s))
+        expect(
+          ORDER_TRANSITIONS[s].some((t) => TERMINAL_ORDER_STATUSES.has(t)),
+          s,
+        ).toBe(true);
     }
   });
 

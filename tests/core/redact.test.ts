@@ -12,7 +12,16 @@ describe("the redactor", () => {
 
   it("replaces every form a server may echo: exact, case-changed, base64 (std, unpadded, url-safe), URL-encoded, a Bearer header", () => {
     const b64 = Buffer.from(KEY).toString("base64");
-    const forms = [KEY, KEY.toUpperCase(), KEY.toLowerCase(), b64, b64.replace(/=+$/, ""), b64.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_"), encodeURIComponent(KEY), `Authorization: Bearer ${KEY}`];
+    const forms = [
+      KEY,
+      KEY.toUpperCase(),
+      KEY.toLowerCase(),
+      b64,
+      b64.replace(/=+$/, ""),
+      b64.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_"),
+      encodeURIComponent(KEY),
+      `Authorization: Bearer ${KEY}`,
+    ];
     for (const f of forms) {
       const out = r.text(`401 from the gateway: invalid key ${f} (request 7)`);
       expect(out, f).toContain("[redacted ANTHROPIC_API_KEY]");
@@ -56,7 +65,10 @@ describe("the redactor, against every form a server may echo (tests/fixtures/sec
   }
 
   it("a key used as an object's property name is redacted too", () => {
-    expect(r.value({ [KEY]: "x", nested: [{ [`prefix ${TAVILY}`]: 1 }] })).toEqual({ "[redacted ANTHROPIC_API_KEY]": "x", nested: [{ "prefix [redacted TAVILY_API_KEY]": 1 }] });
+    expect(r.value({ [KEY]: "x", nested: [{ [`prefix ${TAVILY}`]: 1 }] })).toEqual({
+      "[redacted ANTHROPIC_API_KEY]": "x",
+      nested: [{ "prefix [redacted TAVILY_API_KEY]": 1 }],
+    });
   });
 
   it("leaves ordinary text (escapes, hex-looking numbers, base64-looking words) alone", () => {

@@ -19,7 +19,10 @@ const cents = (x: number) => Math.round(x * 100);
 
 /** The close of the last bar strictly before `day` (the reference price). */
 function referenceClose(symbol: string, day: string): number {
-  const rows = readFileSync(join(ROOT, "data/market/bars", `${symbol}.csv`), "utf8").trim().split("\n").slice(1);
+  const rows = readFileSync(join(ROOT, "data/market/bars", `${symbol}.csv`), "utf8")
+    .trim()
+    .split("\n")
+    .slice(1);
   const before = rows.filter((r) => r.slice(0, 10) < day).at(-1);
   if (!before) throw new Error(`no bar of ${symbol} before ${day}`);
   return Number(before.split(",")[4]);
@@ -35,7 +38,16 @@ describe("a foreign-currency universe (GBP instruments, USD account, [fx] GBP = 
   it("cash, holdings, commission and value agree with a hand computation in USD; both books agree; journal verify passes", async () => {
     const home = freshHome('[universe]\nfiles = ["gbp.csv"]\n\n[fx]\nGBP = 1.2\n\n[broker.sim]\nstart_date = 2007-03-01\n');
     const sim = readFileSync(join(ROOT, "data/universe/sim.csv"), "utf8").split("\n");
-    writeFileSync(join(home, "gbp.csv"), [sim[0], ...sim.slice(1).filter(Boolean).map((l) => l.replace(",USD,", ",GBP,"))].join("\n"));
+    writeFileSync(
+      join(home, "gbp.csv"),
+      [
+        sim[0],
+        ...sim
+          .slice(1)
+          .filter(Boolean)
+          .map((l) => l.replace(",USD,", ",GBP,")),
+      ].join("\n"),
+    );
 
     const r = await tw(home, ["run", "--yes", "--json"]);
     expectExit(r, 0);
@@ -67,7 +79,9 @@ describe("a foreign-currency universe (GBP instruments, USD account, [fx] GBP = 
 
     // The value after the orders: cash + holdings at the reference close × 1.2.
     const valueCents = Object.entries(held).reduce((v, [s, q]) => v + cents(q * referenceClose(s, day) * 1.2), cashCents);
-    const after = ofType(events, "valuation").filter((e) => !e.first_of_run).at(-1);
+    const after = ofType(events, "valuation")
+      .filter((e) => !e.first_of_run)
+      .at(-1);
     expect(cents(after!.value)).toBe(valueCents);
 
     expectExit(await tw(home, ["journal", "verify"]), 0);

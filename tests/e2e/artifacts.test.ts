@@ -40,11 +40,19 @@ describe("gate check --scenario --json", () => {
       const decisions = out.decisions as Record<string, unknown>[];
       expect(decisions.length, f).toBeGreaterThan(0);
       // Each input order answered exactly once, by its index (decisions in evaluated order).
-      expect(decisions.map((d) => d.index as number).sort((a, b) => a - b), f).toEqual(decisions.map((_, i) => i));
+      expect(
+        decisions.map((d) => d.index as number).sort((a, b) => a - b),
+        f,
+      ).toEqual(decisions.map((_, i) => i));
       for (const d of decisions) {
         expect(Object.keys(d).sort(), f).toEqual(["approved", "commission", "index", "notional", "order", "reasons"]);
         expect(typeof d.approved).toBe("boolean");
-        expect(d.order).toMatchObject({ symbol: expect.any(String), side: expect.stringMatching(/^(buy|sell)$/i), quantity: expect.any(Number), limit_price: expect.any(Number) });
+        expect(d.order).toMatchObject({
+          symbol: expect.any(String),
+          side: expect.stringMatching(/^(buy|sell)$/i),
+          quantity: expect.any(Number),
+          limit_price: expect.any(Number),
+        });
         const reasons = d.reasons as { code: string; message: string }[];
         for (const reason of reasons) {
           expect(Object.keys(reason).sort()).toEqual(["code", "message"]);

@@ -39,7 +39,10 @@ describe("only regular files are read as data, refused at once", () => {
       ["/dev/zero", "is a device, not a regular file"],
     ] as const) {
       writeFileSync(join(home, "tradewarden.toml"), `[universe]\nfiles = ["${file}"]\n`);
-      for (const args of [["config", "check"], ["run", "--yes"]]) {
+      for (const args of [
+        ["config", "check"],
+        ["run", "--yes"],
+      ]) {
         const r = await tw(home, args, { timeoutMs: NO_HANG_MS });
         expectPromptRefusal(r, 2, `universe.files[0]: ${file} ${what}`);
         expect(existsSync(join(home, "tradewarden.lock"))).toBe(false);

@@ -21,7 +21,10 @@ function expectHomeRefused(r: { exitCode?: number; stdout?: unknown; stderr?: un
 describe("bad homes: exit 2 naming the home and what is wrong", () => {
   it("/proc/self and a folder under it: a system folder", async () => {
     for (const home of ["/proc/self", "/proc/self/tw"]) {
-      for (const args of [["config", "check"], ["run", "--yes"]]) {
+      for (const args of [
+        ["config", "check"],
+        ["run", "--yes"],
+      ]) {
         const r = await tw(home, args, { timeoutMs: 30_000 });
         expectHomeRefused(r, home, home === "/proc/self" ? "is /proc/self, a system folder" : "is under /proc/self, a system folder");
       }
@@ -60,7 +63,14 @@ describe("bad homes: exit 2 naming the home and what is wrong", () => {
         [home, "is not writable: permission denied"],
         [join(home, "sub"), `cannot be created in ${home}: permission denied`],
       ] as const) {
-        const r = await execa(process.execPath, [BIN, "--home", h, "run", "--yes"], { cwd: ROOT, reject: false, extendEnv: false, env: childEnv(), timeout: 45_000, ...asUser });
+        const r = await execa(process.execPath, [BIN, "--home", h, "run", "--yes"], {
+          cwd: ROOT,
+          reject: false,
+          extendEnv: false,
+          env: childEnv(),
+          timeout: 45_000,
+          ...asUser,
+        });
         expectHomeRefused(r, h, says);
       }
     } finally {
@@ -73,7 +83,10 @@ describe("currency codes are real ISO 4217 codes", () => {
   it('base_currency "QQQ" and "ABC" are refused by config check and run; "JPY" loads', async () => {
     for (const code of ["QQQ", "ABC"]) {
       const home = freshHome(`[account]\nbase_currency = "${code}"\n`);
-      for (const args of [["config", "check"], ["run", "--yes"]]) {
+      for (const args of [
+        ["config", "check"],
+        ["run", "--yes"],
+      ]) {
         const r = await tw(home, args);
         expect(r.exitCode, text(r)).toBe(2);
         expect(String(r.stderr)).toContain(`account.base_currency: must be an ISO 4217 currency code in use (e.g. USD, EUR, JPY), got "${code}"`);

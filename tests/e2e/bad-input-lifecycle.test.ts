@@ -16,7 +16,6 @@ beforeAll(async () => {
   expectExit(await tw(base, ["run", "--yes"]), 0);
 }, 180_000);
 
-
 describe("the order lifecycle is checked when the journal is opened", () => {
   it("an order_update sending a filled order back to intent: run and journal verify refuse naming the file, the line and the step; nothing changes", async () => {
     const home = freshHome();
@@ -29,7 +28,9 @@ describe("the order lifecycle is checked when the journal is opened", () => {
     lines[i] = (lines[i] as string).replace('"status":"filled"', '"status":"intent"'); // same length: the commit mark still fits
     writeFileSync(path, lines.join("\n"));
     const before = homeSnapshot(home);
-    const refusal = new RegExp(`journal\\.log\\.jsonl cannot be read \\(event log line ${i + 1}: illegal_order_transition: order ${order} cannot go from \\w+ to intent`);
+    const refusal = new RegExp(
+      `journal\\.log\\.jsonl cannot be read \\(event log line ${i + 1}: illegal_order_transition: order ${order} cannot go from \\w+ to intent`,
+    );
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toMatch(refusal);

@@ -63,7 +63,10 @@ describe("shapes", () => {
     const dir = freshHome();
     const file = join(dir, "not-a-folder");
     writeFileSync(file, "x");
-    for (const args of [["config", "check"], ["journal", "--json"]]) {
+    for (const args of [
+      ["config", "check"],
+      ["journal", "--json"],
+    ]) {
       const r = await tw(file, args);
       expect(r.exitCode, text(r)).toBe(2);
       expect(String(r.stderr)).toContain(`--home ${file} is not a folder`);
@@ -112,7 +115,10 @@ describe("shapes", () => {
 
   it("journal --from 2024-13-45 is refused, with or without --json", async () => {
     const home = freshHome();
-    for (const args of [["journal", "--json", "--from", "2024-13-45"], ["journal", "--to", "2024-02-30"]]) {
+    for (const args of [
+      ["journal", "--json", "--from", "2024-13-45"],
+      ["journal", "--to", "2024-02-30"],
+    ]) {
       const r = await tw(home, args);
       expect(r.exitCode, text(r)).toBe(2);
       expect(String(r.stderr)).toMatch(/must be a calendar day \(YYYY-MM-DD\), got "2024-(13-45|02-30)"/);

@@ -28,7 +28,6 @@ beforeAll(async () => {
   expectExit(await tw(base, ["run", "--yes"]), 0);
 }, 120_000);
 
-
 /** A copy of the base home with its book edited. */
 function editedHome(edit: (book: Book) => void): string {
   const home = freshHome();
@@ -105,6 +104,9 @@ describe("sim-broker.json is checked whole on open (issue #23)", () => {
     const orphan = editedHome((b) => {
       (b.fills[0] as { broker_order_id: string }).broker_order_id = `${b.account_id}-O999`;
     });
-    await Promise.all([expectRefused(quantity, /orders\[0\]\.filled_quantity: must be \d+ \(the quantity of its fills\)/), expectRefused(orphan, /fills\[0\]\.broker_order_id: must name an order of the book/)]);
+    await Promise.all([
+      expectRefused(quantity, /orders\[0\]\.filled_quantity: must be \d+ \(the quantity of its fills\)/),
+      expectRefused(orphan, /fills\[0\]\.broker_order_id: must name an order of the book/),
+    ]);
   }, 60_000);
 });

@@ -23,7 +23,6 @@ function copyOfBase(): string {
   return home;
 }
 
-
 function editJson(path: string, edit: (doc: Record<string, unknown>) => void): void {
   const doc = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
   edit(doc);
@@ -48,7 +47,7 @@ function editLogLine(home: string, pick: (ev: Record<string, unknown>) => boolea
 }
 
 describe("state files are validated on open, before any write", () => {
-  it("sim-broker.json with cash \"lots\": run and sim status refuse naming the file and the key; nothing changes", async () => {
+  it('sim-broker.json with cash "lots": run and sim status refuse naming the file and the key; nothing changes', async () => {
     const home = copyOfBase();
     editJson(join(home, "sim-broker.json"), (d) => {
       d.cash = "lots";
@@ -65,9 +64,13 @@ describe("state files are validated on open, before any write", () => {
 
   it("an unknown event type in the journal log is refused naming the line, not skipped", async () => {
     const home = copyOfBase();
-    const line = editLogLine(home, (e) => e.t === "valuation", (e) => {
-      e.t = "valuatoin";
-    });
+    const line = editLogLine(
+      home,
+      (e) => e.t === "valuation",
+      (e) => {
+        e.t = "valuatoin";
+      },
+    );
     const before = homeSnapshot(home);
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
@@ -77,9 +80,13 @@ describe("state files are validated on open, before any write", () => {
 
   it("a wrong-typed field in the log is refused naming line and key before the run appends or uses a day", async () => {
     const home = copyOfBase();
-    const line = editLogLine(home, (e) => e.t === "init", (e) => {
-      e.capital_minor = "1e7";
-    });
+    const line = editLogLine(
+      home,
+      (e) => e.t === "init",
+      (e) => {
+        e.capital_minor = "1e7";
+      },
+    );
     const before = homeSnapshot(home);
     const run = await tw(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
@@ -117,7 +124,8 @@ function editLogText(home: string, pick: (ev: Record<string, unknown>) => boolea
 }
 
 /** One digit of a number changed: the first digit after `key` bumped (9 → 0). */
-const bumpDigitAfter = (key: string) => (line: string) => line.replace(new RegExp(`(${key}:\\d*?)(\\d)([.,}])`), (_m, a: string, d: string, b: string) => `${a}${(Number(d) + 1) % 10}${b}`);
+const bumpDigitAfter = (key: string) => (line: string) =>
+  line.replace(new RegExp(`(${key}:\\d*?)(\\d)([.,}])`), (_m, a: string, d: string, b: string) => `${a}${(Number(d) + 1) % 10}${b}`);
 
 describe("tamper evidence: a same-length edit of the log is found by verify and refused by a writable open", () => {
   it("a fill's price edited by one digit: journal verify reports it; run refuses naming the file and line; nothing changes", async () => {
@@ -136,7 +144,11 @@ describe("tamper evidence: a same-length edit of the log is found by verify and 
 
   it("an order_intent's symbol edited: verify reports it and run refuses (it traded on)", async () => {
     const home = copyOfBase();
-    editLogText(home, (e) => e.t === "order_intent", (l) => l.replace(/"symbol":"(\w)(\w*)"/, (_m, a: string, rest: string) => `"symbol":"${a === "Z" ? "Y" : "Z"}${rest}"`));
+    editLogText(
+      home,
+      (e) => e.t === "order_intent",
+      (l) => l.replace(/"symbol":"(\w)(\w*)"/, (_m, a: string, rest: string) => `"symbol":"${a === "Z" ? "Y" : "Z"}${rest}"`),
+    );
     const before = homeSnapshot(home);
     const verify = await tw(home, ["journal", "verify"]);
     expect(verify.exitCode, text(verify)).toBe(1);
@@ -149,7 +161,10 @@ describe("tamper evidence: a same-length edit of the log is found by verify and 
 
   it("an approval's orders_hash, a usage count, a run's outcome: each edit is reported by journal verify", async () => {
     for (const [pick, edit] of [
-      [(e: Record<string, unknown>) => e.t === "approval", (l: string) => l.replace(/"orders_hash":"(.)/, (_m, c: string) => `"orders_hash":"${c === "a" ? "b" : "a"}`)],
+      [
+        (e: Record<string, unknown>) => e.t === "approval",
+        (l: string) => l.replace(/"orders_hash":"(.)/, (_m, c: string) => `"orders_hash":"${c === "a" ? "b" : "a"}`),
+      ],
       [(e: Record<string, unknown>) => e.t === "usage", bumpDigitAfter('"input_tokens"')],
       [(e: Record<string, unknown>) => e.t === "run_finish", (l: string) => l.replace('"outcome":"executed"', '"outcome":"executeD"')],
     ] as const) {

@@ -63,7 +63,7 @@ export async function openOffline(file: string, screenshot: string): Promise<Pag
       for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) n++;
       return n;
     })`)) as number[];
-    const text = await page.textContent("body") ?? "";
+    const text = (await page.textContent("body")) ?? "";
     await page.screenshot({ path: screenshot, fullPage: true });
     return { consoleErrors, requests, canvasInk, text };
   } finally {

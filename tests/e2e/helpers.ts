@@ -16,7 +16,15 @@ import { readArtifact } from "../../src/run/artifacts.js";
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const BIN = join(ROOT, "bin/tradewarden.js");
 
-const SCRUBBED = ["ANTHROPIC_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR", "TRADEWARDEN_DEBUG", "TRADEWARDEN_ALLOW_LOOPBACK_BROKER", "TRADEWARDEN_TEST_FAULT"];
+const SCRUBBED = [
+  "ANTHROPIC_API_KEY",
+  "TRADEWARDEN_HOME",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "TRADEWARDEN_DEBUG",
+  "TRADEWARDEN_ALLOW_LOOPBACK_BROKER",
+  "TRADEWARDEN_TEST_FAULT",
+];
 
 /** The environment every child gets: this process's, minus what would change what runs. */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -74,7 +82,9 @@ export function text(r: { stdout?: unknown; stderr?: unknown }): string {
 /** Fails with the child's output when its exit code is not the expected one. */
 export function expectExit(r: { exitCode?: number | undefined; stdout?: unknown; stderr?: unknown; command?: string }, code: number): void {
   if (r.exitCode !== code) {
-    throw new Error(`expected exit ${code}, got ${String(r.exitCode)} from ${r.command ?? "?"}\n--- stdout ---\n${String(r.stdout ?? "").slice(-4000)}\n--- stderr ---\n${String(r.stderr ?? "").slice(-4000)}`);
+    throw new Error(
+      `expected exit ${code}, got ${String(r.exitCode)} from ${r.command ?? "?"}\n--- stdout ---\n${String(r.stdout ?? "").slice(-4000)}\n--- stderr ---\n${String(r.stderr ?? "").slice(-4000)}`,
+    );
   }
 }
 
@@ -100,12 +110,14 @@ const KNOWN_TYPES = new Set<string>(RUN_EVENT_TYPES);
 export function runOutput(stdout: string): { events: RunEvent[]; envelope: Json } {
   const lines = jsonLines(stdout);
   const envelope = lines.at(-1);
-  if (envelope?.schema !== "tradewarden.research_cycle.v1") throw new Error(`the last line is not the research-cycle envelope: ${JSON.stringify(envelope)?.slice(0, 200)}`);
+  if (envelope?.schema !== "tradewarden.research_cycle.v1")
+    throw new Error(`the last line is not the research-cycle envelope: ${JSON.stringify(envelope)?.slice(0, 200)}`);
   const events = lines.slice(0, -1) as unknown as RunEvent[];
   events.forEach((e, i) => {
     if (!KNOWN_TYPES.has(e.type)) throw new Error(`line ${i + 1} has unknown event type ${String(e.type)}`);
     if (e.seq !== i + 1) throw new Error(`line ${i + 1} has seq ${e.seq}`);
-    if (typeof e.run_id !== "string" || e.run_id !== envelope.run_id) throw new Error(`line ${i + 1} names run ${e.run_id}, the envelope ${String(envelope.run_id)}`);
+    if (typeof e.run_id !== "string" || e.run_id !== envelope.run_id)
+      throw new Error(`line ${i + 1} names run ${e.run_id}, the envelope ${String(envelope.run_id)}`);
   });
   return { events, envelope };
 }

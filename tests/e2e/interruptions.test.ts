@@ -120,30 +120,34 @@ describe("the first run of a fresh home cut short: the journal heals from its lo
     await expectAgreement(home);
   }, 90_000);
 
-  it.skipIf(noTmpfs !== null)(`a disk that fills during the first run (tmpfs with 4, 8, 12 KiB left): every later command works once space is freed${noTmpfs ? ` (skipped: ${noTmpfs})` : ""}`, async () => {
-    for (const freeKiB of [4, 8, 12]) {
-      const mnt = mkdtempSync(join(tmpdir(), "tw-full-"));
-      execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt]);
-      try {
-        const home = join(mnt, "home");
-        mkdirSync(home);
-        const { bavail, bsize } = statfsSync(mnt);
-        writeFileSync(join(mnt, "filler"), Buffer.alloc(Math.max(0, bavail * bsize - freeKiB * 1024)));
-        const full = await tw(home, ["run", "--yes"]);
-        const what = `${freeKiB} KiB left: first run exit ${full.exitCode}\n${text(full).slice(-600)}`;
-        rmSync(join(mnt, "filler"));
-        const verify = await tw(home, ["journal", "verify"]);
-        expect(verify.exitCode, `${what}\n${text(verify)}`).toBe(0);
-        expect(text(verify)).not.toMatch(/cannot be read/);
-        const next = await tw(home, ["run", "--yes"]);
-        expect(next.exitCode, `${what}\n${text(next)}`).toBe(0);
-        await expectAgreement(home);
-      } finally {
-        execFileSync("umount", [mnt]);
-        rmSync(mnt, { recursive: true, force: true });
+  it.skipIf(noTmpfs !== null)(
+    `a disk that fills during the first run (tmpfs with 4, 8, 12 KiB left): every later command works once space is freed${noTmpfs ? ` (skipped: ${noTmpfs})` : ""}`,
+    async () => {
+      for (const freeKiB of [4, 8, 12]) {
+        const mnt = mkdtempSync(join(tmpdir(), "tw-full-"));
+        execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt]);
+        try {
+          const home = join(mnt, "home");
+          mkdirSync(home);
+          const { bavail, bsize } = statfsSync(mnt);
+          writeFileSync(join(mnt, "filler"), Buffer.alloc(Math.max(0, bavail * bsize - freeKiB * 1024)));
+          const full = await tw(home, ["run", "--yes"]);
+          const what = `${freeKiB} KiB left: first run exit ${full.exitCode}\n${text(full).slice(-600)}`;
+          rmSync(join(mnt, "filler"));
+          const verify = await tw(home, ["journal", "verify"]);
+          expect(verify.exitCode, `${what}\n${text(verify)}`).toBe(0);
+          expect(text(verify)).not.toMatch(/cannot be read/);
+          const next = await tw(home, ["run", "--yes"]);
+          expect(next.exitCode, `${what}\n${text(next)}`).toBe(0);
+          await expectAgreement(home);
+        } finally {
+          execFileSync("umount", [mnt]);
+          rmSync(mnt, { recursive: true, force: true });
+        }
       }
-    }
-  }, 240_000);
+    },
+    240_000,
+  );
 });
 
 describe("concurrent first commands on a fresh home agree", () => {

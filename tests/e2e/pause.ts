@@ -36,4 +36,3 @@ export async function signalAtPause(home: string, args: string[], point: string,
   writeFileSync(go, "");
   return child;
 }
-

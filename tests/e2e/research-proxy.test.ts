@@ -36,7 +36,15 @@ const TOML = '[broker]\nkind = "sim"\n\n[research]\nprovider = "tavily"\n';
 // Tavily's own https address, reached only through the loopback proxy (which answers nothing and
 // forwards nothing): no connection leaves the machine. (A plain-http base URL through the same
 // proxy fails at once with "socket hang up"; the https request through it is the one left hanging.)
-const env = () => ({ TAVILY_API_KEY: "tvly-proxytest-0123456789", HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, http_proxy: proxyUrl, https_proxy: proxyUrl, NO_PROXY: "", no_proxy: "" });
+const env = () => ({
+  TAVILY_API_KEY: "tvly-proxytest-0123456789",
+  HTTP_PROXY: proxyUrl,
+  HTTPS_PROXY: proxyUrl,
+  http_proxy: proxyUrl,
+  https_proxy: proxyUrl,
+  NO_PROXY: "",
+  no_proxy: "",
+});
 
 describe("research through a proxy that drops the connection", () => {
   it("`research search`: exit 4 with a named error, never an unsettled exit 13", async () => {

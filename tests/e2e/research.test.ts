@@ -48,7 +48,12 @@ describe("tradewarden research search", () => {
     const off = freshHome('[research]\nprovider = "none"\n');
     const disabled = await tw(off, ["research", "search", "Lehman", "--as-of", "2008-09-16", "--json"]);
     expectExit(disabled, 0);
-    expect(JSON.parse(String(disabled.stdout))).toEqual({ as_of: "2008-09-16", results: [], undated: [], removed: { cutoff: 0, undated: 0, policy: 0, duplicates: 0 } });
+    expect(JSON.parse(String(disabled.stdout))).toEqual({
+      as_of: "2008-09-16",
+      results: [],
+      undated: [],
+      removed: { cutoff: 0, undated: 0, policy: 0, duplicates: 0 },
+    });
   }, 60_000);
 });
 
@@ -72,7 +77,10 @@ describe("news in a simulated run", () => {
         for (const f of future) expect(seen).not.toContain(JSON.stringify(f.title).slice(1, -1));
       }
       // The research-cycle envelope carries the same execution log.
-      const cycle = JSON.parse(readArtifact(join(home, "runs", id), "researchCycle") ?? "") as { research: unknown[]; tool_calls: { tool: string; provenance: { source: string } }[] };
+      const cycle = JSON.parse(readArtifact(join(home, "runs", id), "researchCycle") ?? "") as {
+        research: unknown[];
+        tool_calls: { tool: string; provenance: { source: string } }[];
+      };
       expect(cycle.research).toHaveLength(searches.length);
       expect(cycle.tool_calls.filter((c) => c.tool === "search_news").every((c) => c.provenance.source === "news")).toBe(true);
     }
@@ -117,7 +125,12 @@ describe("a masked simulation", () => {
     expectExit(await tw(home, ["replay", first, "--mask", "--json"]), 0);
     // The orders the journal recorded are real (unmasked after validation).
     const journal = JSON.parse(String((await tw(home, ["journal", "--json"])).stdout)) as { orders: { symbol: string }[] };
-    const real = new Set(readFileSync(join(import.meta.dirname, "../../data/universe/sim.csv"), "utf8").split("\n").slice(1).map((l) => l.split(",")[0]));
+    const real = new Set(
+      readFileSync(join(import.meta.dirname, "../../data/universe/sim.csv"), "utf8")
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(",")[0]),
+    );
     for (const o of journal.orders) expect(real.has(o.symbol)).toBe(true);
 
     // A leak in the model's own text fails audit.

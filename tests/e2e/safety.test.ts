@@ -56,7 +56,7 @@ describe("kill switch", () => {
   // the 20th to the 27th. With an 8% drawdown limit the run of 2020-02-27 trips (the data and the
   // scripted model are deterministic); its liquidation fills only in part (the volume cap), so
   // the next run has shares left to sell.
-  const CRASH = '[limits]\nmax_drawdown_pct = 8\n\n[broker.sim]\nstart_date = 2020-02-12\n';
+  const CRASH = "[limits]\nmax_drawdown_pct = 8\n\n[broker.sim]\nstart_date = 2020-02-12\n";
 
   it("a crash drives the account past the drawdown limit: liquidation, HALTED, exit 5; the next run sells what is left and stays halted; a reset leaves it REDUCING", async () => {
     const home = freshHome(CRASH);

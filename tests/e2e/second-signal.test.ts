@@ -17,22 +17,22 @@ const SECOND: NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
 describe("signals while a run stops", () => {
   for (const second of SECOND) {
     it(`SIGTERM, then ${second} again and again until the end: exit 130 by code, the run closed as interrupted`, async () => {
-        const home = freshHome();
-        const child = tw(home, ["run", "--yes"], { faults: "executor.after_intent=term" });
-        let stderr = "";
-        let flood: NodeJS.Timeout | undefined;
-        child.stderr?.on("data", (d: Buffer) => {
-          stderr += d.toString("utf8");
-          if (!flood && stderr.includes("stopping the run")) {
-            flood = setInterval(() => child.kill(second), 1);
-          }
-        });
-        const r = await child;
-        clearInterval(flood);
-        expect(r.signal).toBeUndefined();
-        expectExit(r, 130);
-        const [runId] = runIds(home);
-        expect(recordedEvents(home, runId as string).at(-1)).toMatchObject({ type: "run.finished", outcome: "interrupted", exit_code: 130 });
+      const home = freshHome();
+      const child = tw(home, ["run", "--yes"], { faults: "executor.after_intent=term" });
+      let stderr = "";
+      let flood: NodeJS.Timeout | undefined;
+      child.stderr?.on("data", (d: Buffer) => {
+        stderr += d.toString("utf8");
+        if (!flood && stderr.includes("stopping the run")) {
+          flood = setInterval(() => child.kill(second), 1);
+        }
+      });
+      const r = await child;
+      clearInterval(flood);
+      expect(r.signal).toBeUndefined();
+      expectExit(r, 130);
+      const [runId] = runIds(home);
+      expect(recordedEvents(home, runId as string).at(-1)).toMatchObject({ type: "run.finished", outcome: "interrupted", exit_code: 130 });
     }, 60_000);
   }
 });

@@ -28,7 +28,14 @@ describe("simulate: options", () => {
     const r = await tw(home, ["simulate", "--from", "2003-01-02", "--to", "2003-01-08", "--name", "early", "--json"]);
     expectExit(r, 0);
     const lines = jsonLines(String(r.stdout));
-    expect(lines[0]).toMatchObject({ type: "simulation", name: "early", from: "2003-01-02", to: "2003-01-08", days: 5, model: { provider: "scripted", id: "scripted:momentum" } });
+    expect(lines[0]).toMatchObject({
+      type: "simulation",
+      name: "early",
+      from: "2003-01-02",
+      to: "2003-01-08",
+      days: 5,
+      model: { provider: "scripted", id: "scripted:momentum" },
+    });
     expect(lines.filter((l) => l.type === "day").map((l) => l.trading_day)).toEqual(["2003-01-02", "2003-01-03", "2003-01-06", "2003-01-07", "2003-01-08"]);
     expect(lines.at(-1)).toMatchObject({ summary: { name: "early", status: "completed", runs: 5, exit_code: 0, kill_switch_tripped: false } });
     expect(readdirSync(home)).toEqual(["simulations"]);
@@ -62,17 +69,34 @@ describe("simulate: options", () => {
   }, 180_000);
 
   it("--config FILE instead of the home's config, then --set on top: the effective config is saved with the simulation", async () => {
-    const home = freshHome('[limits]\nmax_drawdown_pct = 30\n');
+    const home = freshHome("[limits]\nmax_drawdown_pct = 30\n");
     const file = join(home, "other.toml");
-    writeFileSync(file, '[limits]\nmax_orders_per_month = 2\n[account]\ncapital = 50000\n');
-    const r = await tw(home, ["simulate", "--from", "2007-01-03", "--to", "2007-01-05", "--name", "cfg", "--config", file, "--set", "limits.max_drawdown_pct=12.5", "--json"]);
+    writeFileSync(file, "[limits]\nmax_orders_per_month = 2\n[account]\ncapital = 50000\n");
+    const r = await tw(home, [
+      "simulate",
+      "--from",
+      "2007-01-03",
+      "--to",
+      "2007-01-05",
+      "--name",
+      "cfg",
+      "--config",
+      file,
+      "--set",
+      "limits.max_drawdown_pct=12.5",
+      "--json",
+    ]);
     expectExit(r, 0);
     const saved = readFileSync(join(home, "simulations/cfg/tradewarden.toml"), "utf8");
     expect(saved).toMatch(/max_orders_per_month = 2/);
     expect(saved).toMatch(/max_drawdown_pct = 12.5/);
     expect(saved).toMatch(/capital = 50_?000/);
     expect(saved).toMatch(/start_date = "2007-01-03"/);
-    const report = JSON.parse(readFileSync(join(home, "simulations/cfg/report.json"), "utf8")) as { kill_switch: { limit: number }; config: { sets: string[] }; start_value: number };
+    const report = JSON.parse(readFileSync(join(home, "simulations/cfg/report.json"), "utf8")) as {
+      kill_switch: { limit: number };
+      config: { sets: string[] };
+      start_value: number;
+    };
     expect(report.kill_switch.limit).toBe(0.125);
     expect(report.start_value).toBe(50000);
     expect(report.config.sets).toEqual(["limits.max_drawdown_pct=12.5"]);

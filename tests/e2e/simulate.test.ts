@@ -29,7 +29,19 @@ function fingerprint(home: string): Record<string, string> {
   return Object.fromEntries(walk(home, join(home, "simulations")).map((p) => [relative(home, p), createHash("sha256").update(readFileSync(p)).digest("hex")]));
 }
 
-const CONTRACT = ["total_return", "annualised_return", "index_return", "volatility", "sharpe", "sortino", "max_drawdown", "max_drawdown_days", "orders", "cost_usd", "days"];
+const CONTRACT = [
+  "total_return",
+  "annualised_return",
+  "index_return",
+  "volatility",
+  "sharpe",
+  "sortino",
+  "max_drawdown",
+  "max_drawdown_days",
+  "orders",
+  "cost_usd",
+  "days",
+];
 
 describe("a simulation over 2007–2009", () => {
   let home = "";
@@ -58,7 +70,11 @@ describe("a simulation over 2007–2009", () => {
   });
 
   it("report.json: the public contract, plain fractions, and the trip", () => {
-    const r = JSON.parse(readFileSync(join(sim, "report.json"), "utf8")) as Record<string, unknown> & { trips: { day: string; drawdown: number }[]; blocked_by_rule: Record<string, number>; kill_switch: { tripped: boolean; limit: number } };
+    const r = JSON.parse(readFileSync(join(sim, "report.json"), "utf8")) as Record<string, unknown> & {
+      trips: { day: string; drawdown: number }[];
+      blocked_by_rule: Record<string, number>;
+      kill_switch: { tripped: boolean; limit: number };
+    };
     for (const k of CONTRACT) expect(typeof r[k], k).toBe("number");
     expect(r.days).toBe(756);
     expect(r.kill_switch).toEqual({ tripped: true, limit: 0.25 });

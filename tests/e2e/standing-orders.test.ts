@@ -45,16 +45,39 @@ describe("standing orders", () => {
     // The model's proposals, through the real handler, on the first run's day.
     {
       const journal = await openJournal(home, { timezone: "UTC" });
-      const h = checkedAll(makeStandingOrderHandlers({ journal, market, prices: market.asOf(d1, { universe }), universe, runId: String(run1), tradingDay: d1, now: () => new Date() }));
+      const h = checkedAll(
+        makeStandingOrderHandlers({
+          journal,
+          market,
+          prices: market.asOf(d1, { universe }),
+          universe,
+          runId: String(run1),
+          tradingDay: d1,
+          now: () => new Date(),
+        }),
+      );
       const ctx = { runId: String(run1), tradingDay: d1, seenEvidence: new Set(["price:x"]), pending: [] } as ToolCallContext;
-      const place = async (args: Record<string, unknown>) => (await h.place_standing_order({ evidence_ids: ["price:x"], reason: "test", ...args }, ctx)) as HandlerResult;
-      expect(await place({ symbol, type: "buy_limit_below", trigger_price: trigger, quantity: 1, limit_price: trigger })).toMatchObject({ ok: true, data: { standing_order: { id: "so-1", status: "proposed" } } });
+      const place = async (args: Record<string, unknown>) =>
+        (await h.place_standing_order({ evidence_ids: ["price:x"], reason: "test", ...args }, ctx)) as HandlerResult;
+      expect(await place({ symbol, type: "buy_limit_below", trigger_price: trigger, quantity: 1, limit_price: trigger })).toMatchObject({
+        ok: true,
+        data: { standing_order: { id: "so-1", status: "proposed" } },
+      });
       // Sells what is not held: the final gate blocks it on the same day.
-      expect(await place({ symbol, type: "stop_loss", trigger_price: trigger, quantity: 5, limit_price: trigger })).toMatchObject({ ok: true, data: { standing_order: { id: "so-2" } } });
+      expect(await place({ symbol, type: "stop_loss", trigger_price: trigger, quantity: 5, limit_price: trigger })).toMatchObject({
+        ok: true,
+        data: { standing_order: { id: "so-2" } },
+      });
       // Would fire on the same day, but is armed for one trading day only (the proposing run's).
-      expect(await place({ symbol, type: "buy_limit_below", trigger_price: trigger, quantity: 1, limit_price: trigger, ttl_trading_days: 1 })).toMatchObject({ ok: true, data: { standing_order: { id: "so-3", expires_on: d1 } } });
+      expect(await place({ symbol, type: "buy_limit_below", trigger_price: trigger, quantity: 1, limit_price: trigger, ttl_trading_days: 1 })).toMatchObject({
+        ok: true,
+        data: { standing_order: { id: "so-3", expires_on: d1 } },
+      });
       // A trigger that is already crossed is refused.
-      expect(await place({ symbol, type: "buy_limit_below", trigger_price: trigger * 10, quantity: 1, limit_price: trigger })).toMatchObject({ ok: false, code: "invalid_tool_arguments" });
+      expect(await place({ symbol, type: "buy_limit_below", trigger_price: trigger * 10, quantity: 1, limit_price: trigger })).toMatchObject({
+        ok: false,
+        code: "invalid_tool_arguments",
+      });
     }
     expectExit(await tw(home, ["standing", "approve", "so-1"]), 2); // needs --yes
     for (const id of ["so-1", "so-2", "so-3"]) expectExit(await tw(home, ["standing", "approve", id, "--yes", "--who", "alice"]), 0);

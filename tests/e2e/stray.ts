@@ -14,4 +14,3 @@ export async function strayBuy(home: string, symbol: string, quantity: number): 
   if (status !== "filled") throw new Error(`the stray order is ${status}, not filled`);
   sim.endDay();
 }
-

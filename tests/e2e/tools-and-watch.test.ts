@@ -50,7 +50,14 @@ describe("tradewarden tools call", () => {
     const r = await tw(home, ["tools", "call", "screen_universe", '{"limit": 2, "sort_by": "rsi_14"}', "--as-of", "2012-05-01", "--json"]);
     expectExit(r, 0);
     const out = JSON.parse(String(r.stdout));
-    expect(out).toMatchObject({ tool: "screen_universe", trading_day: "2012-05-01", contract_version: "tw-tools/3", state: "read_only", stage: "ok", success: true });
+    expect(out).toMatchObject({
+      tool: "screen_universe",
+      trading_day: "2012-05-01",
+      contract_version: "tw-tools/3",
+      state: "read_only",
+      stage: "ok",
+      success: true,
+    });
     expect(out.result.returned).toBe(2);
     for (const row of out.result.results) expect(row.as_of < "2012-05-01").toBe(true);
   }, 60_000);

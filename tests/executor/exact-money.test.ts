@@ -24,7 +24,16 @@ describe("a KWD account", () => {
     let t = Date.UTC(2020, 0, 6, 15);
     const order: Order = { symbol: "AAA", side: "BUY", quantity: 10, limit_price: 10, currency: "KWD", fx_to_base: 1, liquidation: false };
     const journal = new FakeJournal();
-    const r = await execute({ runId: "r1", orders: [order], broker: sim, journal, config: { wait_s: 2, settle_s: 1, poll_ms: 100 }, emit: () => {}, now: () => t, sleep: async (ms: number) => void (t += Math.max(ms, 1)) });
+    const r = await execute({
+      runId: "r1",
+      orders: [order],
+      broker: sim,
+      journal,
+      config: { wait_s: 2, settle_s: 1, poll_ms: 100 },
+      emit: () => {},
+      now: () => t,
+      sleep: async (ms: number) => void (t += Math.max(ms, 1)),
+    });
     const o = r.results[0];
     expect(o?.status).toBe("filled");
     expect(o?.commission).toBe(0.005);

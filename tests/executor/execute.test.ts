@@ -41,7 +41,15 @@ function clock() {
   return { now: () => t, sleep: async (ms: number) => void (t += Math.max(ms, 1)) };
 }
 
-const buy = (quantity = 10, limit_price = 10, symbol = "AAA"): Order => ({ symbol, side: "BUY", quantity, limit_price, currency: "USD", fx_to_base: 1, liquidation: false });
+const buy = (quantity = 10, limit_price = 10, symbol = "AAA"): Order => ({
+  symbol,
+  side: "BUY",
+  quantity,
+  limit_price,
+  currency: "USD",
+  fx_to_base: 1,
+  liquidation: false,
+});
 
 async function run(s: Awaited<ReturnType<typeof setup>>, orders: Order[], broker: Broker = s.broker, runId = "r1") {
   const res = await execute({ runId, orders, broker, journal: s.journal, config: conf, emit: s.emit, ...clock() });
@@ -250,7 +258,16 @@ describe("executor", () => {
     const s = await setup();
     const ac = new AbortController();
     ac.abort();
-    const res = await execute({ runId: "r1", orders: [buy()], broker: s.broker, journal: s.journal, config: conf, emit: s.emit, signal: ac.signal, ...clock() });
+    const res = await execute({
+      runId: "r1",
+      orders: [buy()],
+      broker: s.broker,
+      journal: s.journal,
+      config: conf,
+      emit: s.emit,
+      signal: ac.signal,
+      ...clock(),
+    });
     expect(res.results[0]?.status).toBe("not_sent");
     s.journal.failIntent = true;
     const res2 = await run(s, [buy(), buy()], s.broker, "r2");
@@ -283,7 +300,12 @@ describe("executor", () => {
 
   it("every fault, one run: no duplicate order, nothing booked that did not fill", async () => {
     const s = await setup();
-    const faults: SimFault[] = [{ kind: "reject_next" }, { kind: "partial_next", quantity: 1 }, { kind: "fill_during_cancel" }, { kind: "timeout_after_accept" }];
+    const faults: SimFault[] = [
+      { kind: "reject_next" },
+      { kind: "partial_next", quantity: 1 },
+      { kind: "fill_during_cancel" },
+      { kind: "timeout_after_accept" },
+    ];
     const orders = faults.map(() => buy(5));
     // Inject each fault right before its order's send.
     let i = 0;

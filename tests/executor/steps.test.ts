@@ -23,7 +23,15 @@ import { FakeJournal, SpyBroker } from "./fakes.js";
 const cfg: SimBrokerConfig = { participation_pct: 10, commission_per_share: 0.01, commission_min: 1, commission_max_pct: 1, start_date: null };
 const bar = (date: string, c: number, h = c, l = c): Bar => ({ date, open: c, high: h, low: l, close: c, volume: 1_000_000 });
 const market = MarketData.fromBars({ AAA: [bar("2020-01-02", 10), bar("2020-01-03", 10), bar("2020-01-06", 10, 10.5, 9.5), bar("2020-01-07", 10, 10.5, 9.5)] });
-const buy = (quantity = 10, limit_price = 10): Order => ({ symbol: "aaa", side: "BUY", quantity, limit_price, currency: "USD", fx_to_base: 1, liquidation: false });
+const buy = (quantity = 10, limit_price = 10): Order => ({
+  symbol: "aaa",
+  side: "BUY",
+  quantity,
+  limit_price,
+  currency: "USD",
+  fx_to_base: 1,
+  liquidation: false,
+});
 
 const journals: FakeJournal[] = [];
 afterEach(() => {
@@ -82,7 +90,11 @@ describe("executor step: intent", () => {
     w.journal.failIntent = true;
     const e = w.entry();
     expect(await recordIntent(w.ctx, e, "r1")).toBe("disk full");
-    expect(e.res).toMatchObject({ status: "not_sent", error_code: "journal_write_failed", message: "not sent: the journal could not record the intent (disk full)" });
+    expect(e.res).toMatchObject({
+      status: "not_sent",
+      error_code: "journal_write_failed",
+      message: "not sent: the journal could not record the intent (disk full)",
+    });
     expect(e.done).toBe(true);
     expect(w.ctx.problems).toEqual(["tw-r1-0 not sent: the journal could not record the intent (disk full)"]);
     const later = w.entry(buy(), 1);

@@ -20,7 +20,10 @@ const order = (over: Partial<OrderExecution>): OrderExecution => ({
 
 describe("the words of an execution are its facts", () => {
   it("'sent' counts only orders the broker acknowledged", () => {
-    const r = describeExecution([order({ broker_order_id: "b1" }), order({ index: 1, status: "rejected", message: "insufficient buying power", error_code: "order_rejected" })]);
+    const r = describeExecution([
+      order({ broker_order_id: "b1" }),
+      order({ index: 1, status: "rejected", message: "insufficient buying power", error_code: "order_rejected" }),
+    ]);
     expect(r).toMatchObject({ outcome: "executed", exitCode: 0, acknowledged: 1 });
     expect(r.message).toBe("1 order sent (acknowledged by the paper broker), 1 filled; 1 refused: BUY 10 AAA: insufficient buying power");
   });
@@ -32,7 +35,10 @@ describe("the words of an execution are its facts", () => {
   });
 
   it("a journal that could not record the intent: nothing sent, exit 1; an unreachable broker: exit 4", () => {
-    expect(describeExecution([order({ status: "not_sent", message: "not sent: ENOSPC", error_code: "journal_write_failed" })])).toMatchObject({ exitCode: 1, acknowledged: 0 });
+    expect(describeExecution([order({ status: "not_sent", message: "not sent: ENOSPC", error_code: "journal_write_failed" })])).toMatchObject({
+      exitCode: 1,
+      acknowledged: 0,
+    });
     expect(describeExecution([order({ status: "uncertain", message: "send outcome unknown" })])).toMatchObject({ outcome: "broker_unavailable", exitCode: 4 });
   });
 

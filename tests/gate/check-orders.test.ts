@@ -9,7 +9,10 @@ const ctx: ToolCallContext = { runId: "r1", tradingDay: "2024-05-02", seenEviden
 describe("check_orders handler", () => {
   it("returns the gate's verdicts on a copy and places nothing", async () => {
     const st = deepFreeze(state({ holdings: { AAA: { quantity: 10 } } }));
-    const handler = checked("check_orders", makeCheckOrdersHandler(() => ({ state: st, market: MARKET, limits: LIMITS, universe: UNIVERSE })));
+    const handler = checked(
+      "check_orders",
+      makeCheckOrdersHandler(() => ({ state: st, market: MARKET, limits: LIMITS, universe: UNIVERSE })),
+    );
     const orders = [
       { symbol: "BBB", side: "BUY", quantity: 10, limit_price: 20, reason: "r", evidence_ids: [] },
       { symbol: "AAA", side: "SELL", quantity: 11, limit_price: 10, reason: "r", evidence_ids: [] },
@@ -35,13 +38,16 @@ describe("check_orders handler", () => {
     expect(st.cash).toBe(10_000);
   });
   it("uses the run's commission model; an unknown commission is reported as null and blocks", async () => {
-    const handler = checked("check_orders", makeCheckOrdersHandler(() => ({
-      state: state(),
-      market: MARKET,
-      limits: LIMITS,
-      universe: UNIVERSE,
-      commission: (o) => (o.symbol === "AAA" ? 1.5 : undefined),
-    })));
+    const handler = checked(
+      "check_orders",
+      makeCheckOrdersHandler(() => ({
+        state: state(),
+        market: MARKET,
+        limits: LIMITS,
+        universe: UNIVERSE,
+        commission: (o) => (o.symbol === "AAA" ? 1.5 : undefined),
+      })),
+    );
     const r = await handler(
       {
         orders: [
@@ -60,9 +66,12 @@ describe("check_orders handler", () => {
     expect(JSON.parse(JSON.stringify(r.data))).toEqual(r.data);
   });
   it("fails cleanly when the run's state is unavailable", async () => {
-    const handler = checked("check_orders", makeCheckOrdersHandler(() => {
-      throw new Error("prices not loaded");
-    }));
+    const handler = checked(
+      "check_orders",
+      makeCheckOrdersHandler(() => {
+        throw new Error("prices not loaded");
+      }),
+    );
     const r = await handler({ orders: [] }, ctx);
     expect(r).toMatchObject({ ok: false, code: "tool_execution_failed" });
   });

@@ -27,9 +27,17 @@ describe("gate decisions carry the input index", () => {
     for (const d of r.decisions) expect(d.order).toEqual(BATCH[d.index]);
     // The first of each identical pair passes; the second is the duplicate, and the index says which.
     expect(decisionFor(r.decisions, 0)).toMatchObject({ approved: true, order: { reason: "first AAA" } });
-    expect(decisionFor(r.decisions, 2)).toMatchObject({ approved: false, reasons: [expect.objectContaining({ code: "duplicate_order" })], order: { reason: "second AAA" } });
+    expect(decisionFor(r.decisions, 2)).toMatchObject({
+      approved: false,
+      reasons: [expect.objectContaining({ code: "duplicate_order" })],
+      order: { reason: "second AAA" },
+    });
     expect(decisionFor(r.decisions, 1)).toMatchObject({ approved: true, order: { reason: "first BBB" } });
-    expect(decisionFor(r.decisions, 3)).toMatchObject({ approved: false, reasons: [expect.objectContaining({ code: "duplicate_order" })], order: { reason: "second BBB" } });
+    expect(decisionFor(r.decisions, 3)).toMatchObject({
+      approved: false,
+      reasons: [expect.objectContaining({ code: "duplicate_order" })],
+      order: { reason: "second BBB" },
+    });
     expect(decisionFor(r.decisions, 4)).toMatchObject({ approved: true, order: { reason: "CCC" } });
     // In input order, by index: what the operator's rows and the journal's proposal record show.
     expect(inInputOrder(r.decisions, BATCH.length).map((d) => [d.index, d.order.reason, d.approved])).toEqual([

@@ -127,9 +127,7 @@ describe("monthly quota", () => {
     const r = run([buy("AAA", 1, 10), buy("BBB", 1, 20)], state({ orders_this_month: 9 }));
     expect(r.decisions.map((d) => d.approved)).toEqual([true, false]);
     expect(r.portfolio_after.orders_this_month).toBe(10);
-    expect(codes(one(sell("AAA", 1, 10), state({ holdings: { AAA: { quantity: 1 } } }), { max_orders_per_month: 0 }))).toEqual([
-      "monthly_order_limit",
-    ]);
+    expect(codes(one(sell("AAA", 1, 10), state({ holdings: { AAA: { quantity: 1 } } }), { max_orders_per_month: 0 }))).toEqual(["monthly_order_limit"]);
   });
   it("a blocked order uses no quota", () => {
     const r = run([buy("AAA", 1, 50), buy("BBB", 1, 20)], state({ orders_this_month: 9 }));
@@ -214,12 +212,15 @@ describe("cash (no margin)", () => {
     expect(one(buy("AAA", 10, 10), st, {}, m).decisions[0]?.approved).toBe(true);
     const r = one(buy("AAA", 10, 10), { ...st, cash: 100.99 }, {}, m);
     expect(codes(r)).toEqual(["insufficient_cash"]);
-    expect(r.decisions[0]?.reasons[0]?.message).toBe(
-      "cost 101.00 USD (notional 100.00 + commission 1.00) exceeds cash 100.99 USD",
-    );
+    expect(r.decisions[0]?.reasons[0]?.message).toBe("cost 101.00 USD (notional 100.00 + commission 1.00) exceeds cash 100.99 USD");
   });
   it("nets open buy orders", () => {
-    const st = state({ cash: 1000, holdings: { CCC: { quantity: 1000 } }, peak: 0, open_orders: [{ symbol: "BBB", side: "BUY", quantity: 10, limit_price: 20 }] });
+    const st = state({
+      cash: 1000,
+      holdings: { CCC: { quantity: 1000 } },
+      peak: 0,
+      open_orders: [{ symbol: "BBB", side: "BUY", quantity: 10, limit_price: 20 }],
+    });
     expect(one(buy("AAA", 80, 10), st).decisions[0]?.approved).toBe(true);
     const r = one(buy("AAA", 81, 10), st);
     expect(codes(r)).toEqual(["insufficient_cash"]);
@@ -289,15 +290,11 @@ describe("trading states", () => {
   it("HALTED blocks everything with the anchor's message", () => {
     const r = run([buy("BBB", 1, 20), sell("AAA", 1, 10)], state({ holdings: held, trading_state: "HALTED" }));
     expect(r.decisions.every((d) => !d.approved)).toBe(true);
-    expect(r.decisions[0]?.reasons).toEqual([
-      { code: "trading_halted", message: "trading halted by kill switch – manual reset required" },
-    ]);
+    expect(r.decisions[0]?.reasons).toEqual([{ code: "trading_halted", message: "trading halted by kill switch – manual reset required" }]);
     expect(r.portfolio_after.cash).toBe(10_000);
   });
   it("an unknown state is treated as halted", () => {
-    expect(codes(one(buy("AAA", 1, 10), state({ trading_state: "PAUSED" as GateState["trading_state"] })))).toEqual([
-      "trading_halted",
-    ]);
+    expect(codes(one(buy("AAA", 1, 10), state({ trading_state: "PAUSED" as GateState["trading_state"] })))).toEqual(["trading_halted"]);
   });
 });
 
@@ -307,9 +304,7 @@ describe("drawdown kill switch", () => {
     expect(codes(at)).toEqual(["drawdown_kill_switch"]);
     expect(at.kill_switch).toBe(true);
     expect(at.drawdown_pct).toBeCloseTo(25, 9);
-    expect(at.decisions[0]?.reasons[0]?.message).toBe(
-      "drawdown 25.00% (value 7500.00 vs peak 10000.00) reaches the kill-switch limit 25%",
-    );
+    expect(at.decisions[0]?.reasons[0]?.message).toBe("drawdown 25.00% (value 7500.00 vs peak 10000.00) reaches the kill-switch limit 25%");
     const under = run([buy("AAA", 1, 10)], state({ cash: 7501, peak: 10_000 }));
     expect(under.decisions[0]?.approved).toBe(true);
     expect(under.kill_switch).toBe(false);

@@ -58,7 +58,12 @@ const arbCase = (c: Currency) => {
       // A commission in the base currency, not on the minor grid: the booking rounds it.
       commissions: fc.tuple(...[0, 1, 2].map(() => fc.double({ min: 0, max: 25, noNaN: true }))),
       orders: fc.array(
-        fc.record({ sym: fc.integer({ min: 0, max: 2 }), side: fc.constantFrom("BUY", "SELL"), quantity: fc.integer({ min: 1, max: 400 }), move: fc.integer({ min: -15, max: 15 }) }),
+        fc.record({
+          sym: fc.integer({ min: 0, max: 2 }),
+          side: fc.constantFrom("BUY", "SELL"),
+          quantity: fc.integer({ min: 1, max: 400 }),
+          move: fc.integer({ min: -15, max: 15 }),
+        }),
         { maxLength: 8 },
       ),
     })
@@ -139,11 +144,11 @@ describe("the gate in exact money", () => {
       const market: GateMarket = { HOME: { price, commission: 0 } };
       const uni: Instrument[] = [{ symbol: "HOME", currency: base, tick: unit }];
       const order: GateOrder = { symbol: "HOME", side: "BUY", quantity: 10, limit_price: price };
-      const cash = fromMinor(Math.round(price * 10 / unit), base);
+      const cash = fromMinor(Math.round((price * 10) / unit), base);
       const at = (c: number) => evaluate([order], { cash: c, holdings: {}, peak: 0, orders_this_month: 0, trading_state: "ACTIVE" }, market, LIMITS(base), uni);
       expect(at(cash).decisions[0]?.approved).toBe(true);
       expect(at(cash).cash_after_minor).toBe(0);
-      const short = at(fromMinor(Math.round(price * 10 / unit) - 1, base));
+      const short = at(fromMinor(Math.round((price * 10) / unit) - 1, base));
       expect(short.decisions[0]?.reasons.map((x) => x.code)).toContain("insufficient_cash");
     }
   });
@@ -174,7 +179,16 @@ describe("the gate rounds as the booking rounds", () => {
   });
 });
 
-async function book(j: Awaited<ReturnType<typeof freshJournal>>, coid: string, symbol: string, side: "BUY" | "SELL", qty: number, price: number, fx: number, commission: number) {
+async function book(
+  j: Awaited<ReturnType<typeof freshJournal>>,
+  coid: string,
+  symbol: string,
+  side: "BUY" | "SELL",
+  qty: number,
+  price: number,
+  fx: number,
+  commission: number,
+) {
   const at = "2024-01-02T14:30:00Z";
   await j.recordOrderIntent({ run_id: "r1", client_order_id: coid, index: 0, symbol, side, quantity: qty, limit_price: price, at, fx_to_base: fx });
   await j.recordOrderUpdate(coid, { status: "accepted", broker_order_id: `b-${coid}`, at });

@@ -12,7 +12,8 @@ import { buy, LIMITS, MARKET, sell, state, UNIVERSE } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
-const run = (orders: GateOrder[], st: GateState = state(), limits: Partial<Limits> = {}): GateResult => evaluate(orders, st, MARKET, { ...LIMITS, ...limits }, UNIVERSE);
+const run = (orders: GateOrder[], st: GateState = state(), limits: Partial<Limits> = {}): GateResult =>
+  evaluate(orders, st, MARKET, { ...LIMITS, ...limits }, UNIVERSE);
 const codes = (r: GateResult, i = 0) => r.decisions[i]?.reasons.map((x) => x.code) ?? [];
 
 describe("numbers in range before arithmetic", () => {

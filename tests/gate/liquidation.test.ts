@@ -21,7 +21,10 @@ describe("liquidation", () => {
   it("skips holdings without a usable price and nets open sell orders", () => {
     const st = state({
       holdings: { AAA: { quantity: 10 }, BBB: { quantity: 4 } },
-      open_orders: [{ symbol: "AAA", side: "SELL", quantity: 4, limit_price: 10 }, { symbol: "BBB", side: "SELL", quantity: 4, limit_price: 20 }],
+      open_orders: [
+        { symbol: "AAA", side: "SELL", quantity: 4, limit_price: 10 },
+        { symbol: "BBB", side: "SELL", quantity: 4, limit_price: 20 },
+      ],
     });
     const orders = liquidation(st, { AAA: MARKET.AAA!, BBB: { price: 0 } }, UNIVERSE, 1);
     expect(orders.map((o) => [o.symbol, o.quantity])).toEqual([["AAA", 6]]);

@@ -116,8 +116,7 @@ describe("gate properties", () => {
 
   it("the result does not depend on object key order", () => {
     const reverseKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).reverse());
-    const sortKeys = <T>(o: Record<string, T>): Record<string, T> =>
-      Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const sortKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     fc.assert(
       fc.property(arbCase, ({ market, state, limits, orders }) => {
         const a = evaluate(orders, state, market, limits, UNIVERSE);

@@ -31,8 +31,7 @@ async function json(file: string) {
 }
 
 type Decision = { order: { symbol: string; side: string }; approved: boolean; reasons: { code: string; message: string }[] };
-const summary = (out: { decisions: Decision[] }) =>
-  out.decisions.map((d) => [d.order.symbol, d.approved, d.reasons.map((r) => r.code)]);
+const summary = (out: { decisions: Decision[] }) => out.decisions.map((d) => [d.order.symbol, d.approved, d.reasons.map((r) => r.code)]);
 
 describe("gate check --scenario (shipped examples)", () => {
   it("clean-buy: approved, the public shape exactly", async () => {

@@ -25,7 +25,17 @@ export async function finish(j: Journal, id: string, at = "2024-01-02T15:00:00Z"
 }
 
 /** An order sent and filled in one go. */
-export async function buy(j: Journal, run: string, coid: string, symbol: string, qty: number, price: number, commission = 0, at = "2024-01-02T14:30:00Z", side: "BUY" | "SELL" = "BUY") {
+export async function buy(
+  j: Journal,
+  run: string,
+  coid: string,
+  symbol: string,
+  qty: number,
+  price: number,
+  commission = 0,
+  at = "2024-01-02T14:30:00Z",
+  side: "BUY" | "SELL" = "BUY",
+) {
   await j.recordOrderIntent({ run_id: run, client_order_id: coid, index: 0, symbol, side, quantity: qty, limit_price: price, at });
   await j.recordOrderUpdate(coid, { status: "accepted", broker_order_id: `b-${coid}`, at });
   await j.bookFill(coid, { fill_id: `f-${coid}`, symbol, side, quantity: qty, price, commission, fx_to_base: 1, at });

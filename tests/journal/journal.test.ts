@@ -64,8 +64,29 @@ describe("ledger", () => {
   it("converts foreign fills at the fill's FX rate, exactly", async () => {
     const j = await freshJournal({ capital: 1_000_000, currency: "JPY" });
     await startRun(j, "r1");
-    await j.recordOrderIntent({ run_id: "r1", client_order_id: "c1", index: 0, symbol: "SPY", side: "BUY", quantity: 3, limit_price: 500.5, currency: "USD", fx_to_base: 151.37, at: new Date() });
-    await j.bookFill("c1", { fill_id: "f1", symbol: "SPY", side: "BUY", quantity: 3, price: 500.5, commission: 150, commission_currency: "JPY", fx_to_base: 151.37, at: new Date() });
+    await j.recordOrderIntent({
+      run_id: "r1",
+      client_order_id: "c1",
+      index: 0,
+      symbol: "SPY",
+      side: "BUY",
+      quantity: 3,
+      limit_price: 500.5,
+      currency: "USD",
+      fx_to_base: 151.37,
+      at: new Date(),
+    });
+    await j.bookFill("c1", {
+      fill_id: "f1",
+      symbol: "SPY",
+      side: "BUY",
+      quantity: 3,
+      price: 500.5,
+      commission: 150,
+      commission_currency: "JPY",
+      fx_to_base: 151.37,
+      at: new Date(),
+    });
     // 3 × 500.5 × 151.37 = 227282.055 → 227282 yen, + 150 commission
     expect(j.cash()).toBe(1_000_000 - 227_282 - 150);
     expect(j.holdings().SPY).toMatchObject({ quantity: 3, currency: "USD", avg_cost: (227_282 + 150) / 3 });
@@ -74,13 +95,56 @@ describe("ledger", () => {
   it("books a commission charged in the instrument's currency at the order's rate; refuses an order in a foreign currency without its rate", async () => {
     const j = await freshJournal({ capital: 10_000, currency: "USD" });
     await startRun(j, "r1");
-    await expect(j.recordOrderIntent({ run_id: "r1", client_order_id: "c0", index: 0, symbol: "VOD", side: "BUY", quantity: 1, limit_price: 1, currency: "GBP", at: new Date() })).rejects.toThrow(/needs its rate/);
-    await j.recordOrderIntent({ run_id: "r1", client_order_id: "c1", index: 0, symbol: "VOD", side: "BUY", quantity: 100, limit_price: 10.01, currency: "GBP", fx_to_base: 1.2, at: new Date() });
-    await j.bookFill("c1", { fill_id: "f1", symbol: "VOD", side: "BUY", quantity: 100, price: 10.01, commission: 1.05, commission_currency: "GBP", fx_to_base: 1.2, at: new Date() });
+    await expect(
+      j.recordOrderIntent({
+        run_id: "r1",
+        client_order_id: "c0",
+        index: 0,
+        symbol: "VOD",
+        side: "BUY",
+        quantity: 1,
+        limit_price: 1,
+        currency: "GBP",
+        at: new Date(),
+      }),
+    ).rejects.toThrow(/needs its rate/);
+    await j.recordOrderIntent({
+      run_id: "r1",
+      client_order_id: "c1",
+      index: 0,
+      symbol: "VOD",
+      side: "BUY",
+      quantity: 100,
+      limit_price: 10.01,
+      currency: "GBP",
+      fx_to_base: 1.2,
+      at: new Date(),
+    });
+    await j.bookFill("c1", {
+      fill_id: "f1",
+      symbol: "VOD",
+      side: "BUY",
+      quantity: 100,
+      price: 10.01,
+      commission: 1.05,
+      commission_currency: "GBP",
+      fx_to_base: 1.2,
+      at: new Date(),
+    });
     // 100 × 10.01 GBP × 1.2 = 1201.20 USD; commission 1.05 GBP × 1.2 = 1.26 USD
     expect(j.cash()).toBe(8797.54); // 10000 − 1201.20 − 1.26
     await expect(
-      j.bookFill("c1", { fill_id: "f2", symbol: "VOD", side: "BUY", quantity: 1, price: 10, commission: 0, commission_currency: "GBP", fx_to_base: 1, at: new Date() }),
+      j.bookFill("c1", {
+        fill_id: "f2",
+        symbol: "VOD",
+        side: "BUY",
+        quantity: 1,
+        price: 10,
+        commission: 0,
+        commission_currency: "GBP",
+        fx_to_base: 1,
+        at: new Date(),
+      }),
     ).rejects.toThrow(/placed at 1.2/);
     expect(j.verify()).toEqual([]);
   });
@@ -158,7 +222,17 @@ describe("kill switch", () => {
     await buy(j, "r1", "c1", "AAA", 10, 100);
     await buy(j, "r1", "c2", "BBB", 5, 50);
     await j.trip({ run_id: "r1", at: "2024-01-02T14:40:00Z", value: 1, peak: 2, drawdown_pct: 50, reason: "test" });
-    await j.recordOrderIntent({ run_id: "r1", client_order_id: "L1", index: 0, symbol: "AAA", side: "SELL", quantity: 10, limit_price: 99, liquidation: true, at: "2024-01-02T14:41:00Z" });
+    await j.recordOrderIntent({
+      run_id: "r1",
+      client_order_id: "L1",
+      index: 0,
+      symbol: "AAA",
+      side: "SELL",
+      quantity: 10,
+      limit_price: 99,
+      liquidation: true,
+      at: "2024-01-02T14:41:00Z",
+    });
     await j.recordOrderUpdate("L1", { status: "accepted", at: "2024-01-02T14:41:00Z" });
     await j.bookFill("L1", { fill_id: "fl1", symbol: "AAA", side: "SELL", quantity: 10, price: 99, commission: 0, fx_to_base: 1, at: "2024-01-02T14:42:00Z" });
     const st = j.liquidationStatus();
@@ -181,7 +255,16 @@ describe("monthly quota", () => {
     await sendAt(j, "a", "2024-01-31T10:30:00Z"); // 23:30 NZDT Jan 31
     await sendAt(j, "b", "2024-01-31T11:30:00Z"); // 00:30 NZDT Feb 1
     await sendAt(j, "c", "2024-01-31T11:45:00Z", "rejected"); // rejected on send: not counted
-    await j.recordOrderIntent({ run_id: "r1", client_order_id: "d", index: 0, symbol: "AAA", side: "BUY", quantity: 1, limit_price: 1, at: "2024-01-31T11:50:00Z" }); // intent only
+    await j.recordOrderIntent({
+      run_id: "r1",
+      client_order_id: "d",
+      index: 0,
+      symbol: "AAA",
+      side: "BUY",
+      quantity: 1,
+      limit_price: 1,
+      at: "2024-01-31T11:50:00Z",
+    }); // intent only
     expect(j.ordersThisMonth(new Date("2024-01-31T10:59:00Z"))).toBe(1);
     expect(j.ordersThisMonth(new Date("2024-01-31T11:00:00Z"))).toBe(1); // Feb 1 00:00 NZDT
     expect(j.ordersThisMonth(new Date("2024-02-28T00:00:00Z"))).toBe(1);
@@ -228,13 +311,27 @@ const dec = (o: ProposedOrder, approved: boolean, reasons: GateDecision["reasons
   notional: o.quantity * o.limit_price,
   commission: 1,
 });
-const po = (symbol: string, side: "BUY" | "SELL", quantity: number, limit_price: number): ProposedOrder => ({ symbol, side, quantity, limit_price, reason: "r", evidence_ids: [] });
+const po = (symbol: string, side: "BUY" | "SELL", quantity: number, limit_price: number): ProposedOrder => ({
+  symbol,
+  side,
+  quantity,
+  limit_price,
+  reason: "r",
+  evidence_ids: [],
+});
 
 describe("recent activity", () => {
   it("tells what became of each order of real runs", async () => {
     const j = await freshJournal({ capital: 100_000 });
     await startRun(j, "r1", "2024-01-02T14:00:00Z");
-    const orders = [po("AAA", "BUY", 10, 10), po("BBB", "BUY", 10, 10), po("CCC", "BUY", 10, 10), po("DDD", "BUY", 10, 10), po("EEE", "BUY", 10, 10), po("FFF", "BUY", 1, 1)];
+    const orders = [
+      po("AAA", "BUY", 10, 10),
+      po("BBB", "BUY", 10, 10),
+      po("CCC", "BUY", 10, 10),
+      po("DDD", "BUY", 10, 10),
+      po("EEE", "BUY", 10, 10),
+      po("FFF", "BUY", 1, 1),
+    ];
     const decisions = [
       dec(orders[0]!, false, [{ code: "position_limit", message: "position would be 40% (max 20%)" }]),
       ...orders.slice(1).map((o) => dec(o, true)),
@@ -242,29 +339,69 @@ describe("recent activity", () => {
     await j.recordProposal("r1", { orders, summary: "s", decisions, at: "2024-01-02T14:05:00Z" });
     const approved = orders.slice(1, 5);
     await j.recordApproval("r1", { decision: "approved", by: "operator", orders_hash: "h", orders: approved, at: "2024-01-02T14:06:00Z" });
-    await j.recordFinalGate("r1", approved.map((o) => dec(o, true)));
+    await j.recordFinalGate(
+      "r1",
+      approved.map((o) => dec(o, true)),
+    );
     // BBB filled
     await buy(j, "r1", "r1-1", "BBB", 10, 10);
     // CCC partially filled, rest cancelled
-    await j.recordOrderIntent({ run_id: "r1", client_order_id: "r1-2", index: 2, symbol: "CCC", side: "BUY", quantity: 10, limit_price: 10, at: "2024-01-02T14:07:00Z" });
+    await j.recordOrderIntent({
+      run_id: "r1",
+      client_order_id: "r1-2",
+      index: 2,
+      symbol: "CCC",
+      side: "BUY",
+      quantity: 10,
+      limit_price: 10,
+      at: "2024-01-02T14:07:00Z",
+    });
     await j.recordOrderUpdate("r1-2", { status: "accepted", at: "2024-01-02T14:07:00Z" });
     await j.bookFill("r1-2", { fill_id: "x", symbol: "CCC", side: "BUY", quantity: 4, price: 9.5, commission: 0, fx_to_base: 1, at: "2024-01-02T14:08:00Z" });
     await j.recordOrderUpdate("r1-2", { status: "cancelled", filled_quantity: 4, at: "2024-01-02T14:09:00Z" });
     // DDD not filled, cancelled, counted
-    await j.recordOrderIntent({ run_id: "r1", client_order_id: "r1-3", index: 3, symbol: "DDD", side: "BUY", quantity: 10, limit_price: 10, at: "2024-01-02T14:07:00Z" });
+    await j.recordOrderIntent({
+      run_id: "r1",
+      client_order_id: "r1-3",
+      index: 3,
+      symbol: "DDD",
+      side: "BUY",
+      quantity: 10,
+      limit_price: 10,
+      at: "2024-01-02T14:07:00Z",
+    });
     await j.recordOrderUpdate("r1-3", { status: "accepted", at: "2024-01-02T14:07:00Z" });
     await j.recordOrderUpdate("r1-3", { status: "cancelled", filled_quantity: 0, at: "2024-01-02T14:09:00Z" });
     // EEE: rejected by the broker
-    await j.recordOrderIntent({ run_id: "r1", client_order_id: "r1-4", index: 4, symbol: "EEE", side: "BUY", quantity: 10, limit_price: 10, at: "2024-01-02T14:07:00Z" });
+    await j.recordOrderIntent({
+      run_id: "r1",
+      client_order_id: "r1-4",
+      index: 4,
+      symbol: "EEE",
+      side: "BUY",
+      quantity: 10,
+      limit_price: 10,
+      at: "2024-01-02T14:07:00Z",
+    });
     await j.recordOrderUpdate("r1-4", { status: "rejected", message: "insufficient buying power", at: "2024-01-02T14:07:00Z" });
     await finish(j, "r1");
     // observe-mode runs are not real
     await startRun(j, "obs", "2024-01-03T14:00:00Z", "observe");
-    await j.recordProposal("obs", { orders: [po("ZZZ", "BUY", 1, 1)], summary: "", decisions: [dec(po("ZZZ", "BUY", 1, 1), true)], at: "2024-01-03T14:05:00Z" });
+    await j.recordProposal("obs", {
+      orders: [po("ZZZ", "BUY", 1, 1)],
+      summary: "",
+      decisions: [dec(po("ZZZ", "BUY", 1, 1), true)],
+      at: "2024-01-03T14:05:00Z",
+    });
     await finish(j, "obs");
     // r2: the operator rejected everything
     await startRun(j, "r2", "2024-01-04T14:00:00Z");
-    await j.recordProposal("r2", { orders: [po("GGG", "SELL", 1, 1)], summary: "", decisions: [dec(po("GGG", "SELL", 1, 1), true)], at: "2024-01-04T14:05:00Z" });
+    await j.recordProposal("r2", {
+      orders: [po("GGG", "SELL", 1, 1)],
+      summary: "",
+      decisions: [dec(po("GGG", "SELL", 1, 1), true)],
+      at: "2024-01-04T14:05:00Z",
+    });
     await j.recordApproval("r2", { decision: "rejected", by: "operator", orders_hash: "h2", reason: "not today", at: "2024-01-04T14:06:00Z" });
     await finish(j, "r2");
 
@@ -336,7 +473,10 @@ console.log("started"); setTimeout(() => {}, 20000);`,
         ],
         { cwd: process.cwd(), buffer: false },
       );
-    for (const [id, minutes, expectAbort] of [["live-recent", 1, false], ["live-old", 40, true]] as const) {
+    for (const [id, minutes, expectAbort] of [
+      ["live-recent", 1, false],
+      ["live-old", 40, true],
+    ] as const) {
       const child = live(id, minutes);
       await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
       const j3 = await openJournal(home, { timezone: "UTC", fsync: false });
@@ -364,7 +504,14 @@ describe("memory notes", () => {
     const n1 = await j.remember({ kind: "watch", text: "AAA near its 50-day average", symbol: "aaa", run_id: "r1", at: "2024-01-02T00:00:00Z" });
     expect(n1).toMatchObject({ id: "n-1", symbol: "AAA", status: "live" });
     const n2 = await j.remember({ kind: "lesson", text: "Limit orders far from the close do not fill", run_id: "r1", at: "2024-01-02T00:00:01Z" });
-    const n3 = await j.remember({ kind: "watch", text: "AAA broke above its 50-day average", symbol: "AAA", supersedes: "n-1", run_id: "r2", at: "2024-01-03T00:00:00Z" });
+    const n3 = await j.remember({
+      kind: "watch",
+      text: "AAA broke above its 50-day average",
+      symbol: "AAA",
+      supersedes: "n-1",
+      run_id: "r2",
+      at: "2024-01-03T00:00:00Z",
+    });
     expect(j.note("n-1")).toMatchObject({ status: "superseded", superseded_by: n3.id });
     await expect(j.remember({ kind: "plan", text: "x", supersedes: "n-1", run_id: "r2", at: new Date() })).rejects.toMatchObject({ code: "note_not_found" });
     await expect(j.remember({ kind: "plan", text: "x", supersedes: "n-99", run_id: "r2", at: new Date() })).rejects.toMatchObject({ code: "note_not_found" });

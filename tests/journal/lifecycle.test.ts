@@ -50,7 +50,10 @@ describe("order lifecycle in the journal", () => {
     await j.recordOrderIntent({ run_id: "r1", client_order_id: "c2", index: 1, symbol: "AAA", side: "BUY", quantity: 5, limit_price: 100, at });
     await j.recordOrderUpdate("c2", { status: "accepted", at });
     await j.recordOrderUpdate("c2", { status: "partially_filled", filled_quantity: 2, at });
-    await expect(j.recordOrderUpdate("c2", { status: "intent", at })).rejects.toMatchObject({ code: "illegal_order_transition", message: expect.stringMatching(/^order c2 cannot go from partially_filled to intent/) });
+    await expect(j.recordOrderUpdate("c2", { status: "intent", at })).rejects.toMatchObject({
+      code: "illegal_order_transition",
+      message: expect.stringMatching(/^order c2 cannot go from partially_filled to intent/),
+    });
     await expect(j.recordOrderUpdate("c2", { status: "uncertain", at })).rejects.toMatchObject({ code: "illegal_order_transition" });
     expect(j.order("c1")?.status).toBe("filled");
     expect(j.order("c2")?.status).toBe("partially_filled");
@@ -68,7 +71,9 @@ describe("order lifecycle in the journal", () => {
     const line = readFileSync(logOf(j.home), "utf8").trimEnd().split("\n").length;
     const refusal = {
       code: "journal_corrupt",
-      message: expect.stringContaining(`${logOf(j.home)} cannot be read (event log line ${line}: illegal_order_transition: order c1 cannot go from filled to accepted`),
+      message: expect.stringContaining(
+        `${logOf(j.home)} cannot be read (event log line ${line}: illegal_order_transition: order c1 cannot go from filled to accepted`,
+      ),
     };
     await expect(openJournal(j.home, { timezone: "UTC" })).rejects.toMatchObject(refusal);
     await expect(openJournal(j.home, { timezone: "UTC", readOnly: true })).rejects.toMatchObject(refusal);
@@ -79,7 +84,9 @@ describe("order lifecycle in the journal", () => {
     await startRun(j, "r1");
     await buy(j, "r1", "c1", "AAA", 10, 100);
     forge(j.home, (events) =>
-      events.filter((e) => e.t !== "order_update").map((e) => (e.t === "order_intent" ? ({ ...e, order: { ...e.order, status: "filled" } } as JournalEvent) : e)),
+      events
+        .filter((e) => e.t !== "order_update")
+        .map((e) => (e.t === "order_intent" ? ({ ...e, order: { ...e.order, status: "filled" } } as JournalEvent) : e)),
     );
     await expect(openJournal(j.home, { timezone: "UTC" })).rejects.toMatchObject({
       code: "journal_corrupt",
@@ -90,7 +97,8 @@ describe("order lifecycle in the journal", () => {
   it("the recovery paths and an operator's adoption open as before", async () => {
     const j = await freshJournal();
     await startRun(j, "r1");
-    const intent = (id: string, index: number) => j.recordOrderIntent({ run_id: "r1", client_order_id: id, index, symbol: "AAA", side: "BUY", quantity: 1, limit_price: 100, at });
+    const intent = (id: string, index: number) =>
+      j.recordOrderIntent({ run_id: "r1", client_order_id: id, index, symbol: "AAA", side: "BUY", quantity: 1, limit_price: 100, at });
     // an uncertain send the broker never received
     await intent("u1", 0);
     await j.recordOrderUpdate("u1", { status: "uncertain", message: "send outcome unknown", at });
@@ -113,6 +121,8 @@ describe("order lifecycle in the journal", () => {
     expect(["u1", "w1", "a1"].map((id) => again.order(id)?.status)).toEqual(["rejected", "filled", "rejected"]);
     // the adoption's step is allowed only as the adoption: the same line without its adjustment is refused
     forge(j.home, (events) => events.filter((e) => e.t !== "adjustment"));
-    await expect(openJournal(j.home, { timezone: "UTC", readOnly: true })).rejects.toMatchObject({ message: expect.stringMatching(/order a1 cannot go from filled to rejected/) });
+    await expect(openJournal(j.home, { timezone: "UTC", readOnly: true })).rejects.toMatchObject({
+      message: expect.stringMatching(/order a1 cannot go from filled to rejected/),
+    });
   });
 });

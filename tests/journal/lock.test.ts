@@ -55,10 +55,20 @@ describe("home lock", () => {
   it("recovers a lock left by a dead process", async () => {
     const home = tmpHome();
     // a process that takes the lock and is killed
-    const p = execa(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `import { acquireLock } from "./src/journal/lock.js"; await acquireLock(${JSON.stringify(home)}, "run"); console.log("held"); setTimeout(() => {}, 30000);`], {
-      buffer: false,
-      reject: false,
-    });
+    const p = execa(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        `import { acquireLock } from "./src/journal/lock.js"; await acquireLock(${JSON.stringify(home)}, "run"); console.log("held"); setTimeout(() => {}, 30000);`,
+      ],
+      {
+        buffer: false,
+        reject: false,
+      },
+    );
     await new Promise<void>((r) => p.stdout!.once("data", () => r()));
     await expect(acquireLock(home, "run")).rejects.toMatchObject({ code: "locked" });
     p.kill("SIGKILL");
@@ -72,11 +82,17 @@ describe("home lock", () => {
     const home = tmpHome();
     const dir = join(home, "tradewarden.lock");
     mkdirSync(dir);
-    writeFileSync(join(dir, "holder.json"), JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), purpose: "run", started_at: "2024-01-01T00:00:00Z", command: "x" }));
+    writeFileSync(
+      join(dir, "holder.json"),
+      JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), purpose: "run", started_at: "2024-01-01T00:00:00Z", command: "x" }),
+    );
     const lock = await acquireLock(home, "run");
     await lock.release();
     mkdirSync(dir);
-    writeFileSync(join(dir, "holder.json"), JSON.stringify({ pid: 2 ** 22 + 7, host: "elsewhere", purpose: "sim", started_at: "2024-01-01T00:00:00Z", command: "x" }));
+    writeFileSync(
+      join(dir, "holder.json"),
+      JSON.stringify({ pid: 2 ** 22 + 7, host: "elsewhere", purpose: "sim", started_at: "2024-01-01T00:00:00Z", command: "x" }),
+    );
     await expect(acquireLock(home, "run")).rejects.toMatchObject({ code: "locked", message: expect.stringContaining("on host elsewhere") });
     // …unless it stopped being refreshed for longer than the stale threshold
     await new Promise((r) => setTimeout(r, 2100));
@@ -101,7 +117,10 @@ describe("home lock", () => {
       expect(isPidAlive(pid)).toBe(false); // …but /proc says Z
       const lockDir = homePaths(home).lock;
       mkdirSync(lockDir, { recursive: true });
-      writeFileSync(join(lockDir, "holder.json"), JSON.stringify({ pid, host: hostname(), purpose: "run", started_at: new Date().toISOString(), command: "tradewarden run" }));
+      writeFileSync(
+        join(lockDir, "holder.json"),
+        JSON.stringify({ pid, host: hostname(), purpose: "run", started_at: new Date().toISOString(), command: "tradewarden run" }),
+      );
       const lock = await acquireLock(home, "run");
       expect(lock.holder.pid).toBe(process.pid);
       await lock.release();

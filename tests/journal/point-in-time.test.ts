@@ -7,7 +7,16 @@ import { checkedAll } from "../tools/checked.js";
 const prices = { referencePrice: () => undefined };
 
 async function handlersAt(j: Awaited<ReturnType<typeof freshJournal>>, tradingDay: string, runId = "now") {
-  const h = checkedAll(makeJournalToolHandlers({ journal: j, prices, limits: { max_orders_per_month: 10, max_drawdown_pct: 25 }, now: () => new Date(`${tradingDay}T12:00:00Z`), runId, tradingDay }));
+  const h = checkedAll(
+    makeJournalToolHandlers({
+      journal: j,
+      prices,
+      limits: { max_orders_per_month: 10, max_drawdown_pct: 25 },
+      now: () => new Date(`${tradingDay}T12:00:00Z`),
+      runId,
+      tradingDay,
+    }),
+  );
   const ctx: ToolCallContext = { runId, tradingDay, seenEvidence: new Set(), pending: [] };
   const portfolio = (await h.get_portfolio({}, ctx)) as { ok: true; data: { recent_activity: { trading_day: string }[] } };
   const recall = (await h.recall({}, ctx)) as { ok: true; data: { notes: { id: string; text: string }[] } };

@@ -12,9 +12,7 @@ function grossCents(qty: number, priceTenThousandths: number): bigint {
   return q;
 }
 
-type Op =
-  | { k: "deposit"; cents: number }
-  | { k: "fill"; symbol: string; side: "BUY" | "SELL"; qty: number; price: number; commissionCents: number };
+type Op = { k: "deposit"; cents: number } | { k: "fill"; symbol: string; side: "BUY" | "SELL"; qty: number; price: number; commissionCents: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ k: fc.constant("deposit" as const), cents: fc.integer({ min: 1, max: 5_000_000 }) }),
@@ -48,8 +46,26 @@ describe("ledger properties", () => {
           if (qty === 0) continue;
           const id = `c${n++}`;
           const price = op.price / 10_000;
-          await j.recordOrderIntent({ run_id: "r", client_order_id: id, index: n, symbol: op.symbol, side: op.side, quantity: qty, limit_price: price, at: new Date() });
-          await j.bookFill(id, { fill_id: `f${id}`, symbol: op.symbol, side: op.side, quantity: qty, price, commission: op.commissionCents / 100, fx_to_base: 1, at: new Date() });
+          await j.recordOrderIntent({
+            run_id: "r",
+            client_order_id: id,
+            index: n,
+            symbol: op.symbol,
+            side: op.side,
+            quantity: qty,
+            limit_price: price,
+            at: new Date(),
+          });
+          await j.bookFill(id, {
+            fill_id: `f${id}`,
+            symbol: op.symbol,
+            side: op.side,
+            quantity: qty,
+            price,
+            commission: op.commissionCents / 100,
+            fx_to_base: 1,
+            at: new Date(),
+          });
           const g = grossCents(qty, op.price);
           cash += (op.side === "BUY" ? -g : g) - BigInt(op.commissionCents);
           held.set(op.symbol, have + (op.side === "BUY" ? qty : -qty));
@@ -73,7 +89,10 @@ describe("ledger properties", () => {
   it("average cost never moves on a sell", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ qty: fc.integer({ min: 1, max: 50 }), price: fc.integer({ min: 1, max: 100_000 }), fee: fc.integer({ min: 0, max: 500 }) }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.record({ qty: fc.integer({ min: 1, max: 50 }), price: fc.integer({ min: 1, max: 100_000 }), fee: fc.integer({ min: 0, max: 500 }) }), {
+          minLength: 1,
+          maxLength: 5,
+        }),
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
         async (buys, sells) => {
           const j = await freshJournal({ capital: 100_000_000 });
@@ -81,8 +100,26 @@ describe("ledger properties", () => {
           let n = 0;
           for (const b of buys) {
             const id = `b${n++}`;
-            await j.recordOrderIntent({ run_id: "r", client_order_id: id, index: n, symbol: "AAA", side: "BUY", quantity: b.qty, limit_price: b.price / 100, at: new Date() });
-            await j.bookFill(id, { fill_id: id, symbol: "AAA", side: "BUY", quantity: b.qty, price: b.price / 100, commission: b.fee / 100, fx_to_base: 1, at: new Date() });
+            await j.recordOrderIntent({
+              run_id: "r",
+              client_order_id: id,
+              index: n,
+              symbol: "AAA",
+              side: "BUY",
+              quantity: b.qty,
+              limit_price: b.price / 100,
+              at: new Date(),
+            });
+            await j.bookFill(id, {
+              fill_id: id,
+              symbol: "AAA",
+              side: "BUY",
+              quantity: b.qty,
+              price: b.price / 100,
+              commission: b.fee / 100,
+              fx_to_base: 1,
+              at: new Date(),
+            });
           }
           const avg = j.holdings().AAA!.avg_cost;
           for (const s of sells) {
@@ -90,7 +127,16 @@ describe("ledger properties", () => {
             const qty = Math.min(s, have - 1);
             if (qty <= 0) break;
             const id = `s${n++}`;
-            await j.recordOrderIntent({ run_id: "r", client_order_id: id, index: n, symbol: "AAA", side: "SELL", quantity: qty, limit_price: 1, at: new Date() });
+            await j.recordOrderIntent({
+              run_id: "r",
+              client_order_id: id,
+              index: n,
+              symbol: "AAA",
+              side: "SELL",
+              quantity: qty,
+              limit_price: 1,
+              at: new Date(),
+            });
             await j.bookFill(id, { fill_id: id, symbol: "AAA", side: "SELL", quantity: qty, price: 1, commission: 0.5, fx_to_base: 1, at: new Date() });
             expect(j.holdings().AAA!.avg_cost).toBeCloseTo(avg, 9);
           }

@@ -3,12 +3,25 @@ import { reconcile } from "../../src/journal/reconcile.js";
 
 describe("reconcile", () => {
   it("no differences when they agree within tolerance", () => {
-    expect(reconcile({ AAA: { quantity: 10 }, BBB: { quantity: 0.1 + 0.2 } }, [{ symbol: "AAA", quantity: 10 }, { symbol: "BBB", quantity: 0.3 }], [], { tolerance: 1e-6 })).toEqual([]);
+    expect(
+      reconcile(
+        { AAA: { quantity: 10 }, BBB: { quantity: 0.1 + 0.2 } },
+        [
+          { symbol: "AAA", quantity: 10 },
+          { symbol: "BBB", quantity: 0.3 },
+        ],
+        [],
+        { tolerance: 1e-6 },
+      ),
+    ).toEqual([]);
   });
   it("reports mismatches, unbooked and missing positions, and unknown open orders", () => {
     const d = reconcile(
       { AAA: { quantity: 10 }, BBB: { quantity: 5 } },
-      [{ symbol: "AAA", quantity: 7 }, { symbol: "CCC", quantity: 2 }],
+      [
+        { symbol: "AAA", quantity: 7 },
+        { symbol: "CCC", quantity: 2 },
+      ],
       [
         { symbol: "AAA", client_order_id: "run1-0", broker_order_id: "b1" },
         { symbol: "DDD", client_order_id: "someone-else", broker_order_id: "b2" },

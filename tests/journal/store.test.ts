@@ -14,9 +14,36 @@ const V1 = {
     { kind: "commission", amount: -1, at: "2023-06-02T14:30:00.000Z", symbol: "AAA" },
     { kind: "deposit", amount: 500.25, at: "2023-06-03T00:00:00.000Z", note: "top up" },
   ],
-  runs: [{ run_id: "old-1", mode: "paper", trading_day: "2023-06-02", started_at: "2023-06-02T14:00:00.000Z", finished_at: "2023-06-02T14:40:00.000Z", status: "completed", outcome: "executed", exit_code: 0, first_value: 10000 }],
-  orders: [{ client_order_id: "old-1-0", run_id: "old-1", symbol: "AAA", side: "BUY", quantity: 10, limit_price: 100.01, status: "filled", broker_order_id: "b1", created_at: "2023-06-02T14:30:00.000Z", filled_quantity: 10 }],
-  fills: [{ fill_id: "f1", client_order_id: "old-1-0", symbol: "AAA", side: "BUY", quantity: 10, price: 100.01, commission: 1, at: "2023-06-02T14:30:00.000Z" }],
+  runs: [
+    {
+      run_id: "old-1",
+      mode: "paper",
+      trading_day: "2023-06-02",
+      started_at: "2023-06-02T14:00:00.000Z",
+      finished_at: "2023-06-02T14:40:00.000Z",
+      status: "completed",
+      outcome: "executed",
+      exit_code: 0,
+      first_value: 10000,
+    },
+  ],
+  orders: [
+    {
+      client_order_id: "old-1-0",
+      run_id: "old-1",
+      symbol: "AAA",
+      side: "BUY",
+      quantity: 10,
+      limit_price: 100.01,
+      status: "filled",
+      broker_order_id: "b1",
+      created_at: "2023-06-02T14:30:00.000Z",
+      filled_quantity: 10,
+    },
+  ],
+  fills: [
+    { fill_id: "f1", client_order_id: "old-1-0", symbol: "AAA", side: "BUY", quantity: 10, price: 100.01, commission: 1, at: "2023-06-02T14:30:00.000Z" },
+  ],
   peak: 10000,
   last_value: 10000,
   trading_state: "ACTIVE",
@@ -67,13 +94,19 @@ describe("storage", () => {
     const good = tmpHome();
     writeFileSync(join(good, "journal.json"), JSON.stringify({ ...V1, trips: [trip], resets: [reset] }));
     await openJournal(good, { timezone: "UTC" });
-    const log = readFileSync(join(good, "journal.log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const log = readFileSync(join(good, "journal.log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(log.find((e) => e.t === "import_state")).toMatchObject({ trips: [trip], resets: [reset] });
     await openJournal(good, { timezone: "UTC" }); // the migrated log opens again
     const bad = tmpHome();
     const text = JSON.stringify({ ...V1, trips: [{ ...trip, value: "9000" }] });
     writeFileSync(join(bad, "journal.json"), text);
-    await expect(openJournal(bad, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_corrupt", message: expect.stringContaining("schema 1 trips are not valid: [0].value: must be in [-1000000000000000, 1000000000000000], got \"9000\"") });
+    await expect(openJournal(bad, { timezone: "UTC" })).rejects.toMatchObject({
+      code: "journal_corrupt",
+      message: expect.stringContaining('schema 1 trips are not valid: [0].value: must be in [-1000000000000000, 1000000000000000], got "9000"'),
+    });
     expect(readFileSync(join(bad, "journal.json"), "utf8")).toBe(text);
     expect(existsSync(join(bad, "journal.log.jsonl"))).toBe(false);
   });
@@ -83,7 +116,10 @@ describe("storage", () => {
     await startRun(j, "r1");
     const logPath = join(j.home, "journal.log.jsonl");
     // the same number of bytes (the commit mark still falls on a line end): 12345 → "xxx"
-    writeFileSync(logPath, readFileSync(logPath, "utf8").replace(/"pid":(\d+)/, (_m, d: string) => `"pid":"${"x".repeat(d.length - 2)}"`));
+    writeFileSync(
+      logPath,
+      readFileSync(logPath, "utf8").replace(/"pid":(\d+)/, (_m, d: string) => `"pid":"${"x".repeat(d.length - 2)}"`),
+    );
     await expect(openJournal(j.home, { timezone: "UTC", readOnly: true })).rejects.toMatchObject({
       code: "journal_corrupt",
       message: expect.stringMatching(/event log line \d+ \(run_start\): run\.pid: must be an integer, got "x*"/),
@@ -116,7 +152,11 @@ describe("storage", () => {
     const home = tmpHome();
     const text = JSON.stringify({ format: "tradewarden-journal", schema_version: 99 });
     writeFileSync(join(home, "journal.json"), text);
-    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_too_new", exitCode: 2, message: expect.stringMatching(/schema version 99.*Upgrade/) });
+    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({
+      code: "journal_too_new",
+      exitCode: 2,
+      message: expect.stringMatching(/schema version 99.*Upgrade/),
+    });
     expect(readFileSync(join(home, "journal.json"), "utf8")).toBe(text);
   });
 
@@ -170,7 +210,12 @@ describe("the log is the record: the head heals from it, and the hash chain find
     const j = await freshJournal();
     await startRun(j, "r1");
     await buy(j, "r1", "c1", "AAA", 10, 123.45, 1);
-    await j.recordUsage("r1", { model: "m", usage: { input_tokens: 1234, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, cost_usd: 0.01, at: "2024-01-02T14:10:00Z" });
+    await j.recordUsage("r1", {
+      model: "m",
+      usage: { input_tokens: 1234, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      cost_usd: 0.01,
+      at: "2024-01-02T14:10:00Z",
+    });
     await j.recordApproval("r1", { decision: "approved", by: "alice", orders_hash: "h".repeat(64), at: "2024-01-02T14:20:00Z" });
     await j.remember({ kind: "lesson", text: "be patient", run_id: "r1", at: "2024-01-02T14:40:00Z" });
     await finish(j, "r1");
@@ -212,7 +257,10 @@ describe("the log is the record: the head heals from it, and the hash chain find
     const home = await traded();
     const head = readFileSync(headOf(home));
     const line = editLine(home, '"t":"fill"', "123.45", "123.46");
-    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_corrupt", message: expect.stringMatching(new RegExp(`journal\\.log\\.jsonl.*line ${line + 1}`)) });
+    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({
+      code: "journal_corrupt",
+      message: expect.stringMatching(new RegExp(`journal\\.log\\.jsonl.*line ${line + 1}`)),
+    });
     expect(readFileSync(headOf(home)).equals(head)).toBe(true);
     const ro = await openJournal(home, { timezone: "UTC", readOnly: true });
     expect(ro.verify().map((f) => f.code)).toContain("chain_broken");
@@ -240,7 +288,10 @@ describe("the log is the record: the head heals from it, and the hash chain find
     [a.seq, b.seq] = [b.seq, a.seq];
     const text = [all[0], all[1], b, a, ...all.slice(4)].map((e) => JSON.stringify(e)).join("\n");
     writeFileSync(logOf(home), `${text}\n`);
-    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_corrupt", message: expect.stringMatching(/line 3 does not follow/) });
+    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({
+      code: "journal_corrupt",
+      message: expect.stringMatching(/line 3 does not follow/),
+    });
   });
 
   it("an older log without the chain still opens and verifies; new events chain onto it, covering the older lines too", async () => {
@@ -279,6 +330,9 @@ describe("the log is the record: the head heals from it, and the hash chain find
     writeFileSync(headOf(home), JSON.stringify(head));
     const ro = await openJournal(home, { timezone: "UTC", readOnly: true });
     expect(ro.verify().map((f) => f.code)).toContain("fill_order_mismatch");
-    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({ code: "journal_corrupt", message: expect.stringMatching(/journal\.log\.jsonl.*its order is BUY AAB/) });
+    await expect(openJournal(home, { timezone: "UTC" })).rejects.toMatchObject({
+      code: "journal_corrupt",
+      message: expect.stringMatching(/journal\.log\.jsonl.*its order is BUY AAB/),
+    });
   });
 });

@@ -19,7 +19,16 @@ describe("journal tool handlers", () => {
     await buy(j, "r1", "c2", "BBB", 5, 10, 0);
     await j.finishRun("r1", { status: "completed", outcome: "executed", exit_code: 0, message: "", at: new Date() });
     await startRun(j, "r2", "2024-01-03T14:00:00Z");
-    const h = checkedAll(makeJournalToolHandlers({ journal: j, prices, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date("2024-01-03T14:00:00Z"), runId: "r2", tradingDay: "2024-01-03" }));
+    const h = checkedAll(
+      makeJournalToolHandlers({
+        journal: j,
+        prices,
+        limits: { max_orders_per_month: 10, max_drawdown_pct: 15 },
+        now: () => new Date("2024-01-03T14:00:00Z"),
+        runId: "r2",
+        tradingDay: "2024-01-03",
+      }),
+    );
     const res = await h.get_portfolio({}, ctx);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
@@ -58,7 +67,16 @@ describe("journal tool handlers", () => {
   it("remember and recall", async () => {
     const j = await freshJournal();
     await startRun(j, "r2");
-    const h = checkedAll(makeJournalToolHandlers({ journal: j, prices, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date(), runId: "r2", tradingDay: "2024-01-03" }));
+    const h = checkedAll(
+      makeJournalToolHandlers({
+        journal: j,
+        prices,
+        limits: { max_orders_per_month: 10, max_drawdown_pct: 15 },
+        now: () => new Date(),
+        runId: "r2",
+        tradingDay: "2024-01-03",
+      }),
+    );
     const a = await h.remember({ kind: "watch", text: "AAA momentum", symbol: "AAA" }, ctx);
     expect(a).toMatchObject({ ok: true, data: { note: { id: "n-1", kind: "watch", run_id: "r2" } } });
     const bad = await h.remember({ kind: "plan", text: "x", supersedes: "n-9" }, ctx);

@@ -26,7 +26,17 @@ const universe: Instrument[] = [
 ];
 
 function tools(journal: Awaited<ReturnType<typeof freshJournal>>, day: string, runId: string) {
-  const h = checkedAll(makeWatchlistHandlers({ journal, market, prices: market.asOf(day, { universe }), universe, runId, tradingDay: day, now: () => new Date(`${day}T15:00:00Z`) }));
+  const h = checkedAll(
+    makeWatchlistHandlers({
+      journal,
+      market,
+      prices: market.asOf(day, { universe }),
+      universe,
+      runId,
+      tradingDay: day,
+      now: () => new Date(`${day}T15:00:00Z`),
+    }),
+  );
   const ctx = { runId, tradingDay: day, seenEvidence: new Set<string>(), pending: [] } as ToolCallContext;
   const call = async (t: ToolHandler, args: Record<string, unknown>) => (await t(args, ctx)) as HandlerResult;
   return { h, call };
@@ -46,7 +56,10 @@ describe("watchlist tools", () => {
     const j = await freshJournal();
     const day1 = tools(j, "2024-01-08", "r1");
     const added = await day1.call(day1.h.add_watchlist, { symbol: "alfa", reason: "breakout watch", ttl_trading_days: 5, alert_above: 104 });
-    expect(added).toMatchObject({ ok: true, data: { item: { id: "w-1", symbol: "ALFA", added_day: "2024-01-08", price_at_add: 104, expires_on: "2024-01-12" }, replaced: null } });
+    expect(added).toMatchObject({
+      ok: true,
+      data: { item: { id: "w-1", symbol: "ALFA", added_day: "2024-01-08", price_at_add: 104, expires_on: "2024-01-12" }, replaced: null },
+    });
 
     // A later run, in a journal reopened from disk.
     const reopened = await openJournal(j.home, { timezone: "UTC", fsync: false });
@@ -82,9 +95,15 @@ describe("watchlist tools", () => {
     await t.call(t.h.add_watchlist, { symbol: "BETA", reason: "one" });
     expect(await t.call(t.h.add_watchlist, { symbol: "BETA", reason: "two" })).toMatchObject({ ok: true, data: { item: { id: "w-2" }, replaced: "w-1" } });
     expect(await t.call(t.h.add_watchlist, { symbol: "ZZZ", reason: "x" })).toMatchObject({ ok: false, code: "unknown_symbol" });
-    expect(await t.call(t.h.add_watchlist, { symbol: "ALFA", reason: "x", alert_above: 90, alert_below: 95 })).toMatchObject({ ok: false, code: "invalid_tool_arguments" });
+    expect(await t.call(t.h.add_watchlist, { symbol: "ALFA", reason: "x", alert_above: 90, alert_below: 95 })).toMatchObject({
+      ok: false,
+      code: "invalid_tool_arguments",
+    });
     expect(await t.call(t.h.remove_watchlist, { symbol: "ALFA" })).toMatchObject({ ok: false, code: "not_on_watchlist" });
-    expect(await t.call(t.h.remove_watchlist, { symbol: "BETA", reason: "done" })).toMatchObject({ ok: true, data: { item: { id: "w-2", status: "removed" } } });
+    expect(await t.call(t.h.remove_watchlist, { symbol: "BETA", reason: "done" })).toMatchObject({
+      ok: true,
+      data: { item: { id: "w-2", status: "removed" } },
+    });
     expect(await t.call(t.h.get_watchlist, {})).toMatchObject({ ok: true, data: { total: 0 } });
     expect([...j.watchState().items.values()].map((i) => [i.id, i.status, i.removed_reason])).toEqual([
       ["w-1", "removed", "replaced by w-2"],
@@ -97,7 +116,16 @@ describe("remember's conflict candidates", () => {
   it("refuses a note that may contradict live notes, offering complete retry arguments for each choice", async () => {
     const j = await freshJournal();
     const ctx = { runId: "r1", tradingDay: "2024-01-08", seenEvidence: new Set<string>(), pending: [] } as ToolCallContext;
-    const h = checkedAll(makeJournalToolHandlers({ journal: j, prices: { referencePrice: () => undefined }, limits: { max_orders_per_month: 10, max_drawdown_pct: 15 }, now: () => new Date(), runId: "r1", tradingDay: "2024-01-08" }));
+    const h = checkedAll(
+      makeJournalToolHandlers({
+        journal: j,
+        prices: { referencePrice: () => undefined },
+        limits: { max_orders_per_month: 10, max_drawdown_pct: 15 },
+        now: () => new Date(),
+        runId: "r1",
+        tradingDay: "2024-01-08",
+      }),
+    );
     expect(await h.remember({ kind: "plan", text: "Buy ALFA under 100.", symbol: "ALFA" }, ctx)).toMatchObject({ ok: true, data: { note: { id: "n-1" } } });
     // A different kind, or another symbol, is no conflict.
     expect(await h.remember({ kind: "observation", text: "ALFA is rising.", symbol: "ALFA" }, ctx)).toMatchObject({ ok: true });

@@ -155,7 +155,19 @@ const NOW = () => new Date("2024-02-15T15:00:00Z");
 const runImport = (h: string, o: Partial<DataImportAlpacaOptions> = {}) => {
   const out = io();
   const code = cmdDataImportAlpaca(
-    { home: h, symbols: ["AAA,BBB"], from: "2024-01-02", to: "2024-01-31", env, baseUrl: fake.url, allowLoopback: true, timeoutMs: 2000, sleep: async () => {}, now: NOW, ...o },
+    {
+      home: h,
+      symbols: ["AAA,BBB"],
+      from: "2024-01-02",
+      to: "2024-01-31",
+      env,
+      baseUrl: fake.url,
+      allowLoopback: true,
+      timeoutMs: 2000,
+      sleep: async () => {},
+      now: NOW,
+      ...o,
+    },
     out.c,
   );
   return code.then((c) => ({ code: c, out: out.out(), err: out.err() }));
@@ -265,9 +277,17 @@ describe("fetchAlpacaDailyBars", () => {
       ["string", [{ ...wire("2024-01-02", 10), o: "9.5" }], /AAA bar 2024-01-02: open "9.5" is not a finite number/],
       ["zero", [wire("2024-01-02", 10, { l: 0 })], /AAA bar 2024-01-02: low 0 must be > 0/],
       ["duplicate", [wire("2024-01-02", 10), wire("2024-01-02", 11)], /AAA bar 2024-01-02: dates must be strictly increasing \(2024-01-02 after 2024-01-02\)/],
-      ["order", [wire("2024-01-03", 10), { ...wire("2024-01-02", 11), t: "2024-01-03T04:00:00Z" }], /dates must be strictly increasing \(2024-01-02 after 2024-01-03\)/],
+      [
+        "order",
+        [wire("2024-01-03", 10), { ...wire("2024-01-02", 11), t: "2024-01-03T04:00:00Z" }],
+        /dates must be strictly increasing \(2024-01-02 after 2024-01-03\)/,
+      ],
       ["timestamp", [{ ...wire("2024-01-02", 10), t: "Jan 2 2024" }], /AAA bar t="Jan 2 2024": the timestamp is not an RFC 3339 time/],
-      ["range", [{ ...wire("2024-01-02", 10), t: "2024-02-02T05:00:00Z" }], /AAA bar 2024-02-02: the date is outside the range asked for \(2024-01-02 to 2024-01-31\)/],
+      [
+        "range",
+        [{ ...wire("2024-01-02", 10), t: "2024-02-02T05:00:00Z" }],
+        /AAA bar 2024-02-02: the date is outside the range asked for \(2024-01-02 to 2024-01-31\)/,
+      ],
     ];
     for (const [name, list, message] of bad) {
       fake.reset();
@@ -323,7 +343,10 @@ describe("fetchAlpacaDailyBars", () => {
     expect(fake.requests).toHaveLength(3);
 
     fake.reset();
-    fake.canned.push({ status: 200, body: JSON.stringify({ bars: {}, next_page_token: "x" }) }, { status: 200, body: JSON.stringify({ bars: {}, next_page_token: "x" }) });
+    fake.canned.push(
+      { status: 200, body: JSON.stringify({ bars: {}, next_page_token: "x" }) },
+      { status: 200, body: JSON.stringify({ bars: {}, next_page_token: "x" }) },
+    );
     expect((await caught(fetchBars())).message).toMatch(/repeated a page token/);
 
     fake.reset();

@@ -21,14 +21,19 @@ describe("bundled data build", () => {
   });
 
   it("labels every derived instrument as synthetic and keeps OHLC consistent", () => {
-    const universe = readFileSync(join(root, "data", "universe", "sim.csv"), "utf8").trim().split("\n");
+    const universe = readFileSync(join(root, "data", "universe", "sim.csv"), "utf8")
+      .trim()
+      .split("\n");
     expect(universe[0]).toBe("symbol,currency,exchange,name,sector,tick,note");
     const rows = universe.slice(1).map((l) => l.split(","));
     expect(rows.length).toBeGreaterThanOrEqual(20);
     for (const r of rows.filter((r) => r[0] !== "SPX")) {
       expect(r[3]).toContain("(synthetic)");
       expect(r[6]).toContain("synthetic: derived from the S&P 500 index");
-      const bars = readFileSync(join(root, "data", "market", "bars", `${r[0]}.csv`), "utf8").trim().split("\n").slice(1);
+      const bars = readFileSync(join(root, "data", "market", "bars", `${r[0]}.csv`), "utf8")
+        .trim()
+        .split("\n")
+        .slice(1);
       expect(bars[0]?.startsWith("2000-01-03,")).toBe(true);
       expect(bars[bars.length - 1]?.startsWith("2020-04-17,")).toBe(true);
       const bad = bars.filter((line) => {

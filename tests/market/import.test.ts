@@ -27,9 +27,7 @@ afterEach(() => {
 
 describe("tradewarden data import", () => {
   it("imports valid bars (header case-insensitive, extra columns ignored) and the market loads them", () => {
-    const { home, file } = setup(
-      "date,OPEN,High,low,Close,Adj Close,volume\n2021-01-04,10,11,9.5,10.5,10.5,1000\n2021-01-05,10.5,10.9,10.1,10.8,10.8,1200\n",
-    );
+    const { home, file } = setup("date,OPEN,High,low,Close,Adj Close,volume\n2021-01-04,10,11,9.5,10.5,10.5,1000\n2021-01-05,10.5,10.9,10.1,10.8,10.8,1200\n");
     const o = io();
     expect(cmdDataImport({ home, csv: file, symbol: "acme", currency: "eur" }, o.c)).toBe(0);
     expect(o.out()).toContain("imported 2 bars of ACME (EUR) from 2021-01-04 to 2021-01-05");

@@ -49,7 +49,10 @@ describe("screen_universe is point-in-time", () => {
         sort_by: fc.constantFrom(...SCREEN_FEATURE_NAMES),
         order: fc.constantFrom("asc", "desc"),
         limit: fc.integer({ min: 1, max: 25 }),
-        filters: fc.array(fc.record({ feature: fc.constantFrom(...SCREEN_FEATURE_NAMES), min: fc.integer({ min: -50, max: 50 }) }), { minLength: 1, maxLength: 2 }),
+        filters: fc.array(fc.record({ feature: fc.constantFrom(...SCREEN_FEATURE_NAMES), min: fc.integer({ min: -50, max: 50 }) }), {
+          minLength: 1,
+          maxLength: 2,
+        }),
       },
       { requiredKeys: ["sort_by"] },
     );
@@ -119,7 +122,8 @@ describe("screen_universe answers", () => {
     const rows = r.data.results as { rank: number; return_63d_pct: number }[];
     expect(rows.length).toBe(Math.min(10, r.data.matched as number));
     expect(rows.map((x) => x.rank)).toEqual(rows.map((_, i) => i + 1));
-    for (let i = 1; i < rows.length; i++) expect((rows[i - 1] as { return_63d_pct: number }).return_63d_pct).toBeGreaterThanOrEqual((rows[i] as { return_63d_pct: number }).return_63d_pct);
+    for (let i = 1; i < rows.length; i++)
+      expect((rows[i - 1] as { return_63d_pct: number }).return_63d_pct).toBeGreaterThanOrEqual((rows[i] as { return_63d_pct: number }).return_63d_pct);
     expect(String(r.data.evidence_id)).toMatch(/^screen:2010-06-01:/);
   });
 
@@ -129,7 +133,10 @@ describe("screen_universe answers", () => {
     const rows = r.data.results as { rsi_14: number; volatility_63d_pct: number }[];
     expect(rows.length).toBeLessThanOrEqual(3);
     for (const x of rows) expect(x.rsi_14 >= 30 && x.rsi_14 <= 70).toBe(true);
-    for (let i = 1; i < rows.length; i++) expect((rows[i] as { volatility_63d_pct: number }).volatility_63d_pct).toBeGreaterThanOrEqual((rows[i - 1] as { volatility_63d_pct: number }).volatility_63d_pct);
+    for (let i = 1; i < rows.length; i++)
+      expect((rows[i] as { volatility_63d_pct: number }).volatility_63d_pct).toBeGreaterThanOrEqual(
+        (rows[i - 1] as { volatility_63d_pct: number }).volatility_63d_pct,
+      );
   });
 
   it("refuses an empty or inverted range and unknown symbols", () => {

@@ -138,7 +138,11 @@ test("approve outside the proposal's session: expired, says so, nothing placed",
   expect(status).toBe(2);
   expect(out).toContain(`the proposal of run ${first}`);
   expect(out).toContain("has expired");
-  expect(journalJson(home).runs.find((r) => r.run_id === first)?.approvals.at(-1)?.decision).toBe("awaiting");
+  expect(
+    journalJson(home)
+      .runs.find((r) => r.run_id === first)
+      ?.approvals.at(-1)?.decision,
+  ).toBe("awaiting");
 }, 90_000);
 
 test("Ctrl+C exits 130 on every screen: journal browser, kill-switch screen, approve; full screens restore the terminal", async () => {

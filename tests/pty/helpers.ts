@@ -32,7 +32,8 @@ export function freshHome(): string {
 export function terminalEnv(home: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k === "CI" || k === "CONTINUOUS_INTEGRATION" || k.startsWith("CI_") || k === "TRADEWARDEN_HOME" || k === "ANTHROPIC_API_KEY") continue;
+    if (v === undefined || k === "CI" || k === "CONTINUOUS_INTEGRATION" || k.startsWith("CI_") || k === "TRADEWARDEN_HOME" || k === "ANTHROPIC_API_KEY")
+      continue;
     env[k] = v;
   }
   return { ...env, CI: "true", NO_COLOR: "1", TRADEWARDEN_HOME: home };
@@ -75,4 +76,3 @@ export function spawnConsole(home: string, args: readonly string[] = ["run"]) {
     waitForText: (needle: string, ms?: number) => waitFor(() => plain(out).includes(needle), JSON.stringify(needle), ms),
   };
 }
-

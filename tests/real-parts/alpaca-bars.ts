@@ -16,4 +16,3 @@ export function risingBarsCsv(start: number, n = 130): string {
   });
   return `Date,Open,High,Low,Close,Volume\n${rows.join("\n")}\n`;
 }
-

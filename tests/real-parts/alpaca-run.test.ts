@@ -78,7 +78,8 @@ async function tw(home: string, args: readonly string[], extraEnv: Record<string
 }
 
 function expectExit(r: Cli, code: number): void {
-  if (r.exitCode !== code) throw new Error(`expected exit ${code}, got ${String(r.exitCode)}\n--- stdout ---\n${r.stdout.slice(-4000)}\n--- stderr ---\n${r.stderr.slice(-4000)}`);
+  if (r.exitCode !== code)
+    throw new Error(`expected exit ${code}, got ${String(r.exitCode)}\n--- stdout ---\n${r.stdout.slice(-4000)}\n--- stderr ---\n${r.stderr.slice(-4000)}`);
 }
 
 /** A home with a universe of AAA and BBB, their bars imported through the CLI, and the alpaca config. */
@@ -230,10 +231,22 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
   it("refuses a non-paper base_url (exit 2), a wrong port on the paper host, and a loopback one without the test-only opt-in (even with the old env switch), before any request anywhere", async () => {
     const home = await alpacaHome(fake.url);
     const cases: { name: string; baseUrl: string; env: Record<string, string>; loopback: boolean; message: RegExp }[] = [
-      { name: "the live endpoint", baseUrl: "https://api.alpaca.markets", env: {}, loopback: true, message: /refusing a non-paper broker endpoint \(alpaca https:\/\/api\.alpaca\.markets\)/ },
+      {
+        name: "the live endpoint",
+        baseUrl: "https://api.alpaca.markets",
+        env: {},
+        loopback: true,
+        message: /refusing a non-paper broker endpoint \(alpaca https:\/\/api\.alpaca\.markets\)/,
+      },
       { name: "the paper host on :8443", baseUrl: "https://paper-api.alpaca.markets:8443", env: {}, loopback: false, message: /non-paper broker endpoint/ },
       { name: "the paper host on :80", baseUrl: "https://paper-api.alpaca.markets:80", env: {}, loopback: false, message: /non-paper broker endpoint/ },
-      { name: "the loopback fake with only TRADEWARDEN_ALLOW_LOOPBACK_BROKER=1", baseUrl: fake.url, env: { TRADEWARDEN_ALLOW_LOOPBACK_BROKER: "1" }, loopback: false, message: /non-paper broker endpoint/ },
+      {
+        name: "the loopback fake with only TRADEWARDEN_ALLOW_LOOPBACK_BROKER=1",
+        baseUrl: fake.url,
+        env: { TRADEWARDEN_ALLOW_LOOPBACK_BROKER: "1" },
+        loopback: false,
+        message: /non-paper broker endpoint/,
+      },
     ];
     for (const c of cases) {
       writeConfig(home, c.baseUrl);
@@ -282,7 +295,12 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
       expect(ofType(events, "run.finished")).toEqual([expect.objectContaining({ outcome: "broker_unavailable", exit_code: 4 })]);
       expect(ofType(events, "order.placed")).toEqual([]);
       // Each order was sent once (never re-sent after the unknown outcome) and nothing exists at the broker.
-      expect(fake.posts().map((q) => JSON.parse(q.body).symbol).sort()).toEqual([...SYMBOLS]);
+      expect(
+        fake
+          .posts()
+          .map((q) => JSON.parse(q.body).symbol)
+          .sort(),
+      ).toEqual([...SYMBOLS]);
       expect(fake.orders).toEqual([]);
       expect(held((await journal(home)).state.holdings)).toEqual({});
     }
@@ -290,7 +308,10 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
   it("a SIGTERM or SIGINT at start-up (the CLI loaded, its own handlers not yet installed; the stop claimed): exit 130, no POST, no order", async () => {
     for (const s of SYMBOLS) fake.fillAtLimit.add(s);
     const home = await alpacaHome(fake.url);
-    for (const [point, signal] of [["cli.loaded", "SIGTERM"], ["run.claimed", "SIGINT"]] as const) {
+    for (const [point, signal] of [
+      ["cli.loaded", "SIGTERM"],
+      ["run.claimed", "SIGINT"],
+    ] as const) {
       const go = join(home, `go-${point}`);
       const child = execa(process.execPath, ["--import", ALLOW_LOOPBACK_HOOK, "--import", TEST_FAULT_HOOK, BIN, "--home", home, "run", "--yes", "--json"], {
         cwd: ROOT,

@@ -32,8 +32,23 @@ test("run --yes with Claude (real SDK against a loopback fake): a grounded order
   fake = await startFakeAnthropic();
   const usage = { input_tokens: 1200, output_tokens: 80, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   fake.setResponder((body, i) => {
-    if (i === 0) return { kind: "message", content: [{ type: "text", text: "Checking the account." }, { type: "tool_use", id: "tu_1", name: "get_portfolio", input: {} }], stop_reason: "tool_use", usage };
-    if (i === 1) return { kind: "message", content: [{ type: "tool_use", id: "tu_2", name: "get_price_history", input: { symbol: "ALFA" } }], stop_reason: "tool_use", usage };
+    if (i === 0)
+      return {
+        kind: "message",
+        content: [
+          { type: "text", text: "Checking the account." },
+          { type: "tool_use", id: "tu_1", name: "get_portfolio", input: {} },
+        ],
+        stop_reason: "tool_use",
+        usage,
+      };
+    if (i === 1)
+      return {
+        kind: "message",
+        content: [{ type: "tool_use", id: "tu_2", name: "get_price_history", input: { symbol: "ALFA" } }],
+        stop_reason: "tool_use",
+        usage,
+      };
     if (i === 2) {
       const [history] = lastToolResults(body);
       const messages = body.messages as { role: string; content: Block[] }[];
@@ -47,7 +62,16 @@ test("run --yes with Claude (real SDK against a loopback fake): a grounded order
             id: "tu_3",
             name: "submit_orders",
             input: {
-              orders: [{ symbol: "ALFA", side: "BUY", quantity: 10, limit_price: limit, reason: "test order", evidence_ids: [portfolio.evidence_id, String(history?.evidence_id)] }],
+              orders: [
+                {
+                  symbol: "ALFA",
+                  side: "BUY",
+                  quantity: 10,
+                  limit_price: limit,
+                  reason: "test order",
+                  evidence_ids: [portfolio.evidence_id, String(history?.evidence_id)],
+                },
+              ],
               summary: "One small buy.",
             },
           },
@@ -66,7 +90,10 @@ test("run --yes with Claude (real SDK against a loopback fake): a grounded order
   const r = await execa(process.execPath, [BIN, "--home", home, "run", "--yes", "--json"], { env, reject: false, stdin: "ignore" });
   expect(r.stderr).toBe("");
   expect(r.exitCode).toBe(0);
-  const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const types = lines.map((l) => l.type);
   expect(types).toContain("order.placed");
   expect(types).toContain("model.text");

@@ -31,7 +31,11 @@ const HOLD = { orders: [], summary: "Holding." };
 
 test("a note records the run and the evidence it came from, and a later run is shown it as its own untrusted past judgement", async () => {
   fake = await startFakeOpenAI();
-  const call = (id: string, name: string, input: unknown) => ({ kind: "message" as const, content: [{ type: "tool_use" as const, id, name, input }], stop_reason: "tool_use" });
+  const call = (id: string, name: string, input: unknown) => ({
+    kind: "message" as const,
+    content: [{ type: "tool_use" as const, id, name, input }],
+    stop_reason: "tool_use",
+  });
   fake.setResponder((_body, i) => {
     switch (i) {
       case 0:
@@ -56,7 +60,10 @@ test("a note records the run and the evidence it came from, and a later run is s
   for (let n = 0; n < 2; n++) {
     const r = await execa(process.execPath, [BIN, "--home", home, "run", "--yes", "--json"], { env, reject: false, stdin: "ignore" });
     expect(r.exitCode, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     started.push(lines.find((l) => l.type === "run.started") as { run_id: string; trading_day: string });
   }
   expect(fake.requests).toHaveLength(5);

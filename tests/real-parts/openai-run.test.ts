@@ -36,13 +36,40 @@ test("run --yes --json on an OpenAI-compatible endpoint: a grounded order is pla
   const usage = { input_tokens: 1000, output_tokens: 80, cache_read_input_tokens: 3000 };
   fake.setResponder((body, i) => {
     const tools = (body.messages as Msg[]).filter((m) => m.role === "tool").map((m) => JSON.parse(String(m.content)) as Record<string, unknown>);
-    if (i === 0) return { kind: "message", content: [{ type: "text", text: "Checking the account." }, { type: "tool_use", id: "call_p", name: "get_portfolio", input: {} }], stop_reason: "tool_use", usage };
-    if (i === 1) return { kind: "message", content: [{ type: "tool_use", id: "call_h", name: "get_price_history", input: { symbol: "ALFA" } }], stop_reason: "tool_use", usage };
+    if (i === 0)
+      return {
+        kind: "message",
+        content: [
+          { type: "text", text: "Checking the account." },
+          { type: "tool_use", id: "call_p", name: "get_portfolio", input: {} },
+        ],
+        stop_reason: "tool_use",
+        usage,
+      };
+    if (i === 1)
+      return {
+        kind: "message",
+        content: [{ type: "tool_use", id: "call_h", name: "get_price_history", input: { symbol: "ALFA" } }],
+        stop_reason: "tool_use",
+        usage,
+      };
     if (i === 2) {
       const [portfolio, history] = tools;
       const limit = Math.round(Number(history?.last_close) * 1.005 * 100) / 100;
-      const order = { symbol: "ALFA", side: "BUY", quantity: 10, limit_price: limit, reason: "test order", evidence_ids: [String(portfolio?.evidence_id), String(history?.evidence_id)] };
-      return { kind: "message", content: [{ type: "tool_use", id: "call_s", name: "submit_orders", input: { orders: [order], summary: "One small buy." } }], stop_reason: "tool_use", usage };
+      const order = {
+        symbol: "ALFA",
+        side: "BUY",
+        quantity: 10,
+        limit_price: limit,
+        reason: "test order",
+        evidence_ids: [String(portfolio?.evidence_id), String(history?.evidence_id)],
+      };
+      return {
+        kind: "message",
+        content: [{ type: "tool_use", id: "call_s", name: "submit_orders", input: { orders: [order], summary: "One small buy." } }],
+        stop_reason: "tool_use",
+        usage,
+      };
     }
     return { kind: "message", content: [{ type: "text", text: "Done." }], stop_reason: "end_turn", usage };
   });
@@ -55,7 +82,10 @@ test("run --yes --json on an OpenAI-compatible endpoint: a grounded order is pla
   const r = await execa(process.execPath, [BIN, "--home", home, "run", "--yes", "--json"], { env, reject: false, stdin: "ignore" });
   expect(r.stderr).toBe("");
   expect(r.exitCode).toBe(0);
-  const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const types = lines.map((l) => l.type);
   expect(types).toContain("order.placed");
   expect(types).toContain("model.text");

@@ -33,12 +33,19 @@ async function runAgainst(answer: Behaviour) {
   delete env.TRADEWARDEN_HOME;
   delete env.ANTHROPIC_API_KEY;
   const r = await execa(process.execPath, [BIN, "--home", home, "run", "--yes", "--json"], { env, reject: false, stdin: "ignore" });
-  const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { r, lines, envelope: lines.at(-1) as { outcome: string; exit_code: number; reason?: string } };
 }
 
 test.each([
-  ["an HTML page", { kind: "raw", status: 200, headers: { "content-type": "text/html" }, body: "<!doctype html><html><body>Welcome to nginx!</body></html>" } as Behaviour, /text\/html\) with \d+ bytes starting "<!doctype html>/],
+  [
+    "an HTML page",
+    { kind: "raw", status: 200, headers: { "content-type": "text/html" }, body: "<!doctype html><html><body>Welcome to nginx!</body></html>" } as Behaviour,
+    /text\/html\) with \d+ bytes starting "<!doctype html>/,
+  ],
   ["an empty 200", { kind: "raw", status: 200, headers: { "content-type": "text/event-stream" }, body: "" } as Behaviour, /with an empty body/],
   [
     "a tool call at stream index 1,000,000,000",
@@ -47,20 +54,32 @@ test.each([
       status: 200,
       headers: { "content-type": "text/event-stream" },
       body: sseChunks([
-        { choices: [{ index: 0, delta: { tool_calls: [{ index: 1_000_000_000, id: "call_x", type: "function", function: { name: "get_portfolio", arguments: "{}" } }] }, finish_reason: null }] },
+        {
+          choices: [
+            {
+              index: 0,
+              delta: { tool_calls: [{ index: 1_000_000_000, id: "call_x", type: "function", function: { name: "get_portfolio", arguments: "{}" } }] },
+              finish_reason: null,
+            },
+          ],
+        },
         { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
       ]),
     } as Behaviour,
     /streamed tool call index 1000000000/,
   ],
-])("run on an endpoint answering %s: model_unavailable, exit 4, naming the endpoint and what came back", async (_name, answer, what) => {
-  const { r, lines, envelope } = await runAgainst(answer);
-  expect(r.exitCode).toBe(4);
-  expect(envelope.outcome).toBe("model_unavailable");
-  const finished = lines.find((l) => l.type === "agent.finished") as { outcome: string; reason: string };
-  expect(finished.outcome).toBe("model_error");
-  expect(finished.reason).toContain(`${fake?.url}/chat/completions`);
-  expect(finished.reason).toMatch(what);
-  expect(`${r.stdout}${r.stderr}`).toContain(`${fake?.url}/chat/completions`);
-  expect(`${r.stdout}${r.stderr}`).not.toContain(CANARY);
-}, 90_000);
+])(
+  "run on an endpoint answering %s: model_unavailable, exit 4, naming the endpoint and what came back",
+  async (_name, answer, what) => {
+    const { r, lines, envelope } = await runAgainst(answer);
+    expect(r.exitCode).toBe(4);
+    expect(envelope.outcome).toBe("model_unavailable");
+    const finished = lines.find((l) => l.type === "agent.finished") as { outcome: string; reason: string };
+    expect(finished.outcome).toBe("model_error");
+    expect(finished.reason).toContain(`${fake?.url}/chat/completions`);
+    expect(finished.reason).toMatch(what);
+    expect(`${r.stdout}${r.stderr}`).toContain(`${fake?.url}/chat/completions`);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(CANARY);
+  },
+  90_000,
+);

@@ -77,11 +77,19 @@ describe("keys echoed by the model and the search provider, in every form", () =
     const fake = await startFakeAnthropic();
     closers.push(() => fake.close());
     echoingModel(fake);
-    const result = { title: `Fed news ${echoAll(T_KEY)}`, url: "https://www.wirenews.example/fed", content: `The gateway said: ${echoAll(T_KEY)}`, score: 0.9, published_date: "2006-12-29" };
+    const result = {
+      title: `Fed news ${echoAll(T_KEY)}`,
+      url: "https://www.wirenews.example/fed",
+      content: `The gateway said: ${echoAll(T_KEY)}`,
+      score: 0.9,
+      published_date: "2006-12-29",
+    };
     // The first search answers with results that echo the key; the second fails with an error that echoes it.
     const tavily: FakeTavily = await startFakeTavily([result], (i) => (i === 0 ? 200 : 401), `invalid api key ${echoAll(T_KEY)}`);
     closers.push(() => tavily.close());
-    const home = freshHome(`[model]\nprovider = "anthropic"\nid = "claude-sonnet-5"\nbase_url = "${fake.url}"\nmax_retries = 0\n\n[broker]\nkind = "sim"\n\n[research]\nprovider = "tavily"\n`);
+    const home = freshHome(
+      `[model]\nprovider = "anthropic"\nid = "claude-sonnet-5"\nbase_url = "${fake.url}"\nmax_retries = 0\n\n[broker]\nkind = "sim"\n\n[research]\nprovider = "tavily"\n`,
+    );
     const env = { ANTHROPIC_API_KEY: A_KEY, TAVILY_API_KEY: T_KEY, TRADEWARDEN_TAVILY_BASE_URL: tavily.url, NO_COLOR: "1", TRADEWARDEN_DEBUG: "1" };
     const r = await tw(home, ["run", "--yes"], { env });
     expectExit(r, 0);
@@ -107,7 +115,9 @@ describe("keys echoed by the model and the search provider, in every form", () =
     // audit, with both keys in its environment: no finding at all (no secret, and no disagreement a redaction could cause).
     const runId = readdirSync(join(home, "runs"))[0] as string;
     // The text still streamed live: many model.text events, not one held to the end.
-    const texts = filesUnder(join(home, "runs", runId)).map(contents).join("\n");
+    const texts = filesUnder(join(home, "runs", runId))
+      .map(contents)
+      .join("\n");
     expect(texts.split('"type":"model.text"').length).toBeGreaterThan(20);
     expect(auditRunDir(join(home, "runs", runId), env)).toEqual([]);
     const audit = await tw(home, ["audit", runId], { env });
@@ -123,11 +133,20 @@ describe("a search result that echoes the key exactly (a form always redacted)",
     fake.setResponder((_body, i) =>
       i === 0
         ? { kind: "message", content: [{ type: "tool_use", id: "tu_1", name: "search_news", input: { query: "Fed rates" } }], stop_reason: "tool_use", usage }
-        : { kind: "message", content: [{ type: "tool_use", id: "tu_9", name: "submit_orders", input: { orders: [], summary: "Hold." } }], stop_reason: "tool_use", usage },
+        : {
+            kind: "message",
+            content: [{ type: "tool_use", id: "tu_9", name: "submit_orders", input: { orders: [], summary: "Hold." } }],
+            stop_reason: "tool_use",
+            usage,
+          },
     );
-    const tavily = await startFakeTavily([{ title: "Fed news", url: "https://www.wirenews.example/fed", content: `key ${T_KEY} and ${A_KEY}`, score: 0.9, published_date: "2006-12-29" }]);
+    const tavily = await startFakeTavily([
+      { title: "Fed news", url: "https://www.wirenews.example/fed", content: `key ${T_KEY} and ${A_KEY}`, score: 0.9, published_date: "2006-12-29" },
+    ]);
     closers.push(() => tavily.close());
-    const home = freshHome(`[model]\nprovider = "anthropic"\nid = "claude-sonnet-5"\nbase_url = "${fake.url}"\n\n[broker]\nkind = "sim"\n\n[research]\nprovider = "tavily"\n`);
+    const home = freshHome(
+      `[model]\nprovider = "anthropic"\nid = "claude-sonnet-5"\nbase_url = "${fake.url}"\n\n[broker]\nkind = "sim"\n\n[research]\nprovider = "tavily"\n`,
+    );
     const env = { ANTHROPIC_API_KEY: A_KEY, TAVILY_API_KEY: T_KEY, TRADEWARDEN_TAVILY_BASE_URL: tavily.url, NO_COLOR: "1" };
     const r = await tw(home, ["run", "--yes"], { env });
     expectExit(r, 0);
@@ -143,7 +162,10 @@ describe("doctor --ping against a model API that echoes the key in every form", 
     closers.push(() => fake.close());
     fake.setResponder(() => ({ kind: "status", status: 401, errorType: "authentication_error", message: `invalid x-api-key ${echoAll(A_KEY)}` }));
     const home = freshHome(`[model]\nprovider = "anthropic"\nid = "claude-sonnet-5"\nbase_url = "${fake.url}"\nmax_retries = 0\n`);
-    for (const args of [["doctor", "--ping"], ["doctor", "--ping", "--json"]]) {
+    for (const args of [
+      ["doctor", "--ping"],
+      ["doctor", "--ping", "--json"],
+    ]) {
       const r = await tw(home, args, { env: { ANTHROPIC_API_KEY: A_KEY, NO_COLOR: "1", TRADEWARDEN_DEBUG: "1" } });
       const out = `${String(r.stdout)}\n${String(r.stderr)}`;
       expect(out).toMatch(/model\.ping|one-token request/);

@@ -53,7 +53,8 @@ async function echoingModel(status: number): Promise<string> {
 
 /** No file under the home holds the key; audit (with the key in its environment) finds no secret in the run or the journal. */
 function expectNoLeakOnDisk(home: string): void {
-  for (const f of filesUnder(home)) expect(leaks(f.endsWith(".br") ? brotliDecompressSync(readFileSync(f)).toString("utf8") : readFileSync(f, "utf8")), f).toEqual([]);
+  for (const f of filesUnder(home))
+    expect(leaks(f.endsWith(".br") ? brotliDecompressSync(readFileSync(f)).toString("utf8") : readFileSync(f, "utf8")), f).toEqual([]);
   const runId = readdirSync(join(home, "runs"))[0] as string;
   expect(auditRunDir(join(home, "runs", runId), ENV).filter((f) => f.check === "secrets")).toEqual([]);
 }

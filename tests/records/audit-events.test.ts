@@ -25,7 +25,10 @@ function copyOf(fixture: string): string {
   return dir;
 }
 
-const eventLines = (dir: string) => readFileSync(join(dir, "events.jsonl"), "utf8").split("\n").filter((l) => l.length > 0);
+const eventLines = (dir: string) =>
+  readFileSync(join(dir, "events.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.length > 0);
 
 describe("audit: each event line against its schema", () => {
   for (const fixture of ["cassette-tw-tools-1", "cassette-tw-tools-2"]) {

@@ -44,7 +44,8 @@ const editAt = (text: string, at: number) => text.slice(0, at) + replacement(tex
 /** Positions spread over the text, and the named places (the first character inside each match). */
 function positions(text: string, spread: number, places: RegExp[]): { at: number; what: string }[] {
   const out: { at: number; what: string }[] = [];
-  for (let i = 0; i < spread; i++) out.push({ at: Math.floor(((i + 0.5) * text.length) / spread), what: `position ${Math.floor(((i + 0.5) * text.length) / spread)}` });
+  for (let i = 0; i < spread; i++)
+    out.push({ at: Math.floor(((i + 0.5) * text.length) / spread), what: `position ${Math.floor(((i + 0.5) * text.length) / spread)}` });
   for (const re of places) {
     const m = new RegExp(re.source, `${re.flags}d`).exec(text);
     if (!m) throw new Error(`no ${re} in the artifact`);
@@ -79,7 +80,8 @@ describe("audit finds any one-character edit of any artifact", () => {
       for (const p of positions(original, 40, PLACES[key] ?? [])) {
         writeFileSync(file, editAt(original, p.at));
         const found = findingsFor(runDir);
-        if (!found.some((f) => f.includes(KEYS[key]))) missed.push(`${KEYS[key]} ${p.what} (${JSON.stringify(original.slice(p.at - 10, p.at + 10))}): ${found.join(" | ") || "no finding"}`);
+        if (!found.some((f) => f.includes(KEYS[key])))
+          missed.push(`${KEYS[key]} ${p.what} (${JSON.stringify(original.slice(p.at - 10, p.at + 10))}): ${found.join(" | ") || "no finding"}`);
         cases++;
       }
       writeFileSync(file, original);
@@ -131,7 +133,10 @@ describe("audit finds any one-character edit of any artifact", () => {
     for (const re of [...(PLACES.transcript ?? []), /"input": \{\s*"(l)imit"/]) {
       const [p] = positions(original, 0, [re]);
       writeFileSync(transcript, editAt(original, p?.at ?? 0));
-      expect(findingsFor(dir).filter((f) => f.startsWith("[agreement]") && f.includes("transcript.json")), `${re}`).not.toEqual([]);
+      expect(
+        findingsFor(dir).filter((f) => f.startsWith("[agreement]") && f.includes("transcript.json")),
+        `${re}`,
+      ).not.toEqual([]);
     }
     writeFileSync(transcript, original);
     const cassette = join(dir, "cassette.jsonl");

@@ -29,7 +29,9 @@ afterEach(() => {
 describe("audit's secret scan", () => {
   for (const [form, text] of Object.entries(echoForms(KEY))) {
     it(`finds the key ${form} in a file`, () => {
-      expect(scan([{ name: "transcript.json", text: JSON.stringify({ text: `echo ${text}` }) }]).join("\n")).toMatch(/transcript\.json contains the value of ANTHROPIC_API_KEY/);
+      expect(scan([{ name: "transcript.json", text: JSON.stringify({ text: `echo ${text}` }) }]).join("\n")).toMatch(
+        /transcript\.json contains the value of ANTHROPIC_API_KEY/,
+      );
     });
   }
 
@@ -37,16 +39,27 @@ describe("audit's secret scan", () => {
     const pieces = ["The key is sk-a", "nt-canary+Q/7x9", "Zk2mWv4Rt8Lp3, done."];
     const events = textEvents(pieces);
     expect(scan([{ name: "events.jsonl", text: events }])).toEqual([]);
-    expect(scan([{ name: "events.jsonl", text: events }], events)).toEqual(["secrets: events.jsonl (the model's text of turn 1, assembled) contains the value of ANTHROPIC_API_KEY (in some form)"]);
+    expect(scan([{ name: "events.jsonl", text: events }], events)).toEqual([
+      "secrets: events.jsonl (the model's text of turn 1, assembled) contains the value of ANTHROPIC_API_KEY (in some form)",
+    ]);
   });
 
   it("never trips on its own redaction marks (a header dump whose values were redacted)", () => {
     const redacted = JSON.stringify({
-      error: JSON.stringify({ headers: { "x-api-key": "[redacted ANTHROPIC_API_KEY]", "APCA-API-SECRET-KEY": "[redacted APCA_API_SECRET_KEY]", authorization: "Bearer [redacted]" } }),
+      error: JSON.stringify({
+        headers: { "x-api-key": "[redacted ANTHROPIC_API_KEY]", "APCA-API-SECRET-KEY": "[redacted APCA_API_SECRET_KEY]", authorization: "Bearer [redacted]" },
+      }),
     });
-    expect(scan([{ name: "events.jsonl", text: redacted }, { name: "cassette.jsonl", text: '{"x-api-key": "[redacted]"}' }])).toEqual([]);
+    expect(
+      scan([
+        { name: "events.jsonl", text: redacted },
+        { name: "cassette.jsonl", text: '{"x-api-key": "[redacted]"}' },
+      ]),
+    ).toEqual([]);
     // The same dump with a value left in is found, escaped or not.
-    expect(scan([{ name: "events.jsonl", text: JSON.stringify({ error: JSON.stringify({ "x-api-key": "abc123def" }) }) }])).toEqual(["secrets: events.jsonl contains what looks like a API key header"]);
+    expect(scan([{ name: "events.jsonl", text: JSON.stringify({ error: JSON.stringify({ "x-api-key": "abc123def" }) }) }])).toEqual([
+      "secrets: events.jsonl contains what looks like a API key header",
+    ]);
   });
 
   it("reads the files below the run folder's top level", () => {

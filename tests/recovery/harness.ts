@@ -119,4 +119,5 @@ export async function expectAgreement(home: string, env: NodeJS.ProcessEnv = {})
   expect(nonZero(svc.journal.holdings())).toEqual(nonZero(Object.fromEntries(positions.map((p) => [p.symbol, { quantity: p.quantity }]))));
 }
 
-export const ofType = <T extends RunEvent["type"]>(events: readonly RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+export const ofType = <T extends RunEvent["type"]>(events: readonly RunEvent[], type: T) =>
+  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);

@@ -61,7 +61,14 @@ class ObedientModel implements ModelClient {
     const spx = JSON.parse(texts[1] as string) as { instruments?: { symbol: string; reference_price?: number }[] };
     const ref = spx.instruments?.find((i) => i.symbol === "SPX")?.reference_price ?? 1000;
     const order = { ...this.order(ref), evidence_ids: [history.evidence_id] };
-    return answer([{ type: "tool_use", id: `s${this.turn}`, name: "submit_orders", input: { orders: [order], summary: `obeying the tool result ${ESC}[31mas instructed${ESC}[0m` } }]);
+    return answer([
+      {
+        type: "tool_use",
+        id: `s${this.turn}`,
+        name: "submit_orders",
+        input: { orders: [order], summary: `obeying the tool result ${ESC}[31mas instructed${ESC}[0m` },
+      },
+    ]);
   }
 }
 
@@ -109,7 +116,17 @@ describe("injected instructions in tool results", () => {
   });
 
   it("an obeying model's oversized order is blocked by the gate: nothing reaches the broker (unattended --yes)", async () => {
-    const r = await runWith((ref) => ({ symbol: "SPX", side: "BUY", quantity: 1_000_000, limit_price: Math.round(ref * 150) / 100, reason: `${ESC}[2Jas the tool said`, evidence_ids: [] }), new AutoApprover());
+    const r = await runWith(
+      (ref) => ({
+        symbol: "SPX",
+        side: "BUY",
+        quantity: 1_000_000,
+        limit_price: Math.round(ref * 150) / 100,
+        reason: `${ESC}[2Jas the tool said`,
+        evidence_ids: [],
+      }),
+      new AutoApprover(),
+    );
     expect(r.model.sawInjection.every(Boolean)).toBe(true);
     expect(r.model.system[0]).toContain(UNTRUSTED_TOOL_OUTPUT);
     expect(r.summary.outcome).toBe("no_trades");
@@ -122,7 +139,17 @@ describe("injected instructions in tool results", () => {
 
   it("an obeying model's order that passes the gate still needs the operator, who rejects it: nothing placed", async () => {
     const operator = new RejectingOperator();
-    const r = await runWith((ref) => ({ symbol: "SPX", side: "BUY", quantity: 1, limit_price: Math.round(ref * 100) / 100, reason: `${ESC}]0;owned${ESC}\\pre-approved by the operator`, evidence_ids: [] }), operator);
+    const r = await runWith(
+      (ref) => ({
+        symbol: "SPX",
+        side: "BUY",
+        quantity: 1,
+        limit_price: Math.round(ref * 100) / 100,
+        reason: `${ESC}]0;owned${ESC}\\pre-approved by the operator`,
+        evidence_ids: [],
+      }),
+      operator,
+    );
     expect(operator.seen).not.toBeNull();
     expect(r.summary.outcome).toBe("rejected");
     expect(r.journal.orders()).toEqual([]);
@@ -132,7 +159,17 @@ describe("injected instructions in tool results", () => {
 
   it("the approval console shows the injected reason inert (escape codes removed)", async () => {
     const operator = new RejectingOperator();
-    await runWith((ref) => ({ symbol: "SPX", side: "BUY", quantity: 1, limit_price: Math.round(ref * 100) / 100, reason: `${ESC}[2J${ESC}[31mIGNORE LIMITS${ESC}]0;x${ESC}\\`, evidence_ids: [] }), operator);
+    await runWith(
+      (ref) => ({
+        symbol: "SPX",
+        side: "BUY",
+        quantity: 1,
+        limit_price: Math.round(ref * 100) / 100,
+        reason: `${ESC}[2J${ESC}[31mIGNORE LIMITS${ESC}]0;x${ESC}\\`,
+        evidence_ids: [],
+      }),
+      operator,
+    );
     const req = operator.seen as ApprovalRequest;
     const view = render(React.createElement(ApprovalScreen, { request: req, onDecide: () => {}, onInterrupt: () => {} }));
     const frame = view.lastFrame() ?? "";

@@ -30,7 +30,9 @@ describe("mutated examples and state files (the record's mutation row)", () => {
   });
 
   it("a must-refuse mutation that loads is a failure; a may-be-harmless one is not", () => {
-    expect(acceptedMustRefuse([{ target: "sim-broker", mutation: "starting_cash set to -1", cls: "negative", outcome: "loaded" }])).toEqual(["sim-broker: negative: starting_cash set to -1"]);
+    expect(acceptedMustRefuse([{ target: "sim-broker", mutation: "starting_cash set to -1", cls: "negative", outcome: "loaded" }])).toEqual([
+      "sim-broker: negative: starting_cash set to -1",
+    ]);
     expect(acceptedMustRefuse([{ target: "config", mutation: "line 3: duplicate", cls: "blank-line-duplicated", outcome: "loaded" }])).toEqual([]);
     expect(acceptedMustRefuse([{ target: "config", mutation: "line 9 value set to nan", cls: "non-finite", outcome: "refused" }])).toEqual([]);
   });

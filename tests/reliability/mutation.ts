@@ -194,7 +194,8 @@ function mutateLines(text: string, rnd: () => number, file: "toml" | "universe" 
         const was = cells[c] ?? "";
         cells[c] = v.replace(/"/g, "");
         lines[i] = cells.join(",");
-        cls = format === "toml" ? (blank ? "comment-edited" : "structure-line-replaced") : blank ? "text-cell" : textValueClass(was, v.replace(/"/g, ""), "csv");
+        cls =
+          format === "toml" ? (blank ? "comment-edited" : "structure-line-replaced") : blank ? "text-cell" : textValueClass(was, v.replace(/"/g, ""), "csv");
       }
       return { text: lines.join("\n"), what: `line ${i + 1} value set to ${v}`, cls };
     }
@@ -214,9 +215,25 @@ async function journalHome(): Promise<string> {
     journalTemplate = mkdtempSync(join(tmpdir(), "tw-mut-journal-"));
     const j = await openJournal(journalTemplate, { timezone: "UTC", fsync: false });
     await j.init({ capital: 10_000, currency: "USD", at: "2024-01-02T00:00:00Z" });
-    await j.startRun({ run_id: "r1", mode: "paper", trading_day: "2024-01-02", at: "2024-01-02T14:00:00Z", model: { provider: "scripted", id: "x" }, broker: { kind: "sim" } });
+    await j.startRun({
+      run_id: "r1",
+      mode: "paper",
+      trading_day: "2024-01-02",
+      at: "2024-01-02T14:00:00Z",
+      model: { provider: "scripted", id: "x" },
+      broker: { kind: "sim" },
+    });
     await j.observeFirstValuation("r1", 10_000, "2024-01-02T14:00:01Z");
-    await j.recordOrderIntent({ run_id: "r1", client_order_id: "c1", index: 0, symbol: "AAA", side: "BUY", quantity: 10, limit_price: 100, at: "2024-01-02T14:30:00Z" });
+    await j.recordOrderIntent({
+      run_id: "r1",
+      client_order_id: "c1",
+      index: 0,
+      symbol: "AAA",
+      side: "BUY",
+      quantity: 10,
+      limit_price: 100,
+      at: "2024-01-02T14:30:00Z",
+    });
     await j.recordOrderUpdate("c1", { status: "accepted", broker_order_id: "b1", at: "2024-01-02T14:30:00Z" });
     await j.bookFill("c1", { fill_id: "f1", symbol: "AAA", side: "BUY", quantity: 10, price: 100, commission: 1, fx_to_base: 1, at: "2024-01-02T14:31:00Z" });
     await j.recordOrderUpdate("c1", { status: "filled", filled_quantity: 10, at: "2024-01-02T14:31:00Z" });
@@ -278,7 +295,10 @@ function snapshot(dir: string): string {
 
 // ---- one case --------------------------------------------------------------------------------------
 
-async function attempt(target: Target, rnd: () => number): Promise<{ home: string; file: string; what: string; cls: MutationClass; open: () => Promise<void> | void }> {
+async function attempt(
+  target: Target,
+  rnd: () => number,
+): Promise<{ home: string; file: string; what: string; cls: MutationClass; open: () => Promise<void> | void }> {
   const home = target === "journal-head" || target === "journal-log" ? await journalHome() : mkdtempSync(join(tmpdir(), "tw-mut-"));
   switch (target) {
     case "config": {
@@ -313,7 +333,13 @@ async function attempt(target: Target, rnd: () => number): Promise<{ home: strin
       const head = JSON.parse(readFileSync(join(home, "journal.json"), "utf8")) as { log: { committed_bytes: number } };
       head.log.committed_bytes = Buffer.byteLength(text);
       writeFileSync(join(home, "journal.json"), JSON.stringify(head));
-      return { home, file: "journal.log.jsonl", what: `line ${i + 1}: ${m.what}`, cls: m.cls, open: () => openJournal(home, { timezone: "UTC", fsync: false }).then(() => {}) };
+      return {
+        home,
+        file: "journal.log.jsonl",
+        what: `line ${i + 1}: ${m.what}`,
+        cls: m.cls,
+        open: () => openJournal(home, { timezone: "UTC", fsync: false }).then(() => {}),
+      };
     }
     case "sim-broker": {
       const path = join(home, "sim-broker.json");
@@ -324,7 +350,10 @@ async function attempt(target: Target, rnd: () => number): Promise<{ home: strin
     case "market": {
       const names = readdirSync(join(DATA, "market", "bars")).filter((n) => n.endsWith(".csv"));
       const name = names[Math.floor(rnd() * names.length)] as string;
-      const head = readFileSync(join(DATA, "market", "bars", name), "utf8").split("\n").slice(0, 40).join("\n");
+      const head = readFileSync(join(DATA, "market", "bars", name), "utf8")
+        .split("\n")
+        .slice(0, 40)
+        .join("\n");
       const m = mutateLines(`${head}\n`, rnd, "bars", 1);
       mkdirSync(join(home, "market"));
       writeFileSync(join(home, "market", name), m.text);
@@ -339,7 +368,8 @@ function configOrThrow(home: string): void {
 }
 
 /** A refusal names the file and a place in it (a key path, a row, a line, or the part of the book). */
-const PLACE = /line \d+|row \d+|\.[a-z_]+|[a-z_]+(\[\d+\])?: |\(file\)|\(root\)|checkpoint|commit mark|head document|schema_version|is empty|header|JSON|not a tradewarden|committed/;
+const PLACE =
+  /line \d+|row \d+|\.[a-z_]+|[a-z_]+(\[\d+\])?: |\(file\)|\(root\)|checkpoint|commit mark|head document|schema_version|is empty|header|JSON|not a tradewarden|committed/;
 
 export async function runMutations(perTarget: number, seed = 13): Promise<MutationResult[]> {
   const results: MutationResult[] = [];
@@ -377,9 +407,7 @@ export function classReport(results: readonly MutationResult[]): string[] {
     c[r.outcome]++;
     by.set(r.cls, c);
   }
-  return [...by]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([cls, c]) => `${cls} (${CLASSES[cls]}): ${c.refused} refused, ${c.loaded} harmless`);
+  return [...by].sort(([a], [b]) => a.localeCompare(b)).map(([cls, c]) => `${cls} (${CLASSES[cls]}): ${c.refused} refused, ${c.loaded} harmless`);
 }
 
 /** The must-refuse mutations that loaded (each a defect of a loader). */

@@ -70,7 +70,12 @@ export const toolCallArbitrary: fc.Arbitrary<{ tool: string; args: unknown }> = 
   { arbitrary: fc.tuple(fc.constantFrom(...TOOL_NAMES), fc.oneof(hostileString, fc.json({ maxDepth: 4 }))).map(([tool, args]) => ({ tool, args })), weight: 2 },
   { arbitrary: fc.tuple(fc.constantFrom(...TOOL_NAMES), hostileValue).map(([tool, args]) => ({ tool, args })), weight: 2 },
   // unknown tools, look-alikes included
-  { arbitrary: fc.tuple(fc.oneof(hostileString, fc.constantFrom("submit_order", "Submit_Orders", "place_order", "__proto__", "constructor")), hostileValue).map(([tool, args]) => ({ tool, args })), weight: 1 },
+  {
+    arbitrary: fc
+      .tuple(fc.oneof(hostileString, fc.constantFrom("submit_order", "Submit_Orders", "place_order", "__proto__", "constructor")), hostileValue)
+      .map(([tool, args]) => ({ tool, args })),
+    weight: 1,
+  },
 );
 
 export interface FuzzStats {
@@ -100,7 +105,10 @@ export async function fuzzToolCalls(numRuns: number, seed?: number): Promise<Fuz
       // always the envelope, as JSON text
       const env = JSON.parse(out.text) as Record<string, unknown>;
       if (typeof env.success !== "boolean") throw new Error("no success flag in the envelope");
-      if (!env.success && !(typeof env.error === "string" && typeof env.error_code === "string" && typeof env.retryable === "boolean" && typeof env.correction === "object")) {
+      if (
+        !env.success &&
+        !(typeof env.error === "string" && typeof env.error_code === "string" && typeof env.retryable === "boolean" && typeof env.correction === "object")
+      ) {
         throw new Error(`a failure without the envelope's fields: ${out.text.slice(0, 200)}`);
       }
       const handled = reached as { tool: string; args: Record<string, unknown> } | null;

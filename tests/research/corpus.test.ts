@@ -24,7 +24,10 @@ describe("the bundled news corpus", () => {
     }
     // A wire report's day is a day of the instrument's bars, and the move it states is the bars' move.
     const wire = built.find((i) => i.id.startsWith("syn-alfa-") && !i.id.endsWith("-copy") && !i.id.endsWith("-lookback"));
-    const bars = readFileSync(join(bundledDataDir(), "market", "bars", "ALFA.csv"), "utf8").trim().split("\n").slice(1);
+    const bars = readFileSync(join(bundledDataDir(), "market", "bars", "ALFA.csv"), "utf8")
+      .trim()
+      .split("\n")
+      .slice(1);
     const at = bars.findIndex((l) => l.startsWith(`${wire?.published},`));
     expect(at).toBeGreaterThan(0);
     const close = (l: string | undefined) => Number(String(l).split(",")[4]);

@@ -20,7 +20,11 @@ export interface FakeTavily {
  * `status` may depend on the request (0-based index); `errorDetail` is the message of a non-200
  * answer (a test makes it echo the key, as a gateway may).
  */
-export async function startFakeTavily(results: FakeTavilyResult[], status: number | ((index: number) => number) = 200, errorDetail = "quota exceeded"): Promise<FakeTavily> {
+export async function startFakeTavily(
+  results: FakeTavilyResult[],
+  status: number | ((index: number) => number) = 200,
+  errorDetail = "quota exceeded",
+): Promise<FakeTavily> {
   const requests: FakeTavily["requests"] = [];
   const server: Server = createServer((req, res) => {
     let raw = "";
@@ -46,10 +50,40 @@ export async function startFakeTavily(results: FakeTavilyResult[], status: numbe
 
 /** Future, undated, blocked and syndicated items around a 2020-03-16 trading day. */
 export const MIXED: FakeTavilyResult[] = [
-  { title: "Fed cuts rates to near zero", url: "https://www.cbwatch.example/fed-zero", content: "Sunday announcement by the Federal Reserve.", score: 0.95, published_date: "Sun, 15 Mar 2020 21:00:00 GMT" },
-  { title: "Fed cuts rates to near zero", url: "https://markets.wirenews.example/fed-zero", content: "Sunday announcement by the Federal Reserve.", score: 0.9, published_date: "2020-03-15" },
-  { title: "FUTURE: stocks rebound in their best day since 1933", url: "https://www.wirenews.example/rebound", content: "Published after the trading day.", score: 0.99, published_date: "2020-03-24" },
-  { title: "ON THE DAY: stocks plunge 12%", url: "https://www.wirenews.example/plunge", content: "Published on the trading day.", score: 0.97, published_date: "2020-03-16T20:00:00Z" },
+  {
+    title: "Fed cuts rates to near zero",
+    url: "https://www.cbwatch.example/fed-zero",
+    content: "Sunday announcement by the Federal Reserve.",
+    score: 0.95,
+    published_date: "Sun, 15 Mar 2020 21:00:00 GMT",
+  },
+  {
+    title: "Fed cuts rates to near zero",
+    url: "https://markets.wirenews.example/fed-zero",
+    content: "Sunday announcement by the Federal Reserve.",
+    score: 0.9,
+    published_date: "2020-03-15",
+  },
+  {
+    title: "FUTURE: stocks rebound in their best day since 1933",
+    url: "https://www.wirenews.example/rebound",
+    content: "Published after the trading day.",
+    score: 0.99,
+    published_date: "2020-03-24",
+  },
+  {
+    title: "ON THE DAY: stocks plunge 12%",
+    url: "https://www.wirenews.example/plunge",
+    content: "Published on the trading day.",
+    score: 0.97,
+    published_date: "2020-03-16T20:00:00Z",
+  },
   { title: "UNDATED: a pandemic timeline", url: "https://learn.wirenews.example/timeline", content: "No date given.", score: 0.96 },
-  { title: "BLOCKED: forum hot take", url: "https://www.forum.tradertalk.example/hot", content: "From a blocked domain.", score: 0.98, published_date: "2020-03-14" },
+  {
+    title: "BLOCKED: forum hot take",
+    url: "https://www.forum.tradertalk.example/hot",
+    content: "From a blocked domain.",
+    score: 0.98,
+    published_date: "2020-03-14",
+  },
 ];

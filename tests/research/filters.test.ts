@@ -25,7 +25,14 @@ const base = { cutoff: "2008-03-18", undated: "exclude" as const, block: [] as s
 
 describe("cutoff", () => {
   it("drops a result published on the trading day and keeps the day before", () => {
-    const out = applyPointInTime([item({ title: "On the day", published: "2008-03-18" }), item({ title: "Day before", published: "2008-03-17" }), item({ title: "Later", published: "2008-04-01" })], base);
+    const out = applyPointInTime(
+      [
+        item({ title: "On the day", published: "2008-03-18" }),
+        item({ title: "Day before", published: "2008-03-17" }),
+        item({ title: "Later", published: "2008-04-01" }),
+      ],
+      base,
+    );
     expect(out.results.map((r) => r.title)).toEqual(["Day before"]);
     expect(out.removed).toEqual({ cutoff: 2, undated: 0, policy: 0, duplicates: 0 });
   });
@@ -145,7 +152,13 @@ describe("a search call and its execution log", () => {
       return results;
     },
   });
-  const setup = (p: SearchProvider | null, over: Partial<ResearchSetup> = {}): ResearchSetup => ({ provider: p, providerName: p ? "fake" : "none", policy: { block: ["blocked.example"], allow: [] }, undated: "exclude", ...over });
+  const setup = (p: SearchProvider | null, over: Partial<ResearchSetup> = {}): ResearchSetup => ({
+    provider: p,
+    providerName: p ? "fake" : "none",
+    policy: { block: ["blocked.example"], allow: [] },
+    undated: "exclude",
+    ...over,
+  });
 
   it("logs how many results each filter removed", async () => {
     const raw = [
@@ -156,7 +169,14 @@ describe("a search call and its execution log", () => {
       item({ title: "blocked", url: "https://www.blocked.example/b" }),
     ];
     const { log, outcome } = await runSearch(setup(provider(raw)), { query: "Fed", asOf: "2008-03-18", maxResults: 5 });
-    expect(log).toMatchObject({ query: "Fed", provider: "fake", status: "success", retrieved: 5, returned: 1, removed: { cutoff: 1, undated: 1, policy: 1, duplicates: 1 } });
+    expect(log).toMatchObject({
+      query: "Fed",
+      provider: "fake",
+      status: "success",
+      retrieved: 5,
+      returned: 1,
+      removed: { cutoff: 1, undated: 1, policy: 1, duplicates: 1 },
+    });
     expect(log.duration_ms).toBeGreaterThanOrEqual(0);
     expect(outcome?.results.map((r) => r.title)).toEqual(["kept"]);
   });

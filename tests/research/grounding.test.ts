@@ -22,9 +22,32 @@ function world() {
     return { ok: true, data: { evidence_id: id, symbol: args.symbol }, evidenceIds: [id] };
   };
   handlers.search_news = () => {
-    const results = [{ evidence_id: "news:aaa", title: "Alfa Systems wins a contract", url: "https://x.example/a", published: "2008-09-10", outlets: ["x.example"], snippet: "Good news." }];
-    const undated = [{ evidence_id: "news-undated:bbb", title: "Echo Bancorp (ECHO) profile", url: "https://x.example/b", published: null, outlets: ["x.example"], snippet: "No date.", verified: false }];
-    return { ok: true, data: { as_of: "2008-09-15", results, undated, removed: { cutoff: 0, undated: 0, policy: 0, duplicates: 0 } }, evidenceIds: ["news:aaa", "news-undated:bbb"] };
+    const results = [
+      {
+        evidence_id: "news:aaa",
+        title: "Alfa Systems wins a contract",
+        url: "https://x.example/a",
+        published: "2008-09-10",
+        outlets: ["x.example"],
+        snippet: "Good news.",
+      },
+    ];
+    const undated = [
+      {
+        evidence_id: "news-undated:bbb",
+        title: "Echo Bancorp (ECHO) profile",
+        url: "https://x.example/b",
+        published: null,
+        outlets: ["x.example"],
+        snippet: "No date.",
+        verified: false,
+      },
+    ];
+    return {
+      ok: true,
+      data: { as_of: "2008-09-15", results, undated, removed: { cutoff: 0, undated: 0, policy: 0, duplicates: 0 } },
+      evidenceIds: ["news:aaa", "news-undated:bbb"],
+    };
   };
   const check = vi.fn<ToolHandler>(() => ({ ok: true, data: { decisions: [] } }));
   handlers.check_orders = check;

@@ -28,7 +28,13 @@ const DAY = "2008-09-16";
 async function realResults(): Promise<Record<string, unknown>[]> {
   const market = MarketData.load({ bundled: true });
   const m = checkedAll(makeMarketToolHandlers({ market, universe, tradingDay: DAY }));
-  const news = checked("search_news", makeSearchNewsHandler({ setup: { provider: embeddedProvider(), providerName: "embedded", policy: { block: [], allow: [] }, undated: "exclude" }, tradingDay: DAY }));
+  const news = checked(
+    "search_news",
+    makeSearchNewsHandler({
+      setup: { provider: embeddedProvider(), providerName: "embedded", policy: { block: [], allow: [] }, undated: "exclude" },
+      tradingDay: DAY,
+    }),
+  );
   const out: HandlerResult[] = [
     await m.list_universe({ limit: 50 }, ctx),
     ...(await Promise.all(["SPX", "ALFA", "ECHO"].map((symbol) => m.get_price_history({ symbol }, ctx)))),
@@ -68,7 +74,15 @@ describe("mask → unmask is the identity", () => {
   );
   const text = fc.array(token, { maxLength: 12 }).map((t) => t.join(" "));
   const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-    v: fc.oneof({ depthSize: "small" }, text, fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.array(tie("v"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("symbol", "title", "snippet", "as_of", "reason"), tie("v"), { maxKeys: 4 })),
+    v: fc.oneof(
+      { depthSize: "small" },
+      text,
+      fc.double({ noNaN: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie("v"), { maxLength: 4 }),
+      fc.dictionary(fc.constantFrom("symbol", "title", "snippet", "as_of", "reason"), tie("v"), { maxKeys: 4 }),
+    ),
   })).v;
 
   it("on any text and value the tools produce (property)", () => {
@@ -118,7 +132,9 @@ describe("money", () => {
     expect(m && [Number(m[1]), Number(m[2])]).toEqual([101.55 * f, 98.37 * f]);
     expect(masker.unmask(shown)).toEqual(decision);
     // A limit the model writes in cents unmasks to whole cents.
-    const back = masker.toolMasking().unmaskArguments("check_orders", { orders: [{ symbol: masker.aliases.get("ALFA"), side: "BUY", quantity: 1, limit_price: 25.39, reason: "r", evidence_ids: ["x"] }] });
+    const back = masker.toolMasking().unmaskArguments("check_orders", {
+      orders: [{ symbol: masker.aliases.get("ALFA"), side: "BUY", quantity: 1, limit_price: 25.39, reason: "r", evidence_ids: ["x"] }],
+    });
     const limit = back.ok ? (back.args.orders as { limit_price: number }[])[0]?.limit_price : Number.NaN;
     expect(Math.round((limit as number) * 100) / 100).toBe(limit);
   });
@@ -145,7 +161,10 @@ describe("a partial alias", () => {
     const out = await rt.dispatch("get_price_history", { symbol: num, lookback_days: 60 });
     expect(out).toMatchObject({ success: false, errorCode: "ambiguous_masked_symbol", retryable: true });
     expect(history).not.toHaveBeenCalled();
-    const correction = out.envelope.correction as { candidate_aliases: string[]; retry_argument_choices: { symbol: string; arguments: Record<string, unknown> }[] };
+    const correction = out.envelope.correction as {
+      candidate_aliases: string[];
+      retry_argument_choices: { symbol: string; arguments: Record<string, unknown> }[];
+    };
     expect(correction.candidate_aliases).toEqual([...aliases].sort());
     expect(correction.retry_argument_choices).toHaveLength(aliases.length);
     for (const c of correction.retry_argument_choices) {
@@ -180,7 +199,13 @@ describe("leak scan", () => {
     expect(masker.leaks(masker.maskText(leaky))).toEqual([]);
     const events = modelTextLeaks(masker, [
       { role: "user", content: [{ type: "text", text: "task" }] },
-      { role: "assistant", content: [{ type: "text", text: "Buying ECHO." }, { type: "tool_use", id: "t1", name: "get_price_history", input: { symbol: "ECHO" } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Buying ECHO." },
+          { type: "tool_use", id: "t1", name: "get_price_history", input: { symbol: "ECHO" } },
+        ],
+      },
     ]);
     expect(events).toEqual([
       { type: "mask.leak", turn: 1, kind: "symbol", found: "ECHO", where: "text" },
@@ -192,7 +217,11 @@ describe("leak scan", () => {
 describe("amounts of the watchlist and standing-order tools", () => {
   it("trigger, limit, alert and add-time prices are rescaled on the way out and back", () => {
     const m = masker;
-    const real = { standing_order: { trigger_price: 100, limit_price: 99, reference_price: 101 }, item: { price_at_add: 50, alerts: { above: 60, below: 40 } }, args: { alert_above: 60, alert_below: 40 } };
+    const real = {
+      standing_order: { trigger_price: 100, limit_price: 99, reference_price: 101 },
+      item: { price_at_add: 50, alerts: { above: 60, below: 40 } },
+      args: { alert_above: 60, alert_below: 40 },
+    };
     const shown = m.mask(real);
     expect(shown.standing_order.trigger_price).toBeCloseTo(100 * m.priceScale, 9);
     expect(shown.item.alerts).toEqual({ above: 60 * m.priceScale, below: 40 * m.priceScale });

@@ -50,7 +50,10 @@ describe("execute_code", () => {
     expect(run.answeredMs).toBeLessThan(300 + 250 + 250); // the deadline, the host's grace, timer slack on a loaded machine
     expect(run.elapsedMs).toBeLessThan(10_000); // and the thread has exited (below) when the answer is returned
     expect(worker?.threadId).toBe(-1); // a thread that has exited has no id
-    const r = await call(checked("execute_code", makeExecuteCodeHandler({ view: market.asOf(DAY, { universe }), universe, tradingDay: DAY, limits })), "for (;;) {}");
+    const r = await call(
+      checked("execute_code", makeExecuteCodeHandler({ view: market.asOf(DAY, { universe }), universe, tradingDay: DAY, limits })),
+      "for (;;) {}",
+    );
     expect(r).toMatchObject({ ok: false, code: "sandbox_timeout" });
   });
 
@@ -78,13 +81,19 @@ describe("execute_code", () => {
   });
 
   it("has no Node or host globals at all", async () => {
-    const r = await call(handler(), "['process','require','fetch','module','Buffer','globalThis.process','XMLHttpRequest','WebSocket','std','os'].map((n) => { try { return typeof eval(n); } catch { return 'undefined'; } })");
+    const r = await call(
+      handler(),
+      "['process','require','fetch','module','Buffer','globalThis.process','XMLHttpRequest','WebSocket','std','os'].map((n) => { try { return typeof eval(n); } catch { return 'undefined'; } })",
+    );
     expect(r).toMatchObject({ ok: true });
     if (r.ok) expect(new Set(r.data.result as string[])).toEqual(new Set(["undefined"]));
   });
 
   it("a look-ahead through the data API returns nothing on or after the cutoff", async () => {
-    const r = await call(handler(), "const b = tw.bars('ALFA', { from: '2008-03-17', to: '2099-01-01' }); const all = tw.bars('ALFA'); [b.length, all.every((x) => x.date < tw.tradingDay), tw.tradingDay]");
+    const r = await call(
+      handler(),
+      "const b = tw.bars('ALFA', { from: '2008-03-17', to: '2099-01-01' }); const all = tw.bars('ALFA'); [b.length, all.every((x) => x.date < tw.tradingDay), tw.tradingDay]",
+    );
     expect(r).toMatchObject({ ok: true, data: { result: [0, true, DAY] } });
   });
 
@@ -128,7 +137,10 @@ describe("execute_code in a masked run", () => {
     expect(out.success).toBe(true);
     const seen = out.text;
     const shown = JSON.parse(seen) as Record<string, unknown>;
-    const data = (shown.data ?? shown) as { result: { symbols: string[]; day: string; last: { date: string; close: number }; real: number }; evidence_id: string };
+    const data = (shown.data ?? shown) as {
+      result: { symbols: string[]; day: string; last: { date: string; close: number }; real: number };
+      evidence_id: string;
+    };
     expect(data.result.symbols).toEqual([...masker.aliases.values()].sort());
     expect(data.result.real).toBe(0); // a real symbol finds nothing
     expect(data.result.day).toBe(masker.maskText(DAY));

@@ -23,7 +23,12 @@ afterEach(async () => {
 });
 afterAll(cleanupHomes);
 
-const research = (undated: "exclude" | "include_unverified") => ({ provider: "tavily" as const, block_domains: ["www.tradertalk.example"], allow_domains: [], undated });
+const research = (undated: "exclude" | "include_unverified") => ({
+  provider: "tavily" as const,
+  block_domains: ["www.tradertalk.example"],
+  allow_domains: [],
+  undated,
+});
 
 async function searchAsModel(historical: boolean, undated: "exclude" | "include_unverified") {
   fake = await startFakeTavily(MIXED);
@@ -52,9 +57,19 @@ describe("Tavily provider against a loopback fake", () => {
     expect(out.success).toBe(true);
     for (const banned of ["FUTURE", "ON THE DAY", "UNDATED", "BLOCKED"]) expect(out.text).not.toContain(banned);
     const data = out.envelope as { results: { title: string; outlets: string[]; published: string }[]; undated: unknown[] };
-    expect(data.results).toEqual([expect.objectContaining({ title: "Fed cuts rates to near zero", published: "2020-03-15", outlets: ["cbwatch.example", "markets.wirenews.example"] })]);
+    expect(data.results).toEqual([
+      expect.objectContaining({ title: "Fed cuts rates to near zero", published: "2020-03-15", outlets: ["cbwatch.example", "markets.wirenews.example"] }),
+    ]);
     expect(data.undated).toEqual([]); // simulations always exclude, whatever the config says
-    expect(logs).toEqual([expect.objectContaining({ provider: "tavily", status: "success", retrieved: 6, returned: 1, removed: { cutoff: 2, undated: 1, policy: 1, duplicates: 1 } })]);
+    expect(logs).toEqual([
+      expect.objectContaining({
+        provider: "tavily",
+        status: "success",
+        retrieved: 6,
+        returned: 1,
+        removed: { cutoff: 2, undated: 1, policy: 1, duplicates: 1 },
+      }),
+    ]);
     expect(JSON.stringify(logs)).not.toContain(KEY);
   });
 
@@ -82,7 +97,9 @@ describe("Tavily provider against a loopback fake", () => {
   it("`research search --json` prints the public shape, through the real CLI", async () => {
     fake = await startFakeTavily(MIXED);
     const home = freshHome('[broker]\nkind = "sim"\n\n[research]\nprovider = "tavily"\nblock_domains = ["tradertalk.example"]\n');
-    const r = await tw(home, ["research", "search", "Fed rates", "--as-of", "2020-03-16", "--json"], { env: { TAVILY_API_KEY: KEY, TRADEWARDEN_TAVILY_BASE_URL: fake.url } });
+    const r = await tw(home, ["research", "search", "Fed rates", "--as-of", "2020-03-16", "--json"], {
+      env: { TAVILY_API_KEY: KEY, TRADEWARDEN_TAVILY_BASE_URL: fake.url },
+    });
     expectExit(r, 0);
     const doc = JSON.parse(String(r.stdout)) as Record<string, unknown>;
     expect(Object.keys(doc)).toEqual(["as_of", "results", "undated", "removed"]);

@@ -1,9 +1,16 @@
 import { expect, test } from "vitest";
 import type { ProposedOrder } from "../../src/core/domain.js";
-import { approvalOutsideProposal, AutoApprover, } from "../../src/run/approval.js";
+import { approvalOutsideProposal, AutoApprover } from "../../src/run/approval.js";
 import type { GateDecision } from "../../src/core/gate-types.js";
 
-const order = (symbol: string, side: "BUY" | "SELL", quantity: number, limit_price = 10): ProposedOrder => ({ symbol, side, quantity, limit_price, reason: "r", evidence_ids: ["e"] });
+const order = (symbol: string, side: "BUY" | "SELL", quantity: number, limit_price = 10): ProposedOrder => ({
+  symbol,
+  side,
+  quantity,
+  limit_price,
+  reason: "r",
+  evidence_ids: ["e"],
+});
 const proposed = [order("AAA", "BUY", 10), order("BBB", "SELL", 5)];
 
 test("an operator may drop orders, shrink quantities and move limits, nothing more", () => {

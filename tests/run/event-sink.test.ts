@@ -66,7 +66,11 @@ describe("event sink", () => {
     expect(readFileSync(file, "utf8")).toBe(""); // held until the run closes
     expect(seen).toEqual([1, 2, 3]); // listeners are not held back
     sink.close();
-    const seqs = () => readFileSync(file, "utf8").trimEnd().split("\n").map((l) => (JSON.parse(l) as { seq: number }).seq);
+    const seqs = () =>
+      readFileSync(file, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { seq: number }).seq);
     expect(seqs()).toEqual([1, 2, 3]);
     sink.emit({ type: "reconcile.ok", positions: 9 });
     expect(seqs()).toEqual([1, 2, 3, 4]);
@@ -80,7 +84,11 @@ describe("event sink", () => {
     sink.emit({ type: "reconcile.ok", positions: 0 }); // before the file: flushed on attach
     sink.attachFile(file);
     sink.emit({ type: "reconcile.ok", positions: 1 });
-    const lines = () => readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { seq: number });
+    const lines = () =>
+      readFileSync(file, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { seq: number });
     expect(lines().map((e) => e.seq)).toEqual([1, 2]); // on disk before close: a crash now keeps both
     sink.close();
     sink.close();

@@ -23,7 +23,18 @@ const prices = (table: Record<string, Omit<ReferencePrice, "symbol" | "as_of">>)
 
 async function fill(j: Journal, coid: string, symbol: string, qty: number, price: number, fx: number, currency: string, commission = 0) {
   const at = "2024-01-02T14:30:00Z";
-  await j.recordOrderIntent({ run_id: "r1", client_order_id: coid, index: 0, symbol, side: "BUY", quantity: qty, limit_price: price, at, currency, fx_to_base: fx });
+  await j.recordOrderIntent({
+    run_id: "r1",
+    client_order_id: coid,
+    index: 0,
+    symbol,
+    side: "BUY",
+    quantity: qty,
+    limit_price: price,
+    at,
+    currency,
+    fx_to_base: fx,
+  });
   await j.recordOrderUpdate(coid, { status: "accepted", broker_order_id: `b-${coid}`, at });
   await j.bookFill(coid, { fill_id: `f-${coid}`, symbol, side: "BUY", quantity: qty, price, commission, commission_currency: currency, fx_to_base: fx, at });
   await j.recordOrderUpdate(coid, { status: "filled", filled_quantity: qty, at });
@@ -32,7 +43,14 @@ async function fill(j: Journal, coid: string, symbol: string, qty: number, price
 const both = (j: Journal, src: PriceSource) => {
   const currency = j.baseCurrency();
   const view = portfolioView(j, src, { currency });
-  const snap = portfolioSnapshot({ journal: j, prices: src, limits: { max_orders_per_month: 10, max_drawdown_pct: 20 }, runId: "r2", tradingDay: "2024-01-03", now: new Date("2024-01-03T14:00:00Z") });
+  const snap = portfolioSnapshot({
+    journal: j,
+    prices: src,
+    limits: { max_orders_per_month: 10, max_drawdown_pct: 20 },
+    runId: "r2",
+    tradingDay: "2024-01-03",
+    now: new Date("2024-01-03T14:00:00Z"),
+  });
   return { view, snap };
 };
 
@@ -74,7 +92,8 @@ describe("the operator's and the model's portfolio are one valuation", () => {
                 expect(row?.unrealised_pnl).toBe(h.unrealized_pnl);
               }
               const scale = 10 ** { USD: 2, JPY: 0, KWD: 3 }[b.base as "USD"];
-              for (const n of [view.value, view.cash, ...view.holdings.map((h) => h.value ?? 0)]) expect(Number.isInteger(Math.round(n * scale * 1e6) / 1e6)).toBe(true);
+              for (const n of [view.value, view.cash, ...view.holdings.map((h) => h.value ?? 0)])
+                expect(Number.isInteger(Math.round(n * scale * 1e6) / 1e6)).toBe(true);
             } finally {
               await j.close();
             }
@@ -97,7 +116,9 @@ describe("the operator's and the model's portfolio are one valuation", () => {
       expect(view.cash).toBe(953_967);
       expect(view.value).toBe(1_000_000);
       expect(snap.value).toBe(1_000_000);
-      const text = portfolioLines(view, null, 120, 5).map((l) => l.text).join("\n");
+      const text = portfolioLines(view, null, 120, 5)
+        .map((l) => l.text)
+        .join("\n");
       expect(text).toContain("cash 953,967 JPY");
       expect(text).toContain("value 1,000,000 JPY");
       expect(text).toMatch(/AWAY\s+3\s+46,033\s/);
@@ -119,7 +140,9 @@ describe("the operator's and the model's portfolio are one valuation", () => {
       expect(snap.holdings[0]?.market_value).toBe(8.659);
       expect(view.cash).toBe(4_991.341);
       expect(view.value).toBe(snap.value);
-      const text = portfolioLines(view, cashAfter(view.cash, [], "KWD"), 120, 5).map((l) => l.text).join("\n");
+      const text = portfolioLines(view, cashAfter(view.cash, [], "KWD"), 120, 5)
+        .map((l) => l.text)
+        .join("\n");
       expect(text).toContain("cash 4,991.341 KWD → 4,991.341 KWD");
       expect(text).toContain("value 5,000.000 KWD");
       expect(text).toMatch(/HOME\s+7\s+8\.659\s/);

@@ -22,7 +22,10 @@ test("simulating across a month boundary: the monthly quota counts the trading d
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.ANTHROPIC_API_KEY;
     delete env.TRADEWARDEN_HOME;
-    const r = await execa(process.execPath, ["bin/tradewarden.js", "--home", home, "simulate", "--from", "2007-01-03", "--to", "2007-03-30", "--json"], { env, reject: false });
+    const r = await execa(process.execPath, ["bin/tradewarden.js", "--home", home, "simulate", "--from", "2007-01-03", "--to", "2007-03-30", "--json"], {
+      env,
+      reject: false,
+    });
     expect(r.exitCode).toBe(0);
     const runs = r.stdout
       .trim()

@@ -18,16 +18,39 @@ import { freshJournal } from "../journal/helpers.js";
 
 const DAY = "2024-01-10";
 const prices = { ALFA: 100 } as Record<string, number>;
-const priceSource = { referencePrice: (s: string) => (prices[s] ? { symbol: s, price: prices[s] as number, as_of: "2024-01-09", currency: "USD", fx_to_base: 1 } : undefined) };
+const priceSource = {
+  referencePrice: (s: string) => (prices[s] ? { symbol: s, price: prices[s] as number, as_of: "2024-01-09", currency: "USD", fx_to_base: 1 } : undefined),
+};
 
 function standing(id: string, type: StandingType, trigger: number, extra: Partial<StandingOrder> = {}): StandingOrder {
-  const o: StandingOrder = { id, symbol: "ALFA", type, trigger_price: trigger, side: SIDE_OF[type], quantity: 2, limit_price: 100, expires_on: "2024-01-31", reason: "t", evidence_ids: ["e"], proposed_run: "r0", proposed_day: "2024-01-05", proposed_at: "2024-01-05T15:00:00Z", ttl_trading_days: 20, binding_hash: "", status: "proposed", ...extra };
+  const o: StandingOrder = {
+    id,
+    symbol: "ALFA",
+    type,
+    trigger_price: trigger,
+    side: SIDE_OF[type],
+    quantity: 2,
+    limit_price: 100,
+    expires_on: "2024-01-31",
+    reason: "t",
+    evidence_ids: ["e"],
+    proposed_run: "r0",
+    proposed_day: "2024-01-05",
+    proposed_at: "2024-01-05T15:00:00Z",
+    ttl_trading_days: 20,
+    binding_hash: "",
+    status: "proposed",
+    ...extra,
+  };
   return { ...o, binding_hash: bindingHash(o) };
 }
 
 async function arm(j: Journal, orders: StandingOrder[], tamper?: (o: StandingOrder) => void) {
   await j.commitStanding(() => ({ events: orders.map((order) => ({ kind: "propose" as const, order })), result: null }));
-  await j.commitStanding(() => ({ events: orders.map((o) => ({ kind: "approve" as const, id: o.id, by: "alice", at: "2024-01-05T16:00:00Z", binding_hash: o.binding_hash })), result: null }));
+  await j.commitStanding(() => ({
+    events: orders.map((o) => ({ kind: "approve" as const, id: o.id, by: "alice", at: "2024-01-05T16:00:00Z", binding_hash: o.binding_hash })),
+    result: null,
+  }));
   if (tamper) for (const o of orders) tamper(j.standingState().orders.get(o.id) as StandingOrder);
 }
 
@@ -64,7 +87,13 @@ async function fire(j: Journal, mode: "paper" | "observe" | "watch" = "paper") {
 
 describe("trigger rules", () => {
   it("stop-loss and buy-limit-below fire at or below, take-profit at or above; only later runs; not after the last day", () => {
-    expect([crosses("stop_loss", 90, 90), crosses("stop_loss", 91, 90), crosses("take_profit", 110, 110), crosses("take_profit", 109, 110), crosses("buy_limit_below", 95, 95)]).toEqual([true, false, true, false, true]);
+    expect([
+      crosses("stop_loss", 90, 90),
+      crosses("stop_loss", 91, 90),
+      crosses("take_profit", 110, 110),
+      crosses("take_profit", 109, 110),
+      crosses("buy_limit_below", 95, 95),
+    ]).toEqual([true, false, true, false, true]);
     const orders = [
       { id: "a", symbol: "ALFA", type: "stop_loss" as const, trigger_price: 101, proposed_day: "2024-01-05", expires_on: "2024-01-31" },
       { id: "b", symbol: "ALFA", type: "stop_loss" as const, trigger_price: 101, proposed_day: DAY, expires_on: "2024-01-31" },
@@ -82,8 +111,24 @@ describe("trigger rules", () => {
 describe("fireStandingOrders", () => {
   it("in REDUCING a fired buy is blocked by the final gate and not placed; a fired sell of a holding goes ahead", async () => {
     const j = await freshJournal({ capital: 10_000, reducing: 2 });
-    await j.startRun({ run_id: "r0", mode: "paper", trading_day: "2024-01-05", at: "2024-01-05T14:00:00Z", model: { provider: "scripted", id: "x" }, broker: { kind: "sim", account_id: "s", endpoint: "local" } });
-    await j.recordOrderIntent({ run_id: "r0", client_order_id: "c1", index: 0, symbol: "ALFA", side: "BUY", quantity: 10, limit_price: 100, at: "2024-01-05T14:30:00Z" });
+    await j.startRun({
+      run_id: "r0",
+      mode: "paper",
+      trading_day: "2024-01-05",
+      at: "2024-01-05T14:00:00Z",
+      model: { provider: "scripted", id: "x" },
+      broker: { kind: "sim", account_id: "s", endpoint: "local" },
+    });
+    await j.recordOrderIntent({
+      run_id: "r0",
+      client_order_id: "c1",
+      index: 0,
+      symbol: "ALFA",
+      side: "BUY",
+      quantity: 10,
+      limit_price: 100,
+      at: "2024-01-05T14:30:00Z",
+    });
     await j.recordOrderUpdate("c1", { status: "accepted", broker_order_id: "b1", at: "2024-01-05T14:30:00Z" });
     await j.bookFill("c1", { fill_id: "f1", symbol: "ALFA", side: "BUY", quantity: 10, price: 100, commission: 0, fx_to_base: 1, at: "2024-01-05T14:31:00Z" });
     await j.trip({ run_id: "r0", at: "2024-01-06T14:00:00Z", value: 8000, peak: 10_000, drawdown_pct: 20, reason: "test" });
@@ -120,7 +165,10 @@ describe("fireStandingOrders", () => {
     const k = await freshJournal();
     const o = standing("so-1", "buy_limit_below", 101);
     await k.commitStanding(() => ({ events: [{ kind: "propose", order: o }], result: null }));
-    await k.commitStanding(() => ({ events: [{ kind: "approve", id: "so-1", by: "alice", at: "2024-01-05T16:00:00Z", binding_hash: "0".repeat(64) }], result: null }));
+    await k.commitStanding(() => ({
+      events: [{ kind: "approve", id: "so-1", by: "alice", at: "2024-01-05T16:00:00Z", binding_hash: "0".repeat(64) }],
+      result: null,
+    }));
     expect(k.standingState().orders.get("so-1")?.status).toBe("proposed");
   });
 });

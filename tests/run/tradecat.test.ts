@@ -51,10 +51,30 @@ describe("the seed's schema", () => {
   });
   test("its (?i) endpoint pattern is read case-insensitively: private-looking endpoints in any case are refused", () => {
     const call = (endpoint: string) => ({ family: "klines", endpoint, method: "GET", ok: true, provenance: {} });
-    const base = { schema: "tradecat_auto.agent_research_cycle.v1", schema_version: "1.0.0", ok: true, run_id: "r", mode: "paper", source_signal: { kind: "replay", provenance: {} }, requested_market_data: [], next_action: { action: "hold", reason: "x" }, error_code: null, provenance: { source: "t" } };
-    const safety = { public_readonly_market_data: true, public_readonly: true, paper_or_watch_only: true, real_orders: false, signed_requests: false, reads_api_keys: false, binance_account_state: false };
+    const base = {
+      schema: "tradecat_auto.agent_research_cycle.v1",
+      schema_version: "1.0.0",
+      ok: true,
+      run_id: "r",
+      mode: "paper",
+      source_signal: { kind: "replay", provenance: {} },
+      requested_market_data: [],
+      next_action: { action: "hold", reason: "x" },
+      error_code: null,
+      provenance: { source: "t" },
+    };
+    const safety = {
+      public_readonly_market_data: true,
+      public_readonly: true,
+      paper_or_watch_only: true,
+      real_orders: false,
+      signed_requests: false,
+      reads_api_keys: false,
+      binance_account_state: false,
+    };
     expect(errorsOf({ ...base, safety, tool_calls: [call("/api/v3/klines")] })).toEqual([]);
-    for (const bad of ["/v2/account", "/v2/ACCOUNT", "/fapi/v1/Order", "/x?signature=1", "/sapi/ListenKey"]) expect(errorsOf({ ...base, safety, tool_calls: [call(bad)] }), bad).not.toEqual([]);
+    for (const bad of ["/v2/account", "/v2/ACCOUNT", "/fapi/v1/Order", "/x?signature=1", "/sapi/ListenKey"])
+      expect(errorsOf({ ...base, safety, tool_calls: [call(bad)] }), bad).not.toEqual([]);
     expect(errorsOf({ ...base, safety: { ...safety, reads_api_keys: true } })).not.toEqual([]);
   });
 });
@@ -121,37 +141,47 @@ describe("the TradeCat record of every run kind validates against the seed's sch
     halted: { outcome: "halted", mode: "watch", action: "hold", ok: true },
     refused: { outcome: "broker_unavailable", mode: "paper", action: "request_more_context", ok: false },
   };
-  test.each(Object.keys(expected) as Kind[])("%s", async (kind) => {
-    const run = await runOf(kind);
-    const want = expected[kind];
-    expect(run.outcome).toBe(want.outcome);
-    const doc = JSON.parse(readFileSync(join(run.dir, TRADECAT_FILE), "utf8")) as Record<string, unknown>;
-    expect(errorsOf(doc)).toEqual([]);
-    expect(tradecatProblems(doc)).toEqual([]);
-    expect(doc).toMatchObject({ mode: want.mode, ok: want.ok, next_action: { action: want.action }, error_code: want.ok ? null : kind === "refused" ? "not_paper" : want.outcome });
-    // every tool call is listed; the market-data ones are TradeCat tool calls, unsigned and keyless
-    const called = run.events.filter((e) => e.type === "tool.called");
-    expect((doc.agent_tool_calls as unknown[]).length).toBe(called.length);
-    const history = called.filter((e) => e.type === "tool.called" && e.tool === "get_price_history");
-    expect((doc.tool_calls as unknown[]).length).toBe(history.length);
-    for (const c of doc.tool_calls as Record<string, unknown>[]) expect(c).toMatchObject({ family: "klines", method: "GET", signed: false, reads_api_keys: false, real_orders: false });
-    const next = doc.next_action as Record<string, unknown>;
-    if (kind === "executed") {
-      expect(next.writes_paper_ledger).toBe(true);
-      expect((next.sizing as unknown[]).length).toBeGreaterThan(0);
-      expect(next.exit_plan).toMatchObject({ portfolio_stop: { kind: "kill_switch_drawdown", max_drawdown_pct: 25 } });
-      expect((doc.requested_market_data as { required: boolean }[])[0]?.required).toBe(true);
-    } else {
-      expect(next.writes_paper_ledger).toBe(false);
-    }
-    if (kind === "refused") {
-      expect(doc.requested_market_data).toEqual([]);
-      expect(doc.tradewarden_safety).toMatchObject({ broker_endpoint_kind: "alpaca_paper", secrets_read: ["APCA_API_KEY_ID", "APCA_API_SECRET_KEY"] });
-      expect(doc.source_signal).toMatchObject({ kind: "manual_fixture" });
-    } else {
-      expect(doc.source_signal).toMatchObject({ kind: "replay" });
-    }
-  }, 60_000);
+  test.each(Object.keys(expected) as Kind[])(
+    "%s",
+    async (kind) => {
+      const run = await runOf(kind);
+      const want = expected[kind];
+      expect(run.outcome).toBe(want.outcome);
+      const doc = JSON.parse(readFileSync(join(run.dir, TRADECAT_FILE), "utf8")) as Record<string, unknown>;
+      expect(errorsOf(doc)).toEqual([]);
+      expect(tradecatProblems(doc)).toEqual([]);
+      expect(doc).toMatchObject({
+        mode: want.mode,
+        ok: want.ok,
+        next_action: { action: want.action },
+        error_code: want.ok ? null : kind === "refused" ? "not_paper" : want.outcome,
+      });
+      // every tool call is listed; the market-data ones are TradeCat tool calls, unsigned and keyless
+      const called = run.events.filter((e) => e.type === "tool.called");
+      expect((doc.agent_tool_calls as unknown[]).length).toBe(called.length);
+      const history = called.filter((e) => e.type === "tool.called" && e.tool === "get_price_history");
+      expect((doc.tool_calls as unknown[]).length).toBe(history.length);
+      for (const c of doc.tool_calls as Record<string, unknown>[])
+        expect(c).toMatchObject({ family: "klines", method: "GET", signed: false, reads_api_keys: false, real_orders: false });
+      const next = doc.next_action as Record<string, unknown>;
+      if (kind === "executed") {
+        expect(next.writes_paper_ledger).toBe(true);
+        expect((next.sizing as unknown[]).length).toBeGreaterThan(0);
+        expect(next.exit_plan).toMatchObject({ portfolio_stop: { kind: "kill_switch_drawdown", max_drawdown_pct: 25 } });
+        expect((doc.requested_market_data as { required: boolean }[])[0]?.required).toBe(true);
+      } else {
+        expect(next.writes_paper_ledger).toBe(false);
+      }
+      if (kind === "refused") {
+        expect(doc.requested_market_data).toEqual([]);
+        expect(doc.tradewarden_safety).toMatchObject({ broker_endpoint_kind: "alpaca_paper", secrets_read: ["APCA_API_KEY_ID", "APCA_API_SECRET_KEY"] });
+        expect(doc.source_signal).toMatchObject({ kind: "manual_fixture" });
+      } else {
+        expect(doc.source_signal).toMatchObject({ kind: "replay" });
+      }
+    },
+    60_000,
+  );
 });
 
 describe("what TradeCat's audit refuses cannot be emitted", () => {
@@ -176,7 +206,21 @@ describe("what TradeCat's audit refuses cannot be emitted", () => {
     ...over,
   });
   const ev = (body: Record<string, unknown>, seq: number) => ({ ...body, seq, at: "2024-05-06T20:00:00.000Z", run_id: "r1" }) as unknown as RunEvent;
-  const valuation = ev({ type: "valuation", value: 1, cash: 1, peak: 1, drawdown_pct: 0, max_drawdown_pct: 25, trading_state: "ACTIVE", orders_used: 0, orders_left: 10, first_of_run: true }, 1);
+  const valuation = ev(
+    {
+      type: "valuation",
+      value: 1,
+      cash: 1,
+      peak: 1,
+      drawdown_pct: 0,
+      max_drawdown_pct: 25,
+      trading_state: "ACTIVE",
+      orders_used: 0,
+      orders_left: 10,
+      first_of_run: true,
+    },
+    1,
+  );
 
   test("a paper handoff without an exit plan (no kill-switch limit recorded) degrades to hold", () => {
     const doc = buildTradecatCycle(tw(), []);
@@ -187,15 +231,31 @@ describe("what TradeCat's audit refuses cannot be emitted", () => {
   });
 
   test("a paper handoff without sizing (only kill-switch liquidations were sent) degrades to hold", () => {
-    const doc = buildTradecatCycle(tw({ executed: [{ client_order_id: "r1-L0", symbol: "ALFA", side: "SELL", quantity: 1, limit_price: 1, status: "filled", filled_quantity: 1, liquidation: true }] }), [valuation]);
+    const doc = buildTradecatCycle(
+      tw({
+        executed: [
+          { client_order_id: "r1-L0", symbol: "ALFA", side: "SELL", quantity: 1, limit_price: 1, status: "filled", filled_quantity: 1, liquidation: true },
+        ],
+      }),
+      [valuation],
+    );
     expect(doc.next_action).toMatchObject({ action: "hold" });
-    expect(buildTradecatCycle(tw(), [valuation]).next_action).toMatchObject({ action: "run_context_paper", sizing: [{ symbol: "ALFA", quantity: 10, notional: 1000 }] });
+    expect(buildTradecatCycle(tw(), [valuation]).next_action).toMatchObject({
+      action: "run_context_paper",
+      sizing: [{ symbol: "ALFA", quantity: 10, notional: 1000 }],
+    });
   });
 
   test("a market-data call whose endpoint would look private is left out (and said so); the rest stay", () => {
-    const called = (id: string, symbol: string, seq: number) => ev({ type: "tool.called", turn: 1, call_id: id, tool: "get_price_history", arguments: { symbol } }, seq);
+    const called = (id: string, symbol: string, seq: number) =>
+      ev({ type: "tool.called", turn: 1, call_id: id, tool: "get_price_history", arguments: { symbol } }, seq);
     const doc = buildTradecatCycle(
-      tw({ tool_calls: [{ call_id: "a", ok: true, outcome: "ok" }, { call_id: "b", ok: true, outcome: "ok" }] }),
+      tw({
+        tool_calls: [
+          { call_id: "a", ok: true, outcome: "ok" },
+          { call_id: "b", ok: true, outcome: "ok" },
+        ],
+      }),
       [valuation, called("a", "ORDERX", 2), called("b", "ALFA", 3)],
     );
     expect((doc.tool_calls as { endpoint: string }[]).map((c) => c.endpoint)).toEqual([expect.stringContaining("symbol=ALFA")]);
@@ -206,19 +266,35 @@ describe("what TradeCat's audit refuses cannot be emitted", () => {
 
   test("the safety block is TradeCat's constants whatever the run read; the facts go to tradewarden_safety", () => {
     const doc = buildTradecatCycle(tw({ safety: { broker_endpoint_kind: "alpaca_paper", secrets_read: ["APCA_API_KEY_ID", "OPENAI_API_KEY"] } }), [valuation]);
-    expect(doc.safety).toEqual({ public_readonly_market_data: true, public_readonly: true, paper_or_watch_only: true, real_orders: false, signed_requests: false, reads_api_keys: false, binance_account_state: false });
+    expect(doc.safety).toEqual({
+      public_readonly_market_data: true,
+      public_readonly: true,
+      paper_or_watch_only: true,
+      real_orders: false,
+      signed_requests: false,
+      reads_api_keys: false,
+      binance_account_state: false,
+    });
     expect((doc.limitations as string[]).join(" ")).toContain("APCA_API_KEY_ID, OPENAI_API_KEY");
     // and the checker catches a tampered record
     expect(tradecatProblems({ ...doc, safety: { ...(doc.safety as object), real_orders: true } })).toContain("/safety/real_orders must be false");
     expect(tradecatProblems({ ...doc, next_action: { action: "run_context_paper", reason: "x" } })).toEqual(
       expect.arrayContaining(["/next_action: a paper handoff needs sizing", "/next_action: a paper handoff needs an exit plan"]),
     );
-    expect(tradecatProblems({ ...doc, requested_market_data: [{ family: "klines", endpoint: "/v2/Account", method: "GET", reason: "r" }] }).join(" ")).toMatch(/looks private/);
+    expect(tradecatProblems({ ...doc, requested_market_data: [{ family: "klines", endpoint: "/v2/Account", method: "GET", reason: "r" }] }).join(" ")).toMatch(
+      /looks private/,
+    );
   });
 
   test("orders proposed in observe mode are described, not handed off", () => {
     const orders: ProposedOrder[] = [{ symbol: "ALFA", side: "BUY", quantity: 5, limit_price: 10, reason: "r", evidence_ids: [] }];
-    const doc = buildTradecatCycle(tw({ mode: "observe_only", outcome: "observed", executed: [], proposal: { orders, summary: "s", abandoned_error_codes: [] } }), [valuation]);
-    expect(doc).toMatchObject({ mode: "observe_only", next_action: { action: "observe_only", writes_paper_ledger: false, proposed_sizing: [{ symbol: "ALFA", notional: 50 }] } });
+    const doc = buildTradecatCycle(
+      tw({ mode: "observe_only", outcome: "observed", executed: [], proposal: { orders, summary: "s", abandoned_error_codes: [] } }),
+      [valuation],
+    );
+    expect(doc).toMatchObject({
+      mode: "observe_only",
+      next_action: { action: "observe_only", writes_paper_ledger: false, proposed_sizing: [{ symbol: "ALFA", notional: 50 }] },
+    });
   });
 });

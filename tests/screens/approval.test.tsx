@@ -1,6 +1,6 @@
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ApprovalDecision, } from "../../src/run/approval.js";
+import type { ApprovalDecision } from "../../src/run/approval.js";
 import { ApprovalQueue } from "../../src/screens/approval-queue.js";
 import { ApprovalScreen } from "../../src/screens/ApprovalScreen.js";
 import { buildApproval, initialRows, toggleDrop } from "../../src/screens/approval-model.js";
@@ -52,7 +52,18 @@ describe("ApprovalScreen", () => {
     expect(f).toMatch(/3\s+BUY\s+TSLA.*BLOCKED price_band/);
     expect(f).toContain("reason: because AAPL");
     expect(f).toContain("evidence: ev-aapl");
-    for (const k of ["↑/↓ j/k select", "Enter full reason & evidence", "a approve", "e edit", "d drop", "r reject all", "K kill switch", "? help", "Ctrl+C stop the run (nothing placed)"]) expect(f).toContain(k);
+    for (const k of [
+      "↑/↓ j/k select",
+      "Enter full reason & evidence",
+      "a approve",
+      "e edit",
+      "d drop",
+      "r reject all",
+      "K kill switch",
+      "? help",
+      "Ctrl+C stop the run (nothing placed)",
+    ])
+      expect(f).toContain(k);
   });
 
   it("approves with a second confirmation (a, y, Enter): only approvable orders, hash of exactly them", async () => {

@@ -46,9 +46,23 @@ describe("text helpers measure display columns", () => {
       { id: "sym", header: "symbol", width: 8, align: "left", priority: Number.POSITIVE_INFINITY },
       { id: "qty", header: "qty", width: 6, align: "right", priority: 1 },
     ];
-    const rows = [{ sym: "7203.T", qty: "10" }, { sym: "トヨタ自動車", qty: "5" }, { sym: "🚀MOON", qty: "1" }].map((r) => cells(cols, r));
+    const rows = [
+      { sym: "7203.T", qty: "10" },
+      { sym: "トヨタ自動車", qty: "5" },
+      { sym: "🚀MOON", qty: "1" },
+    ].map((r) => cells(cols, r));
     for (const r of rows) expect(stringWidth(r), r).toBe(14);
-    expect(stringWidth(fitSegments([{ text: CJK, priority: 2 }, { text: EMOJI, priority: 1 }], 20))).toBeLessThanOrEqual(20);
+    expect(
+      stringWidth(
+        fitSegments(
+          [
+            { text: CJK, priority: 2 },
+            { text: EMOJI, priority: 1 },
+          ],
+          20,
+        ),
+      ),
+    ).toBeLessThanOrEqual(20);
   });
 });
 

@@ -3,9 +3,27 @@ import type { JournalBrowserSource, JournalRunDetail, JournalRunSummary } from "
 import { ev, fakeGate, order, resetSeq } from "./helpers.js";
 
 export const runs: JournalRunSummary[] = [
-  { run_id: "run-0302", started_at: "2026-03-02T14:00:00Z", trading_day: "2026-03-02", mode: "paper", outcome: "executed", orders: 2, fills: 2, cost_usd: 0.0312 },
+  {
+    run_id: "run-0302",
+    started_at: "2026-03-02T14:00:00Z",
+    trading_day: "2026-03-02",
+    mode: "paper",
+    outcome: "executed",
+    orders: 2,
+    fills: 2,
+    cost_usd: 0.0312,
+  },
   { run_id: "run-0303", started_at: "2026-03-03T14:00:00Z", trading_day: "2026-03-03", mode: "paper", outcome: "hold", orders: 0, fills: 0, cost_usd: 0.02 },
-  { run_id: "run-0304", started_at: "2026-03-04T14:00:00Z", trading_day: "2026-03-04", mode: "observe", outcome: "rejected", orders: 0, fills: 0, cost_usd: 0.025 },
+  {
+    run_id: "run-0304",
+    started_at: "2026-03-04T14:00:00Z",
+    trading_day: "2026-03-04",
+    mode: "observe",
+    outcome: "rejected",
+    orders: 0,
+    fills: 0,
+    cost_usd: 0.025,
+  },
 ];
 
 export function detail(): JournalRunDetail {
@@ -14,14 +32,32 @@ export function detail(): JournalRunDetail {
   return {
     run_id: "run-0302",
     events: [
-      ev({ type: "run.started", run_id: "run-0302", mode: "paper", trading_day: "2026-03-02", model: { provider: "scripted", id: "demo" }, broker: { kind: "sim", account_id: "SIM", endpoint: "x" }, base_currency: "USD" }),
+      ev({
+        type: "run.started",
+        run_id: "run-0302",
+        mode: "paper",
+        trading_day: "2026-03-02",
+        model: { provider: "scripted", id: "demo" },
+        broker: { kind: "sim", account_id: "SIM", endpoint: "x" },
+        base_currency: "USD",
+      }),
       ev({ type: "model.turn_started", turn: 1, max_turns: 4, time_left_ms: 60_000, cost_usd: 0, budget_usd: 0.5 }),
       ev({ type: "model.text", turn: 1, delta: "Buying \u001b[31mAAPL\u001b[0m " }),
       ev({ type: "model.text", turn: 1, delta: "on strength." }),
       ev({ type: "proposal", orders: [order("AAPL", "BUY", 10, 100)], summary: "buy AAPL", decisions, abandoned: [] }),
       ev({ type: "approval.decided", decision: "approved", by: "operator", orders: [order("AAPL", "BUY", 10, 100)], orders_hash: "0123456789abcdef" }),
       ev({ type: "gate.final", decisions }),
-      ev({ type: "order.filled", client_order_id: "tw-1", symbol: "AAPL", side: "BUY", quantity: 10, limit_price: 100, filled_quantity: 10, avg_price: 99.9, commission: 1 }),
+      ev({
+        type: "order.filled",
+        client_order_id: "tw-1",
+        symbol: "AAPL",
+        side: "BUY",
+        quantity: 10,
+        limit_price: 100,
+        filled_quantity: 10,
+        avg_price: 99.9,
+        commission: 1,
+      }),
       ev({ type: "run.finished", outcome: "executed", exit_code: 0, message: "1 order filled", cost_usd: 0.0312 }),
     ],
     orders: [{ client_order_id: "tw-1", symbol: "AAPL", side: "BUY", quantity: 10, limit_price: 100, status: "filled", filled_quantity: 10, avg_price: 99.9 }],
@@ -46,4 +82,3 @@ export const source = (): JournalBrowserSource => ({
     base_currency: "USD",
   }),
 });
-

@@ -56,10 +56,14 @@ export async function typeText(inst: Inst, text: string): Promise<void> {
 }
 
 export async function waitForFrame(inst: Inst, needle: string | RegExp, timeoutMs = 2000): Promise<string> {
-  await waitFor(() => {
-    const f = inst.lastFrame() ?? "";
-    return typeof needle === "string" ? f.includes(needle) : needle.test(f);
-  }, timeoutMs, `frame containing ${String(needle)}`);
+  await waitFor(
+    () => {
+      const f = inst.lastFrame() ?? "";
+      return typeof needle === "string" ? f.includes(needle) : needle.test(f);
+    },
+    timeoutMs,
+    `frame containing ${String(needle)}`,
+  );
   return inst.lastFrame() ?? "";
 }
 
@@ -96,7 +100,13 @@ export function fakeGate(opts: { prices: Record<string, number>; cash: number; h
   };
   return (orders: ProposedOrder[]): GateDecision[] => {
     const g = buildGateInputs({
-      facts: { cash: opts.cash, holdings: Object.fromEntries(Object.entries(opts.holdings ?? {}).map(([s, quantity]) => [s, { quantity }])), peak: opts.cash, ordersThisMonth: 0, tradingState: "ACTIVE" },
+      facts: {
+        cash: opts.cash,
+        holdings: Object.fromEntries(Object.entries(opts.holdings ?? {}).map(([s, quantity]) => [s, { quantity }])),
+        peak: opts.cash,
+        ordersThisMonth: 0,
+        tradingState: "ACTIVE",
+      },
       openOrders: [],
       prices,
       universe,
@@ -114,7 +124,12 @@ export function fakeRequest(
   opts: { prices?: Record<string, number>; cash?: number; holdings?: Record<string, number>; notAllowed?: string[]; summary?: string } = {},
 ): ApprovalRequest & { regateCalls: ProposedOrder[][] } {
   const prices = opts.prices ?? { AAPL: 100, MSFT: 200, TSLA: 50 };
-  const evaluate = fakeGate({ prices, cash: opts.cash ?? 10_000, ...(opts.holdings ? { holdings: opts.holdings } : {}), ...(opts.notAllowed ? { notAllowed: opts.notAllowed } : {}) });
+  const evaluate = fakeGate({
+    prices,
+    cash: opts.cash ?? 10_000,
+    ...(opts.holdings ? { holdings: opts.holdings } : {}),
+    ...(opts.notAllowed ? { notAllowed: opts.notAllowed } : {}),
+  });
   // Verdicts in the gate's order (sells first), each carrying the index of the order it answers.
   const gate = (os: ProposedOrder[]) => evaluate(os);
   const regateCalls: ProposedOrder[][] = [];

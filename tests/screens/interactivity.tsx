@@ -51,7 +51,16 @@ export async function approvalKeyTimings(): Promise<KeyTimings> {
 export function manyRuns(n: number): JournalRunSummary[] {
   return Array.from({ length: n }, (_, i) => {
     const day = new Date(Date.UTC(2000, 0, 3) + i * 86_400_000).toISOString().slice(0, 10);
-    return { run_id: `${day.replace(/-/g, "")}T140000Z-${String(i).padStart(6, "0")}`, started_at: `${day}T14:00:00Z`, trading_day: day, mode: "paper", outcome: i % 7 ? "executed" : "hold", orders: i % 4, fills: i % 4, cost_usd: 0.01 };
+    return {
+      run_id: `${day.replace(/-/g, "")}T140000Z-${String(i).padStart(6, "0")}`,
+      started_at: `${day}T14:00:00Z`,
+      trading_day: day,
+      mode: "paper",
+      outcome: i % 7 ? "executed" : "hold",
+      orders: i % 4,
+      fills: i % 4,
+      cost_usd: 0.01,
+    };
   });
 }
 

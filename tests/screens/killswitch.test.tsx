@@ -74,7 +74,10 @@ describe("KillSwitchScreen", () => {
   });
 
   it("a failed reset says so and changes nothing", async () => {
-    const { inst } = setup(halted, vi.fn(async () => Promise.reject(new Error("journal locked"))));
+    const { inst } = setup(
+      halted,
+      vi.fn(async () => Promise.reject(new Error("journal locked"))),
+    );
     await typeText(inst, "RESET");
     await sendInputAndWaitForChange(inst, KEY.enter);
     await typeText(inst, "x");

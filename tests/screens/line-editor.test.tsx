@@ -86,7 +86,9 @@ describe("text fields on the screens, with coalesced input", () => {
   const approval = (guard = 0, t = { now: 1_000 }) => {
     const decisions: ApprovalDecision[] = [];
     const req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "BUY", 5, 201)]);
-    const inst = render(<ApprovalScreen request={req} onDecide={(d) => decisions.push(d)} onInterrupt={() => {}} maxRows={30} typeAheadGuardMs={guard} now={() => t.now} />);
+    const inst = render(
+      <ApprovalScreen request={req} onDecide={(d) => decisions.push(d)} onInterrupt={() => {}} maxRows={30} typeAheadGuardMs={guard} now={() => t.now} />,
+    );
     return { inst, decisions, t };
   };
 
@@ -122,7 +124,9 @@ describe("text fields on the screens, with coalesced input", () => {
     await sendInputAndWaitForChange(inst, "a");
     t.now += 1_000;
     const f = await sendInputAndWaitForChange(inst, "y\r");
-    expect(f.replace(/\s+/g, " ")).toContain('approval cancelled: "y" and Enter arrived together (typed ahead or pasted); press y, then Enter, one at a time; nothing sent');
+    expect(f.replace(/\s+/g, " ")).toContain(
+      'approval cancelled: "y" and Enter arrived together (typed ahead or pasted); press y, then Enter, one at a time; nothing sent',
+    );
     expect(decisions).toHaveLength(0);
   });
 
@@ -153,7 +157,11 @@ describe("text fields on the screens, with coalesced input", () => {
   it("kill-switch reset: the word and the reason pasted with Enter, a backspace chunk in between", async () => {
     const onReset = vi.fn(async (_a: { reason: string }) => {});
     const inst = render(
-      <KillSwitchScreen facts={{ trading_state: "HALTED", liquidation: { status: "none" }, reducing_runs_after_reset: 1 }} onReset={onReset} onExit={() => {}} />,
+      <KillSwitchScreen
+        facts={{ trading_state: "HALTED", liquidation: { status: "none" }, reducing_runs_after_reset: 1 }}
+        onReset={onReset}
+        onExit={() => {}}
+      />,
     );
     await sendInputAndWaitForChange(inst, "RESETT\x7f\r");
     await sendInputAndWaitForChange(inst, "losses reviewedxx");

@@ -29,7 +29,10 @@ describe("mount functions", () => {
   it("mountKillSwitch and mountJournal unmount themselves on exit", async () => {
     const a = io();
     const onExit = vi.fn();
-    const ks = mountKillSwitch({ facts: { trading_state: "ACTIVE", liquidation: { status: "none" }, reducing_runs_after_reset: 0 }, onReset: async () => {}, onExit }, a.opts);
+    const ks = mountKillSwitch(
+      { facts: { trading_state: "ACTIVE", liquidation: { status: "none" }, reducing_runs_after_reset: 0 }, onReset: async () => {}, onExit },
+      a.opts,
+    );
     await waitFor(() => a.stdout.all.includes("nothing to reset"), 2000, "kill-switch screen");
     a.stdin.send("q");
     await ks.waitUntilExit();
@@ -37,7 +40,10 @@ describe("mount functions", () => {
 
     const b = io();
     const onExitJ = vi.fn();
-    const j = mountJournal({ source: { listRuns: () => [], runDetail: () => null, account: () => ({ points: [], max_drawdown_pct: 10 }) }, onExit: onExitJ }, b.opts);
+    const j = mountJournal(
+      { source: { listRuns: () => [], runDetail: () => null, account: () => ({ points: [], max_drawdown_pct: 10 }) }, onExit: onExitJ },
+      b.opts,
+    );
     await waitFor(() => b.stdout.all.includes("no runs yet"), 2000, "journal screen");
     b.stdin.send("q");
     await j.waitUntilExit();
@@ -46,7 +52,10 @@ describe("mount functions", () => {
 
   it("full screen: the journal draws in the alternate screen, clears and redraws on resize, and restores the screen on exit", async () => {
     const t = io(120, 30);
-    const j = mountJournal({ source: { listRuns: () => [], runDetail: () => null, account: () => ({ points: [], max_drawdown_pct: 10 }) }, onExit: () => {} }, { ...t.opts, alternateScreen: true });
+    const j = mountJournal(
+      { source: { listRuns: () => [], runDetail: () => null, account: () => ({ points: [], max_drawdown_pct: 10 }) }, onExit: () => {} },
+      { ...t.opts, alternateScreen: true },
+    );
     await waitFor(() => t.stdout.all.includes("no runs yet"), 2000, "journal screen");
     expect(t.stdout.writes[0]).toContain("\u001b[?1049h");
     const before = t.stdout.writes.length;

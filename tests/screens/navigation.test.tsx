@@ -28,7 +28,21 @@ describe("the ? overlay lists every key of the screen", () => {
   it("approval", async () => {
     const inst = approval();
     const f = flat(await sendInputAndWaitForChange(inst, "?"));
-    for (const k of ["Keys · approval", "↑/↓ j/k select", "PgUp/PgDn page", "g/G Home/End first/last", "Enter full reason & evidence", "p portfolio", "a approve…", "e edit qty/limit", "d drop/keep", "u undo edits", "r reject all…", "K kill switch…", "Ctrl+C stop the run (nothing placed)"])
+    for (const k of [
+      "Keys · approval",
+      "↑/↓ j/k select",
+      "PgUp/PgDn page",
+      "g/G Home/End first/last",
+      "Enter full reason & evidence",
+      "p portfolio",
+      "a approve…",
+      "e edit qty/limit",
+      "d drop/keep",
+      "u undo edits",
+      "r reject all…",
+      "K kill switch…",
+      "Ctrl+C stop the run (nothing placed)",
+    ])
       expect(f).toContain(k);
     // Any key closes it (and does nothing else).
     const g = await sendInputAndWaitForChange(inst, "a");
@@ -39,7 +53,17 @@ describe("the ? overlay lists every key of the screen", () => {
   it("run", async () => {
     const store = createRunStore();
     resetSeq();
-    store.dispatch(ev({ type: "run.started", run_id: "run-1", mode: "paper", trading_day: "2026-03-02", model: { provider: "scripted", id: "demo" }, broker: { kind: "sim", account_id: "SIM-1", endpoint: "x" }, base_currency: "USD" }));
+    store.dispatch(
+      ev({
+        type: "run.started",
+        run_id: "run-1",
+        mode: "paper",
+        trading_day: "2026-03-02",
+        model: { provider: "scripted", id: "demo" },
+        broker: { kind: "sim", account_id: "SIM-1", endpoint: "x" },
+        base_currency: "USD",
+      }),
+    );
     const inst = render(<RunScreen state={store.getState()} onInterrupt={() => {}} />);
     const f = flat(await sendInputAndWaitForChange(inst, "?"));
     expect(f).toContain("Keys · run");
@@ -50,7 +74,18 @@ describe("the ? overlay lists every key of the screen", () => {
     const inst = render(<JournalScreen source={source()} onExit={() => {}} />);
     await waitForFrame(inst, "run-0304");
     let f = flat(await sendInputAndWaitForChange(inst, "?"));
-    for (const k of ["Keys · journal · list", "↑/↓ j/k select", "PgUp/PgDn page", "g/G Home/End first/last", "Enter open run", "/ filter", "v account chart", "q quit", "Ctrl+C quit (exit 130)"]) expect(f).toContain(k);
+    for (const k of [
+      "Keys · journal · list",
+      "↑/↓ j/k select",
+      "PgUp/PgDn page",
+      "g/G Home/End first/last",
+      "Enter open run",
+      "/ filter",
+      "v account chart",
+      "q quit",
+      "Ctrl+C quit (exit 130)",
+    ])
+      expect(f).toContain(k);
     await sendInputAndWaitForChange(inst, KEY.esc);
     await sendInputAndWaitForChange(inst, KEY.enter);
     await waitForFrame(inst, "Timeline");
@@ -59,7 +94,13 @@ describe("the ? overlay lists every key of the screen", () => {
   });
 
   it("kill switch", async () => {
-    const inst = render(<KillSwitchScreen facts={{ trading_state: "ACTIVE", liquidation: { status: "none" }, reducing_runs_after_reset: 0 }} onReset={async () => {}} onExit={() => {}} />);
+    const inst = render(
+      <KillSwitchScreen
+        facts={{ trading_state: "ACTIVE", liquidation: { status: "none" }, reducing_runs_after_reset: 0 }}
+        onReset={async () => {}}
+        onExit={() => {}}
+      />,
+    );
     const f = flat(await sendInputAndWaitForChange(inst, "?"));
     expect(f).toContain("Keys · kill switch");
     expect(f).toContain("q/Esc/Enter leave");

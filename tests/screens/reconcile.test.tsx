@@ -15,12 +15,21 @@ const position: ReconcileDifference = {
   proves: "no journal order explains these shares",
   adoptable: true,
 };
-const foreign: ReconcileDifference = { kind: "unknown_open_order", symbol: "ZZZ", broker_order_id: "o-9", message: "an open ZZZ order o-9", proves: "cancel it at the broker", adoptable: false };
+const foreign: ReconcileDifference = {
+  kind: "unknown_open_order",
+  symbol: "ZZZ",
+  broker_order_id: "o-9",
+  message: "an open ZZZ order o-9",
+  proves: "cancel it at the broker",
+  adoptable: false,
+};
 
 describe("ReconcileScreen", () => {
   it("shows each difference and what it proves; adopts only after the exact word and a reason (pasted with Enter too)", async () => {
     const onAdopt = vi.fn(async (_a: { reason: string }) => [foreign]);
-    const inst = render(<ReconcileScreen recovered={["tw-r-0 (BUY 3 SPX): intent → filled"]} differences={[position, foreign]} onAdopt={onAdopt} onExit={() => {}} />);
+    const inst = render(
+      <ReconcileScreen recovered={["tw-r-0 (BUY 3 SPX): intent → filled"]} differences={[position, foreign]} onAdopt={onAdopt} onExit={() => {}} />,
+    );
     const f = inst.lastFrame() ?? "";
     expect(f).toContain("Reconcile · 2 difference(s)");
     expect(f).toContain("· tw-r-0 (BUY 3 SPX): intent → filled");

@@ -15,8 +15,31 @@ function setup() {
   const queue = new ApprovalQueue();
   const onInterrupt = vi.fn();
   const inst = render(<RunApp store={store} queue={queue} onInterrupt={onInterrupt} />);
-  store.dispatch(ev({ type: "run.started", run_id: "run-1", mode: "paper", trading_day: "2026-03-02", model: { provider: "scripted", id: "demo" }, broker: { kind: "sim", account_id: "SIM-1", endpoint: "local" }, base_currency: "USD" }));
-  store.dispatch(ev({ type: "valuation", value: 98_000, cash: 50_000, peak: 100_000, drawdown_pct: 2, max_drawdown_pct: 10, trading_state: "ACTIVE", orders_used: 3, orders_left: 7, first_of_run: true }));
+  store.dispatch(
+    ev({
+      type: "run.started",
+      run_id: "run-1",
+      mode: "paper",
+      trading_day: "2026-03-02",
+      model: { provider: "scripted", id: "demo" },
+      broker: { kind: "sim", account_id: "SIM-1", endpoint: "local" },
+      base_currency: "USD",
+    }),
+  );
+  store.dispatch(
+    ev({
+      type: "valuation",
+      value: 98_000,
+      cash: 50_000,
+      peak: 100_000,
+      drawdown_pct: 2,
+      max_drawdown_pct: 10,
+      trading_state: "ACTIVE",
+      orders_used: 3,
+      orders_left: 7,
+      first_of_run: true,
+    }),
+  );
   return { inst, store, queue, onInterrupt };
 }
 
@@ -32,12 +55,34 @@ describe("RunScreen / RunApp", () => {
     store.dispatch(ev({ type: "tool.called", turn: 2, call_id: "c1", tool: "check_orders", arguments: { orders: [{ symbol: "AAPL" }] } }));
     await waitForFrame(inst, 'check_orders {"orders":[{"symbol":"AAPL"}]}');
     store.dispatch(
-      ev({ type: "tool.rejected", turn: 2, call_id: "c1", tool: "check_orders", error_code: "validation_error", error: "quantity is required", retryable: true, correction: { tool: "check_orders", instruction: "Add quantity to each order.", valid_arguments_example: {}, received_arguments: {}, issues: [{ path: "/orders/0/quantity", message: "is required" }] } }),
+      ev({
+        type: "tool.rejected",
+        turn: 2,
+        call_id: "c1",
+        tool: "check_orders",
+        error_code: "validation_error",
+        error: "quantity is required",
+        retryable: true,
+        correction: {
+          tool: "check_orders",
+          instruction: "Add quantity to each order.",
+          valid_arguments_example: {},
+          received_arguments: {},
+          issues: [{ path: "/orders/0/quantity", message: "is required" }],
+        },
+      }),
     );
     const g = await waitForFrame(inst, "correction: Add quantity to each order.");
     expect(g).toContain("✗ rejected validation_error (retryable): quantity is required");
     expect(g).toContain("issue /orders/0/quantity: is required");
-    store.dispatch(ev({ type: "gate.dry_run", turn: 2, call_id: "c2", decisions: fakeGate({ prices: { AAPL: 100 }, cash: 1e6 })([order("AAPL", "BUY", 1, 100), order("AAPL", "SELL", 1, 150)]) }));
+    store.dispatch(
+      ev({
+        type: "gate.dry_run",
+        turn: 2,
+        call_id: "c2",
+        decisions: fakeGate({ prices: { AAPL: 100 }, cash: 1e6 })([order("AAPL", "BUY", 1, 100), order("AAPL", "SELL", 1, 150)]),
+      }),
+    );
     const h = await waitForFrame(inst, "gate dry run: 1 approved, 1 blocked");
     expect(h).toContain("✓ BUY 1 AAPL @ 100");
     expect(h).toContain("✗ SELL 1 AAPL @ 150");
@@ -54,7 +99,17 @@ describe("RunScreen / RunApp", () => {
     // Live region (everything after the static notes) stays under the default 24 rows.
     const live = f.slice(f.indexOf("tradewarden "));
     expect(live.split("\n").length).toBeLessThan(24);
-    store.dispatch(ev({ type: "model.response", turn: 1, stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, cost_usd: 0.001, total_cost_usd: 0.001, duration_ms: 10 }));
+    store.dispatch(
+      ev({
+        type: "model.response",
+        turn: 1,
+        stop_reason: "end_turn",
+        usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        cost_usd: 0.001,
+        total_cost_usd: 0.001,
+        duration_ms: 10,
+      }),
+    );
     const g = await waitForFrame(inst, "line 001");
     expect(g).toContain("model · turn 1");
     expect(g).toContain("line 060");

@@ -9,7 +9,16 @@ const reduceAll = (events: RunEvent[]) => events.reduce(reduceRun, initialRunSta
 
 describe("the console and the new tools", () => {
   it("a fired standing order is a line on the run screen, placed or blocked", () => {
-    const base = { type: "standing.fired" as const, id: "so-1", standing_type: "stop_loss", trigger_price: 90, reference_price: 89.8, order: order("ALFA", "SELL", 5, 89.5), approved_by: "alice", binding_hash: "h" };
+    const base = {
+      type: "standing.fired" as const,
+      id: "so-1",
+      standing_type: "stop_loss",
+      trigger_price: 90,
+      reference_price: 89.8,
+      order: order("ALFA", "SELL", 5, 89.5),
+      approved_by: "alice",
+      binding_hash: "h",
+    };
     expect(lastItem(reduceAll([ev({ ...base, result: "placed", reasons: [] })]))).toMatchObject({
       kind: "note",
       tone: "ok",
@@ -19,6 +28,8 @@ describe("the console and the new tools", () => {
       tone: "warn",
       text: expect.stringMatching(/blocked by the final gate, not placed \(monthly quota used up\)$/),
     });
-    expect(lastItem(reduceAll([ev({ ...base, reference_price: null, result: "expired", reasons: [] })]))).toMatchObject({ text: expect.stringMatching(/expired unfired$/) });
+    expect(lastItem(reduceAll([ev({ ...base, reference_price: null, result: "expired", reasons: [] })]))).toMatchObject({
+      text: expect.stringMatching(/expired unfired$/),
+    });
   });
 });

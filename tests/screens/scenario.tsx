@@ -35,23 +35,90 @@ export function scenarioEvents(n: number): RunEvent[] {
   let seq = 0;
   const at = new Date().toISOString();
   const push = (b: RunEventBody) => out.push({ ...b, seq: ++seq, at, run_id: "bench" } as RunEvent);
-  push({ type: "run.started", run_id: "bench", mode: "paper", trading_day: "2026-03-02", model: { provider: "scripted", id: "demo" }, broker: { kind: "sim", account_id: "SIM", endpoint: "x" }, base_currency: "USD" });
-  push({ type: "valuation", value: 1e5, cash: 5e4, peak: 1e5, drawdown_pct: 0, max_drawdown_pct: 10, trading_state: "ACTIVE", orders_used: 0, orders_left: 10, first_of_run: true });
+  push({
+    type: "run.started",
+    run_id: "bench",
+    mode: "paper",
+    trading_day: "2026-03-02",
+    model: { provider: "scripted", id: "demo" },
+    broker: { kind: "sim", account_id: "SIM", endpoint: "x" },
+    base_currency: "USD",
+  });
+  push({
+    type: "valuation",
+    value: 1e5,
+    cash: 5e4,
+    peak: 1e5,
+    drawdown_pct: 0,
+    max_drawdown_pct: 10,
+    trading_state: "ACTIVE",
+    orders_used: 0,
+    orders_left: 10,
+    first_of_run: true,
+  });
   let turn = 0;
   while (out.length < n) {
     turn++;
     const c = `c${turn}`;
     push({ type: "model.turn_started", turn, max_turns: 10_000, time_left_ms: 600_000, cost_usd: turn * 0.001, budget_usd: 100 });
-    for (let i = 0; i < 8; i++) push({ type: "model.text", turn, delta: `Turn ${turn}, thought ${i}: the quick brown fox checks AAPL and MSFT against the limits.\n` });
-    push({ type: "model.response", turn, stop_reason: "tool_use", usage: { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 800 }, cost_usd: 0.001, total_cost_usd: turn * 0.001, duration_ms: 900 });
+    for (let i = 0; i < 8; i++)
+      push({ type: "model.text", turn, delta: `Turn ${turn}, thought ${i}: the quick brown fox checks AAPL and MSFT against the limits.\n` });
+    push({
+      type: "model.response",
+      turn,
+      stop_reason: "tool_use",
+      usage: { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 800 },
+      cost_usd: 0.001,
+      total_cost_usd: turn * 0.001,
+      duration_ms: 900,
+    });
     push({ type: "tool.called", turn, call_id: `${c}a`, tool: "get_quote", arguments: { symbol: "AAPL" } });
-    push({ type: "tool.result", turn, call_id: `${c}a`, tool: "get_quote", success: true, summary: "AAPL 100.00 as of 2026-02-27", truncated: false, duration_ms: 2 });
+    push({
+      type: "tool.result",
+      turn,
+      call_id: `${c}a`,
+      tool: "get_quote",
+      success: true,
+      summary: "AAPL 100.00 as of 2026-02-27",
+      truncated: false,
+      duration_ms: 2,
+    });
     push({ type: "tool.called", turn, call_id: `${c}b`, tool: "check_orders", arguments: { orders: [{ symbol: "AAPL", side: "BUY", quantity: 10 }] } });
-    push({ type: "tool.rejected", turn, call_id: `${c}b`, tool: "check_orders", error_code: "validation_error", error: "limit_price is required", retryable: true, correction: { tool: "check_orders", instruction: "Add limit_price.", valid_arguments_example: {}, received_arguments: {}, issues: [{ path: "/orders/0/limit_price", message: "is required" }] } });
+    push({
+      type: "tool.rejected",
+      turn,
+      call_id: `${c}b`,
+      tool: "check_orders",
+      error_code: "validation_error",
+      error: "limit_price is required",
+      retryable: true,
+      correction: {
+        tool: "check_orders",
+        instruction: "Add limit_price.",
+        valid_arguments_example: {},
+        received_arguments: {},
+        issues: [{ path: "/orders/0/limit_price", message: "is required" }],
+      },
+    });
     push({ type: "tool.pending", pending: [{ tool: "check_orders", error_code: "validation_error", error: "limit_price is required" }] });
-    push({ type: "tool.called", turn, call_id: `${c}c`, tool: "check_orders", arguments: { orders: [{ symbol: "AAPL", side: "BUY", quantity: 10, limit_price: 100 }] } });
+    push({
+      type: "tool.called",
+      turn,
+      call_id: `${c}c`,
+      tool: "check_orders",
+      arguments: { orders: [{ symbol: "AAPL", side: "BUY", quantity: 10, limit_price: 100 }] },
+    });
     push({ type: "gate.dry_run", turn, call_id: `${c}c`, decisions });
-    push({ type: "tool.result", turn, call_id: `${c}c`, tool: "check_orders", success: true, summary: "1 approved, 1 blocked", truncated: false, duration_ms: 3 });
+    push({
+      type: "tool.result",
+      turn,
+      call_id: `${c}c`,
+      tool: "check_orders",
+      success: true,
+      summary: "1 approved, 1 blocked",
+      truncated: false,
+      duration_ms: 3,
+    });
     push({ type: "tool.pending", pending: [] });
   }
   return out.slice(0, n);
@@ -96,7 +163,11 @@ export async function measureRun(events: readonly RunEvent[], rows = 40): Promis
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** Last 100 events' total time over the first 100's (after a warm-up run), median of `runs`. */
-export async function flatnessRatio(n = 2000, runs = 3, opts: { rows?: number; warmup?: number } = {}): Promise<{ ratio: number; first100Ms: number; last100Ms: number; meanMs: number; frames: number; heapDeltaMb: number }> {
+export async function flatnessRatio(
+  n = 2000,
+  runs = 3,
+  opts: { rows?: number; warmup?: number } = {},
+): Promise<{ ratio: number; first100Ms: number; last100Ms: number; meanMs: number; frames: number; heapDeltaMb: number }> {
   const events = scenarioEvents(n);
   await measureRun(events.slice(0, opts.warmup ?? n), opts.rows); // warm-up: JIT and Yoga
   const results = [];
@@ -104,7 +175,14 @@ export async function flatnessRatio(n = 2000, runs = 3, opts: { rows?: number; w
     const m = await measureRun(events, opts.rows);
     const first = sum(m.perEventMs.slice(0, 100));
     const last = sum(m.perEventMs.slice(-100));
-    results.push({ ratio: last / first, first100Ms: first, last100Ms: last, meanMs: sum(m.perEventMs) / m.perEventMs.length, frames: m.frames, heapDeltaMb: m.heapDeltaMb });
+    results.push({
+      ratio: last / first,
+      first100Ms: first,
+      last100Ms: last,
+      meanMs: sum(m.perEventMs) / m.perEventMs.length,
+      frames: m.frames,
+      heapDeltaMb: m.heapDeltaMb,
+    });
   }
   results.sort((a, b) => a.ratio - b.ratio);
   return results[Math.floor(results.length / 2)] ?? { ratio: Number.NaN, first100Ms: 0, last100Ms: 0, meanMs: 0, frames: 0, heapDeltaMb: 0 };

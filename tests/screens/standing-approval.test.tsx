@@ -18,7 +18,24 @@ import { KEY, sendInputAndWaitForChange, waitFor } from "./helpers.js";
 afterEach(() => cleanup());
 
 function standing(id: string, type: StandingType, trigger: number, run = "r1"): StandingOrder {
-  const o: StandingOrder = { id, symbol: "ALFA", type, trigger_price: trigger, side: SIDE_OF[type], quantity: 2, limit_price: trigger, expires_on: "2024-01-31", reason: `why ${id}`, evidence_ids: ["e"], proposed_run: run, proposed_day: "2024-01-02", proposed_at: "2024-01-02T15:00:00Z", ttl_trading_days: 20, binding_hash: "", status: "proposed" };
+  const o: StandingOrder = {
+    id,
+    symbol: "ALFA",
+    type,
+    trigger_price: trigger,
+    side: SIDE_OF[type],
+    quantity: 2,
+    limit_price: trigger,
+    expires_on: "2024-01-31",
+    reason: `why ${id}`,
+    evidence_ids: ["e"],
+    proposed_run: run,
+    proposed_day: "2024-01-02",
+    proposed_at: "2024-01-02T15:00:00Z",
+    ttl_trading_days: 20,
+    binding_hash: "",
+    status: "proposed",
+  };
   return { ...o, binding_hash: bindingHash(o) };
 }
 
@@ -44,7 +61,11 @@ describe("StandingApprovalScreen", () => {
     await sendInputAndWaitForChange(inst, "\r");
     expect(inst.lastFrame()).toContain("Record: approve 1, reject 1, leave 1 for later? Press y.");
     await sendInputAndWaitForChange(inst, "y", { expectChange: false });
-    expect(onDecide).toHaveBeenCalledWith({ by: "operator", approved: ["so-1"], rejected: [{ id: "so-2", reason: "rejected by the operator on the console" }] });
+    expect(onDecide).toHaveBeenCalledWith({
+      by: "operator",
+      approved: ["so-1"],
+      rejected: [{ id: "so-2", reason: "rejected by the operator on the console" }],
+    });
   });
 
   it("Esc leaves every order proposed", async () => {
@@ -63,7 +84,13 @@ describe("the console's decision reaches the journal", () => {
     await j.commitStanding(() => ({ events: orders.map((order) => ({ kind: "propose" as const, order })), result: null }));
     const queue = new ApprovalQueue();
     const notes: string[] = [];
-    const done = approveProposedStanding({ journal: j, runId: "r1", approver: queue, emit: (e) => e.type === "run.note" && notes.push(e.message), now: () => new Date("2024-01-02T16:00:00Z") });
+    const done = approveProposedStanding({
+      journal: j,
+      runId: "r1",
+      approver: queue,
+      emit: (e) => e.type === "run.note" && notes.push(e.message),
+      now: () => new Date("2024-01-02T16:00:00Z"),
+    });
     await waitFor(() => queue.currentStanding() !== undefined);
     const req = queue.currentStanding();
     expect(req?.orders.map((o) => o.id)).toEqual(["so-1", "so-2", "so-3"]);

@@ -30,8 +30,28 @@ async function approvalAt(columns: number): Promise<string[]> {
   const t = io(columns, 40);
   const sink = new EventSink();
   sink.runId = "20260302T140000Z-abcdef";
-  sink.emit({ type: "run.started", run_id: sink.runId, mode: "paper", trading_day: "2026-03-02", model: { provider: "scripted", id: "momentum" }, broker: { kind: "sim", account_id: "SIM-000001", endpoint: "sim:x" }, base_currency: "USD" });
-  sink.emit({ type: "valuation", value: 101_234.56, cash: 12_345.67, peak: 103_000, drawdown_pct: 1.71, max_drawdown_pct: 25, trading_state: "ACTIVE", orders_used: 3, orders_left: 7, first_of_run: true, portfolio });
+  sink.emit({
+    type: "run.started",
+    run_id: sink.runId,
+    mode: "paper",
+    trading_day: "2026-03-02",
+    model: { provider: "scripted", id: "momentum" },
+    broker: { kind: "sim", account_id: "SIM-000001", endpoint: "sim:x" },
+    base_currency: "USD",
+  });
+  sink.emit({
+    type: "valuation",
+    value: 101_234.56,
+    cash: 12_345.67,
+    peak: 103_000,
+    drawdown_pct: 1.71,
+    max_drawdown_pct: 25,
+    trading_state: "ACTIVE",
+    orders_used: 3,
+    orders_left: 7,
+    first_of_run: true,
+    portfolio,
+  });
   const queue = new ApprovalQueue();
   const app = mountRunConsole({ subscribe: (l) => sink.subscribe(l), replay: sink.events, queue, onInterrupt: () => {}, ...t.opts });
   mounted.push(app);

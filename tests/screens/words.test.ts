@@ -19,10 +19,22 @@ const notes = (events: Parameters<typeof reduceRun>[1][]) => {
 
 describe("run console words", () => {
   it("an operator's kill switch says who tripped it and claims no drawdown breach", () => {
-    const [op] = notes([ev({ type: "killswitch.tripped", value: 100_000, peak: 100_000, drawdown_pct: 0, limit_pct: 25, reason: "drill", liquidation: [], by: "operator" })]);
+    const [op] = notes([
+      ev({ type: "killswitch.tripped", value: 100_000, peak: 100_000, drawdown_pct: 0, limit_pct: 25, reason: "drill", liquidation: [], by: "operator" }),
+    ]);
     expect(op).toBe("KILL SWITCH TRIPPED by the operator: drill (drawdown 0.00%, limit 25%)");
     expect(op).not.toContain("≥");
-    const [dd] = notes([ev({ type: "killswitch.tripped", value: 74_000, peak: 100_000, drawdown_pct: 26, limit_pct: 25, reason: "drawdown 26.00% reached the 25% limit", liquidation: [] })]);
+    const [dd] = notes([
+      ev({
+        type: "killswitch.tripped",
+        value: 74_000,
+        peak: 100_000,
+        drawdown_pct: 26,
+        limit_pct: 25,
+        reason: "drawdown 26.00% reached the 25% limit",
+        liquidation: [],
+      }),
+    ]);
     expect(dd).toContain("(drawdown 26.00% ≥ limit 25%)");
   });
 
@@ -38,7 +50,17 @@ describe("run console words", () => {
 
   it("a failed tool names its code once; a finished run joins clauses without '.;'", () => {
     const lines = notes([
-      ev({ type: "tool.result", turn: 1, call_id: "c1", tool: "submit_orders", success: false, error_code: "orders_blocked", summary: "orders_blocked: The risk gate blocked 1 of 2 orders.", truncated: false, duration_ms: 1 }),
+      ev({
+        type: "tool.result",
+        turn: 1,
+        call_id: "c1",
+        tool: "submit_orders",
+        success: false,
+        error_code: "orders_blocked",
+        summary: "orders_blocked: The risk gate blocked 1 of 2 orders.",
+        truncated: false,
+        duration_ms: 1,
+      }),
       ev({ type: "run.finished", outcome: "error", exit_code: 4, message: "model call failed on turn 1: Connection error.", cost_usd: 0 }),
     ]);
     expect(lines[0]).toBe("failed orders_blocked: The risk gate blocked 1 of 2 orders.");
@@ -53,8 +75,12 @@ describe("journal account view words and markers", () => {
   const account = { points: [], max_drawdown_pct: 25, base_currency: "USD" };
   it("a halted account has no headroom; an account under the line says it will trip", () => {
     expect(headroomText({ ...account, trading_state: "HALTED" }, 74_000, 74_306.01).text).toMatch(/^trading is halted: the kill switch has tripped/);
-    expect(headroomText({ ...account, trading_state: "ACTIVE" }, 74_000, 74_306.01).text).toBe("value is 306.01 USD under the limit line 74,306.01 USD: the next run's valuation trips the kill switch");
-    expect(headroomText({ ...account, trading_state: "ACTIVE" }, 80_000, 75_000).text).toBe("limit line 75,000.00 USD · headroom 5,000.00 USD before the kill switch trips");
+    expect(headroomText({ ...account, trading_state: "ACTIVE" }, 74_000, 74_306.01).text).toBe(
+      "value is 306.01 USD under the limit line 74,306.01 USD: the next run's valuation trips the kill switch",
+    );
+    expect(headroomText({ ...account, trading_state: "ACTIVE" }, 80_000, 75_000).text).toBe(
+      "limit line 75,000.00 USD · headroom 5,000.00 USD before the kill switch trips",
+    );
   });
 
   it("the chart marks trips (T), resets (R) and fills (f) under the runs they happened in", () => {
@@ -67,7 +93,12 @@ describe("journal account view words and markers", () => {
     const c = renderChart(pts, { width: 29, height: 5, maxDrawdownPct: 25 });
     expect(c.markers.trim()).toMatch(/^f\s+T\s+R$/);
     expect(c.markers.indexOf("f")).toBe(9);
-    expect(renderChart(pts.map(({ marks: _m, ...p }) => p), { width: 29, height: 5, maxDrawdownPct: 25 }).markers).toBe("");
+    expect(
+      renderChart(
+        pts.map(({ marks: _m, ...p }) => p),
+        { width: 29, height: 5, maxDrawdownPct: 25 },
+      ).markers,
+    ).toBe("");
   });
 });
 

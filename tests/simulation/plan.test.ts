@@ -14,7 +14,9 @@ describe("simulation days", () => {
 
   it("refuses a day that is not a trading day, one without enough history, and a range outside the data", () => {
     expect(() => planDays(calendar, "2003-01-04")).toThrow(/--from 2003-01-04 is not a trading day in the market data \(the next trading day is 2003-01-06\)/);
-    expect(() => planDays(calendar, "2000-01-04")).toThrow(new RegExp(`has 1 trading day\\(s\\) of history before it; a simulation needs ${MIN_HISTORY_DAYS} \\(the first such day is 2000-02-01\\)`));
+    expect(() => planDays(calendar, "2000-01-04")).toThrow(
+      new RegExp(`has 1 trading day\\(s\\) of history before it; a simulation needs ${MIN_HISTORY_DAYS} \\(the first such day is 2000-02-01\\)`),
+    );
     expect(() => planDays(calendar, "1999-06-01")).toThrow(/the data starts on 2000-01-03/);
     expect(() => planDays(calendar, "2007-01-03", "2006-12-01")).toThrow(/before --from/);
     expect(() => planDays(calendar, "2007-01-03", "2030-01-01")).toThrow(/after the market data's last day 2020-04-17/);

@@ -41,6 +41,8 @@ describe("--model", () => {
     expect(applyModelChoice(base, "config")).toEqual(base);
     // A key that is not nullable cannot be removed.
     expect(() => applySet({}, "limits.max_price_age_days=none")).toThrow(/not a number/);
-    expect(() => applyModelChoice(base, "gpt-5")).toThrow(/"gpt-5" is not a model provider; use config, anthropic\[:MODEL_ID\] or openai\[:MODEL_ID\] or scripted\[:POLICY\]/);
+    expect(() => applyModelChoice(base, "gpt-5")).toThrow(
+      /"gpt-5" is not a model provider; use config, anthropic\[:MODEL_ID\] or openai\[:MODEL_ID\] or scripted\[:POLICY\]/,
+    );
   });
 });

@@ -174,9 +174,7 @@ export function checkRenderings(tool: ToolContract, r: Renderings): ContractProb
     ["anthropic", r.anthropic.name, r.anthropic.description, r.anthropic.input_schema],
     ["openai", r.openai.function.name, r.openai.function.description, r.openai.function.parameters],
   ] as const;
-  const ending = [`Valid arguments example: ${JSON.stringify(tool.example)}`, `On success: ${tool.successSummary}`, COMMON_ERROR_SENTENCE].join(
-    "\n\n",
-  );
+  const ending = [`Valid arguments example: ${JSON.stringify(tool.example)}`, `On success: ${tool.successSummary}`, COMMON_ERROR_SENTENCE].join("\n\n");
   for (const [where, name, description, params] of views) {
     if (name !== tool.name) report(`${where}.name`, `is "${name}", not "${tool.name}"`);
     if (!description.startsWith(tool.description)) report(`${where}.description`, "does not start with the tool's description");

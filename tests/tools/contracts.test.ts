@@ -58,11 +58,20 @@ describe("the catalogue", () => {
     });
     expect(TOOLS.filter((t) => t.kind === "final").map((t) => t.name)).toEqual(["submit_orders"]);
     // The account's own notes, watchlist and standing orders are written, never merely read (tw-tools/3).
-    expect(TOOLS.filter((t) => t.kind === "write").map((t) => t.name).sort()).toEqual(
-      ["add_watchlist", "cancel_standing_order", "place_standing_order", "remember", "remove_watchlist"],
-    );
+    expect(
+      TOOLS.filter((t) => t.kind === "write")
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["add_watchlist", "cancel_standing_order", "place_standing_order", "remember", "remove_watchlist"]);
     // `tools call` treats exactly the write and final tools as state-changing.
-    expect([...STATE_CHANGING_TOOLS].sort()).toEqual(["add_watchlist", "cancel_standing_order", "place_standing_order", "remember", "remove_watchlist", "submit_orders"]);
+    expect([...STATE_CHANGING_TOOLS].sort()).toEqual([
+      "add_watchlist",
+      "cancel_standing_order",
+      "place_standing_order",
+      "remember",
+      "remove_watchlist",
+      "submit_orders",
+    ]);
     expect([...GROUNDED_TOOLS].sort()).toEqual(["check_orders", "submit_orders"]);
   });
 });
@@ -88,11 +97,7 @@ describe.each(TOOLS.map((t) => [t.name, t] as const))("contract of %s", (_name, 
   it("ends the model-facing description with the example, the success summary and the error sentence", () => {
     const d = modelDescription(tool);
     const parts = d.split("\n\n");
-    expect(parts.slice(-3)).toEqual([
-      `Valid arguments example: ${JSON.stringify(tool.example)}`,
-      `On success: ${tool.successSummary}`,
-      COMMON_ERROR_SENTENCE,
-    ]);
+    expect(parts.slice(-3)).toEqual([`Valid arguments example: ${JSON.stringify(tool.example)}`, `On success: ${tool.successSummary}`, COMMON_ERROR_SENTENCE]);
     expect(d.startsWith(tool.description)).toBe(true);
   });
 });
@@ -245,7 +250,12 @@ describe("the contract checker catches broken contracts", () => {
       `${order}.properties.evidence_ids.items`,
       /minLength/,
     ],
-    ["a union field without description", (s) => delete at(s, "properties.orders.items.properties.side").description, `${order}.properties.side`, /description/],
+    [
+      "a union field without description",
+      (s) => delete at(s, "properties.orders.items.properties.side").description,
+      `${order}.properties.side`,
+      /description/,
+    ],
     [
       "a conditional requirement naming an undefined field",
       (s) => {

@@ -191,7 +191,7 @@ describe("schema validation", () => {
     expect(spy(h, "submit_orders")).not.toHaveBeenCalled();
   });
 
-  it("is strict about types: true is not a number, \"5\" is not an integer", async () => {
+  it('is strict about types: true is not a number, "5" is not an integer', async () => {
     const { rt, h } = runtime();
     const cases: [string, Record<string, unknown>, string, RegExp][] = [
       ["check_orders", { orders: [order({ quantity: true })] }, "$.orders[0].quantity", /must be number/],
@@ -257,7 +257,10 @@ describe("schema validation", () => {
     const { rt, h } = runtime();
     const argsArb = fc.oneof(
       fc.dictionary(fc.constantFrom("symbol", "lookback_days", "limit", "kind", "text", "orders", "summary", "x"), fc.jsonValue({ maxDepth: 2 })),
-      fc.record({ symbol: fc.constantFrom("ALFA", "", "a b", 5), lookback_days: fc.oneof(fc.integer({ min: 0, max: 300 }), fc.double(), fc.boolean()) }, { requiredKeys: [] }),
+      fc.record(
+        { symbol: fc.constantFrom("ALFA", "", "a b", 5), lookback_days: fc.oneof(fc.integer({ min: 0, max: 300 }), fc.double(), fc.boolean()) },
+        { requiredKeys: [] },
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...TOOL_NAMES.filter((n) => n !== "submit_orders")), argsArb, async (tool, args) => {
@@ -564,10 +567,7 @@ describe("pending corrections", () => {
     expect(o.success).toBe(true);
     expect(spy(h, "submit_orders")).toHaveBeenCalledTimes(1);
     const ctx = spy(h, "submit_orders").mock.calls[0]?.[1] as ToolCallContext;
-    expect(ctx.pending.map((p) => p.error_code).sort()).toEqual([
-      "invalid_tool_arguments",
-      "unknown_symbol",
-    ]);
+    expect(ctx.pending.map((p) => p.error_code).sort()).toEqual(["invalid_tool_arguments", "unknown_symbol"]);
   });
 
   it("the abandon codes without an explanation fail validation before the pending check", async () => {

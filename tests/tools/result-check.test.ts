@@ -37,8 +37,13 @@ describe("output schemas", () => {
   it("name what is wrong with a result: an undeclared field, a missing one, a wrong type", () => {
     const history = contractOf("list_standing_orders")!;
     expect(toolResultProblems(history, { success: true, as_of: "2020-01-02", total: 0, standing_orders: [] })).toEqual([]);
-    expect(toolResultProblems(history, { success: true, as_of: "2020-01-02", total: 0, standing_orders: [], extra: 1 })).toEqual(["/ must NOT have additional properties (extra)"]);
-    expect(toolResultProblems(history, { success: true, total: "0", standing_orders: [] })).toEqual(["/ must have required property 'as_of'", "/total must be integer"]);
+    expect(toolResultProblems(history, { success: true, as_of: "2020-01-02", total: 0, standing_orders: [], extra: 1 })).toEqual([
+      "/ must NOT have additional properties (extra)",
+    ]);
+    expect(toolResultProblems(history, { success: true, total: "0", standing_orders: [] })).toEqual([
+      "/ must have required property 'as_of'",
+      "/total must be integer",
+    ]);
   });
 });
 
@@ -53,7 +58,9 @@ describe("the suite's result check", () => {
   it("is armed in every test: a handler answering a field its schema lacks is refused and named (the check can fail)", async () => {
     const bad: ToolHandler = async () => ({ ok: true, data: { as_of: "2020-01-02", total: 0, standing_orders: [], secret_field: 1 } });
     const h = withResultCheck({ list_standing_orders: bad });
-    await expect(h.list_standing_orders!({}, ctx)).rejects.toThrow(/list_standing_orders answered outside its output schema: \/ must NOT have additional properties \(secret_field\)/);
+    await expect(h.list_standing_orders!({}, ctx)).rejects.toThrow(
+      /list_standing_orders answered outside its output schema: \/ must NOT have additional properties \(secret_field\)/,
+    );
     // The setup file would fail this test by name after it; this test provoked it on purpose.
     expect(takeViolations()).toHaveLength(1);
   });

@@ -71,7 +71,12 @@ function entryCandidates(hist: Map<string, History>, heldSet: ReadonlySet<string
 }
 
 /** Buys: up to two candidates, each sized to ~80% of the position limit and what is left of the cash. */
-function entryOrders(ranked: Candidate[], sizing: { value: number; cash: number; positionPct: number; up: number }, evidence: EvidenceOf, notes: string[]): ProposedOrder[] {
+function entryOrders(
+  ranked: Candidate[],
+  sizing: { value: number; cash: number; positionPct: number; up: number },
+  evidence: EvidenceOf,
+  notes: string[],
+): ProposedOrder[] {
   const { value, positionPct, up } = sizing;
   let cash = sizing.cash;
   const buys: ProposedOrder[] = [];

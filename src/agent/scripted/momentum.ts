@@ -92,7 +92,12 @@ function afterRefusedSubmit(refused: Step): Action {
   }
   if (code === "pending_corrections") {
     const codes = pendingCodes(refused.result);
-    return submit(prev, String(refused.input.summary ?? "Proposal."), codes, "These calls could not be repaired within this run; the proposal does not depend on them.");
+    return submit(
+      prev,
+      String(refused.input.summary ?? "Proposal."),
+      codes,
+      "These calls could not be repaired within this run; the proposal does not depend on them.",
+    );
   }
   return submit([], `Holding: submit_orders failed (${code}); proposing no trades.`, pendingCodes(refused.result));
 }

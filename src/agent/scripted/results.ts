@@ -15,9 +15,7 @@ export interface Holding {
 
 export function holdingsOf(portfolio: Record<string, unknown>): Holding[] {
   const raw = Array.isArray(portfolio.holdings) ? (portfolio.holdings as Record<string, unknown>[]) : [];
-  return raw
-    .map((h) => ({ symbol: String(h.symbol ?? ""), quantity: num(h.quantity) ?? 0 }))
-    .filter((h) => h.symbol && h.quantity > 0);
+  return raw.map((h) => ({ symbol: String(h.symbol ?? ""), quantity: num(h.quantity) ?? 0 })).filter((h) => h.symbol && h.quantity > 0);
 }
 
 export function universeOf(steps: Step[]): string[] {

@@ -32,7 +32,13 @@ export async function finish(ctx: ExecContext, e: OrderEntry): Promise<void> {
   await record(ctx, e, o.status as OrderStatus, e.res.message);
   switch (o.status) {
     case "filled":
-      ctx.emit({ type: "order.filled", ...base(e), filled_quantity: o.filled_quantity, avg_price: e.res.avg_price ?? o.avg_fill_price ?? 0, commission: e.res.commission });
+      ctx.emit({
+        type: "order.filled",
+        ...base(e),
+        filled_quantity: o.filled_quantity,
+        avg_price: e.res.avg_price ?? o.avg_fill_price ?? 0,
+        commission: e.res.commission,
+      });
       break;
     case "cancelled":
       ctx.emit({

@@ -56,7 +56,8 @@ async function resolveByLookup(ctx: ExecContext, e: OrderEntry, why: string): Pr
       lastError = (err as Error).message;
     }
     if (ctx.now() >= deadline) {
-      if (notFound) return rejected(ctx, e, `${why}; the broker has no order ${e.res.client_order_id} after the executor's wait: it was not received (not re-sent)`);
+      if (notFound)
+        return rejected(ctx, e, `${why}; the broker has no order ${e.res.client_order_id} after the executor's wait: it was not received (not re-sent)`);
       break;
     }
     if (ctx.signal?.aborted) break;

@@ -29,7 +29,14 @@ export async function book(ctx: ExecContext, e: OrderEntry, fills: readonly Brok
         at: f.at,
       });
       e.bookedIds.add(f.fill_id);
-      e.res.fills.push({ fill_id: f.fill_id, quantity: f.quantity, price: f.price, commission: f.commission, commission_currency: f.commission_currency, at: f.at });
+      e.res.fills.push({
+        fill_id: f.fill_id,
+        quantity: f.quantity,
+        price: f.price,
+        commission: f.commission,
+        commission_currency: f.commission_currency,
+        at: f.at,
+      });
       faultPoint("executor.after_fill");
     } catch (err) {
       ctx.journalErrors.push(`fill ${f.fill_id} of ${e.res.client_order_id}: ${(err as Error).message}`);

@@ -21,7 +21,14 @@ function providerCheck(config: Config, env: NodeJS.ProcessEnv): { check: DoctorC
         ? `auto: ${m.api_key_env ?? DEFAULT_KEY_ENV.anthropic} is not set, so the scripted model "${m.script}" runs`
         : `the scripted model "${m.script}" (no API)`
       : `${selected.provider} model ${m.id}${where}`;
-  return { check: pass("model", "model.provider", summary, { provider: selected.provider, id: selected.provider === "scripted" ? `scripted:${m.script}` : m.id, base_url: m.base_url }), provider: selected };
+  return {
+    check: pass("model", "model.provider", summary, {
+      provider: selected.provider,
+      id: selected.provider === "scripted" ? `scripted:${m.script}` : m.id,
+      base_url: m.base_url,
+    }),
+    provider: selected,
+  };
 }
 
 export async function modelChecks(ctx: DoctorContext): Promise<DoctorCheck[]> {
@@ -33,15 +40,30 @@ export async function modelChecks(ctx: DoctorContext): Promise<DoctorCheck[]> {
   const keyEnv = provider.keyEnv as string;
   const key = ctx.env[keyEnv];
   if (key) out.push(pass("model", "model.key", `${keyEnv} is set (value not shown)`));
-  else if (provider.provider === "openai" && isLoopbackUrl(config.model.base_url)) out.push(pass("model", "model.key", `no key needed: ${config.model.base_url} is on this machine`));
+  else if (provider.provider === "openai" && isLoopbackUrl(config.model.base_url))
+    out.push(pass("model", "model.key", `no key needed: ${config.model.base_url} is on this machine`));
   else out.push(fail("model", "model.key", `${keyEnv} is not set`, `export ${keyEnv}=<your key>, or name the variable that holds it in model.api_key_env`));
   let priced = false;
   try {
     const p = resolvePrice(provider.provider, config.model.id, config.model.price);
     priced = true;
-    out.push(pass("model", "model.price", `${config.model.id}: $${p.input} in / $${p.output} out / $${p.cacheRead} cached per million tokens (${p.source === "config" ? "[model.price]" : "data/model-prices.json"})`, { ...p }));
+    out.push(
+      pass(
+        "model",
+        "model.price",
+        `${config.model.id}: $${p.input} in / $${p.output} out / $${p.cacheRead} cached per million tokens (${p.source === "config" ? "[model.price]" : "data/model-prices.json"})`,
+        { ...p },
+      ),
+    );
   } catch (e) {
-    out.push(fail("model", "model.price", (e as Error).message, "price it under [model.price] in tradewarden.toml (input_per_mtok, output_per_mtok, cached_input_per_mtok; 0 for a free local model), or pick a listed id"));
+    out.push(
+      fail(
+        "model",
+        "model.price",
+        (e as Error).message,
+        "price it under [model.price] in tradewarden.toml (input_per_mtok, output_per_mtok, cached_input_per_mtok; 0 for a free local model), or pick a listed id",
+      ),
+    );
   }
   if (ctx.ping && priced && out.every((c) => c.ok)) out.push(await ping(config, ctx.env, key));
   return out;
@@ -60,8 +82,19 @@ async function ping(config: Config, env: NodeJS.ProcessEnv, key: string | undefi
     });
     const ms = Math.round(performance.now() - started);
     const cost = costOf(r.usage, setup.price);
-    return pass("model", "model.ping", `${r.model} answered a one-token request in ${ms} ms (stop ${r.stop_reason}, cost $${cost.toFixed(6)})`, { model: r.model, stop_reason: r.stop_reason, usage: r.usage, cost_usd: cost, ms });
+    return pass("model", "model.ping", `${r.model} answered a one-token request in ${ms} ms (stop ${r.stop_reason}, cost $${cost.toFixed(6)})`, {
+      model: r.model,
+      stop_reason: r.stop_reason,
+      usage: r.usage,
+      cost_usd: cost,
+      ms,
+    });
   } catch (e) {
-    return fail("model", "model.ping", `the one-token request failed: ${scrub((e as Error).message, key)}`, "check the key, model.id and model.base_url (a 401 is the key, a 404 the id or the URL)");
+    return fail(
+      "model",
+      "model.ping",
+      `the one-token request failed: ${scrub((e as Error).message, key)}`,
+      "check the key, model.id and model.base_url (a 401 is the key, a 404 the id or the URL)",
+    );
   }
 }

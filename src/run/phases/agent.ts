@@ -24,7 +24,6 @@ import { createResearchSetup } from "../../research/setup.js";
 import { mentionsOf } from "../../research/mentions.js";
 import { maskEnabledEvent, modelTextLeaks } from "../masking.js";
 
-
 export const agentPhase: Phase<Affordable, Proposed> = {
   name: "agent",
   async run(ctx) {
@@ -51,7 +50,12 @@ export const agentPhase: Phase<Affordable, Proposed> = {
     const mask = deps.mask;
     const shown = (text: string) => (mask ? mask.maskText(text) : text);
     if (mask) sink.emit(maskEnabledEvent(mask, deps.universe));
-    const runtime = buildToolRuntime(handlers, { runId: ctx.runId, tradingDay: ctx.tradingDay, subjectsOf: mentionsOf(deps.universe), ...(mask ? { masking: mask.toolMasking() } : {}) });
+    const runtime = buildToolRuntime(handlers, {
+      runId: ctx.runId,
+      tradingDay: ctx.tradingDay,
+      subjectsOf: mentionsOf(deps.universe),
+      ...(mask ? { masking: mask.toolMasking() } : {}),
+    });
     const promptLimits = limitsOf(config);
     // Masked money: the one amount the prompt states is rescaled like every price the model sees.
     if (mask && promptLimits.max_order_notional !== null) promptLimits.max_order_notional *= mask.priceScale;
@@ -67,7 +71,9 @@ export const agentPhase: Phase<Affordable, Proposed> = {
       client,
       runtime,
       system,
-      task: shown(buildTaskMessage({ tradingDay: ctx.tradingDay, mode: deps.mode, watchlist: watchlistLines(journal, deps.market, ctx.prices, ctx.tradingDay) })),
+      task: shown(
+        buildTaskMessage({ tradingDay: ctx.tradingDay, mode: deps.mode, watchlist: watchlistLines(journal, deps.market, ctx.prices, ctx.tradingDay) }),
+      ),
       limits: agentLimitsFrom(config.model, journal.spendThisMonth(ctx.now())),
       price: deps.model.price,
       signal: deps.signal,
@@ -83,7 +89,8 @@ export const agentPhase: Phase<Affordable, Proposed> = {
     writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript }, ctx.deps.journal.durable);
     if (result.outcome === "interrupted") return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the agent loop; nothing placed");
     // A model that cannot be reached or refuses the key is an outage, not a hold: cron must see it.
-    if (result.outcome === "model_error") return new Stop("model_unavailable", EXIT.BROKER_OR_DATA_UNAVAILABLE, `the model was unavailable: ${result.reason}; nothing proposed`);
+    if (result.outcome === "model_error")
+      return new Stop("model_unavailable", EXIT.BROKER_OR_DATA_UNAVAILABLE, `the model was unavailable: ${result.reason}; nothing proposed`);
     // Standing orders proposed in this run wait for the operator; an unattended run (--yes) approves them.
     await approveProposedStanding({ journal, runId: ctx.runId, approver: deps.approver, emit: (e) => sink.emit(e), now: ctx.now, signal: deps.signal });
     if (!result.proposal) return new Stop("no_trades", EXIT.OK, `no proposal: ${result.reason}`);

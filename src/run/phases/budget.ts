@@ -9,11 +9,19 @@ export const budgetPhase: Phase<Open, Affordable> = {
     const { journal, config } = ctx.deps;
     const used = journal.ordersThisMonth(ctx.sessionNow());
     if (used >= config.limits.max_orders_per_month) {
-      return new Stop("quota_exhausted", EXIT.OK, `the monthly order quota is used up (${used} of ${config.limits.max_orders_per_month}); the model was not called`);
+      return new Stop(
+        "quota_exhausted",
+        EXIT.OK,
+        `the monthly order quota is used up (${used} of ${config.limits.max_orders_per_month}); the model was not called`,
+      );
     }
     const spent = journal.spendThisMonth(ctx.now());
     if (usdToMicros(spent) >= usdToMicros(config.model.monthly_budget_usd)) {
-      return new Stop("spend_cap_reached", EXIT.OK, `this month's LLM spend ${spent.toFixed(4)} USD reached the cap of ${config.model.monthly_budget_usd} USD; the model was not called`);
+      return new Stop(
+        "spend_cap_reached",
+        EXIT.OK,
+        `this month's LLM spend ${spent.toFixed(4)} USD reached the cap of ${config.model.monthly_budget_usd} USD; the model was not called`,
+      );
     }
     // From here the run could have traded.
     ctx.progress.couldTrade = true;

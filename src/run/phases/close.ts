@@ -22,7 +22,8 @@ const MARKET_DATA =
 export async function closeRun(ctx: RunStart, stopped: Stop): Promise<RunSummary> {
   faultPoint("run.before_close");
   // A signal that came after the last phase still makes this an interrupted run (exit 130).
-  const s = ctx.deps.signal.aborted && stopped.outcome !== "interrupted" ? new Stop("interrupted", EXIT.INTERRUPTED, `interrupted; ${stopped.message}`) : stopped;
+  const s =
+    ctx.deps.signal.aborted && stopped.outcome !== "interrupted" ? new Stop("interrupted", EXIT.INTERRUPTED, `interrupted; ${stopped.message}`) : stopped;
   const { deps, runId, runDir } = ctx;
   const { tradingDay, started, couldTrade, agentResult } = ctx.progress;
   const { sink, journal } = deps;
@@ -44,7 +45,15 @@ export async function closeRun(ctx: RunStart, stopped: Stop): Promise<RunSummary
   if (started) {
     const status = s.outcome === "interrupted" ? "interrupted" : s.exitCode === EXIT.INTERNAL_ERROR ? "failed" : "completed";
     try {
-      await journal.finishRun(runId, { status, outcome: s.outcome, exit_code: s.exitCode, message: s.message, at: now(), could_trade: couldTrade, artifacts: artifactDigests(runDir) });
+      await journal.finishRun(runId, {
+        status,
+        outcome: s.outcome,
+        exit_code: s.exitCode,
+        message: s.message,
+        at: now(),
+        could_trade: couldTrade,
+        artifacts: artifactDigests(runDir),
+      });
     } catch (e) {
       sink.emit({ type: "run.note", level: "warn", message: `could not close the run in the journal: ${(e as Error).message}` });
     }
@@ -57,7 +66,8 @@ function writeArtifacts(ctx: RunStart, s: Stop): RunSummary {
   const { deps, runId, paths, runDir, now } = ctx;
   const { tradingDay } = ctx.progress;
   const { sink } = deps;
-  if (!ctx.progress.agentResult && !(deps.resume && existsSync(paths.transcript))) writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] }, deps.journal.durable);
+  if (!ctx.progress.agentResult && !(deps.resume && existsSync(paths.transcript)))
+    writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] }, deps.journal.durable);
   const endpoint = deps.broker.endpoint();
   const cycle = buildResearchCycle(sink.events, {
     runId,
@@ -73,18 +83,36 @@ function writeArtifacts(ctx: RunStart, s: Stop): RunSummary {
   const problems = validateResearchCycle(cycle);
   if (problems.length > 0) {
     writeJsonAtomic(`${paths.researchCycle}.invalid`, cycle, deps.journal.durable);
-    return { runId, outcome: "error", exitCode: EXIT.INTERNAL_ERROR, message: `the research-cycle envelope failed validation: ${problems.join("; ")}`, tradingDay, runDir };
+    return {
+      runId,
+      outcome: "error",
+      exitCode: EXIT.INTERNAL_ERROR,
+      message: `the research-cycle envelope failed validation: ${problems.join("; ")}`,
+      tradingDay,
+      runDir,
+    };
   }
   writeJsonAtomic(paths.researchCycle, cycle, deps.journal.durable);
   const tradecat = writeTradecatCycle(runDir, cycle, sink.events);
   ensureCassette(paths, deps.model.id, now());
-  if (tradecat.length > 0) return { runId, outcome: "error", exitCode: EXIT.INTERNAL_ERROR, message: `the TradeCat record failed its checks: ${tradecat.join("; ")}`, tradingDay, runDir };
+  if (tradecat.length > 0)
+    return {
+      runId,
+      outcome: "error",
+      exitCode: EXIT.INTERNAL_ERROR,
+      message: `the TradeCat record failed its checks: ${tradecat.join("; ")}`,
+      tradingDay,
+      runDir,
+    };
   return { runId, outcome: s.outcome, exitCode: s.exitCode, message: s.message, tradingDay, runDir };
 }
 
 /** A run that never called the model still gets a cassette: its meta line and no calls. */
 function ensureCassette(paths: ArtifactPaths, modelId: string, at: Date): void {
   if (!existsSync(paths.cassette)) {
-    writeFileSync(paths.cassette, `${JSON.stringify({ type: "meta", format: CASSETTE_FORMAT, contract_version: CONTRACT_VERSION, model: modelId, created_at: at.toISOString() })}\n`);
+    writeFileSync(
+      paths.cassette,
+      `${JSON.stringify({ type: "meta", format: CASSETTE_FORMAT, contract_version: CONTRACT_VERSION, model: modelId, created_at: at.toISOString() })}\n`,
+    );
   }
 }

@@ -31,14 +31,26 @@ export const decisionPhase: Phase<Proposed, Decided> = {
     }
 
     const hash = ordersHash(proposal.orders);
-    sink.emit({ type: "approval.requested", orders_hash: hash, approvable: decisions.filter((d) => d.approved).length, blocked: decisions.filter((d) => !d.approved).length });
+    sink.emit({
+      type: "approval.requested",
+      orders_hash: hash,
+      approvable: decisions.filter((d) => d.approved).length,
+      blocked: decisions.filter((d) => !d.approved).length,
+    });
     const decision = await askOperator(ctx, decisions);
     if (signal.aborted) return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted before execution; nothing placed");
     if (decision.kind !== "approve") return recordRefusal(ctx, decision, hash);
     const outside = approvalOutsideProposal(proposal.orders, decision.orders);
     if (outside) throw new TwError("approval_mismatch", `the approval goes beyond the proposal (${outside}); nothing placed`, EXIT.INTERNAL_ERROR);
     const approvedHash = ordersHash(decision.orders);
-    sink.emit({ type: "approval.decided", decision: "approved", by: decision.by, orders: decision.orders, orders_hash: approvedHash, ...(decision.note ? { reason: decision.note } : {}) });
+    sink.emit({
+      type: "approval.decided",
+      decision: "approved",
+      by: decision.by,
+      orders: decision.orders,
+      orders_hash: approvedHash,
+      ...(decision.note ? { reason: decision.note } : {}),
+    });
     await journal.recordApproval(ctx.runId, { decision: "approved", by: decision.by, orders_hash: approvedHash, orders: decision.orders, at: ctx.now() });
     if (decision.orders.length === 0) return new Stop("no_trades", EXIT.OK, "no order was approved");
     return { ...ctx, approved: decision.orders };
@@ -78,23 +90,36 @@ async function recordRefusal(ctx: Proposed, decision: Exclude<ApprovalDecision, 
   const { sink, journal } = ctx.deps;
   const { proposal } = ctx;
   const at = ctx.now();
-    switch (decision.kind) {
-      case "awaiting":
-        sink.emit({ type: "approval.decided", decision: "awaiting", by: "none", orders: proposal.orders, orders_hash: hash, reason: decision.reason });
-        await journal.recordApproval(ctx.runId, { decision: "awaiting", by: "none", orders_hash: hash, reason: decision.reason, orders: proposal.orders, at });
-        return new Stop(
-          "awaiting_approval",
-          EXIT.APPROVAL_REQUIRED,
-          `approval required: the proposal is recorded as awaiting approval; nothing placed; decide it with \`tradewarden approve\` before the session of ${ctx.tradingDay} ends`,
-        );
-      case "reject":
-        sink.emit({ type: "approval.decided", decision: "rejected", by: "operator", orders: [], orders_hash: hash, ...(decision.reason ? { reason: decision.reason } : {}) });
-        await journal.recordApproval(ctx.runId, { decision: "rejected", by: "operator", orders_hash: hash, ...(decision.reason ? { reason: decision.reason } : {}), at });
-        return new Stop("rejected", EXIT.OK, `the operator rejected the proposal${decision.reason ? `: ${decision.reason}` : ""}`);
-      case "killswitch":
-        sink.emit({ type: "approval.decided", decision: "killswitch", by: "operator", orders: [], orders_hash: hash, reason: decision.reason });
-        await journal.recordApproval(ctx.runId, { decision: "killswitch", by: "operator", orders_hash: hash, reason: decision.reason, at });
-        await trip(ctx, decision.reason, true, "operator");
-        return new Stop("tripped", EXIT.HALTED_OR_TRIPPED, "the operator tripped the kill switch");
-    }
+  switch (decision.kind) {
+    case "awaiting":
+      sink.emit({ type: "approval.decided", decision: "awaiting", by: "none", orders: proposal.orders, orders_hash: hash, reason: decision.reason });
+      await journal.recordApproval(ctx.runId, { decision: "awaiting", by: "none", orders_hash: hash, reason: decision.reason, orders: proposal.orders, at });
+      return new Stop(
+        "awaiting_approval",
+        EXIT.APPROVAL_REQUIRED,
+        `approval required: the proposal is recorded as awaiting approval; nothing placed; decide it with \`tradewarden approve\` before the session of ${ctx.tradingDay} ends`,
+      );
+    case "reject":
+      sink.emit({
+        type: "approval.decided",
+        decision: "rejected",
+        by: "operator",
+        orders: [],
+        orders_hash: hash,
+        ...(decision.reason ? { reason: decision.reason } : {}),
+      });
+      await journal.recordApproval(ctx.runId, {
+        decision: "rejected",
+        by: "operator",
+        orders_hash: hash,
+        ...(decision.reason ? { reason: decision.reason } : {}),
+        at,
+      });
+      return new Stop("rejected", EXIT.OK, `the operator rejected the proposal${decision.reason ? `: ${decision.reason}` : ""}`);
+    case "killswitch":
+      sink.emit({ type: "approval.decided", decision: "killswitch", by: "operator", orders: [], orders_hash: hash, reason: decision.reason });
+      await journal.recordApproval(ctx.runId, { decision: "killswitch", by: "operator", orders_hash: hash, reason: decision.reason, at });
+      await trip(ctx, decision.reason, true, "operator");
+      return new Stop("tripped", EXIT.HALTED_OR_TRIPPED, "the operator tripped the kill switch");
+  }
 }

@@ -24,7 +24,11 @@ async function liquidate(ctx: RunContext, note: string, sell: boolean): Promise<
     ctx.deps.sink.emit({ type: "run.note", level: "warn", message: `${note}: ${orders.length} sell order(s)` });
     await placeOrders(ctx, orders);
   } else {
-    ctx.deps.sink.emit({ type: "run.note", level: "warn", message: `observe mode or closed market: ${orders.length} liquidation order(s) not placed; the next run that can trade sells them` });
+    ctx.deps.sink.emit({
+      type: "run.note",
+      level: "warn",
+      message: `observe mode or closed market: ${orders.length} liquidation order(s) not placed; the next run that can trade sells them`,
+    });
   }
 }
 
@@ -35,7 +39,14 @@ export async function trip(ctx: RunContext, reason: string, sell: boolean, by: "
   const v = portfolioValue(g.state, g.market, g.limits.base_currency);
   const p = g.state.peak;
   // The journal keeps who tripped it in the reason; the event carries `by` and the operator's own words.
-  await journal.trip({ run_id: ctx.runId, at: ctx.now(), value: v, peak: p, drawdown_pct: drawdownPct(v, p), reason: by === "operator" ? `operator tripped the kill switch: ${reason}` : reason });
+  await journal.trip({
+    run_id: ctx.runId,
+    at: ctx.now(),
+    value: v,
+    peak: p,
+    drawdown_pct: drawdownPct(v, p),
+    reason: by === "operator" ? `operator tripped the kill switch: ${reason}` : reason,
+  });
   sink.emit({
     type: "killswitch.tripped",
     value: v,
@@ -67,7 +78,11 @@ export const killSwitchPhase: Phase<Valued, Open> = {
       return new Stop("tripped", EXIT.HALTED_OR_TRIPPED, `kill switch tripped: ${reason}`);
     }
     if (!session.isOpen) {
-      return new Stop("no_trades", EXIT.OK, `the market is closed for ${ctx.tradingDay}; a DAY order now would queue for the next session, so nothing is proposed`);
+      return new Stop(
+        "no_trades",
+        EXIT.OK,
+        `the market is closed for ${ctx.tradingDay}; a DAY order now would queue for the next session, so nothing is proposed`,
+      );
     }
     return { ...ctx, session: { ...session, isOpen: true } };
   },

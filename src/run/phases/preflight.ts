@@ -63,15 +63,33 @@ async function recordStart(o: Opened): Promise<void> {
   if (firstUse) {
     await journal.init({ capital: config.account.capital, currency: config.account.base_currency, at: o.now() });
   } else if (journal.baseCurrency() !== config.account.base_currency) {
-    throw new TwError("currency_mismatch", `the journal's base currency is ${journal.baseCurrency()} but the config says ${config.account.base_currency}`, EXIT.USAGE_OR_CONFIG);
+    throw new TwError(
+      "currency_mismatch",
+      `the journal's base currency is ${journal.baseCurrency()} but the config says ${config.account.base_currency}`,
+      EXIT.USAGE_OR_CONFIG,
+    );
   }
   const model = { provider: deps.model.provider, id: deps.model.id };
   const brokerInfo = { kind: endpoint.kind, account_id: o.account.account_id, endpoint: endpoint.url };
   const { aborted } = await journal.startRun({ run_id: o.runId, mode: deps.mode, trading_day: o.tradingDay, at: o.now(), model, broker: brokerInfo });
   o.progress.started = true;
-  sink.emit({ type: "run.started", run_id: o.runId, mode: deps.mode, trading_day: o.tradingDay, model, broker: brokerInfo, base_currency: config.account.base_currency });
-  if (firstUse) sink.emit({ type: "run.note", level: "info", message: `journal opened with capital ${config.account.capital} ${config.account.base_currency} (first use)` });
-  for (const id of aborted) sink.emit({ type: "run.note", level: "warn", message: `run ${id} had been left running by a process that is gone; closed as aborted` });
+  sink.emit({
+    type: "run.started",
+    run_id: o.runId,
+    mode: deps.mode,
+    trading_day: o.tradingDay,
+    model,
+    broker: brokerInfo,
+    base_currency: config.account.base_currency,
+  });
+  if (firstUse)
+    sink.emit({
+      type: "run.note",
+      level: "info",
+      message: `journal opened with capital ${config.account.capital} ${config.account.base_currency} (first use)`,
+    });
+  for (const id of aborted)
+    sink.emit({ type: "run.note", level: "warn", message: `run ${id} had been left running by a process that is gone; closed as aborted` });
 }
 
 export const preflight: Phase<RunStart, Opened> = {

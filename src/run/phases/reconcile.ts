@@ -24,7 +24,11 @@ export const reconcilePhase: Phase<Opened, Reconciled> = {
     });
     if (differences.length > 0) {
       sink.emit({ type: "reconcile.failed", differences });
-      return new Stop("reconcile_failed", EXIT.RECONCILE_FAILED, `journal and broker disagree (${differences.length} difference(s)); nothing placed; \`tradewarden reconcile\` shows what each proves`);
+      return new Stop(
+        "reconcile_failed",
+        EXIT.RECONCILE_FAILED,
+        `journal and broker disagree (${differences.length} difference(s)); nothing placed; \`tradewarden reconcile\` shows what each proves`,
+      );
     }
     const openOrders = open.map((o) => ({ symbol: o.symbol, side: o.side, quantity: o.quantity - o.filled_quantity, limit_price: o.limit_price }));
     sink.emit({ type: "reconcile.ok", positions });

@@ -80,7 +80,11 @@ export async function recoverAndReconcile(deps: RecoverReconcileDeps): Promise<R
   const foreign = open.filter((o) => !known.has(o.client_order_id));
   for (const d of reconcile(journal.holdings(), positions, foreign, { tolerance: 1e-6, ...(cash ? { cash } : {}) })) {
     if (d.kind === "unknown_open_order") {
-      differences.push({ ...d, proves: "an order the journal did not place is working at the broker: cancel it there (or let it end), then run again", adoptable: false });
+      differences.push({
+        ...d,
+        proves: "an order the journal did not place is working at the broker: cancel it there (or let it end), then run again",
+        adoptable: false,
+      });
     } else if (d.kind === "cash_mismatch") {
       differences.push({ ...d, proves: "money moved at the broker that no booked fill, commission or adjustment explains", adoptable: true });
     } else {

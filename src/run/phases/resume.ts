@@ -13,8 +13,16 @@ export const resumePhase: Phase<Resuming, Proposed> = {
   async run(ctx) {
     const r = ctx.resume;
     const { sink } = ctx.deps;
-    sink.emit({ type: "run.note", level: "info", message: `deciding the proposal of run ${r.fromRunId} (recorded as awaiting approval); the model is not called` });
-    writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, resumed_from: r.fromRunId, system: r.transcript.system, messages: r.transcript.messages }, ctx.deps.journal.durable);
+    sink.emit({
+      type: "run.note",
+      level: "info",
+      message: `deciding the proposal of run ${r.fromRunId} (recorded as awaiting approval); the model is not called`,
+    });
+    writeJsonAtomic(
+      ctx.paths.transcript,
+      { run_id: ctx.runId, resumed_from: r.fromRunId, system: r.transcript.system, messages: r.transcript.messages },
+      ctx.deps.journal.durable,
+    );
     const decisions = inInputOrder(evaluateOrders(ctx, r.orders), r.orders.length);
     sink.emit({ type: "proposal", orders: r.orders, summary: r.summary, decisions, abandoned: [] });
     return { ...ctx, proposal: { orders: r.orders, summary: r.summary, transcript: r.transcript.messages } };

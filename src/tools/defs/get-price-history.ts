@@ -27,7 +27,12 @@ const Output = Type.Object(
     as_of: Type.String(),
     last_close: Type.Number(),
     returns_pct: Type.Object(
-      { "1w": Type.Union([Type.Number(), Type.Null()]), "1m": Type.Union([Type.Number(), Type.Null()]), "3m": Type.Union([Type.Number(), Type.Null()]), "6m": Type.Union([Type.Number(), Type.Null()]) },
+      {
+        "1w": Type.Union([Type.Number(), Type.Null()]),
+        "1m": Type.Union([Type.Number(), Type.Null()]),
+        "3m": Type.Union([Type.Number(), Type.Null()]),
+        "6m": Type.Union([Type.Number(), Type.Null()]),
+      },
       { additionalProperties: false },
     ),
     sma20: Type.Union([Type.Number(), Type.Null()]),

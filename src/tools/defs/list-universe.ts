@@ -4,21 +4,11 @@ import { SymbolField } from "./order.js";
 
 const Input = Type.Object(
   {
-    sector: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 40, description: "Only instruments of this sector (case-insensitive)." }),
-    ),
-    query: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 40, description: "Only instruments whose symbol or name contains this text." }),
-    ),
-    symbols: Type.Optional(
-      Type.Array(SymbolField, { minItems: 1, maxItems: 50, uniqueItems: true, description: "Only these symbols." }),
-    ),
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 50, default: 20, description: "Most instruments to return (default 20)." }),
-    ),
-    offset: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 10_000, default: 0, description: "Skip this many matches (paging; default 0)." }),
-    ),
+    sector: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "Only instruments of this sector (case-insensitive)." })),
+    query: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "Only instruments whose symbol or name contains this text." })),
+    symbols: Type.Optional(Type.Array(SymbolField, { minItems: 1, maxItems: 50, uniqueItems: true, description: "Only these symbols." })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20, description: "Most instruments to return (default 20)." })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 0, description: "Skip this many matches (paging; default 0)." })),
   },
   { additionalProperties: false, description: "Optional filters; all combine." },
 );

@@ -2,10 +2,9 @@ import { Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
-export const NoteKind = Type.Union(
-  [Type.Literal("observation"), Type.Literal("lesson"), Type.Literal("plan"), Type.Literal("watch")],
-  { description: "observation (a fact seen), lesson (what to do differently), plan (an intention), watch (something to re-check)." },
-);
+export const NoteKind = Type.Union([Type.Literal("observation"), Type.Literal("lesson"), Type.Literal("plan"), Type.Literal("watch")], {
+  description: "observation (a fact seen), lesson (what to do differently), plan (an intention), watch (something to re-check).",
+});
 
 const Input = Type.Object(
   {
@@ -13,11 +12,12 @@ const Input = Type.Object(
     text: Type.String({ minLength: 1, maxLength: 500, description: "The note, at most 500 characters." }),
     symbol: Type.Optional(SymbolField),
     supersedes: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 20, pattern: "^n-[0-9]+$", description: "Id of an older note this one replaces (e.g. \"n-4\")." }),
+      Type.String({ minLength: 1, maxLength: 20, pattern: "^n-[0-9]+$", description: 'Id of an older note this one replaces (e.g. "n-4").' }),
     ),
     keep_existing: Type.Optional(
       Type.Boolean({
-        description: "Save even though live notes on the same symbol and kind exist (they stay live). Without it, such notes are returned as conflict candidates and nothing is saved.",
+        description:
+          "Save even though live notes on the same symbol and kind exist (they stay live). Without it, such notes are returned as conflict candidates and nothing is saved.",
       }),
     ),
   },

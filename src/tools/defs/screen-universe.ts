@@ -26,14 +26,27 @@ const Filter = Type.Object(
 const Input = Type.Object(
   {
     filters: Type.Optional(Type.Array(Filter, { minItems: 1, maxItems: 8, description: "Range filters; an instrument must pass all of them." })),
-    sort_by: Type.Optional(Type.Union(SCREEN_FEATURE_NAMES.map((f) => Type.Literal(f)), { default: "return_63d_pct", description: "Feature to rank by (default return_63d_pct)." })),
+    sort_by: Type.Optional(
+      Type.Union(
+        SCREEN_FEATURE_NAMES.map((f) => Type.Literal(f)),
+        { default: "return_63d_pct", description: "Feature to rank by (default return_63d_pct)." },
+      ),
+    ),
     order: Type.Optional(
-      Type.Union([Type.Literal("desc"), Type.Literal("asc")], { default: "desc", description: "desc = highest first (default), asc = lowest first; ties by symbol." }),
+      Type.Union([Type.Literal("desc"), Type.Literal("asc")], {
+        default: "desc",
+        description: "desc = highest first (default), asc = lowest first; ties by symbol.",
+      }),
     ),
     sector: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "Only instruments of this sector (case-insensitive)." })),
     symbols: Type.Optional(Type.Array(SymbolField, { minItems: 1, maxItems: 50, uniqueItems: true, description: "Only these symbols." })),
     limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: SCREEN_MAX_LIMIT, default: SCREEN_DEFAULT_LIMIT, description: `Most instruments to return (default ${SCREEN_DEFAULT_LIMIT}).` }),
+      Type.Integer({
+        minimum: 1,
+        maximum: SCREEN_MAX_LIMIT,
+        default: SCREEN_DEFAULT_LIMIT,
+        description: `Most instruments to return (default ${SCREEN_DEFAULT_LIMIT}).`,
+      }),
     ),
   },
   { additionalProperties: false, description: "Optional filters, sort and limit; {} is the default screen (top 10 by 3-month return)." },
@@ -75,7 +88,15 @@ export const screenUniverse = defineTool({
   kind: "read",
   description:
     "Rank and filter the allowlisted instruments on point-in-time features computed from daily bars strictly before the run's trading day (returns over 5/21/63/126 days, 63-day volatility, 14-day RSI, distance from the 20/50/200-day averages and from the 252-day high, volume change). Instruments whose history is too short for a feature the screen needs are listed under insufficient_history, not ranked. Called with {} it returns the top 10 by 3-month return.",
-  example: { filters: [{ feature: "rsi_14", max: 70 }, { feature: "dist_sma50_pct", min: 0 }], sort_by: "return_63d_pct", order: "desc", limit: 5 },
+  example: {
+    filters: [
+      { feature: "rsi_14", max: 70 },
+      { feature: "dist_sma50_pct", min: 0 },
+    ],
+    sort_by: "return_63d_pct",
+    order: "desc",
+    limit: 5,
+  },
   successSummary:
     "success=true with evidence_id, as_of, sort {by, order}, matched, returned and results[] ({rank, symbol, name, sector, last_close, every feature}), plus insufficient_history[] ({symbol, missing}).",
   input: Input,

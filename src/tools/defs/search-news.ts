@@ -7,7 +7,8 @@ const Input = Type.Object(
       minLength: 1,
       maxLength: 300,
       pattern: "\\S",
-      description: "What to search for, in a few keywords: an instrument's symbol or name, a company, an event (e.g. \"ALFA guidance\", \"Federal Reserve rate decision\"). Not blank; at most 300 characters.",
+      description:
+        'What to search for, in a few keywords: an instrument\'s symbol or name, a company, an event (e.g. "ALFA guidance", "Federal Reserve rate decision"). Not blank; at most 300 characters.',
     }),
     max_results: Type.Optional(
       Type.Integer({
@@ -42,7 +43,10 @@ const Output = Type.Object(
     status: Type.Union([Type.Literal("success"), Type.Literal("disabled")]),
     results: Type.Array(Item),
     undated: Type.Array(Item),
-    removed: Type.Object({ cutoff: Type.Integer(), undated: Type.Integer(), policy: Type.Integer(), duplicates: Type.Integer() }, { additionalProperties: false }),
+    removed: Type.Object(
+      { cutoff: Type.Integer(), undated: Type.Integer(), policy: Type.Integer(), duplicates: Type.Integer() },
+      { additionalProperties: false },
+    ),
     message: Type.Optional(Type.String({ description: "Set when news search is off in this configuration." })),
   },
   { additionalProperties: false },

@@ -14,15 +14,28 @@ const PlaceInput = Type.Object(
           "stop_loss: SELL when the reference price is at or below trigger_price; take_profit: SELL when it is at or above; buy_limit_below: BUY when it is at or below.",
       },
     ),
-    trigger_price: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: "The reference price (last close before a run's trading day) that fires it." }),
-    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: "Shares of the order it places (whole shares unless fractional quantities are allowed)." }),
+    trigger_price: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 10_000_000,
+      description: "The reference price (last close before a run's trading day) that fires it.",
+    }),
+    quantity: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 10_000_000,
+      description: "Shares of the order it places (whole shares unless fractional quantities are allowed).",
+    }),
     limit_price: Type.Number({
       exclusiveMinimum: 0,
       maximum: 10_000_000,
       description: "Limit price of the DAY limit order it places; the gate checks it against the price band on the day it fires.",
     }),
     ttl_trading_days: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 60, default: 20, description: "Trading days it stays armed, counting from this run's trading day (default 20); then it expires unfired." }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 60,
+        default: 20,
+        description: "Trading days it stays armed, counting from this run's trading day (default 20); then it expires unfired.",
+      }),
     ),
     reason: Type.String({ minLength: 1, maxLength: 500, description: "Why, in one or two sentences." }),
     evidence_ids: EvidenceIds,
@@ -94,7 +107,8 @@ export const placeStandingOrder = defineTool({
     reason: "Exit if the breakout fails below the 50-day average.",
     evidence_ids: ["price:ALFA:2008-03-14"],
   },
-  successSummary: "success=true with standing_order {id, symbol, type, trigger_price, side, quantity, limit_price, expires_on, status: proposed, binding_hash}.",
+  successSummary:
+    "success=true with standing_order {id, symbol, type, trigger_price, side, quantity, limit_price, expires_on, status: proposed, binding_hash}.",
   input: PlaceInput,
   output: PlaceOutput,
   mutates: true,
@@ -122,23 +136,23 @@ export const listStandingOrders = defineTool({
   name: "list_standing_orders",
   group: "orders",
   kind: "read",
-  description: "List the standing orders: proposed (awaiting the operator) and active (approved, armed) ones with their trigger, order, expiry and the reference price now; optionally the closed ones with what became of them.",
+  description:
+    "List the standing orders: proposed (awaiting the operator) and active (approved, armed) ones with their trigger, order, expiry and the reference price now; optionally the closed ones with what became of them.",
   example: {},
-  successSummary: "success=true with total and standing_orders[] ({id, symbol, type, trigger_price, side, quantity, limit_price, status, expires_on, reference_price, approval, fired}).",
+  successSummary:
+    "success=true with total and standing_orders[] ({id, symbol, type, trigger_price, side, quantity, limit_price, status, expires_on, reference_price, approval, fired}).",
   input: ListInput,
   output: ListOutput,
   mutates: false,
   grounded: false,
   callLimit: 5,
   summarize: (r) =>
-    `${r.total ?? 0} standing order(s): ${(Array.isArray(r.standing_orders) ? r.standing_orders : [])
-      .map((o) => `${o.id} ${o.status}`)
-      .join(", ")}`,
+    `${r.total ?? 0} standing order(s): ${(Array.isArray(r.standing_orders) ? r.standing_orders : []).map((o) => `${o.id} ${o.status}`).join(", ")}`,
 });
 
 const CancelInput = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 20, pattern: "^so-[0-9]+$", description: "The standing order's id (e.g. \"so-3\")." }),
+    id: Type.String({ minLength: 1, maxLength: 20, pattern: "^so-[0-9]+$", description: 'The standing order\'s id (e.g. "so-3").' }),
     reason: Type.String({ minLength: 1, maxLength: 300, description: "Why it is cancelled." }),
   },
   { additionalProperties: false, description: "The standing order to cancel." },

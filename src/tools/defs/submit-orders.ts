@@ -22,9 +22,7 @@ const Input = Type.Object(
         description: "Error codes of pending retryable failures you give up repairing. Requires abandon_explanation.",
       }),
     ),
-    abandon_explanation: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 1000, description: "Why the listed pending errors are abandoned." }),
-    ),
+    abandon_explanation: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: "Why the listed pending errors are abandoned." })),
   },
   {
     additionalProperties: false,

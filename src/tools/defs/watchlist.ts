@@ -10,7 +10,12 @@ const AddInput = Type.Object(
     symbol: SymbolField,
     reason: Type.String({ minLength: 1, maxLength: 300, description: "Why it is worth watching, in a sentence." }),
     ttl_trading_days: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 60, default: 10, description: "Trading days it stays on the list, counting from this run's trading day (default 10)." }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 60,
+        default: 10,
+        description: "Trading days it stays on the list, counting from this run's trading day (default 10).",
+      }),
     ),
     alert_above: Type.Optional(Price("at or above")),
     alert_below: Type.Optional(Price("at or below")),
@@ -52,7 +57,8 @@ export const addWatchlist = defineTool({
   description:
     "Put an allowlisted instrument on the watchlist with a reason, a time to live in trading days and optional price alerts. It is kept in the journal and shown to later runs (get_watchlist) with what changed since it was added, until it expires or is removed. Places nothing.",
   example: { symbol: "ALFA", reason: "Pulled back to its 50-day average; buy if it holds.", ttl_trading_days: 10, alert_below: 95 },
-  successSummary: "success=true with item {id, symbol, reason, added_day, price_at_add, ttl_trading_days, expires_on, alert_above, alert_below} and replaced (the id it replaced, or null).",
+  successSummary:
+    "success=true with item {id, symbol, reason, added_day, price_at_add, ttl_trading_days, expires_on, alert_above, alert_below} and replaced (the id it replaced, or null).",
   input: AddInput,
   output: AddOutput,
   mutates: true,
@@ -60,7 +66,9 @@ export const addWatchlist = defineTool({
   callLimit: 10,
   summarize: (r) => {
     const i = r.item;
-    const alerts = [i.alert_above !== undefined ? `alert ≥ ${i.alert_above}` : "", i.alert_below !== undefined ? `alert ≤ ${i.alert_below}` : ""].filter(Boolean).join(", ");
+    const alerts = [i.alert_above !== undefined ? `alert ≥ ${i.alert_above}` : "", i.alert_below !== undefined ? `alert ≤ ${i.alert_below}` : ""]
+      .filter(Boolean)
+      .join(", ");
     return `watching ${i.symbol} for ${i.ttl_trading_days} trading days (until ${i.expires_on})${alerts ? `, ${alerts}` : ""}${r.replaced ? `; replaced ${r.replaced}` : ""}`;
   },
 });
@@ -112,7 +120,10 @@ const WatchView = Type.Object(
     expires_on: Type.String(),
     alerts: Type.Object({ above: Nullable(Type.Number()), below: Nullable(Type.Number()) }, { additionalProperties: false }),
     alerts_triggered: Type.Array(
-      Type.Object({ alert: Type.Union([Type.Literal("above"), Type.Literal("below")]), date: Type.String(), close: Type.Number() }, { additionalProperties: false }),
+      Type.Object(
+        { alert: Type.Union([Type.Literal("above"), Type.Literal("below")]), date: Type.String(), close: Type.Number() },
+        { additionalProperties: false },
+      ),
     ),
   },
   { additionalProperties: false },

@@ -61,7 +61,13 @@ export function makeExecuteCodeHandler(deps: ExecuteCodeDeps): HandlerOf<typeof 
       return {
         ok: true,
         // Registered as real; shown as the model's (masked) terms: it cites what it saw, unmasked on the way back.
-        data: { evidence_id: deps.mask ? deps.mask.maskText(evidence_id) : evidence_id, result: r.result, output: r.output, output_truncated: r.output_truncated, elapsed_ms: r.eval_ms },
+        data: {
+          evidence_id: deps.mask ? deps.mask.maskText(evidence_id) : evidence_id,
+          result: r.result,
+          output: r.output,
+          output_truncated: r.output_truncated,
+          elapsed_ms: r.eval_ms,
+        },
         evidenceIds: [evidence_id],
       };
     }
@@ -77,7 +83,12 @@ export function makeExecuteCodeHandler(deps: ExecuteCodeDeps): HandlerOf<typeof 
       };
     }
     if (r.kind === "memory") {
-      return { ok: false, code: "sandbox_memory_exceeded", message: `the code exceeded the sandbox memory cap of ${Math.round(limits.memoryBytes / 1048576)} MB: ${r.message}`, details };
+      return {
+        ok: false,
+        code: "sandbox_memory_exceeded",
+        message: `the code exceeded the sandbox memory cap of ${Math.round(limits.memoryBytes / 1048576)} MB: ${r.message}`,
+        details,
+      };
     }
     return { ok: false, code: "sandbox_error", message: `${r.name}: ${r.message}`, details };
   };

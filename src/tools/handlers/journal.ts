@@ -33,7 +33,14 @@ function conflictOf(journal: Journal, args: ArgsOf<typeof remember>, shown: (n: 
     code: "memory_conflict",
     message: `${notes.length} live ${String(args.kind)} note(s) on ${args.symbol.toUpperCase()} may contradict this one (${notes.map((n) => n.id).join(", ")}); nothing was saved`,
     details: {
-      conflict_candidates: notes.map((n) => ({ id: n.id, kind: n.kind, symbol: n.symbol ?? null, text: n.text, created_at: n.created_at, written_by: shown(n).written_by })),
+      conflict_candidates: notes.map((n) => ({
+        id: n.id,
+        kind: n.kind,
+        symbol: n.symbol ?? null,
+        text: n.text,
+        created_at: n.created_at,
+        written_by: shown(n).written_by,
+      })),
       retry_argument_choices: [...notes.map((n) => ({ ...base, supersedes: n.id })), { ...base, keep_existing: true }],
     },
   };

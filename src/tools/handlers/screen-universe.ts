@@ -53,8 +53,15 @@ export function makeScreenHandler(deps: ScreenToolDeps): HandlerOf<typeof screen
     const limit = typeof args.limit === "number" ? args.limit : deps.defaultLimit;
     const out = runScreen(pool, { filters, sortBy, order, limit });
     const page = out.matched.slice(0, limit);
-    const asOf = pool.map((c) => c.as_of).sort().at(-1) ?? "";
-    const evidence_id = `screen:${deps.tradingDay}:${createHash("sha256").update(JSON.stringify([filters, sortBy, order, sector, [...(symbols ?? [])]])).digest("hex").slice(0, 8)}`;
+    const asOf =
+      pool
+        .map((c) => c.as_of)
+        .sort()
+        .at(-1) ?? "";
+    const evidence_id = `screen:${deps.tradingDay}:${createHash("sha256")
+      .update(JSON.stringify([filters, sortBy, order, sector, [...(symbols ?? [])]]))
+      .digest("hex")
+      .slice(0, 8)}`;
     return {
       ok: true,
       data: {
@@ -67,7 +74,15 @@ export function makeScreenHandler(deps: ScreenToolDeps): HandlerOf<typeof screen
         returned: page.length,
         results: page.map((c, i) => {
           const inst = info.get(c.symbol);
-          return { rank: i + 1, symbol: c.symbol, name: inst?.name ?? c.symbol, sector: inst?.sector ?? "Unclassified", last_close: c.last_close, as_of: c.as_of, ...c.features };
+          return {
+            rank: i + 1,
+            symbol: c.symbol,
+            name: inst?.name ?? c.symbol,
+            sector: inst?.sector ?? "Unclassified",
+            last_close: c.last_close,
+            as_of: c.as_of,
+            ...c.features,
+          };
         }),
         insufficient_history: out.insufficient.slice(0, 20),
       },

@@ -28,7 +28,12 @@ export function makeSearchNewsHandler(deps: SearchNewsDeps): HandlerOf<typeof se
     const { log, outcome } = await runSearch(deps.setup, { query, asOf: deps.tradingDay, maxResults, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     deps.onLog?.(log);
     if (log.status === "blocked") {
-      return { ok: false, code: "invalid_tool_arguments", message: `search_news refused the query: ${log.message ?? "invalid query"}`, issues: [{ path: "$.query", message: log.message ?? "invalid" }] };
+      return {
+        ok: false,
+        code: "invalid_tool_arguments",
+        message: `search_news refused the query: ${log.message ?? "invalid query"}`,
+        issues: [{ path: "$.query", message: log.message ?? "invalid" }],
+      };
     }
     if (log.status === "error" || !outcome) return { ok: false, code: "search_failed", message: log.message ?? "the news search failed" };
     const data: ResultOf<typeof searchNews> = { ...searchPayload(deps.tradingDay, outcome), provider: log.provider, status: log.status };

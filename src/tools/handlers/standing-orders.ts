@@ -31,7 +31,12 @@ type PlaceArgs = ArgsOf<typeof placeStandingOrder>;
 type PlaceAnswer = AnswerOf<typeof placeStandingOrder>;
 
 /** Why a standing order cannot be proposed before the journal is touched (symbol, evidence, reference price, trigger), or its reference price. */
-function placeRefusal(deps: JournalToolDeps, allowed: ReadonlySet<string>, args: PlaceArgs, ctx: ToolCallContext): Extract<PlaceAnswer, { ok: false }> | { ok: true; ref: number } {
+function placeRefusal(
+  deps: JournalToolDeps,
+  allowed: ReadonlySet<string>,
+  args: PlaceArgs,
+  ctx: ToolCallContext,
+): Extract<PlaceAnswer, { ok: false }> | { ok: true; ref: number } {
   const symbol = String(args.symbol).toUpperCase();
   if (!allowed.has(symbol)) return { ok: false, code: "unknown_symbol", message: `${symbol} is not in the allowlisted universe` };
   const evidence = args.evidence_ids.filter((id) => !ctx.seenEvidence.has(id));
@@ -70,7 +75,14 @@ function makePlace(deps: JournalToolDeps): HandlerOf<typeof placeStandingOrder> 
     const at = iso(deps.now());
     return deps.journal.commitStanding<PlaceAnswer>((s) => {
       if (openStandingOrders(s).length >= MAX_OPEN_STANDING_ORDERS) {
-        return { events: [], result: { ok: false, code: "standing_orders_full", message: `${MAX_OPEN_STANDING_ORDERS} standing orders are open; cancel one first` } satisfies PlaceAnswer };
+        return {
+          events: [],
+          result: {
+            ok: false,
+            code: "standing_orders_full",
+            message: `${MAX_OPEN_STANDING_ORDERS} standing orders are open; cancel one first`,
+          } satisfies PlaceAnswer,
+        };
       }
       const base = {
         symbol,
@@ -95,7 +107,10 @@ function makePlace(deps: JournalToolDeps): HandlerOf<typeof placeStandingOrder> 
       };
       return {
         events: [{ kind: "propose", order }],
-        result: { ok: true, data: { standing_order: standingView(order, deps.prices), note: "Proposed: it is armed only after the operator approves it." } } satisfies PlaceAnswer,
+        result: {
+          ok: true,
+          data: { standing_order: standingView(order, deps.prices), note: "Proposed: it is armed only after the operator approves it." },
+        } satisfies PlaceAnswer,
       };
     });
   };
@@ -121,7 +136,12 @@ function makeCancel(deps: JournalToolDeps): HandlerOf<typeof cancelStandingOrder
         const open = openStandingOrders(s).map((x) => x.id);
         return {
           events: [],
-          result: { ok: false, code: "standing_order_not_found", message: `${id} is not an open standing order (open: ${open.join(", ") || "none"})`, details: { open } } satisfies AnswerOf<typeof cancelStandingOrder>,
+          result: {
+            ok: false,
+            code: "standing_order_not_found",
+            message: `${id} is not an open standing order (open: ${open.join(", ") || "none"})`,
+            details: { open },
+          } satisfies AnswerOf<typeof cancelStandingOrder>,
         };
       }
       return {

@@ -16,7 +16,11 @@ export function makeSubmitOrdersAdapter(submit: SubmitHandler): HandlerOf<typeof
     const shown = { success: true as const, ...r.data };
     if (!Value.Check(submitOrders.output, shown)) {
       const first = [...Value.Errors(submitOrders.output, shown)][0];
-      return { ok: false, code: "tool_execution_failed", message: `submit_orders answered outside its contract${first ? ` at ${first.path || "/"}: ${first.message}` : ""}` };
+      return {
+        ok: false,
+        code: "tool_execution_failed",
+        message: `submit_orders answered outside its contract${first ? ` at ${first.path || "/"}: ${first.message}` : ""}`,
+      };
     }
     const { success: _success, ...data } = shown;
     return { ok: true, data, ...(r.evidenceIds ? { evidenceIds: r.evidenceIds } : {}) };

@@ -59,7 +59,12 @@ function addHandler(deps: JournalToolDeps, allowed: Set<string>): HandlerOf<type
     const above = typeof args.alert_above === "number" ? args.alert_above : undefined;
     const below = typeof args.alert_below === "number" ? args.alert_below : undefined;
     if (above !== undefined && below !== undefined && below >= above) {
-      return { ok: false, code: "invalid_tool_arguments", message: `alert_below ${below} must be under alert_above ${above}`, issues: [{ path: "$.alert_below", message: `must be under alert_above (${above})` }] };
+      return {
+        ok: false,
+        code: "invalid_tool_arguments",
+        message: `alert_below ${below} must be under alert_above ${above}`,
+        issues: [{ path: "$.alert_below", message: `must be under alert_above (${above})` }],
+      };
     }
     const ttl = typeof args.ttl_trading_days === "number" ? args.ttl_trading_days : 10;
     const at = iso(deps.now());
@@ -67,7 +72,14 @@ function addHandler(deps: JournalToolDeps, allowed: Set<string>): HandlerOf<type
       const live = activeWatchItems(s, deps.tradingDay);
       const old = live.find((i) => i.symbol === symbol);
       if (!old && live.length >= MAX_LIVE_WATCH_ITEMS) {
-        return { events: [], result: { ok: false, code: "watchlist_full", message: `the watchlist holds ${MAX_LIVE_WATCH_ITEMS} live entries; remove one first` } satisfies AnswerOf<typeof addWatchlist> };
+        return {
+          events: [],
+          result: {
+            ok: false,
+            code: "watchlist_full",
+            message: `the watchlist holds ${MAX_LIVE_WATCH_ITEMS} live entries; remove one first`,
+          } satisfies AnswerOf<typeof addWatchlist>,
+        };
       }
       const item: WatchItem = {
         id: `w-${s.seq + 1}`,
@@ -103,7 +115,12 @@ function removeHandler(deps: JournalToolDeps): HandlerOf<typeof removeWatchlist>
         const live = activeWatchItems(s, deps.tradingDay).map((i) => i.symbol);
         return {
           events: [],
-          result: { ok: false, code: "not_on_watchlist", message: `${symbol} is not on the watchlist (watched: ${live.join(", ") || "none"})`, details: { watched: live } } satisfies AnswerOf<typeof removeWatchlist>,
+          result: {
+            ok: false,
+            code: "not_on_watchlist",
+            message: `${symbol} is not on the watchlist (watched: ${live.join(", ") || "none"})`,
+            details: { watched: live },
+          } satisfies AnswerOf<typeof removeWatchlist>,
         };
       }
       const at = iso(deps.now());

@@ -38,7 +38,14 @@ export async function phaseWorld(opts: { config?: (c: Config) => void; approver?
   opts.config?.(config);
   const home = tmpHome();
   const journal = await freshJournal({ home, capital: 10_000 });
-  const broker = SimBroker.open({ market, config: config.broker.sim, start: "2020-01-06", cash: 10_000, pricing: simPricing(config, UNIVERSE), closeAfterWork: true });
+  const broker = SimBroker.open({
+    market,
+    config: config.broker.sim,
+    start: "2020-01-06",
+    cash: 10_000,
+    pricing: simPricing(config, UNIVERSE),
+    closeAfterWork: true,
+  });
   const sink = new EventSink();
   const ctx: RunStart = newRunContext({
     home,

@@ -14,7 +14,14 @@ import { ordersHash } from "../../../src/run/approval.js";
 import type { Open, Proposed, Valued } from "../../../src/run/phases/context.js";
 import { ok, phaseWorld } from "./helpers.js";
 
-const order = (symbol: string, side: "BUY" | "SELL", quantity: number, limit_price: number): ProposedOrder => ({ symbol, side, quantity, limit_price, reason: "test", evidence_ids: [] });
+const order = (symbol: string, side: "BUY" | "SELL", quantity: number, limit_price: number): ProposedOrder => ({
+  symbol,
+  side,
+  quantity,
+  limit_price,
+  reason: "test",
+  evidence_ids: [],
+});
 
 type World = Awaited<ReturnType<typeof phaseWorld>>;
 
