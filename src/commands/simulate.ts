@@ -59,6 +59,7 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
         stopRequested: stop.stopRequested,
         signal: stop.signal,
         onStart: (meta) => {
+          tally.limit = meta.max_drawdown_pct / 100;
           const head = {
             type: "simulation",
             name: meta.name,

@@ -30,26 +30,60 @@ export class Tally {
   trips = 0;
   peak = 0;
   worst = 0;
+  /** The kill switch's limit (fraction of the peak), once the simulation has said it. */
+  limit: number | null = null;
   add(d: DayRecord): void {
     this.orders += d.orders;
     if (d.trip) this.trips++;
     this.peak = Math.max(this.peak, d.value);
     this.worst = Math.max(this.worst, this.drawdown(d));
   }
+  /** The drawdown from the running high of the day values (not the kill switch's measure). */
   drawdown(d: DayRecord): number {
     return this.peak > 0 ? 1 - d.value / this.peak : 0;
   }
 }
 
+/** The kill switch's drawdown (from its confirmed peak) beside its limit: the figure that trips it. */
+function killSwitchDrawdown(d: DayRecord, t: Tally): string {
+  return `dd ${pct(d.gate_drawdown)}${t.limit === null ? "" : ` of ${pct(t.limit, 1)} limit`}`;
+}
+
+/**
+ * The live line, fitted to the terminal: the day, value, the kill switch's drawdown and the ETA
+ * always stay; the running-high drawdown, spend, trips and orders go first, in that order, when the
+ * line would not fit (never cut mid-word).
+ */
 export function liveLine(d: DayRecord, p: SimulationProgress, t: Tally, columns = 120): string {
   const e = eta(p);
   const width = String(p.total).length;
-  const line = `[${String(p.done).padStart(width)}/${p.total}] ${d.day}  value ${money(d.value)}  dd ${pct(t.drawdown(d))}  orders ${t.orders}${t.trips ? `  trips ${t.trips}` : ""}  spend $${p.costUsd.toFixed(4)}  ETA ${e === null ? "—" : formatDuration(e)}`;
+  const fromHigh = t.drawdown(d);
+  const parts: { text: string; drop: number }[] = [
+    { text: `[${String(p.done).padStart(width)}/${p.total}] ${d.day}`, drop: 0 },
+    { text: `value ${money(d.value)}`, drop: 0 },
+    { text: killSwitchDrawdown(d, t), drop: 0 },
+    { text: Math.abs(fromHigh - d.gate_drawdown) >= 0.0005 ? `(from high ${pct(fromHigh)})` : "", drop: 1 },
+    { text: `orders ${t.orders}`, drop: 4 },
+    { text: t.trips ? `trips ${t.trips}` : "", drop: 3 },
+    { text: `spend $${p.costUsd.toFixed(4)}`, drop: 2 },
+    { text: `ETA ${e === null ? "—" : formatDuration(e)}`, drop: 0 },
+  ];
+  const join = (ps: typeof parts) =>
+    ps
+      .filter((x) => x.text)
+      .map((x) => x.text)
+      .join("  ");
+  let shown = parts;
+  for (const level of [1, 2, 3, 4]) {
+    if (join(shown).length <= columns - 1) break;
+    shown = shown.filter((x) => x.drop !== level);
+  }
+  const line = join(shown);
   return line.length > columns - 1 ? line.slice(0, columns - 1) : line;
 }
 
 export function plainLine(d: DayRecord, t: Tally): string {
-  return `${d.day}  ${d.outcome.padEnd(18)} ${money(d.value).padStart(14)}  dd ${pct(t.drawdown(d)).padStart(7)}  orders ${d.orders}${d.trip ? `  KILL SWITCH TRIPPED: ${d.trip.reason}` : ""}${d.reset ? `  reset: ${d.reset.reason}` : ""}`;
+  return `${d.day}  ${d.outcome.padEnd(18)} ${money(d.value).padStart(14)}  ${killSwitchDrawdown(d, t)}  orders ${d.orders}${d.trip ? `  KILL SWITCH TRIPPED: ${d.trip.reason}` : ""}${d.reset ? `  reset: ${d.reset.reason}` : ""}`;
 }
 
 export function dayJson(d: DayRecord, p: SimulationProgress): Record<string, unknown> {
