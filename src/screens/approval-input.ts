@@ -6,7 +6,7 @@
 import type { ApprovalDecision, ApprovalRequest } from "../run/approval.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import { viewLines } from "./approval-layout.js";
-import { applyEdit, buildApproval, isApprovable, restoreRow, toggleDrop } from "./approval-model.js";
+import { applyEdit, buildApproval, isApprovable, restoreAll, restoreRow, toggleDrop } from "./approval-model.js";
 import { type ApprovalMode, type ApprovalScreenState, HALT_WORD, OVERLAY_KEYS, promptTable } from "./approval-modes.js";
 import { describeKeys, type KeyPress, type Keys } from "./input.js";
 import { APPROVAL_DETAIL_KEYS, APPROVAL_KEYS, CONFIRM_KEYS, EDIT_KEYS, isMove, matchKey } from "./keys.js";
@@ -111,7 +111,18 @@ function browseKey({ s, input, key, press, patch, onInterrupt, request, now, pag
     case "drop":
       return patch({ rows: toggleDrop(request, s.rows, s.selected), message: null });
     case "restore":
-      return patch({ rows: restoreRow(request, s.rows, s.selected), message: null });
+      return s.rows[s.selected]
+        ? patch({ rows: restoreRow(request, s.rows, s.selected), message: { tone: "dim", text: `order ${s.selected + 1} is back as proposed (re-gated)` } })
+        : undefined;
+    case "restoreAll":
+      return patch({ rows: restoreAll(request, s.rows), message: { tone: "dim", text: "every order is back as proposed (re-gated)" } });
+    case "quit":
+      return patch({
+        message: {
+          tone: "warn",
+          text: "q does not leave: decide with a, r or K, or Ctrl+C to stop the run (nothing placed)",
+        },
+      });
     case "reject":
       return patch({ mode: { kind: "reject", line: EMPTY_LINE }, message: null });
     case "kill":

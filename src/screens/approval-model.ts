@@ -103,6 +103,14 @@ export function restoreRow(req: ApprovalRequest, rows: readonly ApprovalRow[], i
   );
 }
 
+/** Every order back to what the model proposed (edits and drops undone), re-gated as a batch. */
+export function restoreAll(req: ApprovalRequest, rows: readonly ApprovalRow[]): ApprovalRow[] {
+  return regateRows(
+    req,
+    rows.map((r) => ({ ...r, order: { ...r.proposed }, dropped: false })),
+  );
+}
+
 export type BuildResult = { ok: true; decision: Extract<ApprovalDecision, { kind: "approve" }> } | { ok: false; message: string; rows?: ApprovalRow[] };
 
 /**

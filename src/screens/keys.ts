@@ -61,7 +61,20 @@ export const RUN_KEYS: KeyTable<RunAction> = [helpKey<RunAction>(), interrupt<Ru
 export const RUN_FINISHED_KEYS: KeyTable<never> = [];
 
 // ── Approval screen ──────────────────────────────────────────────────────────────────────────
-export type ApprovalAction = MoveAction | "details" | "portfolio" | "approve" | "edit" | "drop" | "restore" | "reject" | "kill" | "help" | "interrupt";
+export type ApprovalAction =
+  | MoveAction
+  | "details"
+  | "portfolio"
+  | "approve"
+  | "edit"
+  | "drop"
+  | "restore"
+  | "restoreAll"
+  | "reject"
+  | "kill"
+  | "quit"
+  | "help"
+  | "interrupt";
 export const APPROVAL_KEYS: KeyTable<ApprovalAction> = [
   ...moveKeys("select"),
   { action: "details", label: "Enter", help: "full reason & evidence", match: (_i, k) => k.return },
@@ -69,9 +82,11 @@ export const APPROVAL_KEYS: KeyTable<ApprovalAction> = [
   { action: "approve", label: "a", help: "approve…", match: char("a") },
   { action: "edit", label: "e", help: "edit qty/limit", match: char("e") },
   { action: "drop", label: "d", help: "drop/keep", match: char("d") },
-  { action: "restore", label: "u", help: "undo edits", match: char("u") },
+  { action: "restore", label: "u", help: "undo this order", match: char("u") },
+  { action: "restoreAll", label: "U", help: "undo all edits", match: char("U"), overlayOnly: true },
   { action: "reject", label: "r", help: "reject all…", match: char("r") },
   { action: "kill", label: "K", help: "kill switch…", match: char("K") },
+  { action: "quit", label: "q", help: "how to leave", match: char("q"), overlayOnly: true },
   helpKey<ApprovalAction>(),
   interrupt<ApprovalAction>("stop the run (nothing placed)"),
 ];

@@ -272,3 +272,39 @@ describe("ApprovalQueue", () => {
     expect(q.size).toBe(0);
   });
 });
+
+describe("ApprovalScreen undo and q", () => {
+  it("u undoes only the selected order's edits, U undoes every edit and drop, each re-gated and said", async () => {
+    const { inst, decisions } = setup();
+    // Edit AAPL's quantity down to 4, drop MSFT.
+    await sendInputAndWaitForChange(inst, "e");
+    await sendInputAndWaitForChange(inst, KEY.backspace);
+    await sendInputAndWaitForChange(inst, KEY.backspace);
+    await typeText(inst, "4");
+    let f = await sendInputAndWaitForChange(inst, KEY.enter);
+    expect(f).toMatch(/AAPL\s+4\s+100.00/);
+    await sendInputAndWaitForChange(inst, KEY.down);
+    f = await sendInputAndWaitForChange(inst, "d");
+    expect(f).toMatch(/MSFT.*dropped/i);
+    // u on MSFT restores MSFT only: AAPL keeps its edit.
+    f = await sendInputAndWaitForChange(inst, "u");
+    expect(f).toContain("order 2 is back as proposed (re-gated)");
+    expect(f).toMatch(/AAPL\s+4\s+100.00/);
+    expect(f).not.toMatch(/MSFT.*dropped/i);
+    // Drop MSFT again, then U restores everything.
+    await sendInputAndWaitForChange(inst, "d");
+    f = await sendInputAndWaitForChange(inst, "U");
+    expect(f).toContain("every order is back as proposed (re-gated)");
+    expect(f).toMatch(/AAPL\s+10\s+100.00/);
+    expect(f).not.toMatch(/MSFT.*dropped/i);
+    expect(decisions).toHaveLength(0);
+  });
+
+  it("q says how to leave instead of doing nothing, and decides nothing", async () => {
+    const { inst, decisions, onInterrupt } = setup();
+    const f = await sendInputAndWaitForChange(inst, "q");
+    expect(f).toContain("q does not leave: decide with a, r or K, or Ctrl+C to stop the run (nothing placed)");
+    expect(decisions).toHaveLength(0);
+    expect(onInterrupt).not.toHaveBeenCalled();
+  });
+});

@@ -38,9 +38,11 @@ describe("the ? overlay lists every key of the screen", () => {
       "a approve…",
       "e edit qty/limit",
       "d drop/keep",
-      "u undo edits",
+      "u undo this order",
+      "U undo all edits",
       "r reject all…",
       "K kill switch…",
+      "q how to leave",
       "Ctrl+C stop the run (nothing placed)",
     ])
       expect(f).toContain(k);
