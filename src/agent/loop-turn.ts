@@ -70,7 +70,7 @@ function repairBudgetSpent(run: LoopRun, turn: number): Stop | null {
   if (!repeated) return null;
   return {
     outcome: "repair_budget",
-    reason: `the model repeated a refused call unchanged: ${repeated.tool} was refused ${repeated.refusals} times with the same arguments and the same error (${repeated.error_code}) by turn ${turn}; the run ends without a proposal. The error: ${clip(repeated.error, 300)}`,
+    reason: `the model repeated a refused call unchanged: ${repeated.tool} was refused ${repeated.refusals} times (the last on turn ${turn}) with the same arguments and the same error (${repeated.error_code}: ${clip(repeated.error, 300)})`,
   };
 }
 

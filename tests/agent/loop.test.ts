@@ -37,7 +37,9 @@ describe("stop conditions", () => {
     const client = new ScriptedClient({ script: "runaway" });
     const { result, events } = await run({ client, runtime: w.runtime });
     expect(result.outcome).toBe("repair_budget");
-    expect(result.reason).toContain("get_portfolio was refused 2 times with the same arguments and the same error (tool_call_limit_reached)");
+    expect(result.reason).toContain(
+      "get_portfolio was refused 2 times (the last on turn 7) with the same arguments and the same error (tool_call_limit_reached: get_portfolio may succeed at most 5 times per run",
+    );
     expect(result.turns).toBe(7);
     expect(result.usage).toHaveLength(7);
     // get_portfolio's per-run limit (5) was enforced along the way; the handler ran 5 times only
