@@ -5,7 +5,10 @@
  * run, and about each order's own instrument) → pending check (final tool) → per-run call limit →
  * handler → envelope → masking (when on) → compaction.
  * Invalid input never reaches a handler; a handler exception becomes `tool_execution_failed`.
- * The checks before the call limit (unknown tool to pending) live in `./admission.ts`.
+ * The checks before the call limit (unknown tool to pending) live in `./admission.ts`. Every refusal
+ * (admission or call limit) goes through the run's repair budget (`./repair-budget.ts`): a call sent
+ * again unchanged after a refusal decided by its arguments alone is refused again before admission,
+ * and `repeatedRefusal()` tells the loop when identical refusals have spent the budget.
  */
 import type { PendingError } from "../core/events.js";
 import type { GateDecision } from "../core/gate-types.js";
