@@ -36,6 +36,7 @@ describe("the repair budget", () => {
       expect(first).toMatchObject({ success: false, stage: "validation", errorCode: "invalid_tool_arguments" });
       expect(rt.repeatedRefusal()).toBeUndefined();
       const calls = validate.mock.calls.length;
+      expect(calls).toBeGreaterThan(0); // the first call was validated
       // The same arguments, in another key order and as a JSON string: the same call.
       const again = await rt.dispatch("get_price_history", JSON.stringify({ bars: "many", symbol: "ALFA" }));
       expect(validate.mock.calls.length).toBe(calls); // not validated again
