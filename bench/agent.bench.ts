@@ -14,7 +14,12 @@ const scripted: OverheadSample[] = [];
 const server: OverheadSample[] = [];
 let fake: FakeAnthropic | undefined;
 
-/** The fake API, started on first use: a model that reads the portfolio every turn, 200 ms per answer. */
+/**
+ * The fake API, started on first use: a model that reads a price history every turn, 200 ms per
+ * answer. Each call asks for another lookback, so the calls past the tool's limit are refused as
+ * different calls and the run goes to the turn limit (an unchanged repeat of a refused call would
+ * end it on the repair budget).
+ */
 async function fakeApi(): Promise<FakeAnthropic> {
   if (fake) return fake;
   const f = await startFakeAnthropic();
@@ -23,8 +28,8 @@ async function fakeApi(): Promise<FakeAnthropic> {
     kind: "message",
     delayMs: 200,
     content: [
-      { type: "text", text: "Checking the account again." },
-      { type: "tool_use", id: `toolu_${n++}`, name: "get_portfolio", input: {} },
+      { type: "text", text: "Checking the history again." },
+      { type: "tool_use", id: `toolu_${n}`, name: "get_price_history", input: { symbol: "ALFA", lookback_days: 30 + (n++ % 200) } },
     ],
     stop_reason: "tool_use",
   }));
@@ -54,7 +59,7 @@ describe("agent loop, scripted model", () => {
   bench("momentum run (4 turns: reads, histories, dry run, submit)", async () => {
     scripted.push(await sampleRun(new ScriptedClient({ script: "momentum" })));
   });
-  bench("runaway run (20 turns, ends on the turn limit)", async () => {
+  bench("runaway run (get_portfolio every turn: 5 calls, then its limit's refusal repeated unchanged ends the run on turn 7)", async () => {
     scripted.push(await sampleRun(new ScriptedClient({ script: "runaway" })));
   });
 });

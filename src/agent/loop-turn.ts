@@ -59,7 +59,19 @@ async function* answerTools(run: LoopRun, turn: number, uses: ToolUseBlock[]): A
       : { outcome: "submitted", reason: `submit_orders with ${proposal.orders.length} order(s) on turn ${turn}`, proposal };
   }
   if (signal?.aborted) return { outcome: "interrupted", reason: `interrupted during the tool calls of turn ${turn}` };
-  return null;
+  return repairBudgetSpent(run, turn);
+}
+
+const clip = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+/** The run ends when the model sent a refused call again unchanged and it was refused again (src/tools/repair-budget.ts). */
+function repairBudgetSpent(run: LoopRun, turn: number): Stop | null {
+  const repeated = run.opts.runtime.repeatedRefusal();
+  if (!repeated) return null;
+  return {
+    outcome: "repair_budget",
+    reason: `the model repeated a refused call unchanged: ${repeated.tool} was refused ${repeated.refusals} times (the last on turn ${turn}) with the same arguments and the same error (${repeated.error_code}: ${clip(repeated.error, 300)})`,
+  };
 }
 
 /** What the model answered, as the transcript keeps it and its tool calls run. */

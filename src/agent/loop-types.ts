@@ -15,6 +15,17 @@ export interface AgentToolRuntime {
   anthropicTools(): { name: string; description: string; input_schema: Record<string, unknown> }[];
   dispatch(name: string, rawArgs: unknown, opts?: { signal?: AbortSignal }): Promise<AgentDispatchOutcome>;
   pending(): PendingError[];
+  /** The call whose identical refusals spent the run's repair budget, once one has (the loop then ends the run). */
+  repeatedRefusal(): RepeatedRefusal | undefined;
+}
+
+/** A call the model sent again unchanged after it was refused, refused again with the same error. */
+export interface RepeatedRefusal {
+  tool: string;
+  error_code: string;
+  error: string;
+  /** Identical refusals of the call, the first one included. */
+  refusals: number;
 }
 
 export interface AgentDispatchOutcome {

@@ -11,7 +11,10 @@
  * - `monthly_budget`: nothing left of the month's LLM spend cap (checked before the first call) or
  *   this run's cost went above what was left of it;
  * - `refusal`, `max_tokens`, `context_window` (stop reasons); `model_error`: the call failed after
- *   the client's retries (or timed out); `interrupted`: the run's AbortSignal fired.
+ *   the client's retries (or timed out); `interrupted`: the run's AbortSignal fired;
+ * - `repair_budget`: the model sent a refused call again unchanged and it was refused again with the
+ *   same error (src/tools/repair-budget.ts): the run ends after that turn's tool calls, without
+ *   asking the model again.
  * `pause_turn` sends the assistant turn back as is and continues (it counts as a turn).
  *
  * Every tool_use block of a turn is dispatched (read and dry-run tools before the final tool); one

@@ -56,6 +56,7 @@ const AGENT_OUTCOMES = [
   "context_window",
   "model_error",
   "interrupted",
+  "repair_budget",
 ] as const;
 export const AgentOutcomeSchema = Type.Union(AGENT_OUTCOMES.map((outcome) => Type.Literal(outcome)));
 export type AgentOutcome = Static<typeof AgentOutcomeSchema>;

@@ -1,12 +1,14 @@
 /**
  * A tool call's admission, everything before the call limit and the handler: unknown tool →
- * arguments parse (a JSON string, an object, not too deep) → schema validation (all issues) →
+ * arguments parse (a JSON string, an object, not too deep) → empty optional lists dropped
+ * (tw-tools/3 on, ./empty-lists.ts) → schema validation (all issues) →
  * entity unmasking (when masking is on; an ambiguous partial alias is refused) → grounding
  * (evidence ids returned in this run, and about each order's own instrument) → pending check
  * (final tool). A refusal names its failure, its dispatch stage and the arguments to record.
  */
 import { isTooDeepStandIn, MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.js";
 import { GROUNDED_TOOLS } from "./catalogue.js";
+import { dropsEmptyOptionalLists, withoutEmptyOptionalLists } from "./empty-lists.js";
 import type { FailureSpec } from "./envelope.js";
 import type { EvidenceRegistry } from "./grounding.js";
 import type { PendingTracker } from "./pending.js";
@@ -57,9 +59,10 @@ export function admit(c: AdmissionContext, name: string, rawArgs: unknown): Admi
   // 1. Parse: arguments may arrive as a JSON string.
   const parsed = parseArguments(contract, rawArgs);
   if (!parsed.ok) return parsed;
-  const modelArgs = parsed.value;
-  // 2. Schema validation: every issue at once.
-  const invalid = validationRefusal(c, contract, modelArgs);
+  // 1b. An empty optional list that needs an item is treated as absent (tw-tools/3 on; ./empty-lists.ts).
+  const modelArgs = dropsEmptyOptionalLists(c.set.version) ? withoutEmptyOptionalLists(contract.input, parsed.value) : parsed.value;
+  // 2. Schema validation: every issue at once (a refusal shows the arguments as received).
+  const invalid = validationRefusal(c, contract, modelArgs, parsed.value);
   if (invalid) return invalid;
   // 2b. Unmasking: the model's aliases and shifted dates back to real terms; an ambiguous partial alias is refused.
   const unmasked = unmaskArguments(c, contract, modelArgs);
@@ -130,7 +133,12 @@ function parseArguments(contract: ServedContract, rawArgs: unknown): Admitted<Re
   return { ok: true, value: args };
 }
 
-function validationRefusal(c: AdmissionContext, contract: ServedContract, modelArgs: Record<string, unknown>): Refusal | undefined {
+function validationRefusal(
+  c: AdmissionContext,
+  contract: ServedContract,
+  modelArgs: Record<string, unknown>,
+  received: Record<string, unknown>,
+): Refusal | undefined {
   const name = contract.name;
   const report = c.set.validate(name, modelArgs);
   if (report.valid) return undefined;
@@ -144,12 +152,12 @@ function validationRefusal(c: AdmissionContext, contract: ServedContract, modelA
         .map((i) => `${i.path} ${i.message}`)
         .join("; ")}${n > 5 ? "; …" : ""}`,
       example: contract.example,
-      received: modelArgs,
+      received,
       issues: report.issues,
       missing: report.missing,
     },
     "validation",
-    modelArgs,
+    received,
   );
 }
 

@@ -5,7 +5,10 @@
  * run, and about each order's own instrument) → pending check (final tool) → per-run call limit →
  * handler → envelope → masking (when on) → compaction.
  * Invalid input never reaches a handler; a handler exception becomes `tool_execution_failed`.
- * The checks before the call limit (unknown tool to pending) live in `./admission.ts`.
+ * The checks before the call limit (unknown tool to pending) live in `./admission.ts`. Every refusal
+ * (admission or call limit) goes through the run's repair budget (`./repair-budget.ts`): a call sent
+ * again unchanged after a refusal decided by its arguments alone is refused again before admission,
+ * and `repeatedRefusal()` tells the loop when identical refusals have spent the budget.
  */
 import type { PendingError } from "../core/events.js";
 import type { GateDecision } from "../core/gate-types.js";
@@ -16,6 +19,8 @@ import { DEFAULT_BUDGET_CHARS } from "./compaction.js";
 import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.js";
 import { TOOL_ERROR_CODES } from "../core/tool-error-codes.js";
 import { PendingTracker } from "./pending.js";
+import { type RepairBudget, type Refusal, repairBudgetFor } from "./repair-budget.js";
+import type { RepeatedRefusal } from "../agent/loop-types.js";
 import { summarizeEnvelope } from "./summary.js";
 import type { AnthropicToolDef, OpenAIToolDef } from "./render.js";
 import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";
@@ -70,6 +75,8 @@ export interface ToolRuntime {
   pending(): PendingError[];
   seenEvidence(): ReadonlySet<string>;
   callCount(tool: string): number;
+  /** The call whose identical refusals spent the repair budget (./repair-budget.ts), once one has. */
+  repeatedRefusal(): RepeatedRefusal | undefined;
 }
 
 /** One run's dispatch state: what `buildToolRuntime` binds, and every call reads or updates. */
@@ -86,6 +93,8 @@ interface RunTools {
   /** Calls past the limit check whose handler has not settled: they hold a slot of the limit. */
   inFlight: Map<string, number>;
   admission: AdmissionContext;
+  /** Identical refusals counted (none for tw-tools/1 and /2). */
+  repairs: RepairBudget | undefined;
 }
 
 /** Build a run's runtime. Refuses to build while any catalogue tool has no handler. */
@@ -112,6 +121,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     successes: new Map(),
     inFlight: new Map(),
     admission: { set, contractOf, available: set.contracts.map((t) => t.name), masking, registry, pending },
+    repairs: repairBudgetFor(set.version),
   };
   const shownTools = <T>(tools: T[]): T[] => (masking ? masking.mask(tools) : tools);
   return {
@@ -123,6 +133,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     pending: () => pending.list(),
     seenEvidence: () => registry.ids,
     callCount: (tool) => rt.successes.get(tool) ?? 0,
+    repeatedRefusal: () => rt.repairs?.spent(),
   };
 }
 
@@ -137,14 +148,19 @@ interface Call {
 
 async function dispatchCall(rt: RunTools, name: string, rawArgs: unknown, dopts: { signal?: AbortSignal }): Promise<DispatchOutcome> {
   const started = rt.now();
+  // 0. A repeat of a call refused on its arguments alone is refused again without checking it (./repair-budget.ts).
+  const key = rt.repairs?.keyOf(name, rawArgs);
+  const again = rt.repairs?.repeat(key);
+  if (again) return fail(rt, again.spec, again.stage, started, again.args);
   // 1-4. Unknown tool, parse, validation, unmasking, grounding, pending corrections.
   const a = admit(rt.admission, name, rawArgs);
-  if (!a.ok) return fail(rt, a.spec, a.stage, started, a.args);
+  if (!a.ok) return refusal(rt, key, a, started);
   const call: Call = { rt, name, contract: a.contract, args: a.args, started };
   // 5. Per-run call limit: successful calls count, and calls still running hold a slot so that
   //    concurrent dispatches of one tool cannot overshoot the limit.
   const limited = limitRefusal(call);
-  if (limited) return limited;
+  if (limited) return refusal(rt, key, limited, started);
+  rt.repairs?.settle(key, undefined);
   // 6. Handler.
   const ran = await runHandler(call, dopts.signal);
   if (ran.threw) {
@@ -154,23 +170,27 @@ async function dispatchCall(rt: RunTools, name: string, rawArgs: unknown, dopts:
   return ran.result.ok ? handlerSuccess(call, ran.result) : handlerFailure(call, ran.result);
 }
 
-function limitRefusal({ rt, name, contract, args, started }: Call): DispatchOutcome | undefined {
+/** A refused call's outcome, counted by the repair budget (a repeat's message says so). */
+function refusal(rt: RunTools, key: string | undefined, refused: Refusal, started: number): DispatchOutcome {
+  const r = rt.repairs ? (rt.repairs.settle(key, refused) ?? refused) : refused;
+  return fail(rt, r.spec, r.stage, started, r.args);
+}
+
+function limitRefusal({ name, contract, args, rt }: Call): Refusal | undefined {
   const used = rt.successes.get(name) ?? 0;
   const running = rt.inFlight.get(name) ?? 0;
   if (contract.callLimit === null || used + running < contract.callLimit) return undefined;
-  return fail(
-    rt,
-    {
+  return {
+    spec: {
       code: "tool_call_limit_reached",
       tool: name,
       message: `${name} may succeed at most ${contract.callLimit} times per run; the limit is reached`,
       example: contract.example,
       received: args,
     },
-    "limit",
-    started,
+    stage: "limit",
     args,
-  );
+  };
 }
 
 /** Runs the handler, holding a slot of the call limit while it runs; a throw (or no result) is reported, not raised. */

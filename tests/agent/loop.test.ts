@@ -32,17 +32,29 @@ describe("stop conditions", () => {
     expect(ofType(events, "proposal")).toHaveLength(0);
   });
 
-  test("runaway model: the turn limit (20) stops it after exactly 20 calls", async () => {
+  test("runaway model: the per-run limit refuses get_portfolio after 5, and the repeated refusal ends the run (repair_budget) on turn 7, not at the turn limit", async () => {
     const w = makeWorld();
     const client = new ScriptedClient({ script: "runaway" });
     const { result, events } = await run({ client, runtime: w.runtime });
-    expect(result.outcome).toBe("turn_limit");
-    expect(result.turns).toBe(20);
-    expect(ofType(events, "model.turn_started")).toHaveLength(20);
-    expect(result.usage).toHaveLength(20);
+    expect(result.outcome).toBe("repair_budget");
+    expect(result.reason).toContain(
+      "get_portfolio was refused 2 times (the last on turn 7) with the same arguments and the same error (tool_call_limit_reached: get_portfolio may succeed at most 5 times per run",
+    );
+    expect(result.turns).toBe(7);
+    expect(result.usage).toHaveLength(7);
     // get_portfolio's per-run limit (5) was enforced along the way; the handler ran 5 times only
     expect(w.handlerCalls.get_portfolio).toBe(5);
-    expect(ofType(events, "tool.rejected").every((e) => e.error_code === "tool_call_limit_reached")).toBe(true);
+    expect(ofType(events, "tool.rejected").map((e) => e.error_code)).toEqual(["tool_call_limit_reached", "tool_call_limit_reached"]);
+    expect(events.at(-1)).toMatchObject({ type: "agent.finished", outcome: "repair_budget", turns: 7 });
+  });
+
+  test("runaway model: the turn limit stops it after exactly max_turns calls", async () => {
+    const client = new ScriptedClient({ script: "runaway" });
+    const { result, events } = await run({ client, runtime: makeWorld().runtime, limits: { ...LIMITS, maxTurns: 4 } });
+    expect(result.outcome).toBe("turn_limit");
+    expect(result.turns).toBe(4);
+    expect(ofType(events, "model.turn_started")).toHaveLength(4);
+    expect(result.usage).toHaveLength(4);
   });
 
   test("wall clock: a limit of 0 makes no call", async () => {
