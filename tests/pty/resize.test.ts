@@ -97,7 +97,11 @@ test("run screen while the model thinks: 70 → 160 → 80 shows one header, the
   c.resize(160);
   await pause(800);
   expectCleanFrame(c, 160, markers);
-  c.resize(80);
+  // A burst of resizes (a window dragged narrower): one clean frame at the final width.
+  for (const cols of [140, 120, 100, 90, 80]) {
+    c.resize(cols);
+    await pause(20);
+  }
   await pause(800);
   expectCleanFrame(c, 80, markers);
   c.term.write("\u0003");
