@@ -61,10 +61,10 @@ describe("mount functions", () => {
     const before = t.stdout.writes.length;
     t.stdout.columns = 70;
     t.stdout.emit("resize");
-    const after = () => t.stdout.writes.slice(before).join("");
+    const written = () => t.stdout.writes.slice(before).join("");
     // Once the resize settles: the screen cleared, then the whole frame drawn again.
-    await waitFor(() => after().includes("\u001b[2J\u001b[H"), 2000, "the clear");
-    expect(after().split("\u001b[2J\u001b[H").at(-1)).toContain("no runs yet");
+    await waitFor(() => written().includes("\u001b[2J\u001b[H"), 2000, "the clear");
+    expect(written().split("\u001b[2J\u001b[H").at(-1)).toContain("no runs yet");
     t.stdin.send("q");
     await j.waitUntilExit();
     await waitFor(() => t.stdout.all.includes("\u001b[?1049l"), 2000, "the screen restored");
@@ -81,10 +81,10 @@ describe("mount functions", () => {
     const before = t.stdout.writes.length;
     t.stdout.columns = 80;
     t.stdout.emit("resize");
-    const after = () => t.stdout.writes.slice(before).join("");
-    await waitFor(() => after().includes("\u001b[2J\u001b[3J\u001b[H"), 2000, "the clear");
+    const written = () => t.stdout.writes.slice(before).join("");
+    await waitFor(() => written().includes("\u001b[2J\u001b[3J\u001b[H"), 2000, "the clear");
     // The <Static> log (printed once, append-only) is printed again after the clear, at the new width.
-    await waitFor(() => after().split("\u001b[2J\u001b[3J\u001b[H").at(-1)?.includes("hello") === true, 2000, "the log again");
+    await waitFor(() => written().split("\u001b[2J\u001b[3J\u001b[H").at(-1)?.includes("hello") === true, 2000, "the log again");
     expect(t.stdout.all).not.toContain("\u001b[?1049h"); // inline, not the alternate screen
     app.unmount();
     await app.waitUntilExit();
