@@ -149,8 +149,11 @@ test("journal browser and kill-switch screen (alternate screen): 120 → 80 and 
     await k.settle();
     await resizeTo(k, to);
     expectCleanFrame(k, to, ["Kill switch · trading state", "Current value"]);
+    // One key after the resize: the help opens, and a further resize redraws it cleanly.
     k.term.write("?");
-    await k.settle();
+    await k.waitForText("Keys · kill switch");
+    await resizeTo(k, from);
+    expectCleanFrame(k, from, ["Keys · kill switch"]);
     k.term.write("\u0003");
     await k.waitFor(() => k.exitCode() !== null, "the kill-switch screen to exit");
     expect(k.exitCode()).toBe(130);
