@@ -54,7 +54,7 @@ export class VirtualTerminal {
   }
 
   write(data: string): void {
-    let s = this.pending + data;
+    const s = this.pending + data;
     this.pending = "";
     let i = 0;
     while (i < s.length) {
@@ -75,7 +75,6 @@ export class VirtualTerminal {
       else if (ch === "\t") this.x = Math.min(this.cols - 1, (Math.floor(this.x / 8) + 1) * 8);
       else if (ch >= " " && ch !== "\u007f") this.print(ch);
     }
-    s = "";
   }
 
   private print(ch: string): void {
