@@ -11,6 +11,7 @@ import { HelpOverlay, KeyHelp, ScrollLines, Spinner, useTicker } from "./compone
 import { useKeys } from "./input.js";
 import { matchKey, overlayKeys, RUN_FINISHED_KEYS, RUN_KEYS } from "./keys.js";
 import { portfolioLines } from "./portfolio-lines.js";
+import { useResizeGeneration } from "./resize.js";
 import type { RunHeader, RunItem, RunState, VerdictRow } from "./run-state.js";
 import { useTerminalSize } from "./terminal.js";
 import { clip, fitSegments, formatDuration, tailLines } from "./text.js";
@@ -294,6 +295,8 @@ export function RunScreen({ state, onInterrupt, children }: RunScreenProps) {
   );
   // A fresh array only when finished items were added (Static renders only the new tail).
   const items = useMemo(() => state.items.slice(0, state.itemCount), [state.items, state.itemCount]);
+  // After a resize the scrollback is cleared and every finished item printed again at the new width.
+  const resizeGeneration = useResizeGeneration();
   const width = Math.max(20, columns - 1);
   // The portfolio while the model works (the approval screen shows its own).
   const folio =
@@ -301,7 +304,9 @@ export function RunScreen({ state, onInterrupt, children }: RunScreenProps) {
   const liveRows = Math.max(1, rows - HEADER_ROWS - STATUS_ROWS - 2 - folio.length);
   return (
     <>
-      <Static items={items}>{(item) => <RunItemView key={item.key} item={item} />}</Static>
+      <Static key={resizeGeneration} items={items}>
+        {(item) => <RunItemView key={item.key} item={item} />}
+      </Static>
       <Box flexDirection="column" width={width}>
         <RunHeaderView header={state.header} columns={columns} />
         {hasChild ? null : <ScrollLines lines={folio} offset={0} height={folio.length} width={width} />}

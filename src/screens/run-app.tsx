@@ -15,6 +15,7 @@ import { JournalScreen, type JournalScreenProps } from "./JournalScreen.js";
 import { ReconcileScreen, type ReconcileScreenProps } from "./ReconcileScreen.js";
 import { KillSwitchScreen, type KillSwitchScreenProps } from "./KillSwitchScreen.js";
 import { createRunStore, type RunStore } from "./run-state.js";
+import { ResizeFrame } from "./resize.js";
 import { HEADER_ROWS, RunScreen } from "./RunScreen.js";
 import { useTerminalSize } from "./terminal.js";
 import { createTheme, ThemeContext } from "./theme.js";
@@ -34,7 +35,6 @@ export interface MountOptions {
 
 const ALT_ON = "\u001b[?1049h\u001b[2J\u001b[H";
 const ALT_OFF = "\u001b[?1049l";
-const CLEAR = "\u001b[2J\u001b[H";
 
 export interface Mounted {
   unmount(): void;
@@ -87,33 +87,22 @@ function mount(node: ReactElement, opts: MountOptions & { patchConsole?: boolean
   const theme = createTheme(opts.env ?? process.env);
   const stdout = opts.stdout ?? process.stdout;
   if (opts.alternateScreen) stdout.write(ALT_ON);
-  // A clean redraw on resize: registered before Ink's own listener, so the screen is cleared
-  // before Ink draws the new frame. A narrower terminal re-wraps what is on screen, which Ink's
-  // line-by-line erase cannot account for; the full-screen views clear on every resize.
-  let width = stdout.columns ?? 0;
-  let instance: ReturnType<typeof render> | null = null;
-  const onResize = () => {
-    const now = stdout.columns ?? 0;
-    if (opts.alternateScreen || now < width) {
-      stdout.write(CLEAR);
-      instance?.clear();
-    }
-    width = now;
-  };
-  stdout.on("resize", onResize);
-  instance = render(<ThemeContext.Provider value={theme}>{node}</ThemeContext.Provider>, {
-    exitOnCtrlC: false,
-    patchConsole: opts.patchConsole ?? false,
-    ...(opts.stdout ? { stdout: opts.stdout } : {}),
-    ...(opts.stdin ? { stdin: opts.stdin } : {}),
-    ...(opts.stderr ? { stderr: opts.stderr } : {}),
-  });
-  const inst = instance;
+  const inst = render(
+    <ThemeContext.Provider value={theme}>
+      <ResizeFrame alternateScreen={opts.alternateScreen === true}>{node}</ResizeFrame>
+    </ThemeContext.Provider>,
+    {
+      exitOnCtrlC: false,
+      patchConsole: opts.patchConsole ?? false,
+      ...(opts.stdout ? { stdout: opts.stdout } : {}),
+      ...(opts.stdin ? { stdin: opts.stdin } : {}),
+      ...(opts.stderr ? { stderr: opts.stderr } : {}),
+    },
+  );
   let done = false;
   const restore = () => {
     if (done) return;
     done = true;
-    stdout.off("resize", onResize);
     if (opts.alternateScreen) stdout.write(ALT_OFF);
   };
   inst.waitUntilExit().then(restore, restore);

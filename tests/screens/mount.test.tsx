@@ -61,16 +61,16 @@ describe("mount functions", () => {
     const before = t.stdout.writes.length;
     t.stdout.columns = 70;
     t.stdout.emit("resize");
-    await waitFor(() => t.stdout.writes.length > before + 1, 2000, "a redraw");
-    const after = t.stdout.writes.slice(before).join("");
-    expect(after).toContain("\u001b[2J\u001b[H");
-    expect(after).toContain("no runs yet");
+    const written = () => t.stdout.writes.slice(before).join("");
+    // Once the resize settles: the screen cleared, then the whole frame drawn again.
+    await waitFor(() => written().includes("\u001b[2J\u001b[H"), 2000, "the clear");
+    expect(written().split("\u001b[2J\u001b[H").at(-1)).toContain("no runs yet");
     t.stdin.send("q");
     await j.waitUntilExit();
     await waitFor(() => t.stdout.all.includes("\u001b[?1049l"), 2000, "the screen restored");
   });
 
-  it("the run console clears and redraws when the terminal gets narrower (no re-wrapped leftovers)", async () => {
+  it("the run console clears the screen and its scrollback on resize and prints its log again below the clear", async () => {
     const t = io(120, 30);
     const sink = new EventSink();
     sink.runId = "run-9";
@@ -81,9 +81,11 @@ describe("mount functions", () => {
     const before = t.stdout.writes.length;
     t.stdout.columns = 80;
     t.stdout.emit("resize");
-    await waitFor(() => t.stdout.writes.length > before, 2000, "a redraw");
-    expect(t.stdout.writes.slice(before).join("")).toContain("\u001b[2J\u001b[H");
-    expect(t.stdout.all).not.toContain("\u001b[?1049h"); // the run keeps its scrollback
+    const written = () => t.stdout.writes.slice(before).join("");
+    await waitFor(() => written().includes("\u001b[2J\u001b[3J\u001b[H"), 2000, "the clear");
+    // The <Static> log (printed once, append-only) is printed again after the clear, at the new width.
+    await waitFor(() => written().split("\u001b[2J\u001b[3J\u001b[H").at(-1)?.includes("hello") === true, 2000, "the log again");
+    expect(t.stdout.all).not.toContain("\u001b[?1049h"); // inline, not the alternate screen
     app.unmount();
     await app.waitUntilExit();
   });

@@ -1,0 +1,161 @@
+/**
+ * Resizing the window on every screen, in a real pty whose output feeds a terminal emulator that
+ * re-wraps on resize as xterm and tmux do: after each resize the visible frame is the new frame only
+ * — no old-width header, value line, title or footer above it, no line re-wrapped from a wider frame
+ * — and keys (one at a time and in one chunk) still work.
+ */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { type FakeOpenAI, startFakeOpenAI } from "../agent/fake-openai-server.js";
+import { BIN, terminalEnv } from "./helpers.js";
+import { count, pause, screenHome, spawnScreen } from "./screen-helpers.js";
+
+type Screen = ReturnType<typeof spawnScreen>;
+
+/** The visible frame holds each marker exactly once, fits the width, and no row is a re-wrapped leftover. */
+function expectCleanFrame(c: Screen, cols: number, markers: readonly string[]) {
+  const lines = c.screen();
+  const frame = lines.join("\n");
+  expect(c.vt.wrappedRows(), frame).toEqual([]);
+  for (const l of lines) expect(l.length, frame).toBeLessThanOrEqual(cols);
+  for (const m of markers) expect(count(lines, m), `${m} in\n${frame}`).toBe(1);
+}
+
+async function resizeTo(c: Screen, cols: number, quietMs = 300) {
+  c.resize(cols);
+  await c.settle(quietMs);
+}
+
+function runWithoutTerminal(home: string): void {
+  try {
+    execFileSync(process.execPath, [BIN, "--home", home, "run"], { stdio: ["ignore", "pipe", "pipe"], env: terminalEnv(home) });
+  } catch {
+    // exit 6: the proposal awaits approval
+  }
+}
+
+let fake: FakeOpenAI | null = null;
+afterEach(async () => {
+  await fake?.close();
+  fake = null;
+});
+
+test("approval screen in the live run: 120 → 80 → 160 leaves only the new frame; the scrollback is printed again at the new width; keys still work", async () => {
+  const c = spawnScreen(screenHome(), ["run"], 120, 40);
+  await c.waitForText("Approve orders?");
+  await c.settle();
+  const markers = ["tradewarden PAPER", "· orders left 10", "Approve orders?", "cash 100,000.00 USD →", "• approval requested"];
+  expectCleanFrame(c, 120, markers);
+
+  await resizeTo(c, 80);
+  expectCleanFrame(c, 80, markers);
+  // The header is the 80-column one (the account and model segments give way), not the old wide one.
+  expect(c.screen().join("\n")).not.toContain("model scripted/scripted:momentum");
+  // One key at a time after the resize.
+  c.term.write("j");
+  await c.waitForText("order 2 of 2 · BUY 701 KILO");
+
+  await resizeTo(c, 160);
+  expectCleanFrame(c, 160, markers);
+  expect(c.screen().join("\n")).toContain("model scripted/scripted:momentum");
+  // Keys in one chunk after the resize: back to the first order and open its details.
+  c.term.write("k\r");
+  await c.waitForText("order details");
+  await c.settle();
+  expect(c.screen().join("\n")).toContain("HTLX");
+  await resizeTo(c, 80);
+  expectCleanFrame(c, 80, ["tradewarden PAPER", "order details"]);
+  c.term.write("\u0003");
+  await c.waitFor(() => c.exitCode() !== null, "the run to exit");
+  expect(c.exitCode()).toBe(130);
+}, 90_000);
+
+test("run screen while the model thinks: 70 → 160 → 80 shows one header, the log above it printed again at the new width", async () => {
+  fake = await startFakeOpenAI();
+  fake.enqueue(
+    {
+      kind: "message",
+      content: [
+        { type: "text", text: "Checking the account first." },
+        { type: "tool_use", id: "call_p", name: "get_portfolio", input: {} },
+      ],
+      stop_reason: "tool_use",
+    },
+    { kind: "hang" },
+  );
+  const home = screenHome();
+  writeFileSync(join(home, "tradewarden.toml"), `[model]\nprovider = "openai"\nid = "gpt-5-mini"\nbase_url = "${fake.url}"\n`);
+  const c = spawnScreen(home, ["run"], 70, 40);
+  await c.waitFor(() => (fake?.requests.length ?? 0) >= 2, "the model's second call (it thinks)");
+  await c.waitForText("get_portfolio");
+  await pause(500);
+  const markers = ["tradewarden PAPER", "Checking the account first."];
+  expectCleanFrame(c, 70, markers);
+  // The spinner keeps drawing: wait a fixed time for the redraw instead of for quiet.
+  c.resize(160);
+  await pause(800);
+  expectCleanFrame(c, 160, markers);
+  // A burst of resizes (a window dragged narrower): one clean frame at the final width.
+  for (const cols of [140, 120, 100, 90, 80]) {
+    c.resize(cols);
+    await pause(20);
+  }
+  await pause(800);
+  expectCleanFrame(c, 80, markers);
+  c.term.write("\u0003");
+  await c.waitFor(() => c.exitCode() !== null, "the run to exit");
+  expect(c.exitCode()).toBe(130);
+}, 90_000);
+
+test("journal browser and kill-switch screen (alternate screen): 120 → 80 and 70 → 160 leave only the new frame; keys still work", async () => {
+  const home = screenHome();
+  runWithoutTerminal(home);
+
+  const j = spawnScreen(home, ["journal"], 120, 40);
+  await j.waitForText("Journal ·");
+  await j.settle();
+  const jm = ["tradewarden · Journal · 1 run(s)", "run 1 of 1", "Enter open run"];
+  await resizeTo(j, 80);
+  expectCleanFrame(j, 80, jm);
+  expect(j.screen().join("\n")).not.toContain("started (UTC)");
+  // Keys in one chunk: a filter typed at once.
+  j.term.write("/await");
+  await j.waitForText("await");
+  await resizeTo(j, 160);
+  expectCleanFrame(j, 160, ["tradewarden · Journal ·", "filter / await"]);
+  j.term.write("\u0003");
+  await j.waitFor(() => j.exitCode() !== null, "the journal browser to exit");
+  expect(j.exitCode()).toBe(130);
+
+  const wide = spawnScreen(home, ["journal"], 70, 40);
+  await wide.waitForText("Journal ·");
+  await wide.settle();
+  await resizeTo(wide, 160);
+  expectCleanFrame(wide, 160, jm);
+  expect(wide.screen().join("\n")).toContain("started (UTC)");
+  // One key after the resize: q leaves.
+  wide.term.write("q");
+  await wide.waitFor(() => wide.exitCode() !== null, "the journal browser to exit");
+  expect(wide.exitCode()).toBe(0);
+
+  for (const [from, to] of [
+    [120, 80],
+    [70, 160],
+  ] as const) {
+    const k = spawnScreen(home, ["killswitch"], from, 40);
+    await k.waitForText("Kill switch · trading state");
+    await k.settle();
+    await resizeTo(k, to);
+    expectCleanFrame(k, to, ["Kill switch · trading state", "Current value"]);
+    // One key after the resize: the help opens, and a further resize redraws it cleanly.
+    k.term.write("?");
+    await k.waitForText("Keys · kill switch");
+    await resizeTo(k, from);
+    expectCleanFrame(k, from, ["Keys · kill switch"]);
+    k.term.write("\u0003");
+    await k.waitFor(() => k.exitCode() !== null, "the kill-switch screen to exit");
+    expect(k.exitCode()).toBe(130);
+  }
+}, 120_000);
