@@ -162,7 +162,7 @@ const journalCmd = program
   .command("journal")
   .description("browse the journal: runs, proposals, verdicts, orders, fills, costs (--json for scripts)")
   .option("--json", "print runs, orders, fills and state as JSON (without it: the browser on a terminal, a runs table otherwise)", false)
-  .option("--run <id>", "only this run")
+  .option("--run <id>", "only this run: its id, a unique prefix of it, or latest")
   .option("--from <date>", "runs whose trading day is on or after this day (YYYY-MM-DD)")
   .option("--to <date>", "runs whose trading day is on or before this day (YYYY-MM-DD)")
   .action(async (opts: { json: boolean; run?: string; from?: string; to?: string }, cmd: Command) => {
@@ -332,11 +332,7 @@ configCmd
   .command("check")
   .description("load and validate the configuration and its universe, and what `run` checks before it starts; exit 2 naming every problem")
   .action(async (_o: unknown, cmd: Command) => {
-    const { config, universe } = await configOf(homeOf(cmd));
-    const modelIssues = (await import("./agent/model-config.js")).modelConfigIssues(config);
-    if (modelIssues.length > 0) throw (await load.config()).configRefused(modelIssues);
-    (await import("./run/services.js")).checkRunConfig(config, io.env);
-    io.stdout(`config ok: ${config.source ?? "built-in defaults (no tradewarden.toml in the home)"}; ${universe.length} instruments in the universe\n`);
+    setExit((await import("./commands/config-check.js")).cmdConfigCheck({ home: homeOf(cmd) }, io));
   });
 configCmd
   .command("show")
