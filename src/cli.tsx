@@ -86,10 +86,11 @@ program.configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.std
 
 const tools = program
   .command("tools")
-  .description("print the tool catalogue the model sees")
-  .addOption(new Option("--format <format>", "output format").choices([...TOOL_FORMATS]).default("json"))
+  .description("the tools the model sees: a table (name, kind, purpose); the catalogue itself with --json or --format")
+  .addOption(new Option("--format <format>", "the catalogue in this format").choices([...TOOL_FORMATS]))
+  .option("--json", "the catalogue as JSON (as --format json)", false)
   .option("--tool <name>", "only this tool")
-  .action(async (opts: { format: string; tool?: string }) => setExit((await load.tools()).cmdTools(opts, io)));
+  .action(async (opts: { format?: string; json: boolean; tool?: string }) => setExit((await load.tools()).cmdTools(opts, io)));
 tools
   .command("call")
   .description("call one tool exactly as a run on that trading day would; state-changing tools run on a throwaway copy of the state")
