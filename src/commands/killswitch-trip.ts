@@ -9,7 +9,6 @@ import { drawdownPct } from "../gate/evaluate.js";
 import { money, pct } from "../printers/format.js";
 import { killSwitchFacts } from "../run/killswitch.js";
 import type { AccountServices } from "../run/services.js";
-import type { CommandIO } from "./io.js";
 
 /** The journal's words for an operator's trip (run/phases/killswitch.ts records the approval screen's the same way). */
 const OPERATOR_TRIP = "operator tripped the kill switch: ";
@@ -49,15 +48,19 @@ export async function tripByOperator(svc: AccountServices, reason: string): Prom
   return { tripped: true, message: `${lines.join("\n")}\n` };
 }
 
-/** On a terminal: asks the person to type `word`; true only for exactly that word. */
-export async function confirmByTyping(word: string, io: CommandIO): Promise<boolean> {
+/** On a terminal: asks the person to type `word`; "yes" only for exactly that word, "interrupted" on Ctrl+C. */
+export async function confirmByTyping(word: string): Promise<"yes" | "no" | "interrupted"> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const ac = new AbortController();
+  rl.on("SIGINT", () => ac.abort());
   try {
-    const answer = await rl.question(`this halts trading and sells every holding at the next run that can trade; type ${word} to confirm: `);
-    return answer.trim() === word;
+    const answer = await rl.question(`this halts trading and sells every holding at the next run that can trade; type ${word} to confirm: `, {
+      signal: ac.signal,
+    });
+    return answer.trim() === word ? "yes" : "no";
   } catch {
-    io.stderr("\n");
-    return false;
+    process.stderr.write("\n");
+    return "interrupted";
   } finally {
     rl.close();
   }

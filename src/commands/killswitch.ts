@@ -100,9 +100,16 @@ export async function cmdKillSwitchTrip(opts: { home: string; yes: boolean; reas
     io.stderr('tradewarden killswitch trip: a reason is required: --reason "…"\n');
     return EXIT.USAGE_OR_CONFIG;
   }
-  if (opts.interactive && !opts.yes && !(await confirmByTyping(TRIP_WORD, io))) {
-    io.stderr(`tradewarden killswitch trip: not confirmed (type ${TRIP_WORD}, or pass --yes); no change\n`);
-    return EXIT.USAGE_OR_CONFIG;
+  if (opts.interactive && !opts.yes) {
+    const answer = await confirmByTyping(TRIP_WORD);
+    if (answer === "interrupted") {
+      io.stdout("interrupted: no change\n");
+      return EXIT.INTERRUPTED;
+    }
+    if (answer === "no") {
+      io.stderr(`tradewarden killswitch trip: not confirmed (type ${TRIP_WORD}, or pass --yes); no change\n`);
+      return EXIT.USAGE_OR_CONFIG;
+    }
   }
   const lock = await acquireLock(opts.home, "reset");
   try {
