@@ -100,9 +100,9 @@ tools
   .option("--as-of <day>", "the run's trading day (default: the day the next run would trade)")
   .option("--json", "one JSON object: the day, the contract version, the stage and the result", false)
   .action(async (name: string, args: string, opts: { asOf?: string; json: boolean }, cmd: Command) => {
-    setExit(
-      await (await load.toolsCall()).cmdToolsCall({ home: homeOf(cmd), tool: name, args, ...(opts.asOf ? { asOf: opts.asOf } : {}), json: opts.json }, io),
-    );
+    // commander hands a --json after `call` to `tools`' own --json
+    const json = opts.json || cmd.parent?.opts<{ json?: boolean }>().json === true;
+    setExit(await (await load.toolsCall()).cmdToolsCall({ home: homeOf(cmd), tool: name, args, ...(opts.asOf ? { asOf: opts.asOf } : {}), json }, io));
   });
 
 program
