@@ -9,6 +9,7 @@ import { processIO } from "./commands/io.js";
 import { registerData } from "./commands/data-cli.js";
 import { registerSimulate } from "./commands/simulate-cli.js";
 import { registerKillSwitchAndStanding } from "./commands/killswitch-standing-cli.js";
+import { registerWatchlist } from "./commands/watchlist-cli.js";
 import type { RunMode } from "./core/domain.js";
 import { TOOL_FORMATS } from "./tools/formats.js";
 import { prepareInkForTerminal } from "./util/terminal-env.js";
@@ -86,10 +87,11 @@ program.configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.std
 
 const tools = program
   .command("tools")
-  .description("print the tool catalogue the model sees")
-  .addOption(new Option("--format <format>", "output format").choices([...TOOL_FORMATS]).default("json"))
+  .description("the tools the model sees: a table (name, kind, purpose); the catalogue itself with --json or --format")
+  .addOption(new Option("--format <format>", "the catalogue in this format").choices([...TOOL_FORMATS]))
+  .option("--json", "the catalogue as JSON (as --format json)", false)
   .option("--tool <name>", "only this tool")
-  .action(async (opts: { format: string; tool?: string }) => setExit((await load.tools()).cmdTools(opts, io)));
+  .action(async (opts: { format?: string; json: boolean; tool?: string }) => setExit((await load.tools()).cmdTools(opts, io)));
 tools
   .command("call")
   .description("call one tool exactly as a run on that trading day would; state-changing tools run on a throwaway copy of the state")
@@ -98,9 +100,9 @@ tools
   .option("--as-of <day>", "the run's trading day (default: the day the next run would trade)")
   .option("--json", "one JSON object: the day, the contract version, the stage and the result", false)
   .action(async (name: string, args: string, opts: { asOf?: string; json: boolean }, cmd: Command) => {
-    setExit(
-      await (await load.toolsCall()).cmdToolsCall({ home: homeOf(cmd), tool: name, args, ...(opts.asOf ? { asOf: opts.asOf } : {}), json: opts.json }, io),
-    );
+    // commander hands a --json after `call` to `tools`' own --json
+    const json = opts.json || cmd.parent?.opts<{ json?: boolean }>().json === true;
+    setExit(await (await load.toolsCall()).cmdToolsCall({ home: homeOf(cmd), tool: name, args, ...(opts.asOf ? { asOf: opts.asOf } : {}), json }, io));
   });
 
 program
@@ -162,7 +164,7 @@ const journalCmd = program
   .command("journal")
   .description("browse the journal: runs, proposals, verdicts, orders, fills, costs (--json for scripts)")
   .option("--json", "print runs, orders, fills and state as JSON (without it: the browser on a terminal, a runs table otherwise)", false)
-  .option("--run <id>", "only this run")
+  .option("--run <id>", "only this run: its id, a unique prefix of it, or latest")
   .option("--from <date>", "runs whose trading day is on or after this day (YYYY-MM-DD)")
   .option("--to <date>", "runs whose trading day is on or before this day (YYYY-MM-DD)")
   .action(async (opts: { json: boolean; run?: string; from?: string; to?: string }, cmd: Command) => {
@@ -309,6 +311,7 @@ program
   });
 
 registerSimulate(program, { io, homeOf, setExit });
+registerWatchlist(program, { io, homeOf, setExit }, async (home) => (await configOf(home)).config.account.timezone);
 
 const research = program.command("research").description("point-in-time news research");
 research
@@ -332,11 +335,7 @@ configCmd
   .command("check")
   .description("load and validate the configuration and its universe, and what `run` checks before it starts; exit 2 naming every problem")
   .action(async (_o: unknown, cmd: Command) => {
-    const { config, universe } = await configOf(homeOf(cmd));
-    const modelIssues = (await import("./agent/model-config.js")).modelConfigIssues(config);
-    if (modelIssues.length > 0) throw (await load.config()).configRefused(modelIssues);
-    (await import("./run/services.js")).checkRunConfig(config, io.env);
-    io.stdout(`config ok: ${config.source ?? "built-in defaults (no tradewarden.toml in the home)"}; ${universe.length} instruments in the universe\n`);
+    setExit((await import("./commands/config-check.js")).cmdConfigCheck({ home: homeOf(cmd) }, io));
   });
 configCmd
   .command("show")

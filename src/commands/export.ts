@@ -6,9 +6,8 @@
 import { EXIT } from "../core/exit-codes.js";
 import { readResearchCycle, tradecatOfRun } from "../run/tradecat-export.js";
 import { TwError } from "../core/errors.js";
-import { homePaths } from "../util/paths.js";
-import { resolveRunDir } from "./audit.js";
 import type { CommandIO } from "./io.js";
+import { runDirOrReport } from "./run-id.js";
 
 export const EXPORT_FORMATS = ["json", "tradecat"] as const;
 
@@ -17,11 +16,8 @@ export function cmdExport(opts: { home: string; target: string; format: string }
     io.stderr(`tradewarden export: unknown format "${opts.format}"; use one of: ${EXPORT_FORMATS.join(", ")}\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
-  const dir = resolveRunDir(opts.home, opts.target);
-  if (!dir) {
-    io.stderr(`tradewarden export: no run "${opts.target}" (neither a folder nor a run id under ${homePaths(opts.home).runs})\n`);
-    return EXIT.USAGE_OR_CONFIG;
-  }
+  const dir = runDirOrReport("export", opts.home, opts.target, io);
+  if (dir === null) return EXIT.USAGE_OR_CONFIG;
   try {
     const doc = opts.format === "tradecat" ? tradecatOfRun(dir) : readResearchCycle(dir);
     io.stdout(`${JSON.stringify(doc, null, 2)}\n`);

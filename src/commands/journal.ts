@@ -6,6 +6,7 @@ import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 import { reportError } from "./init.js";
+import { pickRunId } from "./run-id.js";
 
 /** `--from` / `--to` must be real calendar days ("2024-13-45" is refused, not compared as text). */
 export function checkDayRange(args: { from?: string; to?: string }): void {
@@ -26,12 +27,19 @@ export async function cmdJournalJson(args: { home: string; run?: string; from?: 
     checkDayRange(args);
     const timezone = args.timezone ?? "UTC";
     const j = await openJournal(args.home, { timezone, readOnly: true });
-    const runs = j
-      .runs()
-      .filter((r) => args.run === undefined || r.run_id === args.run)
+    const all = j.runs();
+    const runId =
+      args.run === undefined
+        ? undefined
+        : pickRunId(
+            all.map((r) => r.run_id),
+            args.run,
+            "the journal",
+          );
+    const runs = all
+      .filter((r) => runId === undefined || r.run_id === runId)
       .filter((r) => args.from === undefined || r.trading_day >= args.from)
       .filter((r) => args.to === undefined || r.trading_day <= args.to);
-    if (args.run !== undefined && runs.length === 0) throw new TwError("unknown_run", `run ${args.run} is not in the journal`, EXIT.USAGE_OR_CONFIG);
     const ids = new Set(runs.map((r) => r.run_id));
     const initialised = j.isInitialised();
     const cur = initialised ? j.baseCurrency() : null;

@@ -1,15 +1,20 @@
 /**
- * `tradewarden killswitch [reset]` and `tradewarden standing [approve|reject]`: the operator's
+ * `tradewarden killswitch [reset|trip]` and `tradewarden standing [approve|reject]`: the operator's
  * commands on the account's halt and on the standing orders the model proposed. Each loads its
  * command module on demand, so `--help` and light commands start fast.
  */
 import type { Command } from "commander";
 import type { CliContext } from "./simulate-cli.js";
 
-export function registerKillSwitchAndStanding(program: Command, { io, homeOf, setExit }: CliContext): void {
+export function registerKillSwitchAndStanding(program: Command, ctx: CliContext): void {
+  registerKillSwitch(program, ctx);
+  registerStanding(program, ctx);
+}
+
+function registerKillSwitch(program: Command, { io, homeOf, setExit }: CliContext): void {
   const killswitch = program
     .command("killswitch")
-    .description("why trading halted, and its reset (on a terminal: the reset screen)")
+    .description("why trading halted, and its reset (on a terminal: the reset screen); `killswitch trip` halts it")
     .option("--json", "print the facts as JSON", false)
     .action(async (opts: { json: boolean }, cmd: Command) => {
       const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -29,7 +34,23 @@ export function registerKillSwitchAndStanding(program: Command, { io, homeOf, se
         ),
       );
     });
+  killswitch
+    .command("trip")
+    .description("halt trading now (the operator's trip, recorded in the journal); the next run that can trade sells what is held")
+    .option("--reason <text>", "why (required; recorded in the journal)")
+    .option("-y, --yes", "confirm without typing the confirmation word (only asked on a terminal)", false)
+    .action(async (opts: { yes: boolean; reason?: string }, cmd: Command) => {
+      const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+      setExit(
+        await (await import("./killswitch.js")).cmdKillSwitchTrip(
+          { home: homeOf(cmd), yes: opts.yes, interactive, ...(opts.reason !== undefined ? { reason: opts.reason } : {}) },
+          io,
+        ),
+      );
+    });
+}
 
+function registerStanding(program: Command, { io, homeOf, setExit }: CliContext): void {
   const standing = program
     .command("standing")
     .description("standing orders the model proposed: list them; approve (arm) or reject one")

@@ -1,6 +1,7 @@
 /**
- * `tradewarden killswitch` (the reset screen on a terminal; the facts as text or JSON otherwise)
- * and `tradewarden killswitch reset --yes --reason "…"` for scripts.
+ * `tradewarden killswitch` (the reset screen on a terminal; the facts as text or JSON otherwise),
+ * `tradewarden killswitch reset --yes --reason "…"` for scripts, and `tradewarden killswitch trip
+ * --reason "…"`: an operator's halt outside an approval.
  */
 import { acquireLock } from "../journal/lock.js";
 import { EXIT } from "../core/exit-codes.js";
@@ -10,6 +11,7 @@ import { createAccountServices } from "../run/services.js";
 import { TwError } from "../core/errors.js";
 import { prepareInkForTerminal } from "../util/terminal-env.js";
 import type { CommandIO } from "./io.js";
+import { confirmByTyping, tripByOperator } from "./killswitch-trip.js";
 
 export function describeFacts(f: KillSwitchFacts): string {
   const lines: string[] = [];
@@ -32,6 +34,7 @@ export function describeFacts(f: KillSwitchFacts): string {
   } else if (f.trading_state === "REDUCING") {
     lines.push(`REDUCING: sells only for ${f.reducing_runs_left} more run(s)`);
   }
+  if (f.trading_state !== "HALTED") lines.push('nothing to reset; to halt trading now: tradewarden killswitch trip --reason "…"');
   if (f.unpriced.length > 0) lines.push(`no price for ${f.unpriced.join(", ")}: the value leaves them out`);
   return `${lines.join("\n")}\n`;
 }
@@ -77,6 +80,46 @@ export async function cmdKillSwitchReset(opts: { home: string; yes: boolean; rea
   } catch (e) {
     if (e instanceof TwError) {
       io.stderr(`tradewarden killswitch reset: ${e.message}\n`);
+      return e.exitCode;
+    }
+    throw e;
+  } finally {
+    await lock.release();
+  }
+}
+
+const TRIP_WORD = "TRIP";
+
+/**
+ * Halts trading now, recorded as the approval screen's operator trip. A reason is required; on a
+ * terminal, `--yes` or typing the confirmation word. Already HALTED: says so and changes nothing.
+ */
+export async function cmdKillSwitchTrip(opts: { home: string; yes: boolean; reason?: string; interactive: boolean }, io: CommandIO): Promise<number> {
+  const reason = opts.reason?.trim();
+  if (!reason) {
+    io.stderr('tradewarden killswitch trip: a reason is required: --reason "…"\n');
+    return EXIT.USAGE_OR_CONFIG;
+  }
+  if (opts.interactive && !opts.yes) {
+    const answer = await confirmByTyping(TRIP_WORD);
+    if (answer === "interrupted") {
+      io.stdout("interrupted: no change\n");
+      return EXIT.INTERRUPTED;
+    }
+    if (answer === "no") {
+      io.stderr(`tradewarden killswitch trip: not confirmed (type ${TRIP_WORD}, or pass --yes); no change\n`);
+      return EXIT.USAGE_OR_CONFIG;
+    }
+  }
+  const lock = await acquireLock(opts.home, "reset");
+  try {
+    const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true });
+    const r = await tripByOperator(svc, reason);
+    io.stdout(r.message);
+    return EXIT.OK;
+  } catch (e) {
+    if (e instanceof TwError) {
+      io.stderr(`tradewarden killswitch trip: ${e.message}\n`);
       return e.exitCode;
     }
     throw e;

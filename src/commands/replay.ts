@@ -3,15 +3,12 @@ import { EXIT } from "../core/exit-codes.js";
 import { replayRun } from "../records/replay.js";
 import { requireConfig } from "../config/require.js";
 import { TwError } from "../core/errors.js";
-import { resolveRunDir } from "./audit.js";
 import type { CommandIO } from "./io.js";
+import { runDirOrReport } from "./run-id.js";
 
 export async function cmdReplay(opts: { home: string; target: string; json: boolean; mask?: boolean }, io: CommandIO): Promise<number> {
-  const dir = resolveRunDir(opts.home, opts.target);
-  if (!dir) {
-    io.stderr(`tradewarden replay: no run "${opts.target}"\n`);
-    return EXIT.USAGE_OR_CONFIG;
-  }
+  const dir = runDirOrReport("replay", opts.home, opts.target, io);
+  if (dir === null) return EXIT.USAGE_OR_CONFIG;
   const { config, universe } = requireConfig(opts.home);
   try {
     // A masked run always replays masked (its requests were masked); --mask insists on it.

@@ -26,8 +26,6 @@ import { type SessionClock, simulatedSessionClock, wallClock } from "./session-c
 import type { ResearchSetup } from "../research/search.js";
 import { createResearchSetup } from "../research/setup.js";
 
-export { type LoadedConfig, requireConfig } from "../config/require.js";
-
 export interface BrokerSetup {
   broker: Broker;
   openSession: () => Promise<Session>;

@@ -23,7 +23,7 @@ function capture(): { io: CommandIO; out: () => string; err: () => string } {
   return { io: { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} }, out: () => out.join(""), err: () => err.join("") };
 }
 
-function run(opts: { format?: string; tool?: string }) {
+function run(opts: { format?: string; json?: boolean; tool?: string }) {
   const c = capture();
   const code = cmdTools(opts, c.io);
   return { code, stdout: c.out(), stderr: c.err() };
@@ -66,13 +66,14 @@ describe("cmdTools", () => {
     expect([...TOOL_FORMATS]).toEqual(["json", "anthropic", "openai", "markdown"]);
   });
 
-  it("prints the JSON catalogue by default", () => {
-    const r = run({});
+  it("prints the JSON catalogue with --json, exactly as --format json", () => {
+    const r = run({ json: true });
     expect(r.code).toBe(EXIT.OK);
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(renderCatalogue())));
     expect(r.stdout.endsWith("\n")).toBe(true);
     expect(run({ format: "json" }).stdout).toBe(r.stdout);
+    expect(run({ json: true, format: "openai" }).code).toBe(EXIT.USAGE_OR_CONFIG);
   });
 
   it("prints the Anthropic tools", () => {
@@ -140,6 +141,22 @@ describe("tradewarden tools (the built CLI)", () => {
   it("prints one OpenAI tool", () => {
     const out = execFileSync(process.execPath, [cli, "tools", "--format", "openai", "--tool", "get_portfolio"], { cwd: ROOT, encoding: "utf8" });
     expect(JSON.parse(out)).toEqual([renderOpenAI(CATALOGUE[0])]);
+  });
+
+  it("prints a table by default: every tool with its kind and a one-line purpose; --json is the catalogue", () => {
+    const out = execFileSync(process.execPath, [cli, "tools"], { cwd: ROOT, encoding: "utf8" });
+    const lines = out.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^tool +kind +purpose$/);
+    for (const t of CATALOGUE) expect(out).toMatch(new RegExp(`^${t.name} +${t.kind} +\\S.{5,90}$`, "m"));
+    expect(lines.length).toBeLessThan(CATALOGUE.length + 5);
+    expect(out).toContain(`${CATALOGUE.length} tool(s), contract ${CONTRACT_VERSION}`);
+    expect(out).toContain("Read the account this run manages\n");
+    const json = execFileSync(process.execPath, [cli, "tools", "--json"], { cwd: ROOT, encoding: "utf8" });
+    expect(json).toBe(execFileSync(process.execPath, [cli, "tools", "--format", "json"], { cwd: ROOT, encoding: "utf8" }));
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(renderCatalogue())));
+    const one = execFileSync(process.execPath, [cli, "tools", "--tool", "recall"], { cwd: ROOT, encoding: "utf8" });
+    expect(one).toMatch(/^recall +read +/m);
+    expect(one).toContain("1 tool(s)");
   });
 
   it("exits 2 on an unknown format or tool", () => {

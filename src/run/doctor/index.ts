@@ -1,10 +1,11 @@
 /**
- * `tradewarden doctor`: every check a new user needs, in order — home, config, broker, model,
- * market data, research provider. Sections that need the config are skipped when it does not load
+ * `tradewarden doctor`: every check a new user needs, in order — home, config, the account (can it
+ * trade: the kill switch, money, this month's spend), broker, model, market data, research provider. Sections that need the config are skipped when it does not load
  * (the config check has failed and says why). Nothing is written to the home; the model is called
  * only with --ping.
  */
 import { MarketData } from "../../market/data.js";
+import { accountChecks } from "./account.js";
 import { brokerChecks } from "./broker.js";
 import { configCheck, homeChecks } from "./home.js";
 import { marketChecks } from "./market.js";
@@ -28,6 +29,7 @@ export async function runDoctor(opts: { home: string; env: NodeJS.ProcessEnv; pi
     }
   }
   const sections: DoctorSectionCheck[] = [
+    accountChecks,
     async (c) => (market ? brokerChecks(c, market) : []),
     modelChecks,
     async (c) => (market ? marketChecks(c, market) : []),

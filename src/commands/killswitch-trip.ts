@@ -1,0 +1,67 @@
+/**
+ * The operator's kill-switch trip outside a run: the journal records it exactly as the approval
+ * screen's trip does (`operator tripped the kill switch: <reason>`, at the current value and peak),
+ * the account is HALTED, and the next run that can trade sells what is held. The trip names the
+ * journal's last run, so the liquidation orders of that run and later ones are listed against it.
+ */
+import { createInterface } from "node:readline/promises";
+import { drawdownPct } from "../gate/evaluate.js";
+import { money, pct } from "../printers/format.js";
+import { killSwitchFacts } from "../run/killswitch.js";
+import type { AccountServices } from "../run/services.js";
+
+/** The journal's words for an operator's trip (run/phases/killswitch.ts records the approval screen's the same way). */
+const OPERATOR_TRIP = "operator tripped the kill switch: ";
+
+/** Trips the kill switch unless already HALTED; returns what to tell the person. */
+export async function tripByOperator(svc: AccountServices, reason: string): Promise<{ tripped: boolean; message: string }> {
+  const facts = await killSwitchFacts(svc);
+  const cur = facts.base_currency;
+  if (facts.trading_state === "HALTED") {
+    const t = facts.trip;
+    return {
+      tripped: false,
+      message: `trading is already HALTED${t ? ` (tripped ${t.at}: ${t.reason})` : ""}; nothing changed\nto resume: tradewarden killswitch reset --yes --reason "…" (or tradewarden killswitch on a terminal)\n`,
+    };
+  }
+  const peak = facts.peak ?? facts.current_value;
+  const runId = svc.journal.runs().at(-1)?.run_id ?? "none";
+  const trip = await svc.journal.trip({
+    run_id: runId,
+    at: new Date(),
+    value: facts.current_value,
+    peak,
+    drawdown_pct: drawdownPct(facts.current_value, peak),
+    reason: `${OPERATOR_TRIP}${reason}`,
+  });
+  const held = svc.journal.liquidationStatus().remaining;
+  const lines = [
+    `kill switch tripped by the operator at ${trip.at} (prices before ${facts.as_of_trading_day}): trading is HALTED`,
+    `reason: ${reason}`,
+    `value ${money(trip.value, cur)}, peak ${money(trip.peak, cur)}, drawdown ${pct(trip.drawdown_pct)} (limit ${facts.max_drawdown_pct}%)`,
+    held.length > 0
+      ? `still held: ${held.map((h) => `${h.quantity} ${h.symbol}`).join(", ")}; the next run that can trade sells it`
+      : "nothing held: nothing to sell",
+    'to resume: tradewarden killswitch reset --yes --reason "…" (or tradewarden killswitch on a terminal)',
+  ];
+  if (facts.unpriced.length > 0) lines.push(`no price for ${facts.unpriced.join(", ")}: the value leaves them out`);
+  return { tripped: true, message: `${lines.join("\n")}\n` };
+}
+
+/** On a terminal: asks the person to type `word`; "yes" only for exactly that word, "interrupted" on Ctrl+C. */
+export async function confirmByTyping(word: string): Promise<"yes" | "no" | "interrupted"> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const ac = new AbortController();
+  rl.on("SIGINT", () => ac.abort());
+  try {
+    const answer = await rl.question(`this halts trading and sells every holding at the next run that can trade; type ${word} to confirm: `, {
+      signal: ac.signal,
+    });
+    return answer.trim() === word ? "yes" : "no";
+  } catch {
+    process.stderr.write("\n");
+    return "interrupted";
+  } finally {
+    rl.close();
+  }
+}
