@@ -3,6 +3,7 @@
  * screen, and the runs filter. Pure.
  */
 import type { RunEvent } from "../core/events.js";
+import type { DecidedBy } from "../journal/decided.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -12,6 +13,8 @@ export interface JournalRunSummary {
   trading_day: string;
   mode: string;
   outcome: string | null;
+  /** A proposal recorded as awaiting approval and decided later: the run that decided it. */
+  decided_by?: DecidedBy;
   orders: number;
   fills: number;
   cost_usd: number;
@@ -111,7 +114,18 @@ export function filterRuns(runs: readonly JournalRunSummary[], query: string): J
   if (!q) return [...runs];
   const terms = q.split(/\s+/);
   return runs.filter((r) => {
-    const hay = `${r.run_id} ${r.trading_day} ${r.started_at} ${r.mode} ${r.outcome ?? "unfinished"}`.toLowerCase();
+    const hay = `${r.run_id} ${r.trading_day} ${r.started_at} ${r.mode} ${outcomeText(r)}`.toLowerCase();
     return terms.every((t) => hay.includes(t));
   });
+}
+
+/** A run's outcome in words; a proposal decided later names its deciding run: `awaiting_approval → approved by run X`. */
+export function outcomeText(r: Pick<JournalRunSummary, "outcome" | "decided_by">): string {
+  const outcome = r.outcome ?? "unfinished";
+  return r.decided_by ? `${outcome} → ${r.decided_by.decision} by run ${r.decided_by.run_id}` : outcome;
+}
+
+/** The same in a narrow column: `awaiting→approved`. */
+export function outcomeCell(r: Pick<JournalRunSummary, "outcome" | "decided_by">): string {
+  return r.decided_by ? `awaiting→${r.decided_by.decision}` : (r.outcome ?? "unfinished");
 }
