@@ -20,6 +20,7 @@ export function screenFacts(f: KillSwitchFacts, svc?: Pick<AccountServices, "jou
     liquidation: { status, ...(detail ? { detail } : {}), orders: l.orders.map((o) => ({ ...o })) },
     current_value: f.current_value,
     reducing_runs_after_reset: f.reducing_runs_after_reset,
+    reducing_runs_left: f.reducing_runs_left,
     limit_pct: f.max_drawdown_pct,
   };
   if (f.trip) {
@@ -49,6 +50,8 @@ export async function runKillSwitchScreen(svc: AccountServices, env: NodeJS.Proc
       onReset: async ({ reason }) => {
         await resetKillSwitch(svc, { who: operatorName(env), reason });
         didReset = true;
+        // What the screen shows next is the journal's, read back after the reset.
+        return screenFacts(await killSwitchFacts(svc), svc);
       },
       onExit: () => {},
       onInterrupt: () => {
