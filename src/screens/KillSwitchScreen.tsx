@@ -110,7 +110,8 @@ export function KillSwitchScreen({ facts: opened, onReset, onTrip, onExit, onInt
   // After an action, everything shown is the journal's, read back.
   const facts = st.facts ?? opened;
   const halted = facts.trading_state === "HALTED";
-  const canTrip = onTrip !== undefined && !halted;
+  // `K` only before an action: after one, the screen shows its result and leaves.
+  const canTrip = onTrip !== undefined && !halted && st.mode.kind !== "done";
   const lines = killSwitchLines(facts, width, canTrip);
   const height = Math.max(3, rows - 3 - promptRows(st, width, canTrip));
   const scrolls = knownRows && lines.length > height;
