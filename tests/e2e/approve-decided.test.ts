@@ -26,6 +26,19 @@ describe.concurrent("approve: the decided proposal and the refusal without a ter
     expect(line).toContain(`awaiting_approval → approved by run ${deciding?.run_id}`);
   }, 90_000);
 
+  it("an `approve` stopped before it placed anything has decided nothing; the one that finishes is the deciding run", async () => {
+    const home = freshHome();
+    expectExit(await tw(home, ["run"]), 6);
+    const cut = await tw(home, ["approve", "--yes"], { faults: "journal.append:order_intent=kill" });
+    expect(cut.signal).toBe("SIGKILL");
+    const stopped = (await journalJson(home)) as unknown as { runs: { run_id: string; decided_by: unknown }[] };
+    expect(stopped.runs.map((r) => r.decided_by)).toEqual([null, null]);
+    expectExit(await tw(home, ["approve", "--yes"]), 0);
+    const decided = (await journalJson(home)) as unknown as { runs: { run_id: string; decided_by: unknown }[] };
+    expect(decided.runs).toHaveLength(3);
+    expect(decided.runs[0]?.decided_by).toEqual({ run_id: decided.runs[2]?.run_id, decision: "approved" });
+  }, 90_000);
+
   it("a proposal still awaiting approval is not shown decided", async () => {
     const home = freshHome();
     expectExit(await tw(home, ["run"]), 6);
