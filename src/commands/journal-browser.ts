@@ -135,6 +135,12 @@ function runDetail(journal: Journal, home: string, currency: string, id: string)
 }
 
 /** Each valued run's value and peak, with trip, reset and fill marks. */
+/** A reset after the last run started: the peak it set (the chart's limit line and headroom follow it until the next run). */
+function resetAfter(journal: Journal, lastStart: string | undefined) {
+  const reset = journal.resetHistory().at(-1);
+  return reset && lastStart !== undefined && reset.at > lastStart ? { reset_after_last_run: { peak: reset.new_peak } } : {};
+}
+
 function accountHistory(journal: Journal, currency: string, maxDrawdownPct: number): JournalAccount {
   const trips = new Set(journal.tripHistory().map((t) => t.run_id));
   const resets = journal.resetHistory().map((r) => r.at);
@@ -160,6 +166,7 @@ function accountHistory(journal: Journal, currency: string, maxDrawdownPct: numb
       }),
     max_drawdown_pct: maxDrawdownPct,
     base_currency: currency,
+    ...resetAfter(journal, all.at(-1)?.started_at),
     trading_state: journal.tradingState(),
   };
 }

@@ -92,6 +92,8 @@ export interface JournalAccount {
   points: JournalAccountPoint[];
   max_drawdown_pct: number;
   base_currency?: string;
+  /** The kill switch was reset after the last run: the peak it set (the value then), which the limit line now follows. */
+  reset_after_last_run?: { peak: number };
   /** The account's trading state now (a halted account has no headroom to speak of). */
   trading_state?: "ACTIVE" | "REDUCING" | "HALTED";
 }

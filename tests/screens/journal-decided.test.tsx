@@ -25,3 +25,16 @@ it("the runs list shows an awaiting proposal decided, and its detail names the d
   expect(f).toContain("Outcome: awaiting_approval");
   expect(f).toContain("Decided later by run run-0305b: approved");
 });
+
+it("the account view between a reset and the next run: the limit line and headroom follow the reset's peak, not the old one", async () => {
+  const base = source();
+  const account = await base.account();
+  const src: JournalBrowserSource = { ...base, account: async () => ({ ...account, trading_state: "REDUCING", reset_after_last_run: { peak: 95_000 } }) };
+  const inst = render(<JournalScreen source={src} onExit={vi.fn()} />);
+  await waitForFrame(inst, "run-0304");
+  await sendInputAndWaitForChange(inst, "v");
+  const f = (await waitForFrame(inst, "headroom")).replace(/\s+/g, " ");
+  expect(f).toContain("reset after day 2026-03-05: value = peak 95,000.00 USD · drawdown 0.00% of max 10% · REDUCING");
+  expect(f).toContain("limit line 85,500.00 USD · headroom 9,500.00 USD");
+  expect(f).not.toContain("92,700.00");
+});
