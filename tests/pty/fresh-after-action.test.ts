@@ -84,6 +84,14 @@ test("kill-switch screen: trips and resets, keys one at a time and in one chunk;
   await resetOnScreen(home, "drill over", false);
   await tripOnScreen(home, "second drill", false);
   await resetOnScreen(home, "second drill over", true, true);
+  // The journal's account view before the next run: the limit line follows the reset's peak.
+  const j = spawnConsole(home, ["journal"]);
+  await j.waitForText("Journal ·");
+  j.term.write("v");
+  await j.waitForText("headroom");
+  expect(j.text()).toMatch(/reset after day \d{4}-\d\d-\d\d: value = peak [\d,.]+ USD · drawdown 0\.00% of max \d+% · REDUCING/);
+  j.term.write("q");
+  await j.waitFor(() => j.exitCode() !== null, "exit");
 }, 120_000);
 
 test.each([
