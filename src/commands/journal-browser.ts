@@ -5,7 +5,8 @@ import { readArtifact } from "../run/artifacts.js";
 import type { RunEvent } from "../core/events.js";
 import { homePaths } from "../util/paths.js";
 import { prepareInkForTerminal } from "../util/terminal-env.js";
-import type { JournalAccount, JournalBrowserSource, JournalRunDetail, TranscriptEntry } from "../screens/journal-data.js";
+import { type JournalAccount, type JournalBrowserSource, type JournalRunDetail, outcomeText, type TranscriptEntry } from "../screens/journal-data.js";
+import { decidedBy } from "../journal/decided.js";
 import { EXIT } from "../core/exit-codes.js";
 
 /** An artifact's text (plain or packed), or null when missing or unreadable. */
@@ -134,6 +135,12 @@ function runDetail(journal: Journal, home: string, currency: string, id: string)
 }
 
 /** Each valued run's value and peak, with trip, reset and fill marks. */
+/** A reset after the last run started: the peak it set (the chart's limit line and headroom follow it until the next run). */
+function resetAfter(journal: Journal, lastStart: string | undefined) {
+  const reset = journal.resetHistory().at(-1);
+  return reset && lastStart !== undefined && reset.at > lastStart ? { reset_after_last_run: { peak: reset.new_peak } } : {};
+}
+
 function accountHistory(journal: Journal, currency: string, maxDrawdownPct: number): JournalAccount {
   const trips = new Set(journal.tripHistory().map((t) => t.run_id));
   const resets = journal.resetHistory().map((r) => r.at);
@@ -159,8 +166,15 @@ function accountHistory(journal: Journal, currency: string, maxDrawdownPct: numb
       }),
     max_drawdown_pct: maxDrawdownPct,
     base_currency: currency,
+    ...resetAfter(journal, all.at(-1)?.started_at),
     trading_state: journal.tradingState(),
   };
+}
+
+/** `decided_by` when the run's awaiting proposal was decided by a later run. */
+function decidedField(journal: Journal, runId: string) {
+  const d = decidedBy(journal, runId);
+  return d ? { decided_by: d } : {};
 }
 
 function journalBrowserSource(journal: Journal, home: string, maxDrawdownPct: number): JournalBrowserSource {
@@ -177,6 +191,7 @@ function journalBrowserSource(journal: Journal, home: string, maxDrawdownPct: nu
           trading_day: r.trading_day,
           mode: r.mode,
           outcome: r.outcome,
+          ...decidedField(journal, r.run_id),
           orders: journal.orders(r.run_id).length,
           fills: journal.fills(r.run_id).length,
           cost_usd: journal.runCostUsd(r.run_id),
@@ -219,7 +234,7 @@ export async function cmdJournalBrowse(
   io.stdout(`${"run".padEnd(28)} ${"day".padEnd(10)} ${"mode".padEnd(7)} ${"outcome".padEnd(18)} orders fills   cost\n`);
   for (const r of runs) {
     io.stdout(
-      `${r.run_id.padEnd(28)} ${r.trading_day.padEnd(10)} ${r.mode.padEnd(7)} ${(r.outcome ?? "running").padEnd(18)} ${String(r.orders).padStart(6)} ${String(r.fills).padStart(5)} ${`$${r.cost_usd.toFixed(4)}`.padStart(7)}\n`,
+      `${r.run_id.padEnd(28)} ${r.trading_day.padEnd(10)} ${r.mode.padEnd(7)} ${(r.outcome ?? "running").padEnd(18)} ${String(r.orders).padStart(6)} ${String(r.fills).padStart(5)} ${`$${r.cost_usd.toFixed(4)}`.padStart(7)}${r.decided_by ? `  ${outcomeText(r)}` : ""}\n`,
     );
   }
   return 0;

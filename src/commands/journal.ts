@@ -1,5 +1,6 @@
 /** `tradewarden journal --json` and `tradewarden journal verify`. Both only read (no lock needed). */
 import { openJournal } from "../journal/journal.js";
+import { decidedBy } from "../journal/decided.js";
 import { fromMinor } from "../core/money.js";
 import { isIsoDay } from "../market/calendar.js";
 import { EXIT } from "../core/exit-codes.js";
@@ -54,6 +55,8 @@ export async function cmdJournalJson(args: { home: string; run?: string; from?: 
         proposals: j.proposals(r.run_id),
         approvals: j.approvals(r.run_id),
         final_gate: j.finalGate(r.run_id) ?? null,
+        /** A proposal awaiting approval decided later: the run that decided it and its decision. */
+        decided_by: decidedBy(j, r.run_id),
       })),
       orders: j.orders().filter((o) => ids.has(o.run_id)),
       fills: j

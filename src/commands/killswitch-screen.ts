@@ -3,6 +3,7 @@ import { type KillSwitchFacts, killSwitchFacts, operatorName, resetKillSwitch } 
 import type { AccountServices } from "../run/services.js";
 import type { KillSwitchFacts as ScreenFacts } from "../screens/KillSwitchScreen.js";
 import { mountKillSwitch } from "../screens/run-app.js";
+import { tripKillSwitch } from "../run/killswitch-trip.js";
 
 export function screenFacts(f: KillSwitchFacts, svc?: Pick<AccountServices, "journal">): ScreenFacts {
   const l = f.liquidation;
@@ -20,6 +21,7 @@ export function screenFacts(f: KillSwitchFacts, svc?: Pick<AccountServices, "jou
     liquidation: { status, ...(detail ? { detail } : {}), orders: l.orders.map((o) => ({ ...o })) },
     current_value: f.current_value,
     reducing_runs_after_reset: f.reducing_runs_after_reset,
+    reducing_runs_left: f.reducing_runs_left,
     limit_pct: f.max_drawdown_pct,
   };
   if (f.trip) {
@@ -38,10 +40,11 @@ export function screenFacts(f: KillSwitchFacts, svc?: Pick<AccountServices, "jou
   return out;
 }
 
-/** Shows the screen; resolves with whether a reset was recorded and whether Ctrl+C left it. */
-export async function runKillSwitchScreen(svc: AccountServices, env: NodeJS.ProcessEnv): Promise<{ reset: boolean; interrupted: boolean }> {
+/** Shows the screen; resolves with whether a reset or a trip was recorded and whether Ctrl+C left it. */
+export async function runKillSwitchScreen(svc: AccountServices, env: NodeJS.ProcessEnv): Promise<{ reset: boolean; tripped: boolean; interrupted: boolean }> {
   const facts = await killSwitchFacts(svc);
   let didReset = false;
+  let tripped = false;
   let interrupted = false;
   const mounted = mountKillSwitch(
     {
@@ -49,6 +52,13 @@ export async function runKillSwitchScreen(svc: AccountServices, env: NodeJS.Proc
       onReset: async ({ reason }) => {
         await resetKillSwitch(svc, { who: operatorName(env), reason });
         didReset = true;
+        // What the screen shows next is the journal's, read back after the reset.
+        return screenFacts(await killSwitchFacts(svc), svc);
+      },
+      onTrip: async ({ reason }) => {
+        await tripKillSwitch(svc, { who: operatorName(env), reason });
+        tripped = true;
+        return screenFacts(await killSwitchFacts(svc), svc);
       },
       onExit: () => {},
       onInterrupt: () => {
@@ -58,5 +68,5 @@ export async function runKillSwitchScreen(svc: AccountServices, env: NodeJS.Proc
     { env, alternateScreen: true },
   );
   await mounted.waitUntilExit();
-  return { reset: didReset, interrupted };
+  return { reset: didReset, tripped, interrupted };
 }

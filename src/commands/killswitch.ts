@@ -47,8 +47,16 @@ export async function cmdKillSwitchShow(opts: { home: string; json: boolean; int
       const svc = await createAccountServices(opts.home, io.env);
       prepareInkForTerminal();
       const { runKillSwitchScreen } = await import("./killswitch-screen.js");
-      const { reset, interrupted } = await runKillSwitchScreen(svc, io.env);
-      io.stdout(reset ? "kill switch reset recorded in the journal\n" : interrupted ? "interrupted: no change\n" : "no change\n");
+      const { reset, tripped, interrupted } = await runKillSwitchScreen(svc, io.env);
+      io.stdout(
+        reset
+          ? "kill switch reset recorded in the journal\n"
+          : tripped
+            ? "kill switch tripped: recorded in the journal\n"
+            : interrupted
+              ? "interrupted: no change\n"
+              : "no change\n",
+      );
       return interrupted ? EXIT.INTERRUPTED : EXIT.OK;
     } finally {
       await lock.release();

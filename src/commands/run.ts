@@ -82,6 +82,16 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
       };
       checkSession(pending, await clock());
       resumed = resumeDeps(opts.home, pending, clock);
+      // `approve` exists to decide: without the approval screen and without --yes it would only record
+      // the same proposal as awaiting approval once more (a second run for the day). Refused once
+      // the proposal and its session are known to be decidable (those refusals say more), before the run starts.
+      if (!opts.yes && !useConsole) {
+        throw new TwError(
+          "approval_needs_terminal",
+          "approve needs a terminal for the approval screen, or --yes to approve exactly the orders the final gate approves (`tradewarden approve [RUN] --yes`); nothing was started",
+          EXIT.USAGE_OR_CONFIG,
+        );
+      }
     }
     let approver: Approver;
     if (useConsole && makeConsole) {

@@ -1,19 +1,21 @@
 /**
- * Kill-switch reset (`tradewarden killswitch`): why and when trading halted, what a reset does,
- * and the reset itself only after typing the exact confirmation word and a reason (after the
- * Shopify CLI's dangerous-confirmation prompt). Esc leaves everything as it was.
+ * The kill switch (`tradewarden killswitch`): why and when trading halted, what a reset does, and
+ * the reset itself only after typing the exact confirmation word and a reason (after the Shopify
+ * CLI's dangerous-confirmation prompt); on an account that trades, `K` trips it the same way (HALT,
+ * then a reason). After either, the title, the facts and the keys are the journal's, read back.
+ * The facts scroll when the terminal is short; the title (state and trip day) stays. Esc leaves.
  */
-import { Box, Text } from "ink";
+import { Box, Text, useStdout } from "ink";
 import type { ReactNode } from "react";
 import type { TradingState } from "../core/domain.js";
-import { money, pct } from "../printers/format.js";
-import { sanitizeLine } from "../util/sanitize.js";
-import { HelpOverlay, KeyHelp, Spinner } from "./components.js";
+import { HelpOverlay, KeyHelp, keyHelpRows, ScrollLines, Spinner } from "./components.js";
 import { useKeys } from "./input.js";
-import { KILLSWITCH_DONE_KEYS } from "./keys.js";
-import { KILLSWITCH_REASON_KEYS, KILLSWITCH_WORD_KEYS, type KillSwitchState, killSwitchKey, RESET_WORD } from "./killswitch-input.js";
+import { type KillSwitchState, keysOf, killSwitchKey, RESET_WORD, TRIP_WORD } from "./killswitch-input.js";
+import { killSwitchLines, killSwitchTitle } from "./killswitch-lines.js";
 import { EMPTY_LINE, LineField } from "./line-editor.js";
+import { rangeLabel, scrollBy } from "./scroll.js";
 import { useTerminalSize } from "./terminal.js";
+import { wrapText } from "./text.js";
 import { type Theme, useTheme } from "./theme.js";
 import { useRefState } from "./use-ref-state.js";
 
@@ -39,152 +41,121 @@ export interface KillSwitchFacts {
   current_value?: number;
   /** After a reset the account is REDUCING (sells only) for this many runs (0 = straight to ACTIVE). */
   reducing_runs_after_reset: number;
+  /** REDUCING: the runs left before it is ACTIVE again. */
+  reducing_runs_left?: number;
 }
 
 export interface KillSwitchScreenProps {
   facts: KillSwitchFacts;
-  /** Record the reset in the journal (peak := current value; REDUCING for N runs). */
-  onReset: (args: { reason: string }) => Promise<void>;
-  /** Leave the screen (after a reset, or without one). */
+  /**
+   * Record the reset in the journal (peak := current value; REDUCING for N runs); resolves with the
+   * facts read back from the journal, which the screen then shows (nothing: it keeps the opening facts).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a caller that reads nothing back resolves with nothing
+  onReset: (args: { reason: string }) => Promise<KillSwitchFacts | undefined | void>;
+  /** Record an operator's trip in the journal; resolves with the facts read back. Without it there is no trip key. */
+  onTrip?: (args: { reason: string }) => Promise<KillSwitchFacts>;
+  /** Leave the screen (after an action, or without one). */
   onExit: () => void;
   /** Ctrl+C; defaults to onExit. */
   onInterrupt?: () => void;
 }
 
-const LIQUIDATION_TEXT: Record<KillSwitchFacts["liquidation"]["status"], string> = {
-  none: "nothing to liquidate",
-  pending: "liquidation pending: holdings will be sold at the next run that can trade",
-  partial: "liquidation partial: some holdings are still held and will be sold at the next run that can trade",
-  complete: "liquidation complete: every holding was sold",
-};
-
-/** Not halted: nothing to reset, and what the account is doing instead. */
-function notHaltedFacts(facts: KillSwitchFacts, th: Theme, cur: string): ReactNode {
+/** The prompt of the current step, the progress or the result, and the message. */
+function promptLines(st: KillSwitchState, facts: KillSwitchFacts, th: Theme, width: number): ReactNode {
+  const m = st.mode;
+  const word = m.kind === "word" || m.kind === "reason" ? (m.action === "reset" ? RESET_WORD : TRIP_WORD) : "";
+  const what = m.kind === "word" || m.kind === "reason" ? (m.action === "reset" ? "reset" : "trip") : "";
   return (
-    <Box flexDirection="column" marginTop={1}>
-      <Text>Trading is not halted: there is nothing to reset.</Text>
-      {facts.trading_state === "REDUCING" ? (
-        <Text color={th.c("warn")}>The account is REDUCING: only sells are allowed until the reducing runs are over.</Text>
-      ) : null}
-      {facts.current_value !== undefined ? <Text>Current value {money(facts.current_value, cur)}</Text> : null}
-    </Box>
-  );
-}
-
-/** Halted: why and when, the liquidation, and what a reset does. */
-function haltedFacts(facts: KillSwitchFacts, th: Theme, cur: string, afterState: string): ReactNode {
-  return (
-    <Box flexDirection="column" marginTop={1}>
-      <Text>
-        Halted {facts.trading_day ? `on trading day ${sanitizeLine(facts.trading_day)} ` : ""}
-        {facts.tripped_at ? `at ${sanitizeLine(facts.tripped_at)}` : "(time unknown)"}
-        {facts.run_id ? ` in run ${sanitizeLine(facts.run_id)}` : ""}
-      </Text>
-      <Text color={th.c("error")}>Why: {facts.reason ? sanitizeLine(facts.reason) : "drawdown reached the limit"}</Text>
-      <Text>
-        Value at trip {facts.value_at_trip !== undefined ? money(facts.value_at_trip, cur) : "—"} · peak{" "}
-        {facts.peak !== undefined ? money(facts.peak, cur) : "—"} · drawdown {facts.drawdown_pct !== undefined ? pct(facts.drawdown_pct) : "—"}
-        {facts.limit_pct !== undefined ? ` (limit ${pct(facts.limit_pct, 0)})` : ""}
-      </Text>
-      <Text color={th.c(facts.liquidation.status === "complete" || facts.liquidation.status === "none" ? "plain" : "warn")}>
-        {LIQUIDATION_TEXT[facts.liquidation.status]}
-        {facts.liquidation.detail ? ` (${sanitizeLine(facts.liquidation.detail)})` : ""}
-      </Text>
-      {(facts.liquidation.orders ?? []).map((o) => (
-        <Text key={o.client_order_id}>
-          · liquidation order {sanitizeLine(o.client_order_id)}: SELL {o.quantity} {sanitizeLine(o.symbol)}, {sanitizeLine(o.status)}, {o.filled_quantity}{" "}
-          filled (outside the monthly quota)
-        </Text>
-      ))}
-      <Text>Current value {facts.current_value !== undefined ? money(facts.current_value, cur) : "—"}</Text>
-      <Box flexDirection="column" marginTop={1}>
-        <Text bold>What a reset does</Text>
+    <>
+      {m.kind === "word" ? <LineField tone="warn" label={`Step 1 of 2 · type ${word} to ${what} the kill switch:`} line={m.line} width={width} /> : null}
+      {m.kind === "reason" ? <LineField tone="warn" label="Step 2 of 2 · reason (recorded in the journal):" line={m.line} width={width} /> : null}
+      {m.kind === "busy" ? (
         <Text>
-          · the peak becomes the current value{facts.current_value !== undefined ? ` (${money(facts.current_value, cur)})` : ""}, so the drawdown starts again
-          from 0%
-        </Text>
-        <Text>· the trading state becomes {afterState}</Text>
-        <Text>· the reset and your reason are recorded in the journal; holdings are not touched</Text>
-      </Box>
-    </Box>
-  );
-}
-
-/** The prompt of the current step, the progress or the result, the message and the keys. */
-function promptArea(st: KillSwitchState, th: Theme, columns: number, afterState: string): ReactNode {
-  return (
-    <Box flexDirection="column" marginTop={1}>
-      {st.mode.kind === "word" ? (
-        <LineField tone="warn" label={`Step 1 of 2 · type ${RESET_WORD} to reset the kill switch:`} line={st.mode.line} width={columns - 1} />
-      ) : null}
-      {st.mode.kind === "reason" ? (
-        <LineField tone="warn" label="Step 2 of 2 · reason (recorded in the journal):" line={st.mode.line} width={columns - 1} />
-      ) : null}
-      {st.mode.kind === "busy" ? (
-        <Text>
-          <Spinner /> recording the reset…
+          <Spinner /> recording the {m.action}…
         </Text>
       ) : null}
-      {st.mode.kind === "done" ? (
+      {m.kind === "done" ? (
         <Text bold color={th.c("ok")}>
-          ✓ Kill switch reset: the peak is now the current value; trading state {afterState}.
+          ✓ Kill switch {m.action === "reset" ? "reset" : "tripped"}, recorded in the journal: trading state {facts.trading_state}
+          {facts.trading_state === "REDUCING" && facts.reducing_runs_left ? ` (sells only) for ${facts.reducing_runs_left} run(s)` : ""}.
         </Text>
       ) : null}
       {st.message ? <Text color={th.c(st.message.error ? "error" : "plain")}>{st.message.text}</Text> : null}
-      <KeyHelp
-        table={
-          st.mode.kind === "word"
-            ? KILLSWITCH_WORD_KEYS
-            : st.mode.kind === "reason"
-              ? KILLSWITCH_REASON_KEYS
-              : st.mode.kind === "busy"
-                ? []
-                : KILLSWITCH_DONE_KEYS
-        }
-        width={Math.max(20, columns - 1)}
-      />
-    </Box>
+    </>
   );
 }
 
-export function KillSwitchScreen({ facts, onReset, onExit, onInterrupt }: KillSwitchScreenProps) {
+/** Rows the prompt area takes (its margin, the field or result, the message, the help line). */
+function promptRows(st: KillSwitchState, width: number, canTrip: boolean): number {
+  const field = st.mode.kind === "idle" ? 0 : 2;
+  const message = st.message ? wrapText(st.message.text, width).length : 0;
+  return 1 + field + message + keyHelpRows(keysOf(st.mode, canTrip), width);
+}
+
+export function KillSwitchScreen({ facts: opened, onReset, onTrip, onExit, onInterrupt }: KillSwitchScreenProps) {
   const th = useTheme();
-  const { columns } = useTerminalSize();
-  const halted = facts.trading_state === "HALTED";
+  const { columns, rows } = useTerminalSize();
+  // A stream that does not say its height (a test renderer) shows every line.
+  const knownRows = typeof useStdout().stdout.rows === "number";
+  const width = Math.max(20, columns - 1);
   const [get, set] = useRefState<KillSwitchState>(() => ({
-    mode: halted ? { kind: "word", line: EMPTY_LINE } : { kind: "idle" },
+    mode: opened.trading_state === "HALTED" ? { kind: "word", action: "reset", line: EMPTY_LINE } : { kind: "idle" },
     message: null,
     help: false,
+    facts: null,
+    offset: 0,
   }));
   const st = get();
-  const cur = facts.base_currency ?? "";
+  // After an action, everything shown is the journal's, read back.
+  const facts = st.facts ?? opened;
+  const halted = facts.trading_state === "HALTED";
+  // `K` only before an action: after one, the screen shows its result and leaves.
+  const canTrip = onTrip !== undefined && !halted && st.mode.kind !== "done";
+  const lines = killSwitchLines(facts, width, canTrip);
+  const height = Math.max(3, rows - 3 - promptRows(st, width, canTrip));
+  const scrolls = knownRows && lines.length > height;
+  const offset = Math.min(st.offset, Math.max(0, lines.length - height));
   const interrupt = onInterrupt ?? onExit;
 
-  useKeys((input, key) => killSwitchKey({ s: get(), input, key, set, onReset, onExit, interrupt }));
+  useKeys((input, key) =>
+    killSwitchKey({
+      s: get(),
+      input,
+      key,
+      set,
+      onReset,
+      onTrip: canTrip ? onTrip : undefined,
+      onExit,
+      interrupt,
+      scroll: (action) => set((p) => ({ ...p, offset: scrollBy(action, Math.min(p.offset, Math.max(0, lines.length - height)), lines.length, height) })),
+    }),
+  );
 
+  const title = (
+    <Text bold color={th.c(halted ? "error" : facts.trading_state === "REDUCING" ? "warn" : "ok")} wrap="truncate-end">
+      {killSwitchTitle(facts, width)}
+    </Text>
+  );
   if (st.help) {
     return (
-      <Box flexDirection="column" width={Math.max(20, columns - 1)}>
-        <Text bold color={th.c(halted ? "error" : "ok")}>
-          Kill switch · trading state {facts.trading_state}
-        </Text>
-        <HelpOverlay
-          title="kill switch"
-          table={st.mode.kind === "word" ? KILLSWITCH_WORD_KEYS : st.mode.kind === "reason" ? KILLSWITCH_REASON_KEYS : KILLSWITCH_DONE_KEYS}
-          width={Math.max(20, columns - 1)}
-        />
+      <Box flexDirection="column" width={width}>
+        {title}
+        <HelpOverlay title="kill switch" table={keysOf(st.mode, canTrip)} width={width} />
       </Box>
     );
   }
-
-  const afterState = facts.reducing_runs_after_reset > 0 ? `REDUCING (sells only) for ${facts.reducing_runs_after_reset} run(s), then ACTIVE` : "ACTIVE";
   return (
-    <Box flexDirection="column" width={Math.max(20, columns - 1)}>
-      <Text bold color={th.c(halted ? "error" : "ok")}>
-        Kill switch · trading state {facts.trading_state}
-      </Text>
-      {!halted ? notHaltedFacts(facts, th, cur) : haltedFacts(facts, th, cur, afterState)}
-      {promptArea(st, th, columns, afterState)}
+    <Box flexDirection="column" width={width}>
+      {title}
+      <Box marginTop={1} flexDirection="column">
+        <ScrollLines lines={lines} offset={scrolls ? offset : 0} height={scrolls ? height : lines.length} width={width} />
+      </Box>
+      {scrolls ? <Text dimColor>{`${rangeLabel(offset, height, lines.length)} · ↑/↓ PgUp/PgDn scroll`}</Text> : null}
+      <Box flexDirection="column" marginTop={1}>
+        {promptLines(st, facts, th, width)}
+        <KeyHelp table={keysOf(st.mode, canTrip)} width={width} />
+      </Box>
     </Box>
   );
 }

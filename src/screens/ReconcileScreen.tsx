@@ -160,13 +160,15 @@ export function ReconcileScreen({ recovered, differences, onAdopt, onExit, onInt
   }));
   const st = get();
   const interrupt = onInterrupt ?? onExit;
+  // After the adoption, the title and the list are what the journal and the broker say now (read back).
+  const shown = st.mode.kind === "done" ? st.mode.left : differences;
 
   useKeys((input, key) => reconcileKey({ s: get(), input, key, set, onAdopt, onExit, interrupt }));
 
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold color={th.c(differences.length === 0 ? "ok" : "warn")}>
-        Reconcile · {differences.length === 0 ? "the journal and the broker agree" : `${differences.length} difference(s)`}
+      <Text bold color={th.c(shown.length === 0 ? "ok" : "warn")} wrap="truncate-end">
+        Reconcile · {shown.length === 0 ? "the journal and the broker agree" : `${shown.length} difference(s)`}
       </Text>
       {recovered.length > 0 ? (
         <Box flexDirection="column" marginTop={1}>
@@ -176,7 +178,7 @@ export function ReconcileScreen({ recovered, differences, onAdopt, onExit, onInt
           ))}
         </Box>
       ) : null}
-      {differences.length > 0 ? differenceList(differences, th) : null}
+      {shown.length > 0 ? differenceList(shown, th) : null}
       {adoptable.length > 0 && st.mode.kind !== "done" ? (
         <Box flexDirection="column" marginTop={1}>
           <Text bold>What adopting does</Text>

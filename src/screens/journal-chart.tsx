@@ -67,9 +67,13 @@ export function AccountBody({ account, width, height }: { account: JournalAccoun
   const a = account;
   const lastP = a.points[a.points.length - 1];
   const cur = a.base_currency ?? "";
-  const dd = lastP && lastP.peak > 0 ? ((lastP.peak - lastP.value) / lastP.peak) * 100 : 0;
-  const limit = lastP ? lastP.peak * (1 - a.max_drawdown_pct / 100) : 0;
-  const head = lastP ? headroomText(a, lastP.value, limit) : null;
+  // After a reset (before the next run) the peak is the reset's, and the account was valued at it.
+  const reset = a.reset_after_last_run;
+  const peak = reset ? reset.peak : (lastP?.peak ?? 0);
+  const value = reset ? reset.peak : (lastP?.value ?? 0);
+  const dd = peak > 0 ? ((peak - value) / peak) * 100 : 0;
+  const limit = peak * (1 - a.max_drawdown_pct / 100);
+  const head = lastP ? headroomText(a, value, limit) : null;
   return (
     <Box flexDirection="column">
       <ChartView account={a} width={width} height={Math.max(3, height - 6)} />
@@ -83,8 +87,10 @@ export function AccountBody({ account, width, height }: { account: JournalAccoun
       </Text>
       {lastP ? (
         <Text wrap="truncate-end">
-          day {sanitizeLine(lastP.trading_day)}: value {money(lastP.value, cur)} · peak {money(lastP.peak, cur)} · drawdown {pct(dd)} of max{" "}
-          {pct(a.max_drawdown_pct, 0)}
+          {reset
+            ? `reset after day ${sanitizeLine(lastP.trading_day)}: value = peak ${money(peak, cur)}`
+            : `day ${sanitizeLine(lastP.trading_day)}: value ${money(value, cur)} · peak ${money(peak, cur)}`}{" "}
+          · drawdown {pct(dd)} of max {pct(a.max_drawdown_pct, 0)}
           {a.trading_state ? ` · ${a.trading_state}` : ""}
         </Text>
       ) : null}

@@ -3,6 +3,7 @@
  * screen, and the runs filter. Pure.
  */
 import type { RunEvent } from "../core/events.js";
+import type { DecidedBy } from "../journal/decided.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -12,6 +13,8 @@ export interface JournalRunSummary {
   trading_day: string;
   mode: string;
   outcome: string | null;
+  /** A proposal recorded as awaiting approval and decided later: the run that decided it. */
+  decided_by?: DecidedBy;
   orders: number;
   fills: number;
   cost_usd: number;
@@ -89,6 +92,8 @@ export interface JournalAccount {
   points: JournalAccountPoint[];
   max_drawdown_pct: number;
   base_currency?: string;
+  /** The kill switch was reset after the last run: the peak it set (the value then), which the limit line now follows. */
+  reset_after_last_run?: { peak: number };
   /** The account's trading state now (a halted account has no headroom to speak of). */
   trading_state?: "ACTIVE" | "REDUCING" | "HALTED";
 }
@@ -111,7 +116,18 @@ export function filterRuns(runs: readonly JournalRunSummary[], query: string): J
   if (!q) return [...runs];
   const terms = q.split(/\s+/);
   return runs.filter((r) => {
-    const hay = `${r.run_id} ${r.trading_day} ${r.started_at} ${r.mode} ${r.outcome ?? "unfinished"}`.toLowerCase();
+    const hay = `${r.run_id} ${r.trading_day} ${r.started_at} ${r.mode} ${outcomeText(r)}`.toLowerCase();
     return terms.every((t) => hay.includes(t));
   });
+}
+
+/** A run's outcome in words; a proposal decided later names its deciding run: `awaiting_approval → approved by run X`. */
+export function outcomeText(r: Pick<JournalRunSummary, "outcome" | "decided_by">): string {
+  const outcome = r.outcome ?? "unfinished";
+  return r.decided_by ? `${outcome} → ${r.decided_by.decision} by run ${r.decided_by.run_id}` : outcome;
+}
+
+/** The same in a narrow column: `awaiting→approved`. */
+export function outcomeCell(r: Pick<JournalRunSummary, "outcome" | "decided_by">): string {
+  return r.decided_by ? `awaiting→${r.decided_by.decision}` : (r.outcome ?? "unfinished");
 }

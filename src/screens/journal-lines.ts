@@ -59,6 +59,7 @@ export function detailLines(d: JournalRunDetail, summary: JournalRunSummary | un
   if (finished?.type === "run.finished")
     push(`Outcome: ${finished.outcome} (exit ${finished.exit_code}): ${sanitizeLine(finished.message)}`, finished.exit_code === 0 ? "ok" : "error");
   else if (summary) push(`Outcome: ${summary.outcome ?? "unfinished"}`);
+  if (summary?.decided_by) push(`Decided later by run ${sanitizeLine(summary.decided_by.run_id)}: ${sanitizeLine(summary.decided_by.decision)}`, "ok");
 
   const decision = decisionOf(d);
   push(

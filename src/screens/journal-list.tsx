@@ -7,7 +7,7 @@ import { Box, Text } from "ink";
 import { usd } from "../printers/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import { type Column, cells, fitColumns } from "./columns.js";
-import type { JournalRunSummary } from "./journal-data.js";
+import { type JournalRunSummary, outcomeCell } from "./journal-data.js";
 import { windowStart } from "./scroll.js";
 import { type Tone, useTheme } from "./theme.js";
 
@@ -36,7 +36,7 @@ function runRow(cols: readonly Column<RunColumn>[], r: JournalRunSummary, select
     day: sanitizeLine(r.trading_day),
     started: sanitizeLine(r.started_at).replace("T", " ").slice(0, 16),
     mode: sanitizeLine(r.mode),
-    outcome: sanitizeLine(r.outcome ?? "unfinished"),
+    outcome: sanitizeLine(outcomeCell(r)),
     orders: `${r.orders}/${r.fills}`,
     cost: usd(r.cost_usd),
     run: sanitizeLine(r.run_id),
@@ -66,7 +66,11 @@ export function RunsList({ runs, selected, height, width }: { runs: readonly Jou
             wrap="truncate-end"
             bold={isSel}
             inverse={isSel && th.color}
-            color={isSel && th.color ? undefined : th.c(outcomeTone(r.outcome ?? "unfinished"))}
+            color={
+              isSel && th.color
+                ? undefined
+                : th.c(outcomeTone(r.decided_by ? (r.decided_by.decision === "approved" ? "executed" : "rejected") : (r.outcome ?? "unfinished")))
+            }
           >
             {runRow(cols, r, isSel)}
           </Text>
