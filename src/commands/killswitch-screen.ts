@@ -56,7 +56,7 @@ export async function runKillSwitchScreen(svc: AccountServices, env: NodeJS.Proc
         return screenFacts(await killSwitchFacts(svc), svc);
       },
       onTrip: async ({ reason }) => {
-        await tripKillSwitch(svc, { who: operatorName(env), reason });
+        await tripKillSwitch(svc, { reason });
         tripped = true;
         return screenFacts(await killSwitchFacts(svc), svc);
       },

@@ -5,15 +5,12 @@
  * journal's last run, so the liquidation orders of that run and later ones are listed against it.
  */
 import { createInterface } from "node:readline/promises";
-import { drawdownPct } from "../gate/evaluate.js";
 import { money, pct } from "../printers/format.js";
 import { killSwitchFacts } from "../run/killswitch.js";
+import { tripKillSwitch } from "../run/killswitch-trip.js";
 import type { AccountServices } from "../run/services.js";
 
-/** The journal's words for an operator's trip (run/phases/killswitch.ts records the approval screen's the same way). */
-const OPERATOR_TRIP = "operator tripped the kill switch: ";
-
-/** Trips the kill switch unless already HALTED; returns what to tell the person. */
+/** Trips the kill switch unless already HALTED (recorded by run/killswitch-trip.ts); returns what to tell the person. */
 export async function tripByOperator(svc: AccountServices, reason: string): Promise<{ tripped: boolean; message: string }> {
   const facts = await killSwitchFacts(svc);
   const cur = facts.base_currency;
@@ -24,16 +21,7 @@ export async function tripByOperator(svc: AccountServices, reason: string): Prom
       message: `trading is already HALTED${t ? ` (tripped ${t.at}: ${t.reason})` : ""}; nothing changed\nto resume: tradewarden killswitch reset --yes --reason "…" (or tradewarden killswitch on a terminal)\n`,
     };
   }
-  const peak = facts.peak ?? facts.current_value;
-  const runId = svc.journal.runs().at(-1)?.run_id ?? "none";
-  const trip = await svc.journal.trip({
-    run_id: runId,
-    at: new Date(),
-    value: facts.current_value,
-    peak,
-    drawdown_pct: drawdownPct(facts.current_value, peak),
-    reason: `${OPERATOR_TRIP}${reason}`,
-  });
+  const trip = await tripKillSwitch(svc, { reason });
   const held = svc.journal.liquidationStatus().remaining;
   const lines = [
     `kill switch tripped by the operator at ${trip.at} (prices before ${facts.as_of_trading_day}): trading is HALTED`,
@@ -44,7 +32,6 @@ export async function tripByOperator(svc: AccountServices, reason: string): Prom
       : "nothing held: nothing to sell",
     'to resume: tradewarden killswitch reset --yes --reason "…" (or tradewarden killswitch on a terminal)',
   ];
-  if (facts.unpriced.length > 0) lines.push(`no price for ${facts.unpriced.join(", ")}: the value leaves them out`);
   return { tripped: true, message: `${lines.join("\n")}\n` };
 }
 

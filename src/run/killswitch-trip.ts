@@ -1,9 +1,10 @@
 /**
- * An operator's trip of the kill switch outside a run (the kill-switch screen's `K`): recorded in
- * the journal as the approval screen's operator trip is (`operator tripped the kill switch: …`),
- * valued at current prices, against the latest run (the next run that can trade sells what is
- * held, as after any trip). Refused when already halted, without a reason, before any run, or when
- * a holding cannot be valued.
+ * An operator's trip of the kill switch outside a run (the kill-switch screen's `K` and the
+ * headless `killswitch trip --reason`): recorded in the journal as the approval screen's operator
+ * trip is (`operator tripped the kill switch: …`), valued at current prices, against the latest run
+ * (the next run that can trade sells what is held, as after any trip). Refused when already halted,
+ * without a reason, before any run, or when a holding cannot be valued. The one place a trip outside
+ * a run is recorded.
  */
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
@@ -11,7 +12,10 @@ import type { TripRecord } from "../journal/types.js";
 import { killSwitchFacts } from "./killswitch.js";
 import type { AccountServices } from "./services.js";
 
-export async function tripKillSwitch(svc: AccountServices, args: { who: string; reason: string; at?: Date }): Promise<TripRecord> {
+/** The journal's words for an operator's trip (run/phases/killswitch.ts records the approval screen's the same way). */
+const OPERATOR_TRIP = "operator tripped the kill switch: ";
+
+export async function tripKillSwitch(svc: AccountServices, args: { reason: string; at?: Date }): Promise<TripRecord> {
   const facts = await killSwitchFacts(svc);
   if (facts.trading_state === "HALTED") throw new TwError("already_halted", "trading is already HALTED: there is nothing to trip", EXIT.USAGE_OR_CONFIG);
   const reason = args.reason.trim();
@@ -31,6 +35,6 @@ export async function tripKillSwitch(svc: AccountServices, args: { who: string; 
     value: facts.current_value,
     peak: facts.peak ?? facts.current_value,
     drawdown_pct: facts.drawdown_pct ?? 0,
-    reason: `operator tripped the kill switch: ${reason} (by ${args.who}, outside a run)`,
+    reason: `${OPERATOR_TRIP}${reason}`,
   });
 }

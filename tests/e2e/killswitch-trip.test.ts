@@ -48,3 +48,13 @@ test("trip halts an ACTIVE account, once; the next run liquidates and stops", as
   const ks = await tw(home, ["killswitch", "--json"]);
   expect(JSON.parse(String(ks.stdout)).liquidation.orders.length).toBe(placed.length);
 }, 120_000);
+
+test("a trip before any run is refused, naming why, and changes nothing", async () => {
+  const home = freshHome();
+  expectExit(await tw(home, ["init", "--capital", "1000"]), 0);
+  const before = await journalJson(home);
+  const trip = await tw(home, ["killswitch", "trip", "--reason", "too early"]);
+  expectExit(trip, 2);
+  expect(String(trip.stderr)).toContain("no run in the journal yet: there is nothing to halt (run `tradewarden run` first)");
+  expect(await journalJson(home)).toEqual(before);
+}, 60_000);

@@ -14,6 +14,8 @@ function tradingState(home: string): string {
 test("type TRIP to confirm: a wrong word or Ctrl+C changes nothing; TRIP halts", async () => {
   const home = freshHome();
   execFileSync(process.execPath, [BIN, "--home", home, "init", "--capital", "1000"], { env: terminalEnv(home) });
+  // A trip is recorded against the journal's latest run: one run first (a trip before any run is refused).
+  execFileSync(process.execPath, [BIN, "--home", home, "run", "--yes"], { env: terminalEnv(home) });
   const prompt = "type TRIP to confirm:";
 
   const wrong = spawnConsole(home, ["killswitch", "trip", "--reason", "pty test"]);
