@@ -12,7 +12,7 @@ import type { ApprovalDecision, ApprovalRequest } from "../run/approval.js";
 import { approvalKey } from "./approval-input.js";
 import { initialRows } from "./approval-model.js";
 import { type ApprovalScreenState, modeKeys } from "./approval-modes.js";
-import { type ApprovalFrame, browseView, helpView, scrollView, titleLine } from "./approval-views.js";
+import { type ApprovalFrame, browseView, helpView, scrollView, ticketView, titleLine } from "./approval-views.js";
 import { keyHelpRows } from "./components.js";
 import { useKeys } from "./input.js";
 import { useTerminalSize } from "./terminal.js";
@@ -76,5 +76,6 @@ export function ApprovalScreen({ request, onDecide, onInterrupt, maxRows, typeAh
   const title = titleLine(frame);
   if (st.help) return helpView(frame, title);
   if (st.mode.kind === "details" || st.mode.kind === "portfolio") return scrollView(frame, title, st.mode);
+  if (st.mode.kind === "confirm") return ticketView(frame, title);
   return browseView(frame, title);
 }

@@ -7,6 +7,8 @@ import { sanitizeLine } from "../util/sanitize.js";
 import { briefLines, cashAfterRows, headerRow, orderColumns, orderRow, viewLines } from "./approval-layout.js";
 import { isApprovable } from "./approval-model.js";
 import { type ApprovalMode, type ApprovalScreenState, ModeLine } from "./approval-modes.js";
+import { orderTicket } from "./approval-ticket.js";
+import { ticketLines } from "./approval-ticket-lines.js";
 import { HelpOverlay, KeyHelp, ScrollLines } from "./components.js";
 import type { KeyTable } from "./keys.js";
 import { portfolioLines } from "./portfolio-lines.js";
@@ -130,6 +132,21 @@ export function browseView(f: ApprovalFrame, title: ReactNode): ReactNode {
       {st.message ? (
         <ScrollLines lines={message.map((text) => ({ text, tone: st.message?.tone ?? "plain" }))} offset={0} height={message.length} width={width} />
       ) : null}
+      <ModeLine mode={st.mode} approvable={approvable.length} excluded={blocked + dropped} width={width} />
+      <KeyHelp table={keys} width={width} />
+    </Box>
+  );
+}
+
+/** The confirmation: the order ticket (what is sent, totals, what is left out), the prompt line and the keys. */
+export function ticketView(f: ApprovalFrame, title: ReactNode): ReactNode {
+  const { request, st, width, budget, keys, helpRows } = f;
+  const { approvable, blocked, dropped } = rowCounts(st);
+  const lines = ticketLines(orderTicket(request, st.rows), width, Math.max(6, budget - 2 - helpRows));
+  return (
+    <Box flexDirection="column" width={width}>
+      {title}
+      <ScrollLines lines={lines} offset={0} height={lines.length} width={width} />
       <ModeLine mode={st.mode} approvable={approvable.length} excluded={blocked + dropped} width={width} />
       <KeyHelp table={keys} width={width} />
     </Box>
