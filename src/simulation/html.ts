@@ -7,7 +7,6 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { pct as fmtPct, money, quantity } from "../printers/format.js";
 import { REPORT_SCRIPT } from "./html-script.js";
 import type { SimulationReport } from "./report.js";
 
@@ -29,9 +28,15 @@ function uplotAssets(): UplotAssets {
 }
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-/** Fractions as percentages and amounts with thousands separators, through the one formatter. */
-const pct = (x: number, d = 2) => fmtPct(x * 100, d);
-const num = (x: number, d = 2) => money(x, "", d);
+// The page's one formatter (the simulation layer sits below printers/, so it cannot import
+// printers/format.ts; these follow its rules): amounts and quantities with thousands separators,
+// fractions as percentages.
+const nf = (min: number, max: number) => new Intl.NumberFormat("en-US", { minimumFractionDigits: min, maximumFractionDigits: max });
+const AMOUNT = nf(2, 2);
+const QUANTITY = nf(0, 6);
+const pct = (x: number, d = 2) => `${(x * 100).toFixed(d)}%`;
+const num = (x: number) => AMOUNT.format(x);
+const quantity = (x: number) => QUANTITY.format(x);
 /** A gain green, a loss red (the class of a signed figure's cell). */
 const signClass = (x: number) => (x > 0 ? "gain" : x < 0 ? "loss" : "");
 /** Inline script text must not close its element. */
