@@ -32,6 +32,8 @@ export interface Chart {
   markers: string;
   min: number;
   max: number;
+  /** Some cell shows the peak line (under the value's braille it is hidden: a legend names only what is drawn). */
+  peakDrawn: boolean;
 }
 
 const DOT = [
@@ -144,7 +146,8 @@ function plotRows(points: readonly ChartPoint[], limits: readonly number[], g: G
     const v = ys[Math.min(ys.length - 1, Math.max(0, i))];
     return v === undefined || !Number.isFinite(v) ? null : Math.floor(py(v) / 4);
   };
-  const peaks = points.map((p) => p.peak);
+  // The peak's own line only where it stands above the value: at a new high the value line is the peak.
+  const peaks = points.map((p) => (p.peak > p.value ? p.peak : Number.NaN));
   const rows: ChartCell[][] = [];
   for (let r = 0; r < H; r++) {
     const yv = max - ((r * 4 + 1.5) / (PH - 1)) * (max - min);
@@ -193,5 +196,6 @@ export function renderChart(points: readonly ChartPoint[], opts: { width: number
   const limits = points.map((p) => p.peak * (1 - dd));
   const g = geometry(points, limits, opts.width, opts.height);
   const rows = plotRows(points, limits, g, valueDots(points, g));
-  return { rows, xAxis: xAxisLine(points, g.plotW), min: g.min, max: g.max, markers: markerRow(points, g) };
+  const peakDrawn = rows.some((row) => row.some((cell) => cell.series === "peak"));
+  return { rows, xAxis: xAxisLine(points, g.plotW), min: g.min, max: g.max, markers: markerRow(points, g), peakDrawn };
 }

@@ -2,7 +2,7 @@
 import { Box, Text } from "ink";
 import { money, pct } from "../printers/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
-import { type ChartPoint, type ChartSeries, MARKS, renderChart } from "./chart.js";
+import { type Chart, type ChartPoint, type ChartSeries, MARKS, renderChart } from "./chart.js";
 import type { JournalAccount } from "./journal-data.js";
 import { type Tone, useTheme } from "./theme.js";
 
@@ -10,15 +10,18 @@ function seriesTone(s: ChartSeries): Tone {
   return s === "value" ? "value" : s === "peak" ? "peak" : s === "limit" ? "limit" : s === "axis" ? "dim" : "plain";
 }
 
-function ChartView({ account, width, height }: { account: JournalAccount; width: number; height: number }) {
-  const th = useTheme();
+function accountChart(account: JournalAccount, width: number, height: number): Chart {
   const points: ChartPoint[] = account.points.map((p) => ({
     label: sanitizeLine(p.trading_day),
     value: p.value,
     peak: p.peak,
     marks: { ...(p.trip ? { trip: true } : {}), ...(p.reset ? { reset: true } : {}), ...(p.fills ? { fills: p.fills } : {}) },
   }));
-  const chart = renderChart(points, { width, height, maxDrawdownPct: account.max_drawdown_pct });
+  return renderChart(points, { width, height, maxDrawdownPct: account.max_drawdown_pct });
+}
+
+function ChartView({ chart }: { chart: Chart }) {
+  const th = useTheme();
   return (
     <Box flexDirection="column">
       {chart.rows.map((row, r) => {
@@ -74,11 +77,13 @@ export function AccountBody({ account, width, height }: { account: JournalAccoun
   const dd = peak > 0 ? ((peak - value) / peak) * 100 : 0;
   const limit = peak * (1 - a.max_drawdown_pct / 100);
   const head = lastP ? headroomText(a, value, limit) : null;
+  const chart = accountChart(a, width, Math.max(3, height - 6));
   return (
     <Box flexDirection="column">
-      <ChartView account={a} width={width} height={Math.max(3, height - 6)} />
+      <ChartView chart={chart} />
       <Text wrap="truncate-end">
-        <Text color={th.c("value")}>⣿ value</Text> <Text color={th.c("peak")}>─ peak</Text>{" "}
+        {/* The legend names the peak's line only when it is drawn: at a new high it lies under the value. */}
+        <Text color={th.c("value")}>⣿ value</Text> <Text color={th.c("peak")}>{chart.peakDrawn ? "─ peak" : "(peak on the value line)"}</Text>{" "}
         <Text color={th.c("limit")}>┄ limit (peak × (1 − {pct(a.max_drawdown_pct, 0)}))</Text> ·{" "}
         <Text color={th.c("warn")}>
           {MARKS.trip} trip {MARKS.reset} reset {MARKS.fill} fills

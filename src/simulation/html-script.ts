@@ -74,12 +74,14 @@ export const REPORT_SCRIPT = `
     }, [xs, S.exposure]);
   }
   var months = Object.keys(R.orders_by_month).sort();
+  var HALF_MONTH = 16 * 86400;
   if (months.length > 0) {
     var mx = months.map(function (m) { return Date.parse(m + "-01T00:00:00Z") / 1000; });
     chart("chart-orders", {
       title: "Orders sent per month",
       height: 200,
-      scales: { x: { time: true } },
+      // Half a month of room each side, so the first and last bars are drawn whole, not cut at the plot's edge.
+      scales: { x: { time: true, range: function (u, min, max) { return [min - HALF_MONTH, max + HALF_MONTH]; } } },
       series: [{}, { label: "orders", stroke: "#37474f", fill: "rgba(55,71,79,0.5)", paths: uPlot.paths.bars({ size: [0.8, 40] }), points: { show: false } }],
     }, [mx, months.map(function (m) { return R.orders_by_month[m]; })]);
   }

@@ -28,8 +28,17 @@ function uplotAssets(): UplotAssets {
 }
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// The page's one formatter (the simulation layer sits below printers/, so it cannot import
+// printers/format.ts; these follow its rules): amounts and quantities with thousands separators,
+// fractions as percentages.
+const nf = (min: number, max: number) => new Intl.NumberFormat("en-US", { minimumFractionDigits: min, maximumFractionDigits: max });
+const AMOUNT = nf(2, 2);
+const QUANTITY = nf(0, 6);
 const pct = (x: number, d = 2) => `${(x * 100).toFixed(d)}%`;
-const num = (x: number, d = 2) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
+const num = (x: number) => AMOUNT.format(x);
+const quantity = (x: number) => QUANTITY.format(x);
+/** A gain green, a loss red (the class of a signed figure's cell). */
+const signClass = (x: number) => (x > 0 ? "gain" : x < 0 ? "loss" : "");
 /** Inline script text must not close its element. */
 const scriptSafe = (s: string) => s.replace(/<\/(script)/gi, "<\\/$1");
 
@@ -41,16 +50,17 @@ function summaryLine(r: SimulationReport): string {
 function killSwitchBanner(r: SimulationReport): string {
   if (r.trips.length === 0)
     return `<p class="ok" id="kill-switch">Kill switch: not tripped (limit ${pct(r.kill_switch.limit, 1)} drawdown from the confirmed peak).</p>`;
-  const items = r.trips.map((t) => `<li><b>${esc(t.day)}</b>: drawdown ${pct(t.drawdown)} — ${esc(t.reason)}</li>`).join("");
+  // The trip's reason already states the drawdown ("drawdown 10.99% from peak …"): said once.
+  const items = r.trips.map((t) => `<li><b>${esc(t.day)}</b>: ${esc(t.reason || `drawdown ${pct(t.drawdown)}`)}</li>`).join("");
   return `<div class="alert" id="kill-switch"><b>Kill switch tripped ${r.trips.length} time(s)</b> (limit ${pct(r.kill_switch.limit, 1)}):<ul>${items}</ul>${r.resets.length ? `<p>${r.resets.length} reset(s): ${r.resets.map((x) => esc(x.day)).join(", ")}</p>` : "<p>Not reset: trading stayed halted for the rest of the simulation.</p>"}</div>`;
 }
 
 function figures(r: SimulationReport): string {
-  const rows: [string, string, string][] = [
-    ["total_return", "Total return", pct(r.total_return)],
-    ["annualised_return", "Annualised return", pct(r.annualised_return)],
-    ["index_return", `${r.index_symbol} bought and held`, `${pct(r.index_return)} (annualised ${pct(r.index_annualised_return)})`],
-    ["excess_return", "Excess over the index", pct(r.excess_return)],
+  const rows: [string, string, string, number?][] = [
+    ["total_return", "Total return", pct(r.total_return), r.total_return],
+    ["annualised_return", "Annualised return", pct(r.annualised_return), r.annualised_return],
+    ["index_return", `${r.index_symbol} bought and held`, `${pct(r.index_return)} (annualised ${pct(r.index_annualised_return)})`, r.index_return],
+    ["excess_return", "Excess over the index", pct(r.excess_return), r.excess_return],
     ["volatility", "Volatility (annualised)", pct(r.volatility)],
     ["sharpe", `Sharpe (risk-free ${pct(r.risk_free)})`, num(r.sharpe)],
     ["sortino", "Sortino", num(r.sortino)],
@@ -59,19 +69,52 @@ function figures(r: SimulationReport): string {
     ["turnover", "Turnover (per year)", num(r.turnover)],
     ["hit_rate", "Hit rate", `${pct(r.hit_rate, 1)} of ${r.closed_trades} closed trade(s)`],
     ["exposure", "Exposure (average)", pct(r.exposure, 1)],
-    ["orders", "Orders sent", String(r.orders)],
+    ["orders", "Orders sent", ordersText(r.orders, r.liquidation_orders)],
     ["blocked_by_rule", "Orders blocked by the gate", String(r.blocked)],
     ["cost_usd", "Model cost", `$${r.cost_usd.toFixed(4)}`],
   ];
   const body = rows
-    .map(([k, label, v]) => `<tr><th>${esc(label)}</th><td class="n" data-key="${k}">${esc(v)}</td><td class="def">${esc(r.definitions[k] ?? "")}</td></tr>`)
+    .map(
+      ([k, label, v, sign]) =>
+        `<tr><th>${esc(label)}</th><td class="${`n ${sign === undefined ? "" : signClass(sign)}`.trim()}" data-key="${k}">${esc(v)}</td><td class="def">${esc(r.definitions[k] ?? "")}</td></tr>`,
+    )
     .join("");
   return `<table class="figures"><thead><tr><th>Figure</th><th>Value</th><th>Definition</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
-function table(head: string[], rows: string[][], empty: string): string {
+/** A cell: its text, and a class ("n" right-aligns a number; "gain"/"loss" colour it). */
+type Cell = string | { text: string; cls: string };
+
+/** A table; the columns named in `numeric` are right-aligned numbers (headers too). */
+function table(head: string[], rows: Cell[][], empty: string, numeric: readonly number[] = []): string {
   if (rows.length === 0) return `<p class="muted">${esc(empty)}</p>`;
-  return `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+  const cls = (i: number, extra = "") => {
+    const c = `${numeric.includes(i) ? "n" : ""} ${extra}`.trim();
+    return c ? ` class="${c}"` : "";
+  };
+  const td = (c: Cell, i: number) => (typeof c === "string" ? `<td${cls(i)}>${esc(c)}</td>` : `<td${cls(i, c.cls)}>${esc(c.text)}</td>`);
+  return `<table><thead><tr>${head.map((h, i) => `<th${cls(i)}>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map(td).join("")}</tr>`).join("")}</tbody></table>`;
+}
+
+/** "13 orders (3 liquidation, 10 against the quota of 10)": kill-switch sells apart from the quota. */
+function ordersText(orders: number, liquidation: number, quota: number | null = null): string {
+  const against = orders - liquidation;
+  const of = quota === null ? "" : ` of ${quantity(quota)}`;
+  if (liquidation === 0) return `${quantity(orders)} order(s)${quota === null ? "" : ` against the quota${of}`}`;
+  return `${quantity(orders)} order(s) (${quantity(liquidation)} kill-switch liquidation, outside the quota; ${quantity(against)} against the quota${of})`;
+}
+
+/** Orders per month: liquidations marked apart from the monthly quota; a month over its quota flagged. */
+function ordersByMonth(r: SimulationReport): string {
+  const rows = Object.keys(r.orders_by_month)
+    .sort()
+    .map((m): Cell[] => {
+      const n = r.orders_by_month[m] ?? 0;
+      const liq = r.liquidation_by_month?.[m] ?? 0;
+      const over = r.order_quota !== null && n - liq > r.order_quota;
+      return [m, quantity(n), quantity(liq), { text: quantity(n - liq), cls: over ? "loss" : "" }, ordersText(n, liq, r.order_quota ?? null)];
+    });
+  return table(["month", "orders", "liquidation", "against the quota", ""], rows, "No order.", [1, 2, 3]);
 }
 
 function blocks(r: SimulationReport): string {
@@ -85,14 +128,14 @@ const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#222}
 h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;width:100%;margin:8px 0}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee;vertical-align:top}
-td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}td.def{color:#555;font-size:12.5px}
+td.n,th.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}td.def{color:#555;font-size:12.5px}
 .alert{background:#fdecea;border:1px solid #c62828;padding:8px 12px;border-radius:4px}.ok{background:#edf7ed;padding:8px 12px;border-radius:4px}
-.muted{color:#777}.bar{display:inline-block;height:12px;background:#c62828;border-radius:2px}.bars th{width:40%}
+.gain{color:#2e7d32}.loss{color:#c62828}.muted{color:#777}.bar{display:inline-block;height:12px;background:#c62828;border-radius:2px}.bars th{width:40%}
 .chart{margin:12px 0}.scroll{max-height:420px;overflow:auto}`;
 
 export function renderHtml(r: SimulationReport, assets: UplotAssets = uplotAssets()): string {
   const data = JSON.stringify(r).replace(/</g, "\\u003c");
-  const fills = r.fill_list.map((f) => [f.day, f.side, f.symbol, String(f.quantity), num(f.price), num(f.commission), f.run_id]);
+  const fills = r.fill_list.map((f): Cell[] => [f.day, f.side, f.symbol, quantity(f.quantity), num(f.price), num(f.commission), f.run_id]);
   const failure = r.failure
     ? `<p class="alert">Stopped: ${esc(r.failure.message)}${r.failure.day ? ` (day ${esc(r.failure.day)}, run ${esc(r.failure.run_id)})` : ""}</p>`
     : "";
@@ -115,18 +158,22 @@ ${figures(r)}
 <div class="chart" id="chart-drawdown"></div>
 <div class="chart" id="chart-exposure"></div>
 <div class="chart" id="chart-orders"></div>
+<h2>Orders per month</h2>
+${ordersByMonth(r)}
 <h2>Blocks by gate rule</h2>
 ${blocks(r)}
 <h2>Trips and resets</h2>
 ${table(
   ["day", "drawdown", "reason"],
-  r.trips.map((t) => [t.day, pct(t.drawdown), t.reason]),
+  r.trips.map((t) => [t.day, { text: pct(t.drawdown), cls: "loss" }, t.reason]),
   "No trip.",
+  [1],
 )}
 ${table(
   ["day", "value", "reason"],
   r.resets.map((t) => [t.day, num(t.value), t.reason]),
   "No reset.",
+  [1],
 )}
 <h2>Fills (${r.fills}) and cost</h2>
 <p>Traded notional ${num(r.traded_notional)}; commissions ${num(r.commissions)}; model cost $${r.cost_usd.toFixed(4)}. Day outcomes: ${esc(
@@ -134,7 +181,7 @@ ${table(
       .map(([k, n]) => `${k} ${n}`)
       .join(", "),
   )}.</p>
-<div class="scroll">${table(["day", "side", "symbol", "quantity", "price", "commission", "run"], fills, "No fill.")}</div>
+<div class="scroll">${table(["day", "side", "symbol", "quantity", "price", "commission", "run"], fills, "No fill.", [3, 4, 5])}</div>
 <p class="muted">Configuration: ${esc(r.config.file ?? "built-in defaults")}; --model ${esc(r.config.model)}${r.config.sets.map((s) => `; --set ${esc(s)}`).join("")}. Generated by tradewarden.</p>
 <script type="application/json" id="report-data">${data}</script>
 <script>${scriptSafe(assets.js)}</script>

@@ -29,6 +29,11 @@ export interface SimulationReport extends Metrics {
   blocked: number;
   blocked_by_rule: Record<string, number>;
   orders_by_month: Record<string, number>;
+  /** Kill-switch liquidation orders (outside the monthly quota): those of a day the account ended HALTED. */
+  liquidation_orders: number;
+  liquidation_by_month: Record<string, number>;
+  /** The monthly order quota (limits.max_orders_per_month) of the simulation's config; null when unknown. */
+  order_quota: number | null;
   outcomes: Record<string, number>;
   cost_usd: number;
   failure: SimulationMeta["failure"];
@@ -72,7 +77,13 @@ function roundMetrics(m: Metrics): Metrics {
   };
 }
 
-export function buildReport(meta: SimulationMeta, days: readonly DayRecord[], opts: { riskFree?: number } = {}): SimulationReport {
+/**
+ * A day's kill-switch liquidation orders: a run that ends HALTED sent nothing but liquidations (the
+ * gate blocks every proposal of a halted account, and a tripping run halts before it proposes).
+ */
+const liquidationOrders = (d: DayRecord) => (d.trading_state === "HALTED" ? d.orders : 0);
+
+export function buildReport(meta: SimulationMeta, days: readonly DayRecord[], opts: { riskFree?: number; quota?: number } = {}): SimulationReport {
   const start: DayPoint = { day: "start", value: meta.capital, cash: meta.capital, index: meta.start_index };
   const points: DayPoint[] = [start, ...days.map((d) => ({ day: d.day, value: d.value, cash: d.cash, index: d.index }))];
   const fills: (FillPoint & { run_id: string })[] = days.flatMap((d) => d.fills.map((f) => ({ day: d.day, run_id: d.run_id, ...f })));
@@ -80,10 +91,12 @@ export function buildReport(meta: SimulationMeta, days: readonly DayRecord[], op
   const blocked: Record<string, number> = {};
   const byMonth: Record<string, number> = {};
   const outcomes: Record<string, number> = {};
+  const liquidationByMonth: Record<string, number> = {};
   for (const d of days) {
     for (const [code, n] of Object.entries(d.blocked)) blocked[code] = (blocked[code] ?? 0) + n;
     const month = d.day.slice(0, 7);
     byMonth[month] = (byMonth[month] ?? 0) + d.orders;
+    if (liquidationOrders(d) > 0) liquidationByMonth[month] = (liquidationByMonth[month] ?? 0) + liquidationOrders(d);
     outcomes[d.outcome] = (outcomes[d.outcome] ?? 0) + 1;
   }
   const trips = days.filter((d) => d.trip).map((d) => ({ day: d.day, run_id: d.run_id, drawdown: round(d.trip?.drawdown ?? 0), reason: d.trip?.reason ?? "" }));
@@ -110,6 +123,9 @@ export function buildReport(meta: SimulationMeta, days: readonly DayRecord[], op
     blocked: Object.values(blocked).reduce((a, b) => a + b, 0),
     blocked_by_rule: blocked,
     orders_by_month: byMonth,
+    liquidation_orders: days.reduce((a, d) => a + liquidationOrders(d), 0),
+    liquidation_by_month: liquidationByMonth,
+    order_quota: opts.quota ?? null,
     outcomes,
     cost_usd: round(
       days.reduce((a, d) => a + d.cost_usd, 0),
