@@ -141,18 +141,28 @@ function resetAfter(journal: Journal, lastStart: string | undefined) {
   return reset && lastStart !== undefined && reset.at > lastStart ? { reset_after_last_run: { peak: reset.new_peak } } : {};
 }
 
+/** The runs that carry a reset mark: for each reset, the first run after it that was valued. */
+function resetMarks(all: readonly { run_id: string; first_value_minor: number | null }[], nextRuns: readonly (string | null)[]): Set<string> {
+  const marks = new Set<string>();
+  for (const next of nextRuns) {
+    const from = next === null ? -1 : all.findIndex((r) => r.run_id === next);
+    const valued = from < 0 ? undefined : all.slice(from).find((r) => r.first_value_minor !== null);
+    if (valued) marks.add(valued.run_id);
+  }
+  return marks;
+}
+
 function accountHistory(journal: Journal, currency: string, maxDrawdownPct: number): JournalAccount {
   const trips = new Set(journal.tripHistory().map((t) => t.run_id));
-  const resets = journal.resetHistory().map((r) => r.at);
   const all = journal.runs();
+  // A reset is marked on the first run that started after it, by the log's order: in a simulation
+  // the reset's time is the simulated session's while a run's start is the wall clock.
+  const resetRuns = resetMarks(all, journal.resetNextRuns());
   return {
     points: all
       .filter((r) => r.first_value_minor !== null && r.peak_after_minor !== null)
       .map((r) => {
-        // A reset is marked on the first run that started after it.
-        const i = all.indexOf(r);
-        const prevStart = i > 0 ? (all[i - 1]?.started_at ?? "") : "";
-        const reset = resets.some((at) => at > prevStart && at <= r.started_at);
+        const reset = resetRuns.has(r.run_id);
         const fills = journal.fills(r.run_id).length;
         return {
           run_id: r.run_id,

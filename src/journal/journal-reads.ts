@@ -126,6 +126,11 @@ export abstract class JournalReads {
     return this.s.resets.map((r) => ({ ...r }));
   }
 
+  /** The run each reset comes before, by the log's order (whatever the clocks say): the first run started after it, or null. */
+  resetNextRuns(): (string | null)[] {
+    return this.s.resetRunCounts.map((count) => this.s.runIds[count] ?? null);
+  }
+
   /** What the kill switch still has to sell: holdings left since the standing trip, and its orders. */
   liquidationStatus(): LiquidationStatus {
     return liquidationStatus(this.s);

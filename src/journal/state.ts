@@ -42,6 +42,7 @@ export interface State {
   reducing_runs_left: number;
   trips: TripRecord[];
   resets: ResetRecord[];
+  resetRunCounts: number[];
   notes: Map<string, Note>;
   liveNotes: number;
   note_seq: number;
@@ -76,6 +77,7 @@ export function emptyState(): State {
     reducing_runs_left: 0,
     trips: [],
     resets: [],
+    resetRunCounts: [],
     notes: new Map(),
     liveNotes: 0,
     note_seq: 0,
@@ -268,6 +270,7 @@ function applyKillSwitch(s: State, ev: Event<"trip" | "reset" | "import_state">)
       return;
     case "reset":
       s.resets.push(ev.reset);
+      s.resetRunCounts.push(s.runIds.length);
       s.peak_minor = ev.value_minor;
       s.last_first_minor = ev.value_minor;
       s.reducing_runs_left = ev.reset.reducing_runs;
@@ -280,6 +283,7 @@ function applyKillSwitch(s: State, ev: Event<"trip" | "reset" | "import_state">)
       s.reducing_runs_left = ev.reducing_runs_left;
       s.trips.push(...ev.trips);
       s.resets.push(...ev.resets);
+      s.resetRunCounts.push(...ev.resets.map(() => s.runIds.length));
       return;
   }
 }

@@ -541,3 +541,30 @@ describe("verify", () => {
     expect(codes).toContain("unbooked_fills");
   });
 });
+
+describe("which run a reset comes before", () => {
+  it("is read from the log's order, not the clocks: a simulated reset time earlier than every wall-clock run start still lands before the next run", async () => {
+    const j = await freshJournal();
+    const trip = async (run: string) => {
+      await j.observeFirstValuation(run, 10_000, "2026-12-02T10:00:00Z");
+      await j.trip({ run_id: run, at: "2007-10-05T20:00:00Z", value: 8_000, peak: 10_000, drawdown_pct: 20, reason: "drawdown" });
+    };
+    // Runs start on today's wall clock; the simulation's trips and resets carry its session times (2007).
+    await startRun(j, "r1", "2026-12-02T10:00:00Z");
+    await trip("r1");
+    await finish(j, "r1", "2026-12-02T10:00:01Z");
+    await j.reset({ at: "2007-10-08T20:00:00Z", who: "simulation", reason: "automatic reset", value: 8_000 });
+    await startRun(j, "r2", "2026-12-02T10:00:02Z");
+    await finish(j, "r2", "2026-12-02T10:00:03Z");
+    await startRun(j, "r3", "2026-12-02T10:00:04Z");
+    await trip("r3");
+    await finish(j, "r3", "2026-12-02T10:00:05Z");
+    await j.reset({ at: "2007-11-08T20:00:00Z", who: "simulation", reason: "automatic reset", value: 8_000 });
+    expect(j.resetNextRuns()).toEqual(["r2", null]);
+    await startRun(j, "r4", "2026-12-02T10:00:06Z");
+    expect(j.resetNextRuns()).toEqual(["r2", "r4"]);
+    // The same order after the journal is folded again from its log.
+    const again = await openJournal(j.home, { timezone: "UTC", readOnly: true });
+    expect(again.resetNextRuns()).toEqual(["r2", "r4"]);
+  });
+});
