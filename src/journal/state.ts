@@ -139,7 +139,6 @@ function applyFillToHoldings(s: State, f: FillRecord, currency: string): void {
 }
 
 type Event<T extends JournalEvent["t"]> = Extract<JournalEvent, { t: T }>;
-
 export function apply(s: State, ev: JournalEvent): void {
   s.seq = ev.seq;
   switch (ev.t) {
