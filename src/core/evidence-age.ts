@@ -12,7 +12,7 @@ export interface SessionCalendar {
 }
 
 /** One cited item's age: the day it is dated (`published` or `as_of`) and the trading days since. */
-export const EvidenceAgeSchema = Type.Object(
+const EvidenceAgeSchema = Type.Object(
   {
     evidence_id: Type.String(),
     day: Type.String({ description: "The item's date: a news item's `published`, a price or portfolio item's `as_of`." }),
