@@ -23,6 +23,13 @@ const EvidenceAgeSchema = Type.Object(
 );
 export type EvidenceAge = Static<typeof EvidenceAgeSchema>;
 
+/** A stale cited item as check_orders lists it on the order (its age, without the flag). */
+export const StaleEvidenceSchema = Type.Omit(EvidenceAgeSchema, ["stale"], {
+  additionalProperties: false,
+  description: "A cited item older than research.stale_evidence_days: information, not a block.",
+});
+export type StaleEvidence = Static<typeof StaleEvidenceSchema>;
+
 const DAY_RE = /^(\d{4}-\d{2}-\d{2})/;
 
 /** An evidence item's date (YYYY-MM-DD): `published` (news) or else `as_of` (prices, portfolio); undefined if it has neither. */
@@ -94,4 +101,17 @@ export function evidenceAges(
     out.push({ evidence_id: id, day, age_trading_days: age, stale: age > staleAfter });
   }
   return out;
+}
+
+/** The cited items older than `staleAfter` trading days, with their ages (check_orders' `stale_evidence`). */
+export function staleEvidence(
+  ids: readonly string[],
+  items: Readonly<Record<string, unknown>>,
+  cal: SessionCalendar,
+  tradingDay: string,
+  staleAfter: number,
+): StaleEvidence[] {
+  return evidenceAges(ids, items, cal, tradingDay, staleAfter)
+    .filter((a) => a.stale)
+    .map((a) => ({ evidence_id: a.evidence_id, day: a.day, age_trading_days: a.age_trading_days }));
 }

@@ -4,6 +4,7 @@
  * dated item's age in trading days. Pure.
  */
 import { type EvidenceAge, evidenceAges, type SessionCalendar } from "../core/evidence-age.js";
+import type { HandlerResult, ToolHandler } from "../tools/types.js";
 
 interface Block {
   type?: unknown;
@@ -19,6 +20,25 @@ function collect(v: unknown, out: Map<string, unknown>, depth: number): void {
   const o = v as Record<string, unknown>;
   if (typeof o.evidence_id === "string" && !out.has(o.evidence_id)) out.set(o.evidence_id, o);
   for (const x of Object.values(o)) collect(x, out, depth + 1);
+}
+
+/**
+ * The run's handlers, each success's evidence items recorded into `items` (id → item, first wins):
+ * what check_orders dates the cited evidence by. A synchronous handler stays synchronous.
+ */
+export function recordingEvidence(handlers: Record<string, ToolHandler>, items: Map<string, unknown>): Record<string, ToolHandler> {
+  const record = (r: HandlerResult): HandlerResult => {
+    if (r.ok) collect(r.data, items, 0);
+    return r;
+  };
+  const out: Record<string, ToolHandler> = {};
+  for (const [name, h] of Object.entries(handlers)) {
+    out[name] = (args, ctx) => {
+      const r = h(args, ctx);
+      return r instanceof Promise ? r.then(record) : record(r);
+    };
+  }
+  return out;
 }
 
 /** Every item's age on the run's trading day (items without a date are left out), by id. */
