@@ -167,6 +167,13 @@ export const ResearchSchema = Section("Point-in-time news research (the search_n
     default: "exclude",
     description: "Undated results in live runs: excluded, or admitted apart and marked unverified. Simulations and replays always exclude them.",
   }),
+  stale_evidence_days: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 30,
+    description:
+      "Cited evidence (news by its published day, prices and the portfolio by their as-of day) older than this many trading days is marked stale on the approval screen and in check_orders. Information only: the gate does not block on it.",
+  }),
 });
 
 /**

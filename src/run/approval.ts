@@ -8,6 +8,7 @@
 import type { StandingOrder } from "../journal/standing-orders.js";
 import { createHash } from "node:crypto";
 import type { PortfolioView, ProposedOrder } from "../core/domain.js";
+import type { EvidenceAge } from "../core/evidence-age.js";
 import { decisionFor, type GateDecision } from "../core/gate-types.js";
 import { orderKey } from "../core/order.js";
 
@@ -36,6 +37,8 @@ export interface ApprovalRequest {
   ticks?: Record<string, number>;
   /** The evidence items the orders may cite, by id (what the tools returned). */
   evidence?: Record<string, unknown>;
+  /** Each dated evidence item's age in trading days on `tradingDay`, and whether it is stale (src/core/evidence-age.ts). */
+  evidenceAges?: Record<string, EvidenceAge>;
 }
 
 export type ApprovalDecision =

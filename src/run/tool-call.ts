@@ -101,6 +101,7 @@ export async function callTool(opts: { home: string; tool: string; args: string;
         return evaluate(orders, g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
       },
       // What a run on this day would search: the config's provider, undated results excluded for a past day.
+      staleEvidenceDays: config.research.stale_evidence_days,
       research: createResearchSetup(config.research, { env: opts.env ?? {}, historical: config.broker.kind === "sim" }),
     });
     const runtime = buildToolRuntime(handlers, { runId, tradingDay });

@@ -25,6 +25,8 @@ import { dispatchable } from "../tools/define.js";
 import { withResultCheck } from "../tools/result-check.js";
 import type { ToolHandler } from "../tools/types.js";
 import type { GateInputSnapshot } from "./gate-inputs.js";
+import { staleEvidence } from "../core/evidence-age.js";
+import { recordingEvidence } from "./evidence.js";
 
 export interface RunHandlerDeps {
   mode: RunMode;
@@ -44,6 +46,8 @@ export interface RunHandlerDeps {
   research: ResearchSetup;
   /** Entity masking (masked simulations): the sandbox's data is masked too. */
   mask?: Masker;
+  /** Cited evidence older than this many trading days is named in check_orders' answer (research.stale_evidence_days). */
+  staleEvidenceDays: number;
   /** Each search_news call's execution log entry. */
   onSearchLog?: (entry: SearchLogEntry) => void;
 }
@@ -54,6 +58,8 @@ export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<strin
     evaluateOrders: deps.evaluateOrders,
     ...(deps.mode === "watch" ? { ordersRefused: "watch mode places nothing: submit an empty list; use add_watchlist for ideas" } : {}),
   });
+  // The evidence items the tools returned so far (id → item): check_orders dates what an order cites by them.
+  const items = new Map<string, unknown>();
   // One handler per catalogue tool, typed from its definition: a missing one does not compile.
   const handlers: ToolHandlers = {
     ...makeJournalToolHandlers({
@@ -92,8 +98,10 @@ export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<strin
     search_news: makeSearchNewsHandler({ setup: deps.research, tradingDay: deps.tradingDay, ...(deps.onSearchLog ? { onLog: deps.onSearchLog } : {}) }),
     screen_universe: makeScreenHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, defaultLimit: SCREEN_DEFAULT_LIMIT }),
     execute_code: makeExecuteCodeHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, ...(deps.mask ? { mask: deps.mask } : {}) }),
-    check_orders: makeCheckOrdersHandler(deps.gateInputs),
+    check_orders: makeCheckOrdersHandler(deps.gateInputs, (ids) =>
+      staleEvidence(ids, Object.fromEntries(items), deps.market.calendar, deps.tradingDay, deps.staleEvidenceDays),
+    ),
     submit_orders: makeSubmitOrdersAdapter(submit),
   };
-  return { handlers: withResultCheck(dispatchable(handlers)), submit };
+  return { handlers: recordingEvidence(withResultCheck(dispatchable(handlers)), items), submit };
 }

@@ -4,6 +4,7 @@
  * the marker, side, symbol and verdict never go; the reference price goes first, then the row
  * number, the share after, the notional, the limit and the quantity.
  */
+import type { EvidenceAge } from "../core/evidence-age.js";
 import { cashAfter } from "../run/portfolio.js";
 import { money, price, quantity } from "../printers/format.js";
 import type { ApprovalRequest } from "../run/approval.js";
@@ -99,12 +100,25 @@ export function briefLines(req: ApprovalRequest, row: ApprovalRow, index: number
   out.push({ tone: "plain", text: `reason: ${sanitizeLine(o.reason || "(none)")}` });
   out.push({
     tone: "dim",
-    text: `evidence: ${o.evidence_ids.length ? o.evidence_ids.map(sanitizeLine).join(", ") : "(none)"} · Enter: full reason and evidence`,
+    text: `evidence: ${o.evidence_ids.length ? o.evidence_ids.map(sanitizeLine).join(", ") : "(none)"}${staleCount(req, o.evidence_ids)} · Enter: full reason and evidence`,
   });
   return out;
 }
 
-/** Everything about one order: verdict with every reason, the full reason, each evidence item. */
+const tradingDays = (n: number): string => `${quantity(n)} trading day${n === 1 ? "" : "s"}`;
+
+/** A cited item's date and age: `dated 2007-01-05 · 3 trading days old`, or `… · stale (412 trading days)`. */
+function ageText(a: EvidenceAge): string {
+  return `dated ${a.day} · ${a.stale ? `stale (${tradingDays(a.age_trading_days)})` : `${tradingDays(a.age_trading_days)} old`}`;
+}
+
+/** ` · N stale` for an order citing stale evidence; empty otherwise. */
+function staleCount(req: ApprovalRequest, ids: readonly string[]): string {
+  const n = new Set(ids.filter((id) => req.evidenceAges?.[id]?.stale)).size;
+  return n > 0 ? ` · ${n} stale` : "";
+}
+
+/** Everything about one order: verdict with every reason, the full reason, each evidence item (dated, with its age). */
 function detailLines(req: ApprovalRequest, row: ApprovalRow, index: number, width: number): Line[] {
   const out: Line[] = [];
   const push = (text: string, tone: Tone = "plain") => {
@@ -128,7 +142,8 @@ function detailLines(req: ApprovalRequest, row: ApprovalRow, index: number, widt
   if (row.order.evidence_ids.length === 0) push("  (none cited)", "dim");
   for (const id of row.order.evidence_ids) {
     const item = req.evidence?.[id];
-    push(`  ${sanitizeLine(id)}`, "plain");
+    const age = req.evidenceAges?.[id];
+    push(`  ${sanitizeLine(id)}${age ? ` · ${ageText(age)}` : ""}`, age?.stale ? "warn" : "plain");
     if (item === undefined) {
       push("    (the item is not available: not returned by a tool in this run's transcript)", "warn");
       continue;

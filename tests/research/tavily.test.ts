@@ -28,6 +28,7 @@ const research = (undated: "exclude" | "include_unverified") => ({
   block_domains: ["www.tradertalk.example"],
   allow_domains: [],
   undated,
+  stale_evidence_days: 30,
 });
 
 async function searchAsModel(historical: boolean, undated: "exclude" | "include_unverified") {

@@ -43,6 +43,7 @@ export const agentPhase: Phase<Affordable, Proposed> = {
       now: ctx.sessionNow,
       gateInputs: () => gateInputs(ctx),
       evaluateOrders: (orders) => evaluateOrders(ctx, orders),
+      staleEvidenceDays: config.research.stale_evidence_days,
       research: deps.research ?? createResearchSetup(config.research, { env: {}, historical: deps.broker.endpoint().kind === "sim" }),
       onSearchLog: (entry) => sink.emit({ type: "research.search", ...entry }),
       ...(deps.mask ? { mask: deps.mask } : {}),

@@ -7,7 +7,7 @@ import { TwError } from "../../core/errors.js";
 import { EXIT } from "../../core/exit-codes.js";
 import { type GateDecision, inInputOrder } from "../../core/gate-types.js";
 import { type ApprovalDecision, approvalOutsideProposal, ordersHash } from "../approval.js";
-import { evidenceFromTranscript } from "../evidence.js";
+import { agesById, evidenceFromTranscript } from "../evidence.js";
 import { portfolioView } from "../portfolio.js";
 import { type Decided, type Phase, type Proposed, Stop } from "./context.js";
 import { evaluateOrders, gateInputs } from "./gate.js";
@@ -62,6 +62,7 @@ async function askOperator(ctx: Proposed, decisions: GateDecision[]): Promise<Ap
   const { deps, proposal } = ctx;
   const { journal, config, signal } = deps;
   const snapshot = gateInputs(ctx);
+  const evidence = evidenceFromTranscript(proposal.transcript);
   const positionValues: Record<string, number> = {};
   for (const [symbol, h] of Object.entries(snapshot.state.holdings)) {
     const q = snapshot.market[symbol];
@@ -81,7 +82,8 @@ async function askOperator(ctx: Proposed, decisions: GateDecision[]): Promise<Ap
     tradingDay: ctx.tradingDay,
     portfolio: portfolioView(journal, ctx.prices, { currency: config.account.base_currency, currentRunId: ctx.runId }),
     ticks: Object.fromEntries(deps.universe.filter((i) => i.tick !== undefined).map((i) => [i.symbol.toUpperCase(), i.tick as number])),
-    evidence: evidenceFromTranscript(proposal.transcript),
+    evidence,
+    evidenceAges: agesById(evidence, deps.market.calendar, ctx.tradingDay, config.research.stale_evidence_days),
   });
 }
 

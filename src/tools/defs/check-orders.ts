@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { StaleEvidenceSchema } from "../../core/evidence-age.js";
 import { defineTool } from "../define.js";
 import { EXAMPLE_ORDER, OrderSchema } from "./order.js";
 
@@ -20,6 +21,12 @@ const Decision = Type.Object(
     reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false })),
     notional: Type.Number(),
     commission: Type.Union([Type.Number(), Type.Null()]),
+    stale_evidence: Type.Optional(
+      Type.Array(StaleEvidenceSchema, {
+        description:
+          "The order's cited items older than the configured age (research.stale_evidence_days), with their age in trading days; present only when there are any. Information, not a block.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -47,7 +54,7 @@ export const checkOrders = defineTool({
     orders: [EXAMPLE_ORDER],
   },
   successSummary:
-    "success=true with all_approved and decisions[] ({symbol, side, quantity, limit_price, approved, reasons[{code, message}], notional, commission}) in evaluated order.",
+    "success=true with all_approved and decisions[] ({symbol, side, quantity, limit_price, approved, reasons[{code, message}], notional, commission, and stale_evidence[{evidence_id, day, age_trading_days}] when the order cites items older than the configured age: a note, not a block}) in evaluated order.",
   input: Input,
   output: Output,
   mutates: false,

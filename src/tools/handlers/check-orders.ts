@@ -1,10 +1,24 @@
 /** The `check_orders` adapter: the gate's verdicts on a copy of the run's state. */
 import { dryRun, type GateInputs, modelVerdicts } from "../../gate/check-orders-handler.js";
+import type { StaleEvidence } from "../../core/evidence-age.js";
 import type { checkOrders } from "../defs/check-orders.js";
 import type { AnswerOf, HandlerOf } from "../define.js";
 
-/** `check_orders`: arguments arrive schema-validated as `{ orders: ProposedOrder[] }`. */
-export function makeCheckOrdersHandler(inputs: () => GateInputs): HandlerOf<typeof checkOrders> {
+/** The evidence ids an order cites (the gate's order is loose: anything else is no id). */
+function citedIds(order: Readonly<Record<string, unknown>> | undefined): string[] {
+  const ids = order?.evidence_ids;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+}
+
+/**
+ * `check_orders`: arguments arrive schema-validated as `{ orders: ProposedOrder[] }`. `staleOf`
+ * (the run's evidence ages, src/core/evidence-age.ts) names each order's stale cited items: a
+ * note on the decision, never a block.
+ */
+export function makeCheckOrdersHandler(
+  inputs: () => GateInputs,
+  staleOf: (ids: readonly string[]) => StaleEvidence[] = () => [],
+): HandlerOf<typeof checkOrders> {
   return (args): AnswerOf<typeof checkOrders> => {
     const orders = args.orders;
     if (!Array.isArray(orders)) {
@@ -21,7 +35,12 @@ export function makeCheckOrdersHandler(inputs: () => GateInputs): HandlerOf<type
       };
     }
     const r = dryRun(orders, current);
+    const shown = modelVerdicts(r);
+    const decisions = shown.decisions.map((v, i) => {
+      const stale = staleOf(citedIds(r.decisions[i]?.order));
+      return stale.length > 0 ? { ...v, stale_evidence: stale } : v;
+    });
     // The typed decisions (with each order's input index) go to the run's events, not to the model.
-    return { ok: true, data: { ...modelVerdicts(r) }, verdicts: r.decisions };
+    return { ok: true, data: { ...shown, decisions }, verdicts: r.decisions };
   };
 }
