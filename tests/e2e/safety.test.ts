@@ -52,16 +52,16 @@ describe("reconciliation", () => {
 });
 
 describe("kill switch", () => {
-  // February 2020: the momentum model is fully invested by the 19th; the index falls ~12% from
-  // the 20th to the 27th. With an 8% drawdown limit the run of 2020-02-27 trips (the data and the
-  // scripted model are deterministic); its liquidation fills only in part (the volume cap), so
-  // the next run has shares left to sell.
-  const CRASH = "[limits]\nmax_drawdown_pct = 8\n\n[broker.sim]\nstart_date = 2020-02-12\n";
+  // February 2020: started on the 20th, the momentum model is invested within a few runs; the
+  // index falls ~12% from the 20th to the 27th. With an 8% drawdown limit the run of 2020-02-27
+  // trips (the data and the scripted model are deterministic); its liquidation fills only in part
+  // (the volume cap), so the next run has shares left to sell.
+  const CRASH = "[limits]\nmax_drawdown_pct = 8\n\n[broker.sim]\nstart_date = 2020-02-20\n";
 
   it("a crash drives the account past the drawdown limit: liquidation, HALTED, exit 5; the next run sells what is left and stays halted; a reset leaves it REDUCING", async () => {
     const home = freshHome(CRASH);
-    // Getting there: ten unattended daily runs (2020-02-12 … 2020-02-26); the account is invested, nothing tripped.
-    for (let i = 0; i < 10; i++) expectExit(await tw(home, ["run", "--yes"]), 0);
+    // Getting there: five unattended daily runs (2020-02-20 … 2020-02-26); the account is invested, nothing tripped.
+    for (let i = 0; i < 5; i++) expectExit(await tw(home, ["run", "--yes"]), 0);
     const invested = await journalJson(home);
     expect(invested.state.trading_state).toBe("ACTIVE");
     expect(Object.keys(invested.state.holdings).length).toBeGreaterThan(0);
