@@ -2,7 +2,7 @@
  * The daily run's stops end to end (issue 7): a broker that disagrees with the journal, a crash
  * that trips the kill switch, SIGINT during the model call, and two runs at once.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanupHomes, expectExit, freshHome, journalJson, ofType, quantities, runOutput, text, tw, waitForLine } from "./helpers.js";
@@ -157,7 +157,14 @@ describe("interruption and the lock", () => {
     expect(String(refused.stdout)).not.toContain("run.started");
 
     await winnerInModel;
-    await new Promise((r) => setTimeout(r, 5_500)); // past the lock's first refresh
+    // Past the lock's first refresh: seen, not assumed, as the lock folder's mtime moving on.
+    const lockDir = join(home, "tradewarden.lock");
+    const taken = statSync(lockDir).mtimeMs;
+    const deadline = Date.now() + 30_000;
+    while (statSync(lockDir).mtimeMs === taken) {
+      if (Date.now() > deadline) throw new Error("the lock was not refreshed within 30 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
     winner.kill("SIGINT");
     const done = await winner;
     expectExit(done, 130);
