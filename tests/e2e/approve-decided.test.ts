@@ -3,15 +3,20 @@
  * decided later names its deciding run in `journal --json` and in the runs table; `approve` without
  * a terminal and without --yes refuses (exit 2), pointing to --yes, and starts nothing.
  */
-import { afterAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, homeSnapshot, journalJson, jsonLines, text, tw } from "./helpers.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanupHomes, copyOfHome, expectExit, freshHome, homeSnapshot, journalJson, jsonLines, text, tw } from "./helpers.js";
 
+/** A home whose first run had no terminal and no --yes: its proposal awaits approval. Made once; each test decides a copy. */
+let awaiting = "";
+beforeAll(async () => {
+  awaiting = freshHome();
+  expectExit(await tw(awaiting, ["run"]), 6); // no terminal, no --yes: awaiting approval
+}, 60_000);
 afterAll(cleanupHomes);
 
 describe.concurrent("approve: the decided proposal and the refusal without a terminal", () => {
   it("a run that `approve` executed shows it decided and names the deciding run", async () => {
-    const home = freshHome();
-    expectExit(await tw(home, ["run"]), 6); // no terminal, no --yes: awaiting approval
+    const home = copyOfHome(awaiting);
     expectExit(await tw(home, ["approve", "--yes"]), 0);
     const dump = (await journalJson(home)) as unknown as { runs: { run_id: string; outcome: string; decided_by: unknown }[] };
     const [pending, deciding] = dump.runs;
@@ -27,8 +32,7 @@ describe.concurrent("approve: the decided proposal and the refusal without a ter
   }, 90_000);
 
   it("an `approve` stopped before it placed anything has decided nothing; the one that finishes is the deciding run", async () => {
-    const home = freshHome();
-    expectExit(await tw(home, ["run"]), 6);
+    const home = copyOfHome(awaiting);
     const cut = await tw(home, ["approve", "--yes"], { faults: "journal.append:order_intent=kill" });
     expect(cut.signal).toBe("SIGKILL");
     const stopped = (await journalJson(home)) as unknown as { runs: { run_id: string; decided_by: unknown }[] };
@@ -40,15 +44,13 @@ describe.concurrent("approve: the decided proposal and the refusal without a ter
   }, 90_000);
 
   it("a proposal still awaiting approval is not shown decided", async () => {
-    const home = freshHome();
-    expectExit(await tw(home, ["run"]), 6);
+    const home = copyOfHome(awaiting);
     const dump = (await journalJson(home)) as unknown as { runs: { decided_by: unknown }[] };
     expect(dump.runs.map((r) => r.decided_by)).toEqual([null]);
   }, 60_000);
 
   it("`approve` with no terminal and no --yes refuses (exit 2), points to --yes, starts no run and writes nothing", async () => {
-    const home = freshHome();
-    expectExit(await tw(home, ["run"]), 6);
+    const home = copyOfHome(awaiting);
     const before = homeSnapshot(home);
     const r = await tw(home, ["approve"]);
     expectExit(r, 2);

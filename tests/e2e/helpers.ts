@@ -5,7 +5,7 @@
  * what runs: an API key (which would pick Claude over the scripted model), a home from the
  * environment, colour switches.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -40,6 +40,13 @@ export function freshHome(toml?: string): string {
   const home = mkdtempSync(join(tmpdir(), "tw-e2e-"));
   homes.push(home);
   if (toml !== undefined) writeFileSync(join(home, "tradewarden.toml"), toml);
+  return home;
+}
+
+/** A fresh temporary home holding a copy of `template`'s files (a setup made once per file). Removed by `cleanupHomes()`. */
+export function copyOfHome(template: string): string {
+  const home = freshHome();
+  cpSync(template, home, { recursive: true });
   return home;
 }
 

@@ -2,7 +2,7 @@
  * The daily run's stops end to end (issue 7): a broker that disagrees with the journal, a crash
  * that trips the kill switch, SIGINT during the model call, and two runs at once.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanupHomes, expectExit, freshHome, journalJson, ofType, quantities, runOutput, text, tw, waitForLine } from "./helpers.js";
@@ -52,16 +52,16 @@ describe("reconciliation", () => {
 });
 
 describe("kill switch", () => {
-  // February 2020: the momentum model is fully invested by the 19th; the index falls ~12% from
-  // the 20th to the 27th. With an 8% drawdown limit the run of 2020-02-27 trips (the data and the
-  // scripted model are deterministic); its liquidation fills only in part (the volume cap), so
-  // the next run has shares left to sell.
-  const CRASH = "[limits]\nmax_drawdown_pct = 8\n\n[broker.sim]\nstart_date = 2020-02-12\n";
+  // February 2020: started on the 20th, the momentum model is invested within a few runs; the
+  // index falls ~12% from the 20th to the 27th. With an 8% drawdown limit the run of 2020-02-27
+  // trips (the data and the scripted model are deterministic); its liquidation fills only in part
+  // (the volume cap), so the next run has shares left to sell.
+  const CRASH = "[limits]\nmax_drawdown_pct = 8\n\n[broker.sim]\nstart_date = 2020-02-20\n";
 
   it("a crash drives the account past the drawdown limit: liquidation, HALTED, exit 5; the next run sells what is left and stays halted; a reset leaves it REDUCING", async () => {
     const home = freshHome(CRASH);
-    // Getting there: ten unattended daily runs (2020-02-12 … 2020-02-26); the account is invested, nothing tripped.
-    for (let i = 0; i < 10; i++) expectExit(await tw(home, ["run", "--yes"]), 0);
+    // Getting there: five unattended daily runs (2020-02-20 … 2020-02-26); the account is invested, nothing tripped.
+    for (let i = 0; i < 5; i++) expectExit(await tw(home, ["run", "--yes"]), 0);
     const invested = await journalJson(home);
     expect(invested.state.trading_state).toBe("ACTIVE");
     expect(Object.keys(invested.state.holdings).length).toBeGreaterThan(0);
@@ -157,7 +157,14 @@ describe("interruption and the lock", () => {
     expect(String(refused.stdout)).not.toContain("run.started");
 
     await winnerInModel;
-    await new Promise((r) => setTimeout(r, 5_500)); // past the lock's first refresh
+    // Past the lock's first refresh: seen, not assumed, as the lock folder's mtime moving on.
+    const lockDir = join(home, "tradewarden.lock");
+    const taken = statSync(lockDir).mtimeMs;
+    const deadline = Date.now() + 30_000;
+    while (statSync(lockDir).mtimeMs === taken) {
+      if (Date.now() > deadline) throw new Error("the lock was not refreshed within 30 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
     winner.kill("SIGINT");
     const done = await winner;
     expectExit(done, 130);

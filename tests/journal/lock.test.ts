@@ -8,7 +8,7 @@ import { homePaths } from "../../src/util/paths.js";
 import { openJournal } from "../../src/journal/journal.js";
 import { freshJournal, tmpHome } from "./helpers.js";
 
-const child = (home: string, holdMs: number, name: string) =>
+const child = (home: string, holdMs: number | "stdin", name: string) =>
   execa(process.execPath, ["--import", "tsx", "tests/journal/fixtures/lock-child.ts", home, String(holdMs), name], { reject: false, stdin: "pipe" });
 
 /** Resolves once the child has loaded and said READY (a barrier: a loaded machine starts children slowly). */
@@ -21,13 +21,30 @@ const ready = (p: ReturnType<typeof child>) =>
     });
   });
 
+/** Resolves once the child's output (after READY) matches. */
+const said = (p: ReturnType<typeof child>, match: RegExp) =>
+  new Promise<string>((resolve) => {
+    let seen = "";
+    p.stdout?.on("data", (d: Buffer) => {
+      seen += String(d);
+      if (match.test(seen.replace(/^READY\n/, ""))) resolve(seen);
+    });
+    void p.then(() => resolve(seen));
+  });
+
 describe("home lock", () => {
   it("two processes starting a run at the same instant: exactly one proceeds", async () => {
     const j = await freshJournal();
     for (let round = 0; round < 3; round++) {
-      const ps = [child(j.home, 1500, `a${round}`), child(j.home, 1500, `b${round}`)];
+      // Each holds the lock until told to let go: the holder is released only once the other has answered.
+      const ps = [child(j.home, "stdin", `a${round}`), child(j.home, "stdin", `b${round}`)];
       await Promise.all(ps.map(ready));
+      const answers = ps.map((p) => said(p, /^(ACQUIRED|LOCKED|ERROR)/m));
       for (const p of ps) p.stdin?.write("go\n");
+      const answered = await Promise.all(answers);
+      ps.forEach((p, i) => {
+        if (answered[i]?.includes("ACQUIRED")) p.stdin?.write("release\n");
+      });
       const [a, b] = await Promise.all(ps);
       const outs = [a, b].map((r) => String(r?.stdout).replace(/^READY\n/, ""));
       expect(outs.filter((o) => o.startsWith("ACQUIRED"))).toHaveLength(1);
@@ -94,8 +111,9 @@ describe("home lock", () => {
       JSON.stringify({ pid: 2 ** 22 + 7, host: "elsewhere", purpose: "sim", started_at: "2024-01-01T00:00:00Z", command: "x" }),
     );
     await expect(acquireLock(home, "run")).rejects.toMatchObject({ code: "locked", message: expect.stringContaining("on host elsewhere") });
-    // …unless it stopped being refreshed for longer than the stale threshold
-    await new Promise((r) => setTimeout(r, 2100));
+    // …unless it stopped being refreshed for longer than the stale threshold (its mtime, here set 2.1 s back)
+    const unrefreshed = new Date(Date.now() - 2100);
+    utimesSync(dir, unrefreshed, unrefreshed);
     const l2 = await acquireLock(home, "run", { staleMs: 2000 });
     await l2.release();
   });

@@ -4,7 +4,10 @@
  * with its confirmation; the journal afterwards holds the operator's approval and the fills.
  */
 import { execFileSync } from "node:child_process";
-import { expect, test } from "vitest";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { BIN, freshHome, spawnConsole, terminalEnv } from "./helpers.js";
 
 function journalJson(home: string) {
@@ -93,9 +96,23 @@ function runWithoutTerminal(home: string): number {
   }
 }
 
-test("approve: a proposal awaiting approval (exit 6) is approved within its session and placed through the final gate", async () => {
+/** A home whose first run, without a terminal or --yes, left its proposal awaiting approval: made once. */
+let pending = "";
+beforeAll(() => {
+  pending = mkdtempSync(join(tmpdir(), "tw-pty-pending-"));
+  expect(runWithoutTerminal(pending)).toBe(6);
+}, 60_000);
+afterAll(() => rmSync(pending, { recursive: true, force: true }));
+
+/** A fresh copy of that home (each test decides or cancels its proposal on its own copy). */
+function pendingHome(): string {
   const home = freshHome();
-  expect(runWithoutTerminal(home)).toBe(6);
+  cpSync(pending, home, { recursive: true });
+  return home;
+}
+
+test("approve: a proposal awaiting approval (exit 6) is approved within its session and placed through the final gate", async () => {
+  const home = pendingHome();
   const before = journalJson(home);
   expect(before.runs[0]?.outcome).toBe("awaiting_approval");
   expect(before.orders).toHaveLength(0);
@@ -122,8 +139,7 @@ test("approve: a proposal awaiting approval (exit 6) is approved within its sess
 }, 120_000);
 
 test("approve outside the proposal's session: expired, says so, nothing placed", () => {
-  const home = freshHome();
-  expect(runWithoutTerminal(home)).toBe(6);
+  const home = pendingHome();
   const first = journalJson(home).runs[0]?.run_id ?? "";
   // The next run opens the next session (the simulated broker's next day).
   execFileSync(process.execPath, [BIN, "--home", home, "run", "--yes"], { encoding: "utf8", stdio: "pipe" });
@@ -146,8 +162,7 @@ test("approve outside the proposal's session: expired, says so, nothing placed",
 }, 90_000);
 
 test("Ctrl+C exits 130 on every screen: journal browser, kill-switch screen, approve; full screens restore the terminal", async () => {
-  const home = freshHome();
-  expect(runWithoutTerminal(home)).toBe(6);
+  const home = pendingHome();
 
   const approve = spawnConsole(home, ["approve"]);
   await approve.waitForText("Approve orders?");

@@ -9,7 +9,7 @@
  * Each child runs with a preload (`node --import`) that logs every outgoing connection attempt
  * (undici's fetch and net sockets) to a file, so "nothing was sent anywhere" is observed, not assumed.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -29,7 +29,12 @@ const TRADING_DAY = "2024-03-04";
 
 const fake = new FakeAlpaca({ key: KEY, secret: SECRET });
 const temps: string[] = [];
-beforeAll(() => fake.start());
+/** A home with AAA and BBB imported through the CLI, made once; each test copies it (importing touches no broker). */
+let template = "";
+beforeAll(async () => {
+  await fake.start();
+  template = await importedHome();
+}, 60_000);
 afterAll(async () => {
   await fake.stop();
   for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -82,9 +87,9 @@ function expectExit(r: Cli, code: number): void {
     throw new Error(`expected exit ${code}, got ${String(r.exitCode)}\n--- stdout ---\n${r.stdout.slice(-4000)}\n--- stderr ---\n${r.stderr.slice(-4000)}`);
 }
 
-/** A home with a universe of AAA and BBB, their bars imported through the CLI, and the alpaca config. */
-async function alpacaHome(baseUrl: string): Promise<string> {
-  const home = tempDir("tw-alpaca-");
+/** A home with a universe of AAA and BBB and their bars imported through the CLI (no config yet). */
+async function importedHome(): Promise<string> {
+  const home = tempDir("tw-alpaca-template-");
   writeFileSync(join(home, "universe.csv"), `symbol,currency,exchange,name\n${SYMBOLS.map((s) => `${s},USD,SIM,${s} test instrument`).join("\n")}\n`);
   for (const [i, s] of SYMBOLS.entries()) {
     const csv = join(home, `${s}-bars.csv`);
@@ -93,15 +98,22 @@ async function alpacaHome(baseUrl: string): Promise<string> {
     expectExit(r, 0);
     expect(r.stdout).toContain(`to ${LAST_BAR}`);
   }
-  writeConfig(home, baseUrl);
+  return home;
+}
+
+/** A fresh copy of the imported home with the alpaca config. */
+function alpacaHome(baseUrl: string, waitS = 5): string {
+  const home = tempDir("tw-alpaca-");
+  cpSync(template, home, { recursive: true });
+  writeConfig(home, baseUrl, waitS);
   return home;
 }
 
 /** Short executor waits: the fake fills at once, and a run that wrongly reaches a resting order ends quickly. */
-function writeConfig(home: string, baseUrl: string): void {
+function writeConfig(home: string, baseUrl: string, waitS = 5): void {
   writeFileSync(
     join(home, "tradewarden.toml"),
-    `[universe]\nfiles = ["universe.csv"]\n\n[broker]\nkind = "alpaca"\n\n[broker.alpaca]\nbase_url = "${baseUrl}"\n\n[executor]\nwait_s = 5\nsettle_s = 2\npoll_ms = 50\n`,
+    `[universe]\nfiles = ["universe.csv"]\n\n[broker]\nkind = "alpaca"\n\n[broker.alpaca]\nbase_url = "${baseUrl}"\n\n[executor]\nwait_s = ${waitS}\nsettle_s = 2\npoll_ms = 50\n`,
   );
 }
 
@@ -136,7 +148,7 @@ const held = (h: Record<string, { quantity: number }>) =>
 describe("run --yes --json against a loopback fake Alpaca paper API", () => {
   it("places and books the momentum orders once each, records no secret, and the next run reconciles", async () => {
     for (const s of SYMBOLS) fake.fillAtLimit.add(s);
-    const home = await alpacaHome(fake.url);
+    const home = alpacaHome(fake.url);
     expect(fake.requests).toHaveLength(0); // importing bars does not touch the broker
 
     const r = await tw(home, ["run", "--yes", "--json"]);
@@ -229,7 +241,7 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
   }, 120_000);
 
   it("refuses a non-paper base_url (exit 2), a wrong port on the paper host, and a loopback one without the test-only opt-in (even with the old env switch), before any request anywhere", async () => {
-    const home = await alpacaHome(fake.url);
+    const home = alpacaHome(fake.url);
     const cases: { name: string; baseUrl: string; env: Record<string, string>; loopback: boolean; message: RegExp }[] = [
       {
         name: "the live endpoint",
@@ -268,7 +280,7 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
   it("refuses an account whose number is not a paper account's (PA…): nothing is placed", async () => {
     for (const s of SYMBOLS) fake.fillAtLimit.add(s);
     fake.accountNumber = "A2LIVEACCT9";
-    const home = await alpacaHome(fake.url);
+    const home = alpacaHome(fake.url);
     const r = await tw(home, ["run", "--yes", "--json"]);
     expect(r.exitCode, r.stdout.slice(-3000)).not.toBe(0);
     expectExit(r, 2);
@@ -286,7 +298,9 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
     for (const mode of ["drop", 500, 429] as const) {
       fake.reset();
       for (const s of SYMBOLS) fake.fillAtLimit.add(s);
-      const home = await alpacaHome(fake.url);
+      // The executor's wait bounds how long a lookup that keeps finding nothing is retried; half a
+      // second (ten polls) proves "not received, not re-sent" as well as five.
+      const home = alpacaHome(fake.url, 0.5);
       fake.failPosts = mode;
       const r = await tw(home, ["run", "--yes", "--json"]);
       expectExit(r, 4);
@@ -307,7 +321,7 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
   }, 240_000);
   it("a SIGTERM or SIGINT at start-up (the CLI loaded, its own handlers not yet installed; the stop claimed): exit 130, no POST, no order", async () => {
     for (const s of SYMBOLS) fake.fillAtLimit.add(s);
-    const home = await alpacaHome(fake.url);
+    const home = alpacaHome(fake.url);
     for (const [point, signal] of [
       ["cli.loaded", "SIGTERM"],
       ["run.claimed", "SIGINT"],
