@@ -34,6 +34,8 @@ describe("ledger properties", () => {
         await startRun(j, "r");
         let cash = 100_000_000n;
         const held = new Map<string, number>();
+        /** Symbols with a buy that booked at least one minor unit (notional or commission). */
+        const booked = new Map<string, boolean>();
         let n = 0;
         for (const op of ops) {
           if (op.k === "deposit") {
@@ -67,8 +69,10 @@ describe("ledger properties", () => {
             at: new Date(),
           });
           const g = grossCents(qty, op.price);
+          if (op.side === "BUY" && g + BigInt(op.commissionCents) > 0n) booked.set(op.symbol, true);
           cash += (op.side === "BUY" ? -g : g) - BigInt(op.commissionCents);
           held.set(op.symbol, have + (op.side === "BUY" ? qty : -qty));
+          if (held.get(op.symbol) === 0) booked.delete(op.symbol); // sold out: its basis starts again
         }
         const ledgerSum = j.ledger().reduce((a, e) => a + BigInt(e.amount_minor), 0n);
         expect(ledgerSum).toBe(cash);
@@ -76,7 +80,12 @@ describe("ledger properties", () => {
         expect(j.cash()).toBe(Number(cash) / 100);
         const expected = Object.fromEntries([...held].filter(([, q]) => q !== 0));
         expect(Object.fromEntries(Object.entries(j.holdings()).map(([s, h]) => [s, h.quantity]))).toEqual(expected);
-        for (const h of Object.values(j.holdings())) expect(h.avg_cost).toBeGreaterThan(0);
+        // A holding's average cost is what its buys booked, per share: never negative, and zero only
+        // when every buy's notional rounded to no minor unit (1 share at 0.0001 books 0.00).
+        for (const [symbol, h] of Object.entries(j.holdings())) {
+          expect(h.avg_cost).toBeGreaterThanOrEqual(0);
+          if (booked.get(symbol)) expect(h.avg_cost).toBeGreaterThan(0);
+        }
         expect(j.verify()).toEqual([]);
         const again = await openJournal(j.home, { timezone: "UTC", fsync: false });
         expect(again.cashMinor()).toBe(j.cashMinor());
