@@ -91,7 +91,9 @@ const tools = program
   .addOption(new Option("--format <format>", "the catalogue in this format").choices([...TOOL_FORMATS]))
   .option("--json", "the catalogue as JSON (as --format json)", false)
   .option("--tool <name>", "only this tool")
-  .action(async (opts: { format?: string; json: boolean; tool?: string }) => setExit((await load.tools()).cmdTools(opts, io)));
+  .action(async (opts: { format?: string; json: boolean; tool?: string }) =>
+    setExit((await load.tools()).cmdTools({ ...opts, ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}) }, io)),
+  );
 tools
   .command("call")
   .description("call one tool exactly as a run on that trading day would; state-changing tools run on a throwaway copy of the state")

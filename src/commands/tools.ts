@@ -12,28 +12,34 @@ import { TOOL_FORMATS, type ToolFormat } from "../tools/formats.js";
 export { TOOL_FORMATS, type ToolFormat };
 
 const PURPOSE_MAX = 90;
+/** The narrowest purpose column a terminal gets (below it the line wraps rather than losing the purpose). */
+const PURPOSE_MIN = 20;
 
-/** A description's first sentence, up to its first colon or parenthesis, at most PURPOSE_MAX characters. */
-function purposeOf(description: string): string {
-  const first = (description.split(/(?<=\.)\s/)[0] ?? "").replace(/\.$/, "");
-  const short = first.split(/: | \(/)[0] ?? first;
-  if (short.length <= PURPOSE_MAX) return short;
-  return `${short.slice(0, short.lastIndexOf(" ", PURPOSE_MAX - 1))}…`;
+/** `text` cut on a word to at most `max` characters, marked with … when cut. */
+function cutOnWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const at = text.lastIndexOf(" ", max - 1);
+  return `${text.slice(0, at > 0 ? at : max - 1)}…`;
 }
 
-function toolTable(tools: readonly { name: string; kind: string; description: string }[]): string {
-  const rows = [["tool", "kind", "purpose"], ...tools.map((t) => [t.name, t.kind, purposeOf(t.description)])];
-  const w0 = Math.max(...rows.map((r) => (r[0] ?? "").length));
-  const w1 = Math.max(...rows.map((r) => (r[1] ?? "").length));
+/** A description's first sentence, up to its first colon or parenthesis, at most `max` characters. */
+function purposeOf(description: string, max: number): string {
+  const first = (description.split(/(?<=\.)\s/)[0] ?? "").replace(/\.$/, "");
+  return cutOnWord(first.split(/: | \(/)[0] ?? first, max);
+}
+
+/** The table, fitted to `columns` when it is a terminal's width: the purpose is cut on a word, never the name or kind. */
+function toolTable(tools: readonly { name: string; kind: string; description: string }[], columns?: number): string {
+  const w0 = Math.max(4, ...tools.map((t) => t.name.length));
+  const w1 = Math.max(4, ...tools.map((t) => t.kind.length));
+  const room = columns === undefined ? PURPOSE_MAX : Math.max(PURPOSE_MIN, Math.min(PURPOSE_MAX, columns - 1 - w0 - w1 - 4));
+  const rows = [["tool", "kind", "purpose"], ...tools.map((t) => [t.name, t.kind, purposeOf(t.description, room)])];
   const lines = rows.map(([a = "", b = "", c = ""]) => `${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`);
-  lines.push(
-    "",
-    `${tools.length} tool(s), contract ${CONTRACT_VERSION}; the catalogue as the model sees it: tradewarden tools --json (or --format anthropic|openai|markdown)`,
-  );
+  lines.push("", `${tools.length} tool(s), contract ${CONTRACT_VERSION}`, "as the model sees it: tools --json (or --format anthropic|openai|markdown)");
   return `${lines.join("\n")}\n`;
 }
 
-export function cmdTools(opts: { format?: string; json?: boolean; tool?: string }, io: CommandIO): number {
+export function cmdTools(opts: { format?: string; json?: boolean; tool?: string; columns?: number }, io: CommandIO): number {
   if (opts.json === true && opts.format !== undefined && opts.format !== "json") {
     io.stderr(`tradewarden tools: --json and --format ${opts.format} disagree; give one\n`);
     return EXIT.USAGE_OR_CONFIG;
@@ -54,7 +60,7 @@ export function cmdTools(opts: { format?: string; json?: boolean; tool?: string 
   }
   switch (format) {
     case "table":
-      io.stdout(toolTable(tools));
+      io.stdout(toolTable(tools, opts.columns));
       break;
     case "markdown":
       if (opts.tool !== undefined) {
