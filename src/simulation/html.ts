@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { money, quantity } from "../core/format.js";
 import { REPORT_SCRIPT } from "./html-script.js";
 import type { SimulationReport } from "./report.js";
 
@@ -28,15 +29,9 @@ function uplotAssets(): UplotAssets {
 }
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-// The page's one formatter (the simulation layer sits below printers/, so it cannot import
-// printers/format.ts; these follow its rules): amounts and quantities with thousands separators,
-// fractions as percentages.
-const nf = (min: number, max: number) => new Intl.NumberFormat("en-US", { minimumFractionDigits: min, maximumFractionDigits: max });
-const AMOUNT = nf(2, 2);
-const QUANTITY = nf(0, 6);
+// Amounts and quantities through the one formatter (core/format.ts); fractions as percentages.
 const pct = (x: number, d = 2) => `${(x * 100).toFixed(d)}%`;
-const num = (x: number) => AMOUNT.format(x);
-const quantity = (x: number) => QUANTITY.format(x);
+const num = (x: number) => money(x);
 /** A gain green, a loss red (the class of a signed figure's cell). */
 const signClass = (x: number) => (x > 0 ? "gain" : x < 0 ? "loss" : "");
 /** Inline script text must not close its element. */

@@ -5,6 +5,7 @@
  * placement path.
  */
 import { EXIT } from "../../core/exit-codes.js";
+import { money, pct } from "../../core/format.js";
 import { drawdownPct, killSwitchTriggered, portfolioValue } from "../../gate/evaluate.js";
 import { liquidation } from "../../gate/liquidation.js";
 import { type Open, type Phase, type RunContext, Stop, type Valued } from "./context.js";
@@ -73,7 +74,8 @@ export const killSwitchPhase: Phase<Valued, Open> = {
     const maxDd = config.limits.max_drawdown_pct;
     if (killSwitchTriggered(ctx.value, ctx.peak, maxDd)) {
       const dd = drawdownPct(ctx.value, ctx.peak);
-      const reason = `drawdown ${dd.toFixed(2)}% from peak ${ctx.peak.toFixed(2)} reached the ${maxDd}% limit (value ${ctx.value.toFixed(2)})`;
+      const cur = config.account.base_currency;
+      const reason = `drawdown ${pct(dd)} from peak ${money(ctx.peak, cur)} reached the ${maxDd}% limit (value ${money(ctx.value, cur)})`;
       await trip(ctx, reason, canTrade);
       return new Stop("tripped", EXIT.HALTED_OR_TRIPPED, `kill switch tripped: ${reason}`);
     }
