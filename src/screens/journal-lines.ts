@@ -34,6 +34,8 @@ function verdictLines(title: string, decisions: readonly GateDecision[]): Line[]
 
 /** "2026-03-02T14:00:05.123Z" → "14:00:05" (UTC wall clock). */
 const clock = (at: string | undefined) => (at ?? "").slice(11, 19);
+/** When a fill was booked, on the wall clock: its own date and time, never glued to the trading day. */
+const bookedAt = (at: string) => `${sanitizeLine(at.slice(0, 10))} ${clock(at)} UTC`;
 
 function decisionOf(d: JournalRunDetail): JournalDecision | null {
   if (d.decision) return d.decision;
@@ -89,7 +91,7 @@ export function detailLines(d: JournalRunDetail, summary: JournalRunSummary | un
   if (d.fills.length === 0) push("  none", "dim");
   for (const f of d.fills)
     push(
-      `  day ${sanitizeLine(day || "?")} ${clock(f.at)}  ${f.side} ${quantity(f.quantity)} ${sanitizeLine(f.symbol)} @ ${price(f.price)}${f.commission !== undefined ? ` · commission ${money(f.commission)}` : ""}`,
+      `  ${f.side} ${quantity(f.quantity)} ${sanitizeLine(f.symbol)} @ ${price(f.price)}${f.commission !== undefined ? ` · commission ${money(f.commission)}` : ""} · trading day ${sanitizeLine(day || "?")} · booked ${bookedAt(f.at)}`,
     );
 
   const proposal = d.events.find((e) => e.type === "proposal");
