@@ -5,13 +5,12 @@
  */
 import type { Journal } from "../../journal/journal.js";
 import { openJournal } from "../../journal/journal.js";
-import { minorDigits } from "../../core/money.js";
+import { money, pct } from "../../core/format.js";
 import type { DoctorCheck, DoctorContext } from "./types.js";
 import { fail, pass } from "./types.js";
 
-// The printers sit above this layer: amounts as the other doctor checks write them.
-const money = (n: number, cur: string) => `${n.toFixed(minorDigits(cur))} ${cur}`;
-const usd = (n: number) => `${n.toFixed(4)} USD`;
+/** LLM spend: micro-dollars shown to the cent of a cent, as the run's budget stop says it. */
+const usd = (n: number) => money(n, "USD", 4);
 
 const RESET = 'review the trip with `tradewarden killswitch`, then `tradewarden killswitch reset --yes --reason "…"` (or reset it on the killswitch screen)';
 
@@ -20,7 +19,7 @@ function tradingCheck(j: Journal, ctx: DoctorContext): DoctorCheck {
   const limit = ctx.config ? ` (drawdown limit ${ctx.config.limits.max_drawdown_pct}%)` : "";
   if (state === "HALTED") {
     const t = j.tripHistory().at(-1);
-    const why = t ? `: ${t.reason} (tripped ${t.at}, drawdown ${t.drawdown_pct.toFixed(2)}%)` : "";
+    const why = t ? `: ${t.reason} (tripped ${t.at}, drawdown ${pct(t.drawdown_pct)})` : "";
     return fail("account", "account.trading", `trading is HALTED by the kill switch${why}; runs only sell what is held`, RESET, {
       trading_state: state,
       trip: t,
