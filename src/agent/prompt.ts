@@ -44,7 +44,7 @@ export function buildSystemPrompt(input: PromptInput): string {
       : `- An instrument whose reference price is older than ${l.max_price_age_days} days cannot be traded.`,
     "- No short selling: you may only sell shares the account holds. Only allowlisted instruments (list_universe) can be traded.",
     "- Trading state REDUCING allows sells only; HALTED allows nothing.",
-    "- Orders are only possible with cash the account has; there is no margin. A sell's proceeds do not fund a buy in the same proposal (the sell may not fill).",
+    "- Orders are only possible with cash the account has; there is no margin. A buy that needs the proceeds of a sell in the same proposal is approved as funded by that batch's sells: it is placed only after the sells fill, and shrunk to the cash received or dropped if they fill short or not at all.",
   ];
   const calls = Object.entries(toolCallLimits)
     .filter(([, n]) => n !== null)

@@ -114,3 +114,35 @@ export const OrderEventBaseSchema = Type.Object({
   limit_price: Type.Number(),
 });
 export type OrderEventBase = Static<typeof OrderEventBaseSchema>;
+
+/**
+ * What became of a buy the final gate approved as funded by its batch's sells (two-wave execution):
+ * placed as approved, shrunk to the cash the sells actually brought (whole shares, limit unchanged),
+ * dropped (nothing fits, or the re-gate blocked it), or not placed (the run ended before the second
+ * wave: the next run records it, and never sends it). A run event and a journal record alike.
+ */
+const FundedBuyOutcomeSchema = Type.Union([Type.Literal("placed"), Type.Literal("shrunk"), Type.Literal("dropped"), Type.Literal("not_placed")]);
+/** The fields the run event and the journal record share (the event says `from_run`, the record `run_id` and `at`). */
+export const FundedBuyFieldsSchema = Type.Object({
+  /** The final gate decision's input index. */
+  index: Type.Integer({ minimum: 0 }),
+  symbol: Type.String({ minLength: 1 }),
+  limit_price: Type.Number(),
+  /** The quantity the operator approved. */
+  quantity: Type.Number({ minimum: 0 }),
+  /** The quantity sent in the second wave (0 when dropped or not placed). */
+  placed_quantity: Type.Number({ minimum: 0 }),
+  /** The part of its cost the final gate counted on the sells' proceeds for (minor units of `currency`). */
+  funded_minor: Type.Integer({ minimum: 0 }),
+  currency: Type.String(),
+  outcome: FundedBuyOutcomeSchema,
+  /** Why, in words with the numbers. */
+  reason: Type.String(),
+});
+export type FundedBuyFields = Static<typeof FundedBuyFieldsSchema>;
+export const FundedBuyRecordSchema = Type.Composite([
+  /** The run whose final gate approved the buy. */
+  Type.Object({ run_id: Type.String({ minLength: 1 }), at: Type.String() }),
+  FundedBuyFieldsSchema,
+]);
+export type FundedBuyRecord = Static<typeof FundedBuyRecordSchema>;

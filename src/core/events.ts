@@ -9,13 +9,15 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { type PortfolioView, type RunMode, TradingStateSchema } from "./domain.js";
 import { AGENT_EVENT_SCHEMAS } from "./events-agent.js";
-import { eventOf, OrderEventBaseSchema, ReconcileDifferenceSchema, RunOutcomeSchema } from "./events-parts.js";
+import { eventOf, FundedBuyFieldsSchema, OrderEventBaseSchema, ReconcileDifferenceSchema, RunOutcomeSchema } from "./events-parts.js";
 import { GateDecisionSchema } from "./gate-types.js";
 import { OrderIntentSchema } from "./order-intent.js";
 
 export type {
   AgentOutcome,
   Correction,
+  FundedBuyFields,
+  FundedBuyRecord,
   OrderEventBase,
   PendingError,
   ReconcileDifference,
@@ -112,6 +114,8 @@ const RUN_EVENT_SCHEMAS = [
   orderEvent("order.rejected", { message: Type.String() }),
   orderEvent("order.uncertain", { message: Type.String() }),
   orderEvent("order.expired", { filled_quantity: Type.Number() }),
+  /** A buy funded by its batch's sells, after the sells settled: placed, shrunk, dropped or (an earlier run's) not placed. */
+  eventOf("order.funded_buy", { from_run: Type.String(), ...FundedBuyFieldsSchema.properties }),
   eventOf("run.finished", {
     outcome: RunOutcomeSchema,
     exit_code: Type.Number(),

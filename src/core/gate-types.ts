@@ -115,6 +115,17 @@ export type GateOrder = Static<typeof GateOrderSchema>;
  */
 const PlacementSchema = Type.Unsafe<Order>({ type: "object", description: "The order as placed (core/order.ts)." });
 
+/**
+ * A buy the cash held does not cover but this batch's approved sells do: the part of its cost their
+ * proceeds pay (at the sells' limits less commission), in whole minor units of the base currency.
+ * Such a buy is placed only after those sells have filled, re-gated on the cash actually received.
+ */
+const FundedBySellsSchema = Type.Object({
+  amount_minor: Type.Integer({ minimum: 0, description: "The part of the buy's cost the sells' proceeds pay, in minor units of the currency." }),
+  currency: Type.String({ description: "The base currency." }),
+});
+export type FundedBySells = Static<typeof FundedBySellsSchema>;
+
 /** One order's verdict as the gate's per-order modules build it; `evaluate` adds the input index. */
 const VerdictSchema = Type.Object({
   order: GateOrderSchema,
@@ -129,6 +140,8 @@ const VerdictSchema = Type.Object({
    * the rate to base the gate valued it at. Null when blocked. Not part of the scenario JSON.
    */
   placement: Type.Optional(Type.Union([PlacementSchema, Type.Null()])),
+  /** An approved buy funded by this batch's sells (placed after they fill); absent otherwise. */
+  funded_by_sells: Type.Optional(FundedBySellsSchema),
 });
 export type Verdict = Static<typeof VerdictSchema>;
 

@@ -43,8 +43,9 @@ export function clientOrderId(runId: string, index: number, opts: { liquidation?
  */
 export async function execute(opts: ExecuteOptions): Promise<ExecuteResult> {
   const ctx = executionContext(opts);
-  const entries = opts.orders.map((placed, index) =>
-    newEntry(placed, index, clientOrderId(opts.runId, index, { liquidation: placed.liquidation, standing: opts.standing === true })),
+  const first = opts.firstIndex ?? 0;
+  const entries = opts.orders.map((placed, i) =>
+    newEntry(placed, first + i, clientOrderId(opts.runId, first + i, { liquidation: placed.liquidation, standing: opts.standing === true })),
   );
   let journalBroken: string | undefined;
   for (const e of sellsFirst(entries)) {

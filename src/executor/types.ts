@@ -42,6 +42,11 @@ export interface ExecuteOptions {
   now?: () => number;
   /** Orders fired by standing orders: client ids `tw-<runId>-S<index>` (they count toward the quota). */
   standing?: boolean;
+  /**
+   * The index of the first order (default 0): a run's second wave (buys funded by the first wave's
+   * sells) continues the first wave's numbering, so no client order id is used twice.
+   */
+  firstIndex?: number;
 }
 
 /** `not_sent`: never reached the broker (interrupted, or the journal could not record the intent). */

@@ -21,12 +21,20 @@ export interface Sim {
   cashMinor: Dec;
   /**
    * Cash buys may use (minor units): the starting cash less approved buys. Proceeds of sells in the
-   * same batch are not counted — the sell may not fill while the buy does, and a margin account
+   * same batch are not in it — the sell may not fill while the buy does, and a margin account
    * would lend the difference.
    */
   spendableMinor: Dec;
   /** The same, exact (unrounded). */
   spendable: Dec;
+  /**
+   * Proceeds of the batch's approved sells (at their limits, less commission; minor units) not yet
+   * spoken for: a buy beyond the spendable cash may be *funded by this batch's sells* from it — placed
+   * only once those sells have filled, re-gated on the cash actually received (two-wave execution).
+   */
+  proceedsMinor: Dec;
+  /** The same, exact (unrounded). */
+  proceeds: Dec;
   holdings: Map<string, GateHolding>;
   orders: number;
   /** Portfolio value (minor units): the one valuation, moved by each approved order as booked. */
@@ -69,7 +77,19 @@ export function startSim(state: GateState, value: number, base: string): Sim {
   const cash = isNum(state.cash) ? new Dec(state.cash) : new Dec(Number.NaN);
   const cashMinor = minorOf(cash, base);
   const valueMinor = isNum(value) ? minorOf(value, base) : new Dec(Number.NaN);
-  return { base, cash, cashMinor, spendableMinor: cashMinor, spendable: cash, holdings, orders: state.orders_this_month, valueMinor };
+  const zero = new Dec(0);
+  return {
+    base,
+    cash,
+    cashMinor,
+    spendableMinor: cashMinor,
+    spendable: cash,
+    proceedsMinor: zero,
+    proceeds: zero,
+    holdings,
+    orders: state.orders_this_month,
+    valueMinor,
+  };
 }
 
 /** The universe and market keyed by normalised symbol, and what the open orders reserve. */
@@ -129,6 +149,8 @@ export interface Fill {
   commissionMinor: Dec;
   quote: MarketQuote;
   fx: number;
+  /** A buy funded by this batch's sells: the part of its cost the sells' proceeds pay (minor units, and exact). */
+  funded?: { minor: Dec; exact: Dec };
 }
 
 /**
@@ -150,8 +172,16 @@ export function applyFill(sim: Sim, f: Fill): void {
   sim.cash = sim.cash.add(cashMove);
   sim.cashMinor = sim.cashMinor.add(cashMoveMinor);
   if (f.side === "BUY") {
-    sim.spendableMinor = sim.spendableMinor.add(cashMoveMinor);
-    sim.spendable = sim.spendable.add(cashMove);
+    // The part the sells' proceeds pay comes out of them, the rest out of the spendable cash.
+    const fundedMinor = f.funded?.minor ?? new Dec(0);
+    const funded = f.funded?.exact ?? new Dec(0);
+    sim.spendableMinor = sim.spendableMinor.add(cashMoveMinor).add(fundedMinor);
+    sim.spendable = sim.spendable.add(cashMove).add(funded);
+    sim.proceedsMinor = sim.proceedsMinor.sub(fundedMinor);
+    sim.proceeds = sim.proceeds.sub(funded);
+  } else {
+    sim.proceedsMinor = sim.proceedsMinor.add(cashMoveMinor);
+    sim.proceeds = sim.proceeds.add(cashMove);
   }
   sim.valueMinor = sim.valueMinor.add(cashMoveMinor).add(positionAfter).sub(positionBefore);
   if (after.isZero()) sim.holdings.delete(hKey);

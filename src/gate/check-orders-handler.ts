@@ -6,7 +6,9 @@
 import type { Instrument } from "../core/domain.js";
 import { type EvaluateOptions, evaluate } from "./evaluate.js";
 import { type Static, Type } from "@sinclair/typebox";
-import { BlockReasonSchema, type GateMarket, type GateOrder, type GateResult, type GateState, type Limits } from "../core/gate-types.js";
+import { fromMinor } from "../core/money.js";
+import { fundedBySellsText } from "./format.js";
+import { BlockReasonSchema, type FundedBySells, type GateMarket, type GateOrder, type GateResult, type GateState, type Limits } from "../core/gate-types.js";
 
 export interface GateInputs {
   state: GateState;
@@ -27,6 +29,15 @@ const OrderVerdictSchema = Type.Object({
   notional: Type.Number(),
   /** null when the commission is unknown (counted as infinite: the order is blocked). */
   commission: Type.Union([Type.Number(), Type.Null()], { description: "null when the commission is unknown (counted as infinite: the order is blocked)." }),
+  /** Only on an approved buy the cash held does not cover but this batch's sells do: placed after they fill. */
+  funded_by_sells: Type.Optional(
+    Type.Object({
+      amount: Type.Number(),
+      currency: Type.String(),
+      placed_after_sells_fill: Type.Literal(true),
+      note: Type.String(),
+    }),
+  ),
 });
 
 /**
@@ -41,6 +52,16 @@ const OrderVerdictsSchema = Type.Object({
 export type OrderVerdicts = Static<typeof OrderVerdictsSchema>;
 
 const round = (n: number): number => Number(n.toFixed(9));
+
+/** A funded buy as the model is told it: the amount, and that it waits for the sells (shrunk or dropped if they fall short). */
+function fundedForModel(f: FundedBySells): { amount: number; currency: string; placed_after_sells_fill: true; note: string } {
+  return {
+    amount: fromMinor(f.amount_minor, f.currency),
+    currency: f.currency,
+    placed_after_sells_fill: true,
+    note: `${fundedBySellsText(f)}; if they fill short or not at all, the buy is shrunk to the cash received or dropped`,
+  };
+}
 
 /** The gate on a copy of the inputs (it changes nothing). */
 export function dryRun(orders: GateOrder[], inputs: GateInputs): GateResult {
@@ -62,6 +83,7 @@ export function modelVerdicts(r: GateResult): OrderVerdicts {
       reasons: d.reasons,
       notional: round(d.notional),
       commission: Number.isFinite(d.commission) ? round(d.commission) : null,
+      ...(d.funded_by_sells ? { funded_by_sells: fundedForModel(d.funded_by_sells) } : {}),
     })),
     portfolio_after: { cash: round(r.portfolio_after.cash), orders_this_month: r.portfolio_after.orders_this_month },
   };

@@ -7,9 +7,11 @@
  *    drawdown ≥ limit block every order; no per-order checks run.
  * 2. Sells first, stable within each side; every decision carries the input `index` of its order. Each approved order is applied to a simulated portfolio
  *    (cash, holdings, quota, running value) so a batch cannot jointly break a limit; a blocked
- *    order changes nothing and uses no quota. Buys are funded from the cash held before the batch:
- *    a sell's proceeds are never credited to a buy in the same batch (no margin through an
- *    unfilled sell).
+ *    order changes nothing and uses no quota. Buys are funded from the cash held before the batch; a
+ *    buy beyond it that the approved sells' unspent proceeds (at their limits, less commission)
+ *    cover is approved *funded by this batch's sells* (`funded_by_sells`, with the amount): it is
+ *    placed only after those sells have filled and re-gated on the cash actually received
+ *    (src/run/phases/second-wave.ts), so no buy is ever paid by margin through an unfilled sell.
  * 3. Per order: side (alone) → REDUCING → allowlist / exchange → duplicate → non-finite numbers
  *    (replace every other reason) → quantity > 0 → whole shares → limit price → reference price
  *    (present, > 0, FX usable, fresh). If anything failed so far, stop. Then: price band →

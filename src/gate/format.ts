@@ -1,4 +1,7 @@
 /** Number formatting for gate messages: every block message carries its numbers. Pure. */
+import { money } from "../core/format.js";
+import type { FundedBySells } from "../core/gate-types.js";
+import { fromMinor } from "../core/money.js";
 
 /** A money or price amount: two decimals (more when the value needs them, e.g. 0.0042). */
 export function fmtNum(n: number): string {
@@ -44,4 +47,12 @@ export function fmtMoney(n: number, digits: number): string {
   const abs = Math.abs(n);
   if (abs !== 0 && abs < 10 ** -digits) return String(Number(n.toPrecision(4)));
   return n.toFixed(digits);
+}
+
+/**
+ * A buy funded by this batch's sells, in words: "funded by this batch's sells: 1,234.56 USD; placed
+ * after the sells fill" (the verdict's sentence, the approval screen, the order ticket, check_orders).
+ */
+export function fundedBySellsText(f: FundedBySells): string {
+  return `funded by this batch's sells: ${money(fromMinor(f.amount_minor, f.currency), f.currency)}; placed after the sells fill`;
 }

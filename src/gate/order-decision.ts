@@ -4,7 +4,7 @@
  * portfolio and gets its placement. A blocked order changes nothing and uses no quota. Pure: no I/O.
  */
 import type { Order } from "../core/order.js";
-import type { BlockReason, GateOrder, GateState, Limits, Verdict } from "../core/gate-types.js";
+import type { BlockReason, FundedBySells, GateOrder, GateState, Limits, Verdict } from "../core/gate-types.js";
 import { applyFill, type Prepared, type Sim } from "./batch.js";
 import type { EvaluateOptions } from "./commission.js";
 import { nonFinite } from "./input-checks.js";
@@ -23,6 +23,7 @@ export function evaluateOne(
 ): Verdict {
   const reasons: BlockReason[] = [];
   let placement: Order | null = null;
+  let funded: FundedBySells | undefined;
   const out = (notional = 0, commission = 0): Verdict => ({
     order: copyOrder(order),
     approved: reasons.length === 0,
@@ -30,6 +31,7 @@ export function evaluateOne(
     notional,
     commission,
     placement: reasons.length === 0 ? placement : null,
+    ...(reasons.length === 0 && funded ? { funded_by_sells: funded } : {}),
   });
 
   const inputs = checkOrderInputs(order, state, limits, prep, seen, reasons);
@@ -48,7 +50,9 @@ export function evaluateOne(
   if (reasons.length > 0) return out(isNum(notional) ? notional : 0, commission);
 
   const { notionalMinor, commissionMinor } = economics;
-  applyFill(sim, { side, sym, holdingKey, held, qty, notional: checked.notionalExact, commission, notionalMinor, commissionMinor, quote, fx });
+  const fill = { side, sym, holdingKey, held, qty, notional: checked.notionalExact, commission, notionalMinor, commissionMinor, quote, fx };
+  applyFill(sim, economics.funded ? { ...fill, funded: economics.funded } : fill);
+  if (economics.funded) funded = { amount_minor: economics.funded.minor.toNumber(), currency: sim.base };
   placement = { symbol: sym, side, quantity: qty, limit_price: limitPrice, currency: inst.currency.toUpperCase(), fx_to_base: fx, liquidation: false };
   if (inst.exchange !== undefined && inst.exchange !== "") placement.exchange = inst.exchange;
   return out(notional, commission);

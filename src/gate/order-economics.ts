@@ -1,7 +1,8 @@
 /**
  * The per-order economic checks, run once an order's inputs passed; reasons accumulate: price band
  * → monthly quota → commission cap → max order notional → SELL: no shorting (open sells count) /
- * BUY: cash (sells in the batch are not counted, open buys are) and position limit. Amounts are in
+ * BUY: cash (open buys are counted; beyond the cash held, a buy the batch's approved sells' proceeds cover is
+ * *funded by this batch's sells*, placed only after they fill) and position limit. Amounts are in
  * the base currency and compared exactly, with no tolerance (./exact.ts): an order exactly at a
  * limit passes. Cash is checked both unrounded and as the journal books the fills (each amount
  * rounded half-even once to the minor unit), so booking an approved batch never leaves cash below
@@ -27,6 +28,8 @@ export interface Economics {
   holdingKey: string | undefined;
   /** Quantity held before this order (in the simulated portfolio). */
   held: number;
+  /** A buy beyond the cash held that this batch's sells' proceeds pay for (placed after they fill). */
+  funded?: Funding;
 }
 
 /** Runs the economic checks on one order against the simulated portfolio, pushing each failure onto `reasons`. */
@@ -71,9 +74,19 @@ export function checkEconomics(
 
   const holdingKey = findHoldingKey(sim.holdings, sym);
   const held = holdingKey === undefined ? 0 : (sim.holdings.get(holdingKey)?.quantity ?? 0);
+  let funded: Funding | undefined;
   if (side === "SELL") checkSell(sym, qty, held, prep, reasons);
-  else checkBuy(checked, held, { notionalMinor, commissionMinor, commission: commissionKnown ? new Dec(commission) : new Dec(0) }, prep, sim, limits, reasons);
-  return { commission, commissionKnown, commissionMinor, notionalMinor, holdingKey, held };
+  else
+    funded = checkBuy(
+      checked,
+      held,
+      { notionalMinor, commissionMinor, commission: commissionKnown ? new Dec(commission) : new Dec(0) },
+      prep,
+      sim,
+      limits,
+      reasons,
+    );
+  return { commission, commissionKnown, commissionMinor, notionalMinor, holdingKey, held, ...(funded ? { funded } : {}) };
 }
 
 /** Price band (|limit − reference| ≤ max% of the reference, exactly) and the monthly quota. */
@@ -114,9 +127,32 @@ interface BuyAmounts {
   commission: Dec;
 }
 
-/** A buy: its cost (booked and exact) within the spendable cash, and the position after it within the cap. */
-function checkBuy(checked: CheckedOrder, held: number, amounts: BuyAmounts, prep: Prepared, sim: Sim, limits: Limits, reasons: BlockReason[]): void {
-  const { sym, inst, qty, ref, fx } = checked;
+/** A buy funded by this batch's sells: the part of its cost their proceeds pay (minor units, and exact). */
+interface Funding {
+  minor: Dec;
+  exact: Dec;
+}
+
+/** A buy: its cost (booked and exact) within the spendable cash (or funded by the batch's sells), and the position after it within the cap. */
+function checkBuy(
+  checked: CheckedOrder,
+  held: number,
+  amounts: BuyAmounts,
+  prep: Prepared,
+  sim: Sim,
+  limits: Limits,
+  reasons: BlockReason[],
+): Funding | undefined {
+  const funded = checkCash(checked, amounts, prep, sim, reasons);
+  checkPosition(checked, held, amounts.commission, prep, sim, limits, reasons);
+  return funded;
+}
+
+/**
+ * The cost within the cash held (less open buys); beyond it, funded by this batch's sells when
+ * their unspent proceeds cover the rest (the buy then waits for them: two-wave execution).
+ */
+function checkCash(checked: CheckedOrder, amounts: BuyAmounts, prep: Prepared, sim: Sim, reasons: BlockReason[]): Funding | undefined {
   const base = sim.base;
   const digits = baseDigits(base);
   const fm = (n: Dec) => fmtMoney(n.toNumber(), digits);
@@ -127,23 +163,33 @@ function checkBuy(checked: CheckedOrder, held: number, amounts: BuyAmounts, prep
   const cost = checked.notionalExact.add(commission);
   const available = sim.spendable.sub(prep.openBuyReserve);
   const bookedOk = costMinor.lte(availableMinor);
-  if (!bookedOk || !cost.lte(available)) {
-    const unfunded = sim.cashMinor.gt(sim.spendableMinor) ? ` (proceeds of sells in this batch are not counted until they fill)` : "";
-    // The amounts of the check that failed: as booked, else exact.
-    const [c, n, k, a, s, r] = bookedOk
-      ? [cost, checked.notionalExact, commission, available, sim.spendable, prep.openBuyReserve].map(fm)
-      : [costMinor, notionalMinor, commissionMinor, availableMinor, sim.spendableMinor, prep.openBuyReserveMinor].map(m);
-    const head = `cost ${c} ${base} (notional ${n} + commission ${k})`;
-    reasons.push(
-      block(
-        "insufficient_cash",
-        prep.openBuyReserve.gt(0)
-          ? `${head} exceeds available cash ${a} ${base} (cash ${s} less ${r} in open buy orders)${unfunded}`
-          : `${head} exceeds cash ${s} ${base}${unfunded}`,
-      ),
-    );
+  if (bookedOk && cost.lte(available)) return undefined;
+  if (costMinor.lte(availableMinor.add(sim.proceedsMinor)) && cost.lte(available.add(sim.proceeds))) {
+    const exact = Dec.max(cost.sub(available), 0);
+    return { minor: Dec.max(costMinor.sub(availableMinor), minorOf(exact, base), 1), exact };
   }
-  // The position at the reference price against the portfolio's value (the one valuation) less the commission, exactly.
+  const proceeds = sim.proceedsMinor.gt(0) ? ` plus ${m(sim.proceedsMinor)} ${base} of proceeds from this batch's sells` : "";
+  // The amounts of the check that failed: as booked, else exact.
+  const [c, n, k, a, s, r] = bookedOk
+    ? [cost, checked.notionalExact, commission, available, sim.spendable, prep.openBuyReserve].map(fm)
+    : [costMinor, notionalMinor, commissionMinor, availableMinor, sim.spendableMinor, prep.openBuyReserveMinor].map(m);
+  const head = `cost ${c} ${base} (notional ${n} + commission ${k})`;
+  reasons.push(
+    block(
+      "insufficient_cash",
+      prep.openBuyReserve.gt(0)
+        ? `${head} exceeds available cash ${a} ${base} (cash ${s} less ${r} in open buy orders)${proceeds}`
+        : `${head} exceeds cash ${s} ${base}${proceeds}`,
+    ),
+  );
+  return undefined;
+}
+
+/** The position at the reference price against the portfolio's value (the one valuation) less the commission, exactly. */
+function checkPosition(checked: CheckedOrder, held: number, commission: Dec, prep: Prepared, sim: Sim, limits: Limits, reasons: BlockReason[]): void {
+  const { sym, inst, qty, ref, fx } = checked;
+  const base = sim.base;
+  const fm = (n: Dec) => fmtMoney(n.toNumber(), baseDigits(base));
   const pendingBuy = prep.openBuyQty.get(sym) ?? 0;
   const after = new Dec(held).add(pendingBuy).add(qty);
   const position = after.mul(ref).mul(fx);

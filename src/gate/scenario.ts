@@ -10,8 +10,9 @@ import { pickLimits } from "./limits.js";
 import { type Instrument, InstrumentSchema, TRADING_STATES, type TradingState } from "../core/domain.js";
 import { LimitsSchema } from "../core/limits.js";
 import { evaluate } from "./evaluate.js";
-import { fmtNum, fmtPct, fmtQty } from "./format.js";
-import type { GateMarket, GateOrder, GateResult, GateState, Limits } from "../core/gate-types.js";
+import { fmtNum, fmtPct, fmtQty, fundedBySellsText } from "./format.js";
+import { fromMinor } from "../core/money.js";
+import type { FundedBySells, GateMarket, GateOrder, GateResult, GateState, Limits } from "../core/gate-types.js";
 
 const SIDE_PATTERN = "^[Bb][Uu][Yy]$|^[Ss][Ee][Ll][Ll]$";
 const Day = () => Type.String({ pattern: DATE_PATTERN, format: "date" });
@@ -204,6 +205,11 @@ export function runScenario(s: Scenario): GateResult {
   return evaluate(s.orders as GateOrder[], s.state, s.market, s.limits, s.universe);
 }
 
+/** A funded buy's amount in the scenario JSON: major units as every amount there, and exactly in minor units. */
+function fundedOutput(f: FundedBySells): { amount: number; amount_minor: number; currency: string } {
+  return { amount: fromMinor(f.amount_minor, f.currency), amount_minor: f.amount_minor, currency: f.currency };
+}
+
 /** Round away float noise (0.1 + 0.2) for output; null for non-finite numbers (JSON has none). */
 const clean = (n: number): number | null => (Number.isFinite(n) ? Number(n.toFixed(9)) : null);
 
@@ -220,6 +226,8 @@ export function scenarioOutput(r: GateResult): Record<string, unknown> {
       reasons: d.reasons.map((x) => ({ code: x.code, message: x.message })),
       notional: clean(d.notional),
       commission: clean(d.commission),
+      // Only on a buy the cash held does not cover but this batch's sells do (placed after they fill).
+      ...(d.funded_by_sells ? { funded_by_sells: fundedOutput(d.funded_by_sells) } : {}),
     })),
     portfolio_after: {
       cash: clean(r.portfolio_after.cash),
@@ -267,7 +275,7 @@ export function scenarioTable(r: GateResult, limits: Limits): string {
       typeof o.limit_price === "number" ? fmtNum(o.limit_price) : String(o.limit_price),
       fmtNum(d.notional),
       Number.isFinite(d.commission) ? fmtNum(d.commission) : "unknown",
-      d.approved ? "APPROVED" : "BLOCKED",
+      d.approved ? (d.funded_by_sells ? "APPROVED, FUNDED BY SELLS" : "APPROVED") : "BLOCKED",
     ]);
   });
   const lines = [table(rows)];
@@ -276,6 +284,13 @@ export function scenarioTable(r: GateResult, limits: Limits): string {
     lines.push("", "Reasons:");
     r.decisions.forEach((d, i) => {
       for (const reason of d.reasons) lines.push(`  #${i + 1} ${String(d.order.symbol)} ${reason.code}: ${reason.message}`);
+    });
+  }
+  const funded = r.decisions.filter((d) => d.funded_by_sells);
+  if (funded.length > 0) {
+    lines.push("", "Funded by this batch's sells (placed only after the sells fill, re-gated on the cash received):");
+    r.decisions.forEach((d, i) => {
+      if (d.funded_by_sells) lines.push(`  #${i + 1} ${String(d.order.symbol)}: ${fundedBySellsText(d.funded_by_sells)}`);
     });
   }
   const approved = r.decisions.length - blocked.length;

@@ -3,6 +3,7 @@
  * `Journal` (journal.ts) extends it with the serialised, atomic writes.
  */
 import type { TradingState } from "../core/domain.js";
+import type { FundedBuyRecord } from "../core/events-parts.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { TwError } from "../core/errors.js";
 import { fromMinor, microsToUsd } from "../core/money.js";
@@ -161,6 +162,23 @@ export abstract class JournalReads {
 
   finalGate(run_id: string): GateDecision[] | undefined {
     return this.s.finalGates.get(run_id);
+  }
+
+  /** What became of a buy funded by its batch's sells (by its run and final-gate index), when recorded. */
+  fundedBuy(run_id: string, index: number): FundedBuyRecord | undefined {
+    return this.s.fundedBuys.get(`${run_id}#${index}`);
+  }
+
+  /**
+   * Buys a final gate approved as funded by their batch's sells with no outcome recorded: the run
+   * ended before its second wave (only an earlier, dead run's; recovery records them as not placed).
+   */
+  unsettledFundedBuys(): { run_id: string; decision: GateDecision }[] {
+    const out: { run_id: string; decision: GateDecision }[] = [];
+    for (const [run_id, decisions] of this.s.finalGates) {
+      for (const d of decisions) if (d.approved && d.funded_by_sells && !this.s.fundedBuys.has(`${run_id}#${d.index}`)) out.push({ run_id, decision: d });
+    }
+    return out;
   }
 
   order(client_order_id: string): OrderRecord | undefined {

@@ -3,7 +3,7 @@
  * in journal-reads.ts; the events each write commits are built by the modules named per section.
  */
 import type { GateDecision } from "../core/gate-types.js";
-import type { ReconcileDifference, RunOutcome, Usage } from "../core/events.js";
+import type { FundedBuyRecord, ReconcileDifference, RunOutcome, Usage } from "../core/events.js";
 import { TwError } from "../core/errors.js";
 import { usdToMicros } from "../core/money.js";
 import { redactValue } from "../core/redact.js";
@@ -274,10 +274,8 @@ export class Journal extends JournalReads {
   recordProposal(run_id: string, args: { orders: ProposalRecord["orders"]; summary: string; decisions: GateDecision[]; at: Date | string }): Promise<void> {
     return this.exclusive(() => {
       this.requireRun(run_id);
-      return {
-        events: [{ t: "proposal", record: { run_id, orders: args.orders, summary: args.summary, decisions: args.decisions, at: iso(args.at) } }],
-        result: undefined,
-      };
+      const record = { run_id, orders: args.orders, summary: args.summary, decisions: args.decisions, at: iso(args.at) };
+      return { events: [{ t: "proposal", record }], result: undefined };
     });
   }
 
@@ -300,6 +298,11 @@ export class Journal extends JournalReads {
       this.requireRun(run_id);
       return { events: [{ t: "final_gate", run_id, decisions, at: iso(at), ...(orders_hash ? { orders_hash } : {}) }], result: undefined };
     });
+  }
+
+  /** What became of a buy funded by its batch's sells: the second wave's outcome, or not placed (recorded by the next run). */
+  recordFundedBuy(record: FundedBuyRecord): Promise<void> {
+    return this.exclusive(() => ({ events: [{ t: "funded_buy", record }], result: undefined }));
   }
 
   // ───────────────────────────── executor port (orders.ts) ─────────────────────────────

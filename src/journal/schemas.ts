@@ -13,6 +13,7 @@ import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { type OrderStatus, type ProposedOrder, type RunMode, TradingStateSchema } from "../core/domain.js";
 import { SideSchema } from "../core/order-intent.js";
 import type { RunOutcome } from "../core/events.js";
+import { FundedBuyRecordSchema } from "../core/events-parts.js";
 import type { GateDecision } from "../core/gate-types.js";
 
 /** Minor units and counts: safe integers. Quantities and prices: finite numbers. */
@@ -300,6 +301,8 @@ export const EVENT_BODIES = {
   approval: Type.Object({ record: ApprovalRecord }),
   /** `orders_hash`: the hash of the orders handed to the executor, computed by the pipeline. */
   final_gate: Type.Object({ run_id: Id, decisions: Type.Array(Decision), at: Str, orders_hash: Type.Optional(Str) }),
+  /** What became of a buy funded by its batch's sells (second wave; or not placed, recorded by the next run). */
+  funded_buy: Type.Object({ record: FundedBuyRecordSchema }),
   order_intent: Type.Object({ order: OrderRecord }),
   order_update: Type.Object({ client_order_id: Id, entry: OrderStatusEntry }),
   fill: Type.Object({ fill: FillRecord }),

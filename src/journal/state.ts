@@ -1,8 +1,7 @@
-/**
- * The in-memory journal: the fold of the event log. `apply` is pure bookkeeping (no rounding, no
- * I/O, no clock): money arrives in minor units, so replaying the log always gives the same books.
- */
+/** The in-memory journal: the fold of the event log. `apply` is pure bookkeeping (no rounding, no I/O, no clock): money
+ * arrives in minor units, so replaying the log always gives the same books. */
 import type { TradingState } from "../core/domain.js";
+import type { FundedBuyRecord } from "../core/events-parts.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { Dec } from "../core/money.js";
 import { lowerBound, toMs } from "./time.js";
@@ -13,8 +12,7 @@ import type { ProposalRecord, ResetRecord, RunRecord, TripRecord, UsageRecord } 
 
 interface HoldingState {
   qty: Dec;
-  /** Base-currency minor units, exact (fractional after partial sells). */
-  basis: Dec;
+  basis: Dec; // base-currency minor units, exact (fractional after partial sells)
   currency: string;
 }
 
@@ -35,6 +33,7 @@ export interface State {
   proposals: Map<string, ProposalRecord[]>;
   approvals: Map<string, ApprovalRecord[]>;
   finalGates: Map<string, GateDecision[]>;
+  fundedBuys: Map<string, FundedBuyRecord>; // what became of each buy funded by its batch's sells, by `<run_id>#<index>`
   usage: UsageRecord[];
   peak_minor: number | null;
   last_first_minor: number | null;
@@ -70,6 +69,7 @@ export function emptyState(): State {
     proposals: new Map(),
     approvals: new Map(),
     finalGates: new Map(),
+    fundedBuys: new Map(),
     usage: [],
     peak_minor: null,
     last_first_minor: null,
@@ -88,14 +88,10 @@ export function emptyState(): State {
   };
 }
 
-/** Statuses that prove the broker had the order. A send rejected outright never counts. */
-const REACHED = new Set(["accepted", "partially_filled", "filled", "cancelled", "expired", "working_after_cancel"]);
+const REACHED = new Set(["accepted", "partially_filled", "filled", "cancelled", "expired", "working_after_cancel"]); // the broker had the order
 
-/**
- * Quota rule: an order counts once the broker had it (any status in REACHED, or a booked fill), and
- * while its send is `uncertain` (it may have arrived). An order rejected on send never counts.
- * Kill-switch liquidation orders are outside the quota. The month is that of the intent (the send).
- */
+/** Quota rule: an order counts once the broker had it (a status in REACHED, or a booked fill), and while its send is `uncertain`
+ * (it may have arrived); one rejected on send never counts, nor a kill-switch liquidation. The month is that of the intent. */
 function isCounted(o: OrderRecord, booked: Dec | undefined): boolean {
   if (o.liquidation) return false;
   if (booked?.gt(0)) return true;
@@ -163,6 +159,7 @@ export function apply(s: State, ev: JournalEvent): void {
     case "proposal":
     case "approval":
     case "final_gate":
+    case "funded_buy":
       applyRunRecord(s, ev);
       return;
     case "order_intent":
@@ -288,7 +285,7 @@ function applyKillSwitch(s: State, ev: Event<"trip" | "reset" | "import_state">)
 }
 
 /** What a run recorded: model usage (its cost added to the run), proposals, approvals and the final gate. */
-function applyRunRecord(s: State, ev: Event<"usage" | "proposal" | "approval" | "final_gate">): void {
+function applyRunRecord(s: State, ev: Event<"usage" | "proposal" | "approval" | "final_gate" | "funded_buy">): void {
   switch (ev.t) {
     case "usage": {
       s.usage.push(ev.record);
@@ -304,6 +301,9 @@ function applyRunRecord(s: State, ev: Event<"usage" | "proposal" | "approval" | 
       return;
     case "final_gate":
       s.finalGates.set(ev.run_id, ev.decisions);
+      return;
+    case "funded_buy":
+      s.fundedBuys.set(`${ev.record.run_id}#${ev.record.index}`, ev.record);
       return;
   }
 }

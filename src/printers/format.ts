@@ -1,7 +1,9 @@
 /** Plain-text formatting of numbers and verdicts, shared by the headless printer and the console. */
-import type { RunEvent } from "../core/events.js";
+import type { FundedBuyFields, RunEvent } from "../core/events.js";
+import { fromMinor } from "../core/money.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { currencyDigits, money, pct, price, quantity, signedMoney, tickDecimals } from "../core/format.js";
+import { fundedBySellsText } from "../gate/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 
 export { currencyDigits, money, pct, price, quantity, signedMoney, tickDecimals };
@@ -13,6 +15,8 @@ export function usd(n: number): string {
 export function verdictLine(d: GateDecision): string {
   const o = d.order;
   const head = `${String(o.side).toUpperCase()} ${o.quantity} ${o.symbol} @ ${o.limit_price}`;
+  if (d.approved && d.funded_by_sells)
+    return `${head}: approved, ${fundedBySellsText(d.funded_by_sells)} (notional ${money(d.notional)}, commission ${money(d.commission)})`;
   if (d.approved) return `${head}: approved (notional ${money(d.notional)}, commission ${money(d.commission)})`;
   return `${head}: BLOCKED: ${joinClauses(...d.reasons.map((r) => `${r.code}: ${r.message}`))}`;
 }
@@ -48,4 +52,20 @@ export function standingFiredText(e: Extract<RunEvent, { type: "standing.fired" 
   if (e.result === "placed") return `${fired}: passed the final gate, placing it`;
   if (e.result === "blocked") return `${fired}: blocked by the final gate, not placed (${e.reasons.map((r) => sanitizeLine(r.message)).join("; ")})`;
   return `${fired}: this mode places nothing; it stays armed`;
+}
+
+/** What became of a buy funded by its batch's sells, in one line (the console and the headless printer). */
+export function fundedBuyText(e: FundedBuyFields & { from_run: string }): string {
+  const what = `funded buy ${quantity(e.quantity)} ${sanitizeLine(e.symbol)} @ ${e.limit_price} (${money(fromMinor(e.funded_minor, e.currency), e.currency)} from the sells)`;
+  const why = sanitizeLine(e.reason);
+  switch (e.outcome) {
+    case "placed":
+      return `${what}: the sells settled; placed in the second wave: ${why}`;
+    case "shrunk":
+      return `${what}: shrunk to ${quantity(e.placed_quantity)} (limit unchanged): ${why}`;
+    case "dropped":
+      return `${what}: dropped, not placed: ${why}`;
+    case "not_placed":
+      return `${what} of run ${sanitizeLine(e.from_run)}: not placed: ${why}`;
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { displayEvent, sanitizeLine, sanitizeText, terminalSafeJson } from "../util/sanitize.js";
 import type { RunEvent } from "../core/events.js";
-import { decisionText, joinClauses, money, pct, standingFiredText, usd, verdictLine, withoutCodePrefix } from "./format.js";
+import { decisionText, fundedBuyText, joinClauses, money, pct, standingFiredText, usd, verdictLine, withoutCodePrefix } from "./format.js";
 
 export interface HeadlessOptions {
   json: boolean;
@@ -139,6 +139,8 @@ function describeRunStep(e: RunStepEvent, c: Colours): string | null {
       );
     case "run.note":
       return e.level === "warn" ? c.yellow(`note: ${sanitizeLine(e.message)}`) : `note: ${sanitizeLine(e.message)}`;
+    case "order.funded_buy":
+      return (e.outcome === "placed" ? c.green : c.yellow)(fundedBuyText(e));
     case "standing.fired": {
       const paint = e.result === "placed" ? c.green : e.result === "blocked" ? c.red : c.yellow;
       return paint(standingFiredText(e));

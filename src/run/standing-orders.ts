@@ -95,7 +95,8 @@ export async function fireStandingOrders(deps: StandingRunDeps): Promise<Standin
   // The final gate on fresh state, jointly for everything that fired (sells first, as for any batch).
   const orders = triggered.map((t) => orderOf(t.so));
   // Each decision names its fired order by input index (the gate answers sells first).
-  const decisions = inInputOrder(deps.finalGate(orders), orders.length);
+  // A standing order is placed in one wave: a buy only the fired sells' proceeds would pay for is blocked (no margin through an unfilled sell).
+  const decisions = inInputOrder(deps.finalGate(orders), orders.length).map(oneWave);
   const placements = decisions.flatMap((d) => (d.approved && d.placement ? [d.placement] : []));
   deps.emit({ type: "gate.final", decisions, orders_hash: ordersHash(placements) });
   const toPlace: Order[] = [];
@@ -130,4 +131,12 @@ export async function fireStandingOrders(deps: StandingRunDeps): Promise<Standin
   });
   if (toPlace.length > 0) await deps.place(toPlace);
   return report;
+}
+
+/** A buy funded by sells fired in the same run is not placed with them: standing orders have no second wave. */
+function oneWave(d: GateDecision): GateDecision {
+  if (!d.funded_by_sells) return d;
+  const { funded_by_sells: _f, ...rest } = d;
+  const message = `${d.order.symbol}: the cash held does not cover it without the proceeds of sells fired in this run; a standing order is placed only with cash already held`;
+  return { ...rest, approved: false, placement: null, reasons: [{ code: "insufficient_cash", message }] };
 }

@@ -6,6 +6,7 @@
  */
 import type { EvidenceAge } from "../core/evidence-age.js";
 import { cashAfter } from "../run/portfolio.js";
+import { fundedBySellsText } from "../gate/format.js";
 import { money, price, quantity } from "../printers/format.js";
 import type { ApprovalRequest } from "../run/approval.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
@@ -71,7 +72,11 @@ export function orderRow(
     notional: money(notional),
     after: fmtShare(shareAfter(req, r)),
   };
-  const verdict = r.dropped ? "dropped" : d?.approved ? `ok${isEdited(r) ? " (edited)" : ""}` : `BLOCKED ${d?.reasons.map((x) => x.code).join(",") ?? ""}`;
+  const verdict = r.dropped
+    ? "dropped"
+    : d?.approved
+      ? `ok${isEdited(r) ? " (edited)" : ""}${d.funded_by_sells ? " · after the sells" : ""}`
+      : `BLOCKED ${d?.reasons.map((x) => x.code).join(",") ?? ""}`;
   const tone: Tone = r.dropped ? "dim" : d?.approved ? "ok" : "error";
   return { cells: `${selected ? "›" : " "} ${cells(cols, value)} `, verdict, tone };
 }
@@ -90,7 +95,8 @@ export function briefLines(req: ApprovalRequest, row: ApprovalRow, index: number
   ];
   if (row.dropped) out.push({ tone: "dim", text: "gate: not evaluated (dropped; d keeps it again)" });
   else if (d?.approved) out.push({ tone: "ok", text: `gate: approved · notional ${money(d.notional, cur)} · commission ${money(d.commission, cur)}` });
-  else {
+  if (!row.dropped && d?.approved && d.funded_by_sells) out.push({ tone: "warn", text: fundedBySellsText(d.funded_by_sells) });
+  else if (!row.dropped && !d?.approved) {
     const reasons = d?.reasons ?? [];
     out.push({
       tone: "error",
@@ -130,7 +136,9 @@ function detailLines(req: ApprovalRequest, row: ApprovalRow, index: number, widt
   if (row.dropped) push("gate: not evaluated (dropped)", "dim");
   else if (d?.approved)
     push(`gate: approved · notional ${money(d.notional, req.baseCurrency ?? "")} · commission ${money(d.commission, req.baseCurrency ?? "")}`, "ok");
-  else {
+  if (!row.dropped && d?.approved && d.funded_by_sells)
+    push(`${fundedBySellsText(d.funded_by_sells)}; if they fill short or not at all, the buy is shrunk to the cash received or dropped`, "warn");
+  else if (!row.dropped && !d?.approved) {
     push("gate: BLOCKED", "error");
     for (const r of d?.reasons ?? []) push(`  ${r.code}: ${sanitizeLine(r.message)}`, "error");
   }

@@ -46,23 +46,33 @@ function totalLines(t: Ticket, width: number): Line[] {
   ];
   if (t.cashBeforeMinor !== null && t.cashAfterBuysMinor !== null && t.cashAfterMinor !== null) {
     out.push({
-      tone: t.cashAfterBuysMinor < 0 ? "error" : "plain",
+      tone: t.cashAfterBuysMinor + t.fundedMinor < 0 ? "error" : "plain",
       text: fitSegments(
         [
           { text: `cash before ${m(t.cashBeforeMinor)}`, priority: 10 },
           { text: `after the buys ${m(t.cashAfterBuysMinor)}`, priority: 9 },
-          { text: "sells do not fund buys", priority: 5 },
+          { text: t.fundedMinor > 0 ? "sells fund buys only once they fill" : "sells do not fund buys", priority: 5 },
         ],
         width,
       ),
     });
     out.push({ tone: "plain", text: fitSegments([{ text: `cash after every fill ${m(t.cashAfterMinor)}`, priority: 10 }], width) });
   } else out.push({ tone: "dim", text: "cash: not known to this screen" });
+  if (t.fundedMinor > 0) out.push({ tone: "warn", text: fitSegments(fundedSegments(t, m), width) });
   if (t.shares.length > 0) {
     const segs = t.shares.map((s, i) => ({ text: `${s.symbol} ${pct(s.share * 100, 1)}`, priority: s.symbol === "cash" ? 100 : 50 - i }));
     out.push({ tone: "plain", text: `share after: ${fitSegments(segs, width - 13)}` });
   }
   return out;
+}
+
+/** The buys the batch's sells fund: "funded by sells: 1,234.56 USD (1 buy); placed after the sells fill". */
+function fundedSegments(t: Ticket, m: (minor: number) => string): { text: string; priority: number }[] {
+  return [
+    { text: `funded by sells: ${m(t.fundedMinor)} (${t.fundedBuys} buy${t.fundedBuys === 1 ? "" : "s"})`, priority: 10 },
+    { text: "placed after the sells fill", priority: 9 },
+    { text: "shrunk or dropped if they fall short", priority: 5 },
+  ];
 }
 
 /** What is left out, one line each, or one summary line when `room` is short. */

@@ -21,6 +21,8 @@ interface TicketOrder {
   tick: number | undefined;
   notionalMinor: number;
   commissionMinor: number;
+  /** A buy funded by this batch's sells: the part of its cost their proceeds pay (placed after they fill). */
+  fundedMinor?: number;
 }
 
 export interface TicketLeftOut {
@@ -45,10 +47,14 @@ export interface Ticket {
   commissionMinor: number;
   /** Null when the screen was given no cash figure. */
   cashBeforeMinor: number | null;
-  /** Cash before − the buys and their commissions (sells do not fund buys in the same batch). */
+  /** Cash before − the buys and their commissions (a buy the sells fund waits for them: see `fundedMinor`). */
   cashAfterBuysMinor: number | null;
   /** Cash once every order filled at its limit (sells' proceeds in, every commission out). */
   cashAfterMinor: number | null;
+  /** What the buys funded by this batch's sells take from the sells' proceeds (0 when none): they wait for the sells. */
+  fundedMinor: number;
+  /** How many buys wait for the sells. */
+  fundedBuys: number;
   /** The positions the batch touches, then cash; empty when the account value is unknown. */
   shares: TicketShare[];
   leftOut: TicketLeftOut[];
@@ -107,6 +113,7 @@ export function orderTicket(req: ApprovalRequest, rows: readonly ApprovalRow[]):
       tick: req.ticks?.[r.order.symbol.toUpperCase()],
       notionalMinor: notionalOf(d, currency),
       commissionMinor: toMinor(d.commission, currency),
+      ...(d.funded_by_sells ? { fundedMinor: d.funded_by_sells.amount_minor } : {}),
     });
   }
   const sum = (xs: readonly TicketOrder[], f: (o: TicketOrder) => number) => xs.reduce((a, o) => a + f(o), 0);
@@ -127,6 +134,8 @@ export function orderTicket(req: ApprovalRequest, rows: readonly ApprovalRow[]):
     cashBeforeMinor,
     cashAfterBuysMinor,
     cashAfterMinor,
+    fundedMinor: sum(buys, (o) => o.fundedMinor ?? 0),
+    fundedBuys: buys.filter((o) => o.fundedMinor !== undefined).length,
     shares: sharesAfter(req, orders, currency, cashAfterMinor, commissionMinor),
     leftOut,
   };

@@ -1,5 +1,5 @@
 /** The run reducer's handlers for the run's own events: start, preflight, reconciliation, valuation, kill switch, notes, finish. */
-import { joinClauses, money, pct, standingFiredText, usd } from "../printers/format.js";
+import { fundedBuyText, joinClauses, money, pct, standingFiredText, usd } from "../printers/format.js";
 import { describe } from "../printers/headless.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import { append, type EventHandler, type EventOf, note, type RunEventHandlers } from "./run-state-items.js";
@@ -127,6 +127,7 @@ export const RUN_LIFECYCLE_HANDLERS = {
   valuation,
   "killswitch.tripped": killswitchTripped,
   "run.note": (s, e) => append(s, e.seq, note(e.level === "warn" ? "warn" : "dim", `note: ${sanitizeLine(e.message)}`)),
+  "order.funded_buy": (s, e) => append(s, e.seq, note(e.outcome === "placed" ? "ok" : "warn", fundedBuyText(e))),
   "standing.fired": (s, e) => append(s, e.seq, note(e.result === "placed" ? "ok" : e.result === "blocked" ? "warn" : "dim", standingFiredText(e))),
   "run.finished": runFinished,
   "research.search": described,

@@ -11,7 +11,8 @@
  * points: `executor.after_intent` (the intent is journalled, the order not yet sent),
  * `executor.after_send` (the broker acknowledged it, the journal does not know yet),
  * `executor.after_fill` (the first fill is booked), `journal.append:<event type>` (a journal
- * write of that event type, e.g. `journal.append:fill`), `run.before_close`.
+ * write of that event type, e.g. `journal.append:fill`), `run.between_waves` (the first wave settled, the buys funded by its
+ * sells not yet re-gated, recorded or sent), `run.before_close`.
  * Start-up points: `cli.loaded` (every module of the CLI evaluated, its own signal handlers not yet
  * installed), `cli.ready` (handlers installed, arguments not yet parsed), `run.start` (the run
  * command entered, its stop not yet claimed), `run.claimed` (the stop claimed, the lock not yet

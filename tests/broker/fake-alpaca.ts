@@ -11,7 +11,8 @@
  * flight (DELETE → 422, read back: filled); BOOM is created, then the POST answers 500; LOST answers 500
  * without creating anything; SLOW is created but answers after the client's timeout; POOR → 403;
  * ECHO → 422 whose message echoes both key headers in every form (tests/fixtures/secret-forms.ts). A symbol in `fillAtLimit` fills in full at its
- * limit price in one execution as it is posted; any other symbol rests like WORK.
+ * limit price in one execution as it is posted; one in `partialAtLimit` fills that many shares at its limit and rests for the rest; any
+ * other symbol rests like WORK.
  *
  * Positions: `positions` when set (a fixed answer), otherwise derived from the orders placed here
  * (their filled quantities, signed by side, with the buys' average price), as Alpaca's would be.
@@ -96,6 +97,8 @@ export class FakeAlpaca {
   positions: FakePosition[] | null = null;
   /** Symbols filled in full at their limit, in one execution, as they are posted. */
   fillAtLimit = new Set<string>();
+  /** Symbols of which at most this many shares fill at the limit as they are posted; the rest rests until cancelled. */
+  partialAtLimit = new Map<string, number>();
   /** Every order POST fails without creating anything: its connection dropped, or answered 500 / 429. */
   failPosts: "drop" | 500 | 429 | null = null;
   /** Answer 429 to the next n requests of a path. */
@@ -138,6 +141,7 @@ export class FakeAlpaca {
     this.activities = [];
     this.limited.clear();
     this.fillAtLimit.clear();
+    this.partialAtLimit.clear();
     this.positions = null;
     this.failPosts = null;
     this.accountNumber = "PA2TESTACCT9";
@@ -316,6 +320,9 @@ export class FakeAlpaca {
         const half = Math.floor(Number(o.qty) / 2);
         this.addFill(o, half, Number(o.limit_price) - 0.02);
         this.addFill(o, Number(o.qty) - half, Number(o.limit_price));
+      } else if (this.partialAtLimit.has(symbol)) {
+        const n = Math.min(Number(o.qty), this.partialAtLimit.get(symbol) ?? 0);
+        if (n > 0) this.addFill(o, n, Number(o.limit_price));
       } else if (this.fillAtLimit.has(symbol)) {
         this.addFill(o, Number(o.qty), Number(o.limit_price));
       }

@@ -29,6 +29,7 @@ describe("gate check --scenario --json", () => {
       tw(home, ["gate", "check", "--scenario", join(home, "missing.json"), "--json"]),
     ]);
     const seenCodes = new Set<string>();
+    const fundedSeen: string[] = [];
     scenarios.forEach((f, i) => {
       const r = results[i]!;
       expectExit(r, 0);
@@ -45,7 +46,14 @@ describe("gate check --scenario --json", () => {
         f,
       ).toEqual(decisions.map((_, i) => i));
       for (const d of decisions) {
-        expect(Object.keys(d).sort(), f).toEqual(["approved", "commission", "index", "notional", "order", "reasons"]);
+        // funded_by_sells only on an approved buy the batch's sells pay for (placed after they fill).
+        const keys = ["approved", "commission", "index", "notional", "order", "reasons", ...(d.funded_by_sells === undefined ? [] : ["funded_by_sells"])];
+        expect(Object.keys(d).sort(), f).toEqual(keys.sort());
+        if (d.funded_by_sells !== undefined) {
+          expect(d.approved, f).toBe(true);
+          expect(d.funded_by_sells, f).toEqual({ amount: expect.any(Number), amount_minor: expect.any(Number), currency: expect.any(String) });
+          fundedSeen.push(`${f}#${String(d.index)}`);
+        }
         expect(typeof d.approved).toBe("boolean");
         expect(d.order).toMatchObject({
           symbol: expect.any(String),
@@ -63,7 +71,8 @@ describe("gate check --scenario --json", () => {
         expect(d.approved).toBe(reasons.length === 0);
       }
     });
-    // The bundled scenarios show blocks (a halted account, a fat finger).
+    // The bundled scenarios show blocks (a halted account, a fat finger) and a rebalance's buy funded by its sell.
+    expect(fundedSeen).toEqual(["rebalance-funded.json#1"]);
     expect(seenCodes).toContain("trading_halted");
     expect(seenCodes).toContain("price_band");
 
@@ -77,6 +86,33 @@ describe("gate check --scenario --json", () => {
     expect(String(notJsonR!.stderr)).toMatch(/not valid JSON/);
     expectExit(missingR!, 2);
   }, 60_000);
+});
+
+describe("gate check --scenario: a sell funding a buy (two-wave execution)", () => {
+  it("guardrail-trader's SELL BBB 20 @45 + BUY CCC 30: the buy is approved funded by the sell, with the amount; a buy beyond stays blocked", async () => {
+    const home = freshHome();
+    const file = join(ROOT, "data/scenarios/rebalance-funded.json");
+    const [json, table] = await Promise.all([tw(home, ["gate", "check", "--scenario", file, "--json"]), tw(home, ["gate", "check", "--scenario", file])]);
+    expectExit(json, 0);
+    const out = JSON.parse(String(json.stdout)) as { decisions: Record<string, unknown>[]; portfolio_after: { cash: number } };
+    expect(out.decisions.map((d) => [d.index, d.approved, d.funded_by_sells])).toEqual([
+      [0, true, undefined],
+      // Cost 901.00 (900 + 1 commission) less the 500.00 held: 401.00 of the sell's 899.00 (900 − 1).
+      [1, true, { amount: 401, amount_minor: 40100, currency: "USD" }],
+      [2, false, undefined],
+    ]);
+    expect(out.decisions[2]?.reasons).toEqual([
+      {
+        code: "insufficient_cash",
+        message: "cost 501.00 USD (notional 500.00 + commission 1.00) exceeds cash 0.00 USD plus 498.00 USD of proceeds from this batch's sells",
+      },
+    ]);
+    expect(out.portfolio_after.cash).toBe(498);
+    expectExit(table, 0);
+    const text = String(table.stdout);
+    expect(text).toMatch(/^2\s+BUY\s+CCC\s+30\s+30\.00\s+900\.00\s+1\.00\s+APPROVED, FUNDED BY SELLS$/m);
+    expect(text).toContain("  #2 CCC: funded by this batch's sells: 401.00 USD; placed after the sells fill");
+  });
 });
 
 describe("audit and replay find tampering", () => {

@@ -7,6 +7,34 @@ import { checked } from "../tools/checked.js";
 const ctx: ToolCallContext = { runId: "r1", tradingDay: "2024-05-02", seenEvidence: new Set(), pending: [] };
 
 describe("check_orders handler", () => {
+  it("tells the model a buy is funded by the batch's sells: the amount, placed after they fill, shrunk or dropped if short", async () => {
+    const st = deepFreeze(state({ cash: 100, holdings: { AAA: { quantity: 10 } }, peak: 0 }));
+    const handler = checked(
+      "check_orders",
+      makeCheckOrdersHandler(() => ({ state: st, market: MARKET, limits: { ...LIMITS, max_position_pct: 100 }, universe: UNIVERSE })),
+    );
+    const orders = [
+      { symbol: "AAA", side: "SELL", quantity: 10, limit_price: 10, reason: "r", evidence_ids: [] },
+      { symbol: "CCC", side: "BUY", quantity: 3, limit_price: 50, reason: "r", evidence_ids: [] },
+    ];
+    const r = await handler({ orders }, ctx);
+    if (!r.ok) throw new Error("expected success");
+    expect(r.data.all_approved).toBe(true);
+    expect(r.data.decisions).toMatchObject([
+      { symbol: "AAA", approved: true },
+      {
+        symbol: "CCC",
+        approved: true,
+        funded_by_sells: {
+          amount: 50,
+          currency: "USD",
+          placed_after_sells_fill: true,
+          note: "funded by this batch's sells: 50.00 USD; placed after the sells fill; if they fill short or not at all, the buy is shrunk to the cash received or dropped",
+        },
+      },
+    ]);
+    expect(JSON.stringify(r.data.decisions).match(/funded_by_sells/g)).toHaveLength(1);
+  });
   it("returns the gate's verdicts on a copy and places nothing", async () => {
     const st = deepFreeze(state({ holdings: { AAA: { quantity: 10 } } }));
     const handler = checked(

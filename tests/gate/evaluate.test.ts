@@ -332,14 +332,20 @@ describe("batches", () => {
     const st = state({ cash: 0, holdings: { AAA: { quantity: 100 }, BBB: { quantity: 100 } }, peak: 0 });
     const r = run([buy("CCC", 1, 50), sell("AAA", 10, 10), buy("EUR1", 1, 100), sell("BBB", 5, 20)], st);
     expect(r.decisions.map((d) => d.order.symbol)).toEqual(["AAA", "BBB", "CCC", "EUR1"]);
-    // the sells' proceeds (100 + 100) do not pay for the buys: the sells may not fill (no margin)
-    expect(r.decisions.map((d) => d.approved)).toEqual([true, true, false, false]);
-    expect(codes(r, 2)).toEqual(["insufficient_cash"]);
-    expect(r.decisions[2]?.reasons[0]?.message).toContain("proceeds of sells in this batch are not counted until they fill");
-    expect(r.portfolio_after.cash).toBeCloseTo(200, 9);
+    // the sells' proceeds (100 + 100) pay for the buys (50 + 110), which are funded by this batch's
+    // sells: approved with the amount, placed only after the sells fill (no margin through an unfilled sell)
+    expect(r.decisions.map((d) => d.approved)).toEqual([true, true, true, true]);
+    expect(r.decisions.map((d) => d.funded_by_sells)).toEqual([
+      undefined,
+      undefined,
+      { amount_minor: 5000, currency: "USD" },
+      { amount_minor: 11000, currency: "USD" },
+    ]);
+    expect(r.portfolio_after.cash).toBeCloseTo(40, 9);
     // with the cash already held, the same buys pass alongside the sells
     const funded = run([buy("CCC", 1, 50), sell("AAA", 10, 10), buy("EUR1", 1, 100), sell("BBB", 5, 20)], { ...st, cash: 160 });
     expect(funded.decisions.map((d) => d.approved)).toEqual([true, true, true, true]);
+    expect(funded.decisions.every((d) => d.funded_by_sells === undefined)).toBe(true);
     expect(funded.portfolio_after.cash).toBeCloseTo(200, 9);
   });
   it("cannot jointly break the cash limit", () => {

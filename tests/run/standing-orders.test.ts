@@ -109,6 +109,40 @@ describe("trigger rules", () => {
 });
 
 describe("fireStandingOrders", () => {
+  it("no second wave for standing orders: a fired buy only a fired sell's proceeds would pay for is blocked, the sell goes ahead", async () => {
+    const j = await freshJournal({ capital: 10_000 });
+    await j.startRun({
+      run_id: "r0",
+      mode: "paper",
+      trading_day: "2024-01-05",
+      at: "2024-01-05T14:00:00Z",
+      model: { provider: "scripted", id: "x" },
+      broker: { kind: "sim", account_id: "s", endpoint: "local" },
+    });
+    await j.recordOrderIntent({
+      run_id: "r0",
+      client_order_id: "c1",
+      index: 0,
+      symbol: "ALFA",
+      side: "BUY",
+      quantity: 99,
+      limit_price: 100,
+      at: "2024-01-05T14:30:00Z",
+    });
+    await j.recordOrderUpdate("c1", { status: "accepted", broker_order_id: "b1", at: "2024-01-05T14:30:00Z" });
+    await j.bookFill("c1", { fill_id: "f1", symbol: "ALFA", side: "BUY", quantity: 99, price: 100, commission: 0, fx_to_base: 1, at: "2024-01-05T14:31:00Z" });
+    // Cash 100: the buy (2,000) needs the stop-loss sell's proceeds.
+    await arm(j, [standing("so-1", "buy_limit_below", 101, { quantity: 20 }), standing("so-2", "stop_loss", 101, { quantity: 99, limit_price: 99.5 })]);
+    const { report, events, placed } = await fire(j);
+    expect(report).toEqual({ placed: ["so-2"], blocked: ["so-1"], expired: [], notPlaced: [] });
+    expect(placed).toEqual([[expect.objectContaining({ symbol: "ALFA", side: "SELL", quantity: 99 })]]);
+    const fired = events.find((e) => e.type === "standing.fired" && e.id === "so-1");
+    expect(fired).toMatchObject({
+      result: "blocked",
+      reasons: [{ code: "insufficient_cash", message: expect.stringMatching(/placed only with cash already held/) }],
+    });
+  });
+
   it("in REDUCING a fired buy is blocked by the final gate and not placed; a fired sell of a holding goes ahead", async () => {
     const j = await freshJournal({ capital: 10_000, reducing: 2 });
     await j.startRun({

@@ -14,7 +14,7 @@ import type { Config } from "../../config/types.js";
 import type { Instrument, ProposedOrder, RunMode } from "../../core/domain.js";
 import type { RunOutcome } from "../../core/events.js";
 import type { ExitCode } from "../../core/exit-codes.js";
-import type { OpenOrder } from "../../core/gate-types.js";
+import type { FundedBySells, OpenOrder } from "../../core/gate-types.js";
 import type { Order } from "../../core/order.js";
 import type { Journal } from "../../journal/journal.js";
 import type { MarketData, MarketView } from "../../market/data.js";
@@ -177,9 +177,21 @@ export interface Decided extends Open {
   readonly approved: readonly ProposedOrder[];
 }
 
+/** A buy the final gate approved as funded by its batch's sells: placed in the second wave, once they have settled. */
+export interface FundedBuy {
+  /** The final gate decision's input index (into `approved`). */
+  readonly index: number;
+  /** The order as approved (its quantity the most the second wave may send). */
+  readonly proposed: ProposedOrder;
+  readonly funded: FundedBySells;
+}
+
 /** The final gate established, on fresh state: the typed orders it approved, as they will be placed. */
 export interface Gated extends Open {
+  /** The first wave: the approved sells and the buys the cash held covers. */
   readonly toPlace: readonly Order[];
+  /** The second wave: buys funded by the first wave's sells, re-gated on the cash they brought (src/run/phases/second-wave.ts). */
+  readonly funded: readonly FundedBuy[];
 }
 
 /** A phase of the daily run: from what the phases before it established to what it establishes, or a `Stop`. */

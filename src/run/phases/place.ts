@@ -11,7 +11,7 @@ import { accountValue } from "../valuation.js";
 import type { RunContext } from "./context.js";
 import { emitValuation } from "./value.js";
 
-export async function placeOrders(ctx: RunContext, orders: readonly Order[], opts: { standing?: boolean } = {}): Promise<ExecuteResult> {
+export async function placeOrders(ctx: RunContext, orders: readonly Order[], opts: { standing?: boolean; firstIndex?: number } = {}): Promise<ExecuteResult> {
   const { deps } = ctx;
   const result = await execute({
     runId: ctx.runId,
@@ -22,6 +22,7 @@ export async function placeOrders(ctx: RunContext, orders: readonly Order[], opt
     emit: (e: RunEventBody) => deps.sink.emit(e),
     signal: deps.signal,
     ...(opts.standing ? { standing: true } : {}),
+    ...(opts.firstIndex ? { firstIndex: opts.firstIndex } : {}),
     now: () => ctx.sessionNow().getTime(),
     ...(deps.executorSleep ? { sleep: deps.executorSleep } : {}),
   });

@@ -9,7 +9,7 @@
  */
 import type { Broker } from "../../broker/types.js";
 import type { ExecutorConfig } from "../../config/types.js";
-import type { ReconcileDifference, RunEventBody } from "../../core/events.js";
+import type { FundedBuyFields, ReconcileDifference, RunEventBody } from "../../core/events.js";
 import { toMinor } from "../../core/money.js";
 import { type RecoveryResult, recoverOrders } from "../../executor/recover.js";
 import type { Journal } from "../../journal/journal.js";
@@ -45,10 +45,10 @@ export async function recoverAndReconcile(deps: RecoverReconcileDeps): Promise<R
     pollMs: deps.executor.poll_ms,
     ...(deps.sleep ? { sleep: deps.sleep } : {}),
   });
+  await settleFundedBuys(deps);
   const [positions, open, account] = await Promise.all([broker.positions(), broker.openOrders(), broker.account()]);
   const known = journal.knownClientOrderIds();
   const differences: ReconcileDifference[] = [];
-
   // Orders that stay unresolved (an open order of ours is reported below, from the broker's list).
   const openIds = new Set(open.map((o) => o.client_order_id));
   for (const r of recovered) {
@@ -112,4 +112,30 @@ export async function recoverAndReconcile(deps: RecoverReconcileDeps): Promise<R
     });
   }
   return { recovered, differences, positions: positions.length, open };
+}
+
+/**
+ * Buys an earlier run's final gate approved as funded by its batch's sells, whose run ended before
+ * its second wave (killed between the waves): recorded as not placed, never sent — recovery settles
+ * orders the journal knows were sent, it does not finish another run's plan on cash it never saw arrive.
+ */
+async function settleFundedBuys(deps: RecoverReconcileDeps): Promise<void> {
+  const at = new Date((deps.now ?? Date.now)()).toISOString();
+  for (const { run_id, decision: d } of deps.journal.unsettledFundedBuys()) {
+    const funded = d.funded_by_sells;
+    if (!funded) continue;
+    const fields: FundedBuyFields = {
+      index: d.index,
+      symbol: String(d.order.symbol).toUpperCase(),
+      limit_price: d.order.limit_price,
+      quantity: d.order.quantity,
+      placed_quantity: 0,
+      funded_minor: funded.amount_minor,
+      currency: funded.currency,
+      outcome: "not_placed",
+      reason: `run ${run_id} ended between its waves, before this buy was re-gated on the sells' proceeds; recovery does not send it`,
+    };
+    await deps.journal.recordFundedBuy({ run_id, at, ...fields });
+    deps.emit({ type: "order.funded_buy", from_run: run_id, ...fields });
+  }
 }

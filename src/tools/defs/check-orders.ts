@@ -21,6 +21,21 @@ const Decision = Type.Object(
     reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false })),
     notional: Type.Number(),
     commission: Type.Union([Type.Number(), Type.Null()]),
+    funded_by_sells: Type.Optional(
+      Type.Object(
+        {
+          amount: Type.Number({ description: "The part of the buy's cost this batch's sells' proceeds pay (base currency)." }),
+          currency: Type.String(),
+          placed_after_sells_fill: Type.Literal(true),
+          note: Type.String(),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "Only on an approved buy the cash held does not cover but this batch's sells do: it is placed after those sells fill, and shrunk or dropped if they fill short or not at all.",
+        },
+      ),
+    ),
     stale_evidence: Type.Optional(
       Type.Array(StaleEvidenceSchema, {
         description:
@@ -49,12 +64,12 @@ export const checkOrders = defineTool({
   group: "orders",
   kind: "dry_run",
   description:
-    "Dry-run orders through the real risk gate on a copy of the account; nothing is placed. Sells are evaluated first and the batch is checked jointly (cash, position share, monthly quota). Each decision says approved or blocked, with every reason and its numbers. Use it before submit_orders.",
+    "Dry-run orders through the real risk gate on a copy of the account; nothing is placed. Sells are evaluated first and the batch is checked jointly (cash, position share, monthly quota). Each decision says approved or blocked, with every reason and its numbers; a buy that only the batch's sells can pay for is approved as funded_by_sells (placed after those sells fill, shrunk or dropped if they fall short). Use it before submit_orders.",
   example: {
     orders: [EXAMPLE_ORDER],
   },
   successSummary:
-    "success=true with all_approved and decisions[] ({symbol, side, quantity, limit_price, approved, reasons[{code, message}], notional, commission, and stale_evidence[{evidence_id, day, age_trading_days}] when the order cites items older than the configured age: a note, not a block}) in evaluated order.",
+    "success=true with all_approved and decisions[] ({symbol, side, quantity, limit_price, approved, reasons[{code, message}], notional, commission, funded_by_sells{amount, currency, placed_after_sells_fill, note} on a buy paid by the batch's sells, and stale_evidence[{evidence_id, day, age_trading_days}] when the order cites items older than the configured age: a note, not a block}) in evaluated order.",
   input: Input,
   output: Output,
   mutates: false,
