@@ -311,7 +311,7 @@ describe("the contract checker catches broken contracts", () => {
   });
 
   it("catches an example that breaks the schema (wrong type deep inside an order)", () => {
-    const order = (contractOf("check_orders")?.example as { orders: Record<string, unknown>[] }).orders[0];
+    const order = ((contractOf("check_orders") as ToolContract).example as { orders: Record<string, unknown>[] }).orders[0];
     const example = { ...clone(submit.example), orders: [{ ...order, quantity: "10" }] };
     const ps = checkContract({ ...submit, example });
     expect(problemsMatching(ps, "example", /quantity|must be number/), formatProblems(ps)).toHaveLength(1);
