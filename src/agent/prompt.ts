@@ -42,7 +42,7 @@ function hardLimits(l: Limits): string[] {
     `- A ${pct(l.max_drawdown_pct)} fall below the confirmed peak trips the kill switch: holdings are sold, trading halts until a person resets it.`,
     `- DAY limit orders only, the limit within ${pct(l.max_price_deviation_pct)} of the reference price (the last close before the trading day).`,
     `- Estimated commission at most ${pct(l.max_commission_pct)} of the order's value.`,
-    l.allow_fractional ? "- Fractional quantities are allowed." : "- Whole shares only; fractional quantities are refused.",
+    l.allow_fractional ? "- Fractional quantities are allowed." : "- Only whole shares; fractional quantities are refused.",
     ...(l.max_order_notional === null ? [] : [`- One order's value at most ${l.max_order_notional} ${l.base_currency}.`]),
     ...(l.max_price_age_days === null ? [] : [`- No trade in an instrument whose reference price is older than ${l.max_price_age_days} days.`]),
     "- Allowlisted instruments only (list_universe); no short selling or margin; a sell's proceeds do not fund a buy in the same proposal.",
