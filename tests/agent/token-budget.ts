@@ -73,6 +73,8 @@ export interface DayCost {
 interface Block {
   json: string;
   breakpoint: boolean;
+  /** Part of the tools and system prompt (what a simulation's next day finds cached). */
+  preamble: boolean;
 }
 
 const bare = (v: unknown): string => JSON.stringify(v, (k, x: unknown) => (k === "cache_control" ? undefined : x));
@@ -83,18 +85,23 @@ function blocksOf(request: CanonicalRequest): Block[] {
   const tools = (request.tools ?? []) as ToolDefinition[];
   const body = buildMessageParams({ system: request.system, tools, messages: request.messages as Message[], maxTokens: request.max_tokens }, "m");
   return [
-    ...body.tools.map((t) => ({ json: bare(t), breakpoint: hasMark(t) })),
-    ...body.system.map((s) => ({ json: bare(s), breakpoint: hasMark(s) })),
-    ...body.messages.flatMap((m) => m.content.map((c) => ({ json: `${m.role}:${bare(c)}`, breakpoint: hasMark(c) }))),
+    ...body.tools.map((t) => ({ json: bare(t), breakpoint: hasMark(t), preamble: true })),
+    ...body.system.map((s) => ({ json: bare(s), breakpoint: hasMark(s), preamble: true })),
+    ...body.messages.flatMap((m) => m.content.map((c) => ({ json: `${m.role}:${bare(c)}`, breakpoint: hasMark(c), preamble: false }))),
   ];
 }
 
 /** The API looks for a cached prefix at most this many blocks before a breakpoint. */
 const LOOKBACK_BLOCKS = 20;
 
-/** One day's requests priced with the cache (a fresh cache: the day's first request writes). */
-export function dayCost(calls: readonly { request: CanonicalRequest; response?: ModelResponse }[], price: ModelPrice): DayCost {
+/**
+ * One day's requests priced with the cache: a cold cache (a daily run: the day's first request writes
+ * everything), or with `warm` the tools and system prompt already cached (a simulation's next day,
+ * minutes after the previous one wrote them).
+ */
+export function dayCost(calls: readonly { request: CanonicalRequest; response?: ModelResponse }[], price: ModelPrice, opts: { warm?: boolean } = {}): DayCost {
   const cache = new Set<string>();
+  let warmUp = opts.warm === true;
   const out: DayCost = { requests: calls.length, prompt: 0, input: 0, cacheWrite: 0, cacheRead: 0, output: 0, usd: 0 };
   for (const call of calls) {
     const blocks = blocksOf(call.request);
@@ -109,6 +116,10 @@ export function dayCost(calls: readonly { request: CanonicalRequest; response?: 
       cum.push(total);
     }
     const marks = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
+    if (warmUp) {
+      for (const p of marks) if (blocks[p]?.preamble) cache.add(hashes[p] as string);
+      warmUp = false;
+    }
     let read = 0;
     for (const p of marks) {
       for (let k = p; k >= Math.max(0, p - LOOKBACK_BLOCKS + 1); k--) {
