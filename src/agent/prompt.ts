@@ -50,13 +50,21 @@ function hardLimits(l: Limits): string[] {
   ];
 }
 
+/** The per-run call limits in few words: the most common limit once ("5 each"), then every other tool with its own. */
+function callLimitsLine(limits: Readonly<Record<string, number | null>>): string {
+  const limited = Object.entries(limits).filter((e): e is [string, number] => e[1] !== null);
+  const tally = new Map<number, number>();
+  for (const [, n] of limited) tally.set(n, (tally.get(n) ?? 0) + 1);
+  const [common] = [...tally.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0] ?? [undefined];
+  const others = limited.filter(([, n]) => n !== common).map(([name, n]) => `${name} ${n}`);
+  if (common === undefined || (tally.get(common) ?? 0) < 2) return limited.map(([name, n]) => `${name} ${n}`).join(", ");
+  return [`${common} each`, ...(others.length ? [`except ${others.join(", ")}`] : [])].join(", ");
+}
+
 export function buildSystemPrompt(input: PromptInput): string {
   const { limits: l, maxTurns, toolCallLimits } = input;
   const offered = (name: string) => Object.hasOwn(toolCallLimits, name);
-  const calls = Object.entries(toolCallLimits)
-    .filter(([, n]) => n !== null)
-    .map(([name, n]) => `${name} ${n}`)
-    .join(", ");
+  const calls = callLimitsLine(toolCallLimits);
   return [
     "You manage a small paper-trading account (simulated money) for one trading session: research with the tools (get_portfolio first), then end the run by calling submit_orders once with your proposal. A deterministic risk gate and a human operator check every proposal; you cannot bypass either.",
     "",

@@ -15,14 +15,14 @@ export const SymbolField = Type.String({
   minLength: 1,
   maxLength: 15,
   pattern: "^[A-Za-z0-9][A-Za-z0-9.\\-]*$",
-  description: "Symbol as list_universe returns it.",
+  description: "Instrument symbol (list_universe).",
 });
 
 export const EvidenceIds = Type.Array(Type.String({ minLength: 1, maxLength: 100, description: "An evidence id." }), {
   minItems: 1,
   maxItems: 10,
   uniqueItems: true,
-  description: "evidence_id values of results returned in this run that support it.",
+  description: "Evidence ids from this run's results that support it.",
 });
 
 export const SideSchema = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], { description: "BUY or SELL." });

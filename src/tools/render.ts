@@ -49,6 +49,13 @@ const SUBSCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
 const GUARD_KEYWORDS = new Set(["maxLength", "maxItems", "pattern", "uniqueItems"]);
 const isGuard = (k: string, v: unknown) => GUARD_KEYWORDS.has(k) || ((k === "maximum" || k === "minimum") && typeof v === "number" && Math.abs(v) >= 100_000);
 
+/** An optional list's `minItems: 1` left out: tw-tools/3 accepts an empty optional list as absent (./empty-lists.ts), so `[]` is fine. */
+function optionalList(schema: unknown): unknown {
+  if (!isJson(schema) || schema.type !== "array" || schema.minItems !== 1) return schema;
+  const { minItems: _accepted, ...rest } = schema;
+  return rest;
+}
+
 /** One schema as the model is shown it: unions of constants as `enum`, guards left out, everything else as it is. */
 function leanSchema(schema: unknown): unknown {
   if (!isJson(schema)) return schema;
@@ -58,9 +65,11 @@ function leanSchema(schema: unknown): unknown {
     out.type = lits.type;
     out.enum = lits.values;
   }
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   for (const [k, v] of Object.entries(schema)) {
     if ((lits && k === "anyOf") || isGuard(k, v)) continue;
-    if (k === "properties" && isJson(v)) out[k] = Object.fromEntries(Object.entries(v).map(([name, p]) => [name, leanSchema(p)]));
+    if (k === "properties" && isJson(v))
+      out[k] = Object.fromEntries(Object.entries(v).map(([name, p]) => [name, leanSchema(required.has(name) ? p : optionalList(p))]));
     else if (SUBSCHEMA.has(k)) out[k] = leanSchema(v);
     else if (SUBSCHEMA_LISTS.has(k) && Array.isArray(v)) out[k] = v.map(leanSchema);
     else out[k] = v;

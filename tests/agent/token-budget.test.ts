@@ -5,7 +5,10 @@
  * served, refused and recorded exactly.
  */
 import { describe, expect, it } from "vitest";
+import { buildSystemPrompt, ERROR_CONTRACT } from "../../src/agent/prompt.js";
+import { defaultConfig, limitsOf } from "../../src/config/load.js";
 import { CONTRACT_VERSION, TOOL_NAMES } from "../../src/tools/catalogue.js";
+import { contractSet } from "../../src/tools/versions.js";
 import { buildToolRuntime } from "../../src/tools/runtime.js";
 import { offeredTools } from "../../src/tools/subsets.js";
 import type { ToolHandler } from "../../src/tools/types.js";
@@ -29,6 +32,15 @@ describe("tokens of the system prompt + tool list (every request carries them)",
     expect(estimateTokens("")).toBe(0);
     expect(estimateTokens("abcd")).toBe(1);
     expect(estimateTokens("abcde")).toBe(2);
+  });
+
+  it("the system prompt states the call limits in few words: the common limit once, every other tool with its own", () => {
+    const config = defaultConfig();
+    const limits = Object.fromEntries(contractSet().contracts.map((t) => [t.name, t.callLimit]));
+    const sys = buildSystemPrompt({ limits: limitsOf(config), maxTurns: config.model.max_turns, toolCallLimits: limits });
+    expect(sys).toMatch(/Calls per run: 5 each, except [^\n]*get_price_history 15[^\n]*submit_orders 3\./);
+    expect(sys).not.toMatch(/get_portfolio 5/);
+    expect(sys).toContain(ERROR_CONTRACT);
   });
 
   it("a run offering fewer tools carries fewer tokens", () => {

@@ -49,7 +49,7 @@ export const checkOrders = defineTool({
   group: "orders",
   kind: "dry_run",
   description:
-    "Dry-run orders through the risk gate on a copy of the account (sells first, the batch checked jointly); nothing is placed. Each decision: approved or blocked, with every reason.",
+    "Dry-run orders through the risk gate on a copy of the account (sells first, the batch jointly); nothing is placed. Each order: approved or blocked, with every reason.",
   example: {
     orders: [EXAMPLE_ORDER],
   },

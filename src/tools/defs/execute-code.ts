@@ -33,7 +33,7 @@ export const executeCode = defineTool({
   name: "execute_code",
   group: "sandbox",
   kind: "read",
-  description: `Run short JavaScript over the instruments' daily bars before the trading day in a sandbox (no network or files, 2 s, 32 MB). A failure returns the traceback; after ${EXECUTE_CODE_RETRY_BUDGET} failures the tool refuses.`,
+  description: `Run short JavaScript over daily bars before the trading day in a sandbox (no network or files, 2 s, 32 MB); a failure returns the traceback, and after ${EXECUTE_CODE_RETRY_BUDGET} the tool refuses.`,
   example: { code: "const c = tw.closes('ALFA', 21); c[20] / c[0] - 1" },
   successSummary: "success=true with evidence_id, result (the last expression's value as JSON), output (console.log lines), output_truncated and elapsed_ms.",
   input: Input,

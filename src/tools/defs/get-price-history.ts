@@ -53,8 +53,7 @@ export const getPriceHistory = defineTool({
   name: "get_price_history",
   group: "market",
   kind: "read",
-  description:
-    "One instrument's daily prices before the trading day: last close, 1w/1m/3m/6m returns, SMA20/50, 6-month high and low, drawdown, volatility, last 10 closes.",
+  description: "One instrument's daily prices before the trading day, summarised: returns, SMA20/50, 6-month range, volatility, last 10 closes.",
   example: { symbol: "ALFA" },
   successSummary:
     "success=true with evidence_id, symbol, as_of, last_close, returns_pct{1w,1m,3m,6m}, sma20, sma50, high_6m, low_6m, drawdown_from_high_pct, volatility_annualised_pct and last_closes[] ({date, close}).",

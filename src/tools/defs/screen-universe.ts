@@ -86,7 +86,7 @@ export const screenUniverse = defineTool({
   group: "screening",
   kind: "read",
   description:
-    "Rank and filter the allowlisted instruments on point-in-time features of daily bars (percent unless named otherwise; dist_* = last close vs that average or high; volume_change_pct = 5-day vs prior 20-day average volume). Instruments with too short a history are listed in insufficient_history, not ranked.",
+    "Rank and filter the allowlisted instruments on features of daily bars before the trading day (percent unless named otherwise; dist_* = last close vs that average or high). Too short a history: listed in insufficient_history.",
   example: { filters: [{ feature: "rsi_14", max: 70 }], limit: 5 },
   successSummary:
     "success=true with evidence_id, as_of, sort {by, order}, matched, returned and results[] ({rank, symbol, name, sector, last_close, every feature}), plus insufficient_history[] ({symbol, missing}).",

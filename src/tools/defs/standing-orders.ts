@@ -95,7 +95,7 @@ export const placeStandingOrder = defineTool({
   group: "orders",
   kind: "write",
   description:
-    "Propose a standing order: a trigger and the DAY limit order it places. Once the operator approves it, each later run checks the reference price against the trigger; a fired order is placed only if the risk gate passes it then.",
+    "Propose a standing order: a trigger and the DAY limit order it places. Once the operator approves it, a later run whose reference price meets the trigger places the order if the risk gate passes it.",
   example: {
     symbol: "ALFA",
     type: "stop_loss",

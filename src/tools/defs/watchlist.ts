@@ -53,8 +53,7 @@ export const addWatchlist = defineTool({
   name: "add_watchlist",
   group: "watchlist",
   kind: "write",
-  description:
-    "Put an instrument on the watchlist that later runs see (get_watchlist), with optional price alerts; a symbol already watched is replaced. Places nothing.",
+  description: "Put an instrument on the watchlist later runs see, with optional price alerts; re-adding one replaces it. Places nothing.",
   example: { symbol: "ALFA", reason: "Near its SMA50.", alert_below: 95 },
   successSummary:
     "success=true with item {id, symbol, reason, added_day, price_at_add, ttl_trading_days, expires_on, alert_above, alert_below} and replaced (the id it replaced, or null).",
