@@ -143,13 +143,24 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
   };
 }
 
+/** Narrowed sets by version and offered names: one object per offer, so its rendered tool lists are cached across runs. */
+const narrowed = new Map<string, ContractSet>();
+
 /** The contract set narrowed to the offered tools (catalogue order); a name the version lacks is refused. */
 function offering(set: ContractSet, offered: readonly string[] | undefined): ContractSet {
   if (offered === undefined) return set;
   const names = new Set(offered);
   const unknown = offered.filter((n) => !set.contracts.some((t) => t.name === n));
   if (unknown.length > 0) throw new TwError("unknown_tool", `${set.version} has no tool ${unknown.join(", ")}`, EXIT.INTERNAL_ERROR);
-  return { ...set, contracts: set.contracts.filter((t) => names.has(t.name)) };
+  const contracts = set.contracts.filter((t) => names.has(t.name));
+  if (contracts.length === set.contracts.length) return set;
+  const key = `${set.version}:${contracts.map((t) => t.name).join(",")}`;
+  let hit = narrowed.get(key);
+  if (!hit) {
+    hit = { ...set, contracts };
+    narrowed.set(key, hit);
+  }
+  return hit;
 }
 
 /** An admitted call: its tool, contract, real arguments and start time. */

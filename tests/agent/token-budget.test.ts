@@ -83,6 +83,8 @@ describe("the tools a run offers", () => {
     const rt = buildToolRuntime(handlers, { runId: "r", tradingDay: "2008-03-17", offered: [...names].reverse() });
     expect(rt.anthropicTools().map((t) => t.name)).toEqual(names);
     expect(rt.openaiTools().map((t) => t.function.name)).toEqual(names);
+    // The next run offering the same tools gets the same rendered list (rendered once, not per run).
+    expect(buildToolRuntime(handlers, { runId: "r2", tradingDay: "2008-03-18", offered: names }).anthropicTools()).toBe(rt.anthropicTools());
     const out = await rt.dispatch("place_standing_order", {});
     expect(out).toMatchObject({ success: false, errorCode: "unknown_tool", stage: "unknown_tool" });
     expect(out.envelope.error).toMatch(/available tools: get_portfolio/);
