@@ -4,9 +4,13 @@
  * - `timeout` (per attempt) and `maxRetries` are set explicitly on every request; the SDK retries
  *   408/409/429/5xx and connection errors, honouring `retry-after`. Each retry is reported through
  *   `hooks.onRetry` (seen by wrapping the client's `fetch`, `observed-fetch.ts`).
- * - Exactly three prompt-cache breakpoints per request — the system prompt, the last tool, the last
- *   block of the newest user message — placed on copies by the pure `buildMessageParams`, so the
- *   transcript never accumulates stale breakpoints (the API allows at most four).
+ * - At most four prompt-cache breakpoints per request (the API's limit) — the last tool, the system
+ *   prompt, the last block of the newest user message and the last block of the user message before
+ *   it — placed on copies by the pure `buildMessageParams`, so the transcript never accumulates stale
+ *   breakpoints. The tools and the system prompt hold nothing run-varying, so a day's first request
+ *   (and a simulation's next day) reads them from the cache; each later request reads everything up to
+ *   the previous request's last breakpoint, which it carries again: the API looks for a cached prefix
+ *   only 20 blocks back from a breakpoint, and a turn of many parallel tool calls adds more than that.
  * - Usage keeps both cache counters and the 5m/1h split of cache writes, for exact cost.
  * - No redirect is followed (observed-fetch.ts); an answer that is no event stream (an HTML page, an
  *   empty 200) fails naming the endpoint and what came back.
@@ -51,26 +55,30 @@ function toolParam(t: ToolDefinition, last: boolean): Tool {
   return tool;
 }
 
+/** The indexes of the newest two user messages that have content (newest first). */
+function newestUserMessages(messages: ModelRequest["messages"]): number[] {
+  const out: number[] = [];
+  for (let i = messages.length - 1; i >= 0 && out.length < 2; i--) {
+    const m = messages[i];
+    if (m && m.role === "user" && m.content.length > 0) out.push(i);
+  }
+  return out;
+}
+
 /**
- * The request body for one call (pure). Breakpoints: system, last tool, last block of the newest
- * user message — never more than three, whatever the input carried.
+ * The request body for one call (pure). Breakpoints: last tool, system, last block of the newest
+ * user message and of the one before it (where the previous request put its own) — never more
+ * than four, whatever the input carried.
  */
 export function buildMessageParams(req: Pick<ModelRequest, "system" | "tools" | "messages" | "maxTokens">, model: string): AnthropicRequestParams {
   const system: AnthropicRequestParams["system"] = req.system ? [{ type: "text", text: req.system, cache_control: EPHEMERAL }] : [];
   const tools = req.tools.map((t, i) => toolParam(t, i === req.tools.length - 1));
-  let newestUser = -1;
-  for (let i = req.messages.length - 1; i >= 0; i--) {
-    const m = req.messages[i];
-    if (m && m.role === "user" && m.content.length > 0) {
-      newestUser = i;
-      break;
-    }
-  }
+  const marked = new Set(newestUserMessages(req.messages));
   const messages = req.messages.map((m, i) => ({
     role: m.role,
     content: m.content.map((b, j) => {
       const copy = stripCache({ ...b });
-      if (i === newestUser && j === m.content.length - 1) copy.cache_control = EPHEMERAL;
+      if (marked.has(i) && j === m.content.length - 1) copy.cache_control = EPHEMERAL;
       return copy;
     }),
   }));

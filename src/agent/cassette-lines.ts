@@ -13,6 +13,8 @@ const CassetteMetaSchema = Type.Object({
   /** Absent in a file that predates the format number (read as format 1). */
   format: Type.Optional(Type.Number()),
   contract_version: Type.String(),
+  /** The names of the tools the run offered (src/tools/subsets.ts); absent: every tool of its contract version. */
+  tools: Type.Optional(Type.Array(Type.String())),
   model: Type.String(),
   created_at: Type.String(),
 });

@@ -2,7 +2,8 @@
  * Cassettes: record every model request and response of a run as JSONL, and replay them.
  *
  * Format 2 (CASSETTE_FORMAT; the lines and the parser are in cassette-format.ts):
- * - a meta line `{type:"meta", format, contract_version, model, created_at}`;
+ * - a meta line `{type:"meta", format, contract_version, tools?, model, created_at}` (`tools`: the
+ *   names of the tools the run offered; absent in older cassettes, which offered their version's all);
  * - each distinct tool list once, `{type:"tools", id, tools}` (id: SHA-256 of the tools' canonical
  *   JSON), right before the first call that offers it: the catalogue with its JSON Schemas is most of
  *   every request, so it is not repeated per call;
@@ -94,6 +95,8 @@ const preview = (v: unknown) => {
 
 export interface RecordingOptions {
   contractVersion: string;
+  /** The names of the tools the run offers (recorded in the meta line, so a replay offers the same). */
+  tools?: readonly string[];
   /** Called with each JSONL line as it is produced (e.g. append to runs/<id>/cassette.jsonl). */
   sink?: (line: string) => void;
   now?: () => Date;
@@ -116,6 +119,7 @@ export class RecordingClient implements ModelClient {
       type: "meta",
       format: CASSETTE_FORMAT,
       contract_version: opts.contractVersion,
+      ...(opts.tools ? { tools: [...opts.tools] } : {}),
       model: inner.model,
       created_at: (opts.now?.() ?? new Date()).toISOString(),
     };

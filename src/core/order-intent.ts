@@ -15,18 +15,17 @@ export const SymbolField = Type.String({
   minLength: 1,
   maxLength: 15,
   pattern: "^[A-Za-z0-9][A-Za-z0-9.\\-]*$",
-  description: 'Instrument symbol exactly as list_universe returns it, e.g. "ALFA".',
+  description: "Instrument symbol (list_universe).",
 });
 
 export const EvidenceIds = Type.Array(Type.String({ minLength: 1, maxLength: 100, description: "An evidence id." }), {
   minItems: 1,
   maxItems: 10,
   uniqueItems: true,
-  description:
-    "Ids of results returned earlier in this run that support the order (the `evidence_id` of get_portfolio or get_price_history results). Unseen ids are refused.",
+  description: "Evidence ids from this run's results that support it.",
 });
 
-export const SideSchema = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], { description: "BUY or SELL (upper case)." });
+export const SideSchema = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], { description: "BUY or SELL." });
 export type Side = Static<typeof SideSchema>;
 
 /** One order as the model proposes it. The gate, not the schema, enforces limits and whole shares. */
@@ -37,15 +36,14 @@ export const OrderIntentSchema = Type.Object(
     quantity: Type.Number({
       exclusiveMinimum: 0,
       maximum: 10_000_000,
-      description: "Number of shares, > 0. Whole shares unless the account allows fractional quantities.",
+      description: "Shares.",
     }),
     limit_price: Type.Number({
       exclusiveMinimum: 0,
       maximum: 10_000_000,
-      description:
-        "Limit price in the instrument's currency. Orders are DAY limit orders; the limit must lie within the configured band around the reference price.",
+      description: "DAY limit price, instrument currency.",
     }),
-    reason: Type.String({ minLength: 1, maxLength: 500, description: "Why this order, in one or two sentences." }),
+    reason: Type.String({ minLength: 1, maxLength: 500, description: "Why, in a sentence or two." }),
     evidence_ids: EvidenceIds,
   },
   { additionalProperties: false, description: "One DAY limit order." },

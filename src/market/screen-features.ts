@@ -1,9 +1,9 @@
 /**
  * The point-in-time features the screener computes (market/screen.ts) and the screen_universe tool
- * offers (its contract quotes these descriptions to the model).
+ * offers (by name: the lean tw-tools/3 description says what the names mean in one line).
  */
 /** The features a screen can filter and sort on, with the bars each needs. */
-export const SCREEN_FEATURES = {
+const SCREEN_FEATURES = {
   return_5d_pct: "percent change of the close over the last 5 trading days",
   return_21d_pct: "percent change of the close over the last 21 trading days (~1 month)",
   return_63d_pct: "percent change of the close over the last 63 trading days (~3 months)",

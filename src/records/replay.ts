@@ -240,6 +240,8 @@ export async function replayRun(
     runId: started.run_id,
     tradingDay: started.trading_day,
     contractVersion: version,
+    // The tools the run offered (absent in older cassettes: every tool of the version).
+    ...(recording.meta.tools ? { offered: recording.meta.tools } : {}),
     subjectsOf: mentionsOf(opts.universe ?? []),
     ...(masker ? { masking: masker.toolMasking() } : {}),
   });

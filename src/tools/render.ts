@@ -1,24 +1,98 @@
 /**
  * Renderings of the catalogue, all derived from the contracts: the description the model sees,
  * the Anthropic and OpenAI tool formats, the JSON catalogue and the markdown docs page.
+ *
+ * tw-tools/3 is lean (issue #26): what every tool shares — the failure envelope, the correction, the
+ * pending and repair rules — is said once, in the system prompt (`ERROR_CONTRACT`), never per tool;
+ * a tool's description is its own text and, when its arguments nest objects (orders, filters), one
+ * short valid example; a union of constants is rendered as a plain `enum`; guards that only stop absurd
+ * input are left to the validator; the input schema's root carries no description (its fields do). The success summary stays in the catalogue JSON and the docs: the model reads a
+ * result when it gets one. (tw-tools/1 and /2 are served from their snapshots, untouched by this.)
  */
+import { ERROR_CONTRACT } from "../agent/prompt.js";
 import { CATALOGUE, CONTRACT_VERSION } from "./catalogue.js";
 import { TOOL_ERROR_CODES, TOOL_ERROR_CODE_LIST } from "../core/tool-error-codes.js";
 import type { ServedContract, ToolContract } from "./types.js";
-
-export const COMMON_ERROR_SENTENCE =
-  "On failure you get success=false with error, error_code, retryable and correction (instruction, valid_arguments_example, received_arguments, issues); repair the call as the correction says, and do not repeat a call whose retryable is false.";
 
 /** Plain JSON (drops TypeBox's symbol keys, fixes key order). */
 export function plainSchema(schema: unknown): Record<string, unknown> {
   return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 }
 
-/** The description the model sees: the tool's own text, then the example, the success summary, the error sentence. */
-export function modelDescription(tool: ServedContract): string {
-  return [tool.description, `Valid arguments example: ${JSON.stringify(tool.example)}`, `On success: ${tool.successSummary}`, COMMON_ERROR_SENTENCE].join(
-    "\n\n",
-  );
+type Json = Record<string, unknown>;
+const isJson = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** The constants of a union whose every branch is one constant of one JSON type (`anyOf: [{const}, …]`), else undefined. */
+function constUnion(branches: unknown): { type: string; values: unknown[] } | undefined {
+  if (!Array.isArray(branches) || branches.length === 0) return undefined;
+  const values: unknown[] = [];
+  let type: string | undefined;
+  for (const b of branches) {
+    if (!isJson(b) || b.const === undefined || typeof b.type !== "string" || Object.keys(b).some((k) => k !== "const" && k !== "type")) return undefined;
+    if (type !== undefined && b.type !== type) return undefined;
+    type = b.type;
+    values.push(b.const);
+  }
+  return type === undefined ? undefined : { type, values };
+}
+
+/** Keywords whose value is one subschema, or a list of them. */
+const SUBSCHEMA = new Set(["items", "not", "if", "then", "else", "additionalItems", "contains"]);
+const SUBSCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
+
+/**
+ * Guards the validator enforces that tell the model nothing it would get wrong: string length and
+ * list length caps, character patterns, uniqueness, and numeric caps far beyond any real value
+ * (|bound| ≥ 100,000).
+ * They stay in the contract (validation, docs); a call that breaks one is refused with its issue.
+ */
+const GUARD_KEYWORDS = new Set(["maxLength", "maxItems", "pattern", "uniqueItems"]);
+const isGuard = (k: string, v: unknown) => GUARD_KEYWORDS.has(k) || ((k === "maximum" || k === "minimum") && typeof v === "number" && Math.abs(v) >= 100_000);
+
+/** An optional list's `minItems: 1` left out: tw-tools/3 accepts an empty optional list as absent (./empty-lists.ts), so `[]` is fine. */
+function optionalList(schema: unknown): unknown {
+  if (!isJson(schema) || schema.type !== "array" || schema.minItems !== 1) return schema;
+  const { minItems: _accepted, ...rest } = schema;
+  return rest;
+}
+
+/** One schema as the model is shown it: unions of constants as `enum`, guards left out, everything else as it is. */
+function leanSchema(schema: unknown): unknown {
+  if (!isJson(schema)) return schema;
+  const out: Json = {};
+  const lits = constUnion(schema.anyOf);
+  if (lits) {
+    out.type = lits.type;
+    out.enum = lits.values;
+  }
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  for (const [k, v] of Object.entries(schema)) {
+    if ((lits && k === "anyOf") || isGuard(k, v)) continue;
+    if (k === "properties" && isJson(v))
+      out[k] = Object.fromEntries(Object.entries(v).map(([name, p]) => [name, leanSchema(required.has(name) ? p : optionalList(p))]));
+    else if (SUBSCHEMA.has(k)) out[k] = leanSchema(v);
+    else if (SUBSCHEMA_LISTS.has(k) && Array.isArray(v)) out[k] = v.map(leanSchema);
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** The input schema the model is shown (tw-tools/3): plain JSON, unions of constants as `enum`, no description at the root. */
+export function modelSchema(tool: Pick<ServedContract, "input">): Record<string, unknown> {
+  const lean = leanSchema(plainSchema(tool.input)) as Json;
+  const { description: _root, ...rest } = lean;
+  return rest;
+}
+
+/** Whether an input schema nests objects (an argument that is an object, or a list of them): then an example shows the shape. */
+function nestsObjects(input: unknown): boolean {
+  const props = isJson(input) && isJson(input.properties) ? Object.values(input.properties) : [];
+  return props.some((p) => isJson(p) && (p.type === "object" || (isJson(p.items) && p.items.type === "object")));
+}
+
+/** The description the model sees: the tool's own text, then (when its arguments nest objects) one valid example. */
+export function modelDescription(tool: Pick<ServedContract, "description" | "example" | "input">): string {
+  return nestsObjects(plainSchema(tool.input)) ? `${tool.description}\nExample: ${JSON.stringify(tool.example)}` : tool.description;
 }
 
 export interface AnthropicToolDef {
@@ -34,13 +108,13 @@ export interface OpenAIToolDef {
 }
 
 export function renderAnthropic(tool: ServedContract, opts: { strict?: boolean } = {}): AnthropicToolDef {
-  const def: AnthropicToolDef = { name: tool.name, description: modelDescription(tool), input_schema: plainSchema(tool.input) };
+  const def: AnthropicToolDef = { name: tool.name, description: modelDescription(tool), input_schema: modelSchema(tool) };
   if (opts.strict) def.strict = true;
   return def;
 }
 
 export function renderOpenAI(tool: ServedContract): OpenAIToolDef {
-  return { type: "function", function: { name: tool.name, description: modelDescription(tool), parameters: plainSchema(tool.input) } };
+  return { type: "function", function: { name: tool.name, description: modelDescription(tool), parameters: modelSchema(tool) } };
 }
 
 export interface CatalogueEntry {
@@ -64,7 +138,7 @@ export function renderCatalogueEntry(tool: ToolContract): CatalogueEntry {
     description: modelDescription(tool),
     example: tool.example,
     success_summary: tool.successSummary,
-    input_schema: plainSchema(tool.input),
+    input_schema: modelSchema(tool),
     output_schema: plainSchema(tool.output),
   };
 }
@@ -93,6 +167,7 @@ function fieldRows(schema: Record<string, unknown>, prefix = ""): string[] {
 }
 
 function describeType(prop: Record<string, unknown>): string {
+  if (Array.isArray(prop.enum)) return (prop.enum as unknown[]).map((v) => JSON.stringify(v)).join(" \\| ");
   if (Array.isArray(prop.anyOf)) {
     const lits = (prop.anyOf as Record<string, unknown>[]).map((s) => (s.const !== undefined ? JSON.stringify(s.const) : String(s.type)));
     return lits.join(" \\| ");
@@ -127,7 +202,7 @@ export function renderMarkdown(): string {
   for (const t of CATALOGUE) out.push(`| [\`${t.name}\`](#${t.name}) | ${t.kind} | ${t.group} | ${t.callLimit ?? "unlimited"} |`);
   out.push("");
   for (const t of CATALOGUE) {
-    const schema = plainSchema(t.input);
+    const schema = modelSchema(t);
     out.push(`## ${t.name}`, "", t.description, "");
     out.push(`- kind: \`${t.kind}\`; calls per run: ${t.callLimit ?? "unlimited"}`);
     out.push(`- on success: ${t.successSummary}`, "");
@@ -139,7 +214,7 @@ export function renderMarkdown(): string {
     }
     out.push("Valid example:", "", "```json", JSON.stringify(t.example, null, 2), "```", "");
   }
-  out.push("## Failure envelope", "", COMMON_ERROR_SENTENCE, "");
+  out.push("## Failure envelope", "", "Stated once, in the system prompt, for every tool:", "", ERROR_CONTRACT, "");
   out.push(
     "```json",
     JSON.stringify(

@@ -61,6 +61,12 @@ export interface ToolRuntimeOptions {
   masking?: ToolMasking;
   /** The contract version to serve (a replay serves the recorded run's); default: the current one. */
   contractVersion?: string;
+  /**
+   * The tools this run offers (./subsets.ts; a replay: the recorded run's), in any order; the
+   * runtime serves them in catalogue order. Default: every tool of the version. A call of any
+   * other tool is an unknown tool.
+   */
+  offered?: readonly string[];
 }
 
 /** Stages whose envelope carries the model's own (masked) arguments: only the example needs masking. */
@@ -99,7 +105,7 @@ interface RunTools {
 
 /** Build a run's runtime. Refuses to build while any catalogue tool has no handler. */
 export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>, opts: ToolRuntimeOptions): ToolRuntime {
-  const set: ContractSet = contractSet(opts.contractVersion);
+  const set: ContractSet = offering(contractSet(opts.contractVersion), opts.offered);
   const byName = new Map(set.contracts.map((t) => [t.name, t]));
   const contractOf = (name: string): ServedContract | undefined => byName.get(name);
   const missing = set.contracts.map((t) => t.name).filter((n) => typeof handlers[n] !== "function");
@@ -135,6 +141,26 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     callCount: (tool) => rt.successes.get(tool) ?? 0,
     repeatedRefusal: () => rt.repairs?.spent(),
   };
+}
+
+/** Narrowed sets by version and offered names: one object per offer, so its rendered tool lists are cached across runs. */
+const narrowed = new Map<string, ContractSet>();
+
+/** The contract set narrowed to the offered tools (catalogue order); a name the version lacks is refused. */
+function offering(set: ContractSet, offered: readonly string[] | undefined): ContractSet {
+  if (offered === undefined) return set;
+  const names = new Set(offered);
+  const unknown = offered.filter((n) => !set.contracts.some((t) => t.name === n));
+  if (unknown.length > 0) throw new TwError("unknown_tool", `${set.version} has no tool ${unknown.join(", ")}`, EXIT.INTERNAL_ERROR);
+  const contracts = set.contracts.filter((t) => names.has(t.name));
+  if (contracts.length === set.contracts.length) return set;
+  const key = `${set.version}:${contracts.map((t) => t.name).join(",")}`;
+  let hit = narrowed.get(key);
+  if (!hit) {
+    hit = { ...set, contracts };
+    narrowed.set(key, hit);
+  }
+  return hit;
 }
 
 /** An admitted call: its tool, contract, real arguments and start time. */

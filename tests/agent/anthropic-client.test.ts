@@ -18,25 +18,32 @@ const convo: Message[] = [
 ];
 
 describe("request params (pure)", () => {
-  test("exactly three breakpoints: system, last tool, last block of the newest user message", () => {
+  test("four breakpoints: last tool, system, the newest user message's last block and the previous request's (the user message before it)", () => {
     const p = buildMessageParams({ system: "S", tools: TOOLS, messages: convo, maxTokens: 1000 }, "claude-sonnet-4-5");
-    expect(countBreakpoints(p)).toBe(3);
+    expect(countBreakpoints(p)).toBe(4);
     expect(p.system[0]?.cache_control).toEqual({ type: "ephemeral" });
     expect(p.tools[0]?.cache_control).toBeUndefined();
     expect(p.tools[1]?.cache_control).toEqual({ type: "ephemeral" });
-    expect(p.messages[0]?.content[0]?.cache_control).toBeUndefined();
+    expect(p.messages[0]?.content[0]?.cache_control).toEqual({ type: "ephemeral" });
+    expect(p.messages[1]?.content[0]?.cache_control).toBeUndefined();
     expect(p.messages[2]?.content[0]?.cache_control).toEqual({ type: "ephemeral" });
     expect(p).toMatchObject({ model: "claude-sonnet-4-5", max_tokens: 1000 });
   });
 
-  test("the message breakpoint moves each turn and never accumulates; the transcript is not mutated", () => {
-    const before = JSON.stringify(convo);
-    const first = buildMessageParams({ system: "S", tools: TOOLS, messages: convo.slice(0, 1), maxTokens: 10 }, "m");
+  test("the message breakpoints move each turn and never accumulate; the transcript is not mutated", () => {
+    const longer: Message[] = [
+      ...convo,
+      { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "submit_orders", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: '{"success":true}' }] },
+    ];
+    const before = JSON.stringify(longer);
+    const first = buildMessageParams({ system: "S", tools: TOOLS, messages: longer.slice(0, 1), maxTokens: 10 }, "m");
     expect(first.messages[0]?.content[0]?.cache_control).toBeDefined();
-    const later = buildMessageParams({ system: "S", tools: TOOLS, messages: convo, maxTokens: 10 }, "m");
-    expect(later.messages[0]?.content[0]?.cache_control).toBeUndefined();
-    expect(countBreakpoints(later)).toBe(3);
-    expect(JSON.stringify(convo)).toBe(before);
+    expect(countBreakpoints(first)).toBe(3);
+    const later = buildMessageParams({ system: "S", tools: TOOLS, messages: longer, maxTokens: 10 }, "m");
+    expect(later.messages.map((m) => m.content[0]?.cache_control !== undefined)).toEqual([false, false, true, false, true]);
+    expect(countBreakpoints(later)).toBe(4);
+    expect(JSON.stringify(longer)).toBe(before);
   });
 
   test("stale breakpoints in the input are stripped (never more than four)", () => {
@@ -45,7 +52,7 @@ describe("request params (pure)", () => {
       { system: "S", tools: TOOLS.map((t) => ({ ...t, cache_control: { type: "ephemeral" } })), messages: dirty, maxTokens: 10 },
       "m",
     );
-    expect(countBreakpoints(p)).toBe(3);
+    expect(countBreakpoints(p)).toBe(4);
   });
 
   test("after pause_turn the newest user message keeps the breakpoint; the last block of a multi-block message gets it", () => {
@@ -65,8 +72,8 @@ describe("request params (pure)", () => {
     expect(countBreakpoints(p)).toBe(3);
   });
 
-  test("no tools: two breakpoints", () => {
-    expect(countBreakpoints(buildMessageParams({ system: "S", tools: [], messages: convo, maxTokens: 10 }, "m"))).toBe(2);
+  test("no tools: three breakpoints", () => {
+    expect(countBreakpoints(buildMessageParams({ system: "S", tools: [], messages: convo, maxTokens: 10 }, "m"))).toBe(3);
   });
 });
 
@@ -123,10 +130,10 @@ describe("the real SDK against a loopback fake Messages API", () => {
       cache_creation_1h_input_tokens: 2000,
     });
     expect(r.model).toBe("claude-sonnet-5");
-    // the wire request: streaming, three breakpoints, the key only as a header
+    // the wire request: streaming, four breakpoints (two user messages), the key only as a header
     const wire = fake.requests[0];
     expect(wire?.body.stream).toBe(true);
-    expect(countBreakpoints(wire?.body ?? {})).toBe(3);
+    expect(countBreakpoints(wire?.body ?? {})).toBe(4);
     expect(String(wire?.headers["x-api-key"] ?? wire?.headers.authorization)).toContain("sk-ant-test-key-000000");
     expect(JSON.stringify(wire?.body)).not.toContain("sk-ant");
   });
@@ -210,6 +217,45 @@ describe("the real SDK against a loopback fake Messages API", () => {
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: "api", status: 400 });
     expect(fake.requests).toHaveLength(1); // 400 is not retried
+  });
+
+  test("a run's request bodies carry at most four breakpoints, and each request after the first carries the previous one's newest breakpoint again, on the same prefix", async () => {
+    // Turn 1 reads seven histories at once (15 blocks of tool_use and tool_result: near the API's 20-block lookback), then submits.
+    const symbols = ["ALFA", "BETA", "ALFA", "BETA", "ALFA", "BETA", "ALFA"];
+    fake.enqueue(
+      {
+        kind: "message",
+        content: symbols.map((symbol, i) => ({ type: "tool_use", id: `toolu_h${i}`, name: "get_price_history", input: { symbol, lookback_days: 20 + i } })),
+        stop_reason: "tool_use",
+      },
+      { kind: "message", content: [{ type: "tool_use", id: "toolu_p", name: "get_portfolio", input: {} }], stop_reason: "tool_use" },
+      {
+        kind: "message",
+        content: [{ type: "tool_use", id: "toolu_s", name: "submit_orders", input: { orders: [], summary: "Hold." } }],
+        stop_reason: "tool_use",
+      },
+    );
+    const { result } = await run({ client: client(), runtime: makeWorld().runtime, price: priceFor("claude-sonnet-5") });
+    expect(result.outcome).toBe("hold");
+    const bodies = fake.requests.map((r) => r.body as { system: unknown[]; tools: unknown[]; messages: { content: Record<string, unknown>[] }[] });
+    expect(bodies).toHaveLength(3);
+    const marks = (b: (typeof bodies)[number]) =>
+      b.messages.flatMap((m, i) => m.content.map((c, j) => (c.cache_control ? `${i}.${j}` : ""))).filter((s) => s.length > 0);
+    const bare = (v: unknown) => JSON.stringify(v, (k, x: unknown) => (k === "cache_control" ? undefined : x));
+    for (const [n, body] of bodies.entries()) {
+      expect(countBreakpoints(body)).toBeLessThanOrEqual(4);
+      expect((body.tools.at(-1) as Record<string, unknown>).cache_control).toEqual({ type: "ephemeral" });
+      expect((body.system[0] as Record<string, unknown>).cache_control).toEqual({ type: "ephemeral" });
+      if (n === 0) continue;
+      const prev = bodies[n - 1] as (typeof bodies)[number];
+      const newestBefore = marks(prev).at(-1) as string;
+      // The previous request's newest breakpoint is marked again here, and everything up to it is byte-identical.
+      expect(marks(body)).toContain(newestBefore);
+      const upTo = Number(newestBefore.split(".")[0]) + 1;
+      expect(bare(body.tools) + bare(body.system) + bare(body.messages.slice(0, upTo))).toBe(
+        bare(prev.tools) + bare(prev.system) + bare(prev.messages.slice(0, upTo)),
+      );
+    }
   });
 
   // The loop over Claude (and over OpenAI) is provider-loop.test.ts; pause_turn is Claude's own.

@@ -6,6 +6,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/config/load.js";
+import { replayRun } from "../../src/records/replay.js";
+import { readArtifact } from "../../src/run/artifacts.js";
 import { cleanupHomes, expectExit, freshHome, journalJson, ofType, recordedEvents, runIds, tw } from "./helpers.js";
 
 afterAll(cleanupHomes);
@@ -32,6 +35,16 @@ describe("run --mode watch", () => {
     const journal = await journalJson(home);
     expect(journal.orders).toHaveLength(0);
     expect(journal.runs[0]).toMatchObject({ mode: "watch", outcome: "observed" });
+    // It offered only what a watch run can use (no standing order, no dry run), recorded so a replay offers the same.
+    const runDir = join(home, "runs", String(runId));
+    const cassette = String(readArtifact(runDir, "cassette")).split("\n");
+    const meta = JSON.parse(cassette[0] as string);
+    expect(meta.tools).toContain("submit_orders");
+    expect(meta.tools).not.toContain("place_standing_order");
+    expect(meta.tools).not.toContain("check_orders");
+    const offered = cassette.filter((l) => l.startsWith('{"type":"tools"')).map((l) => JSON.parse(l).tools.map((t: { name: string }) => t.name));
+    expect(offered).toEqual([meta.tools]);
+    expect(await replayRun(runDir, defaultConfig())).toMatchObject({ outcome: "hold", recordedOutcome: "hold" });
 
     const second = await tw(home, ["run", "--mode", "watch"]);
     expectExit(second, 0);

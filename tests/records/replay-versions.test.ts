@@ -122,4 +122,18 @@ describe("replay of a tw-tools/2 cassette", () => {
   it("its records audit cleanly", () => {
     expect(auditRunDir(copyFixtureV2(), {})).toEqual([]);
   });
+
+  it("offers the version's whole catalogue when the meta line names no tools (it predates subsets), exactly the named ones when it does", async () => {
+    expect(JSON.parse(text.split("\n")[0] as string).tools).toBeUndefined();
+    const dir = copyFixtureV2();
+    const path = join(dir, "cassette.jsonl");
+    const lines = readFileSync(path, "utf8").split("\n");
+    const meta = JSON.parse(lines[0] as string);
+    const all = contractSet("tw-tools/2").contracts.map((t) => t.name);
+    // Naming all of them changes nothing; naming fewer than the run offered fails closed on the tool list.
+    writeFileSync(path, [JSON.stringify({ ...meta, tools: all }), ...lines.slice(1)].join("\n"));
+    expect(await replayRun(dir, defaultConfig())).toMatchObject({ outcome: "submitted" });
+    writeFileSync(path, [JSON.stringify({ ...meta, tools: all.filter((n) => n !== "place_standing_order") }), ...lines.slice(1)].join("\n"));
+    await expect(replayRun(dir, defaultConfig())).rejects.toThrow(/request 1 differs from the recorded request at \$\.tools/);
+  });
 });

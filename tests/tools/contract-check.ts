@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { newAjv } from "../../src/tools/validate.js";
-import { COMMON_ERROR_SENTENCE, plainSchema } from "../../src/tools/render.js";
+import { modelDescription, modelSchema, plainSchema } from "../../src/tools/render.js";
 import type { ToolContract } from "../../src/tools/types.js";
 
 export interface ContractProblem {
@@ -128,9 +128,10 @@ export function checkContract(tool: ToolContract): ContractProblem[] {
   if (!["read", "write", "dry_run", "final"].includes(tool.kind)) report("kind", `is "${tool.kind}"`);
   if (tool.callLimit !== null && !(Number.isInteger(tool.callLimit) && tool.callLimit >= 1)) report("callLimit", "must be a positive integer or null");
 
-  const input = plainSchema(tool.input);
+  // The schema the model is shown (enums, no guards, no root description): every field described, and strict ajv compiles it.
+  const input = modelSchema(tool);
   if (input.type !== "object") report("input", "is not an object schema");
-  walkShape(input, "input", true, report);
+  walkShape(input, "input", false, report);
 
   // The example must validate — with a fresh strict ajv, so the runtime's compiled copy cannot mask a problem.
   if (!isSchema(tool.example)) {
@@ -160,27 +161,24 @@ export interface Renderings {
 }
 
 /**
- * The three renderings of one tool must say the same thing: same name, same description, same
- * schema — and the description must end with the example, the success summary and the common
- * error sentence.
+ * The three renderings of one tool must say the same thing: same name, same description (the
+ * tool's own text, and its example when its arguments nest objects), same schema (the model's).
  */
 export function checkRenderings(tool: ToolContract, r: Renderings): ContractProblem[] {
   const problems: ContractProblem[] = [];
   const report = (at: string, problem: string) => problems.push({ tool: tool.name, at, problem });
-  const schema = plainSchema(tool.input);
+  const schema = modelSchema(tool);
   if (r.openai.type !== "function") report("openai.type", `is "${r.openai.type}", not "function"`);
   const views = [
     ["catalogue", r.catalogue.name, r.catalogue.description, r.catalogue.input_schema],
     ["anthropic", r.anthropic.name, r.anthropic.description, r.anthropic.input_schema],
     ["openai", r.openai.function.name, r.openai.function.description, r.openai.function.parameters],
   ] as const;
-  const ending = [`Valid arguments example: ${JSON.stringify(tool.example)}`, `On success: ${tool.successSummary}`, COMMON_ERROR_SENTENCE].join("\n\n");
+  const expected = modelDescription(tool);
   for (const [where, name, description, params] of views) {
     if (name !== tool.name) report(`${where}.name`, `is "${name}", not "${tool.name}"`);
     if (!description.startsWith(tool.description)) report(`${where}.description`, "does not start with the tool's description");
-    if (!description.endsWith(ending)) {
-      report(`${where}.description`, "does not end with the valid example, the success summary and the common error sentence");
-    }
+    if (description !== expected) report(`${where}.description`, "is not the tool's description (with its example when its arguments nest objects)");
     if (!isDeepStrictEqual(params, schema)) report(`${where}.schema`, "differs from the contract's input schema");
   }
   const [first, ...rest] = views;

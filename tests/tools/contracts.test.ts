@@ -9,15 +9,8 @@ import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, contractOf, GROUNDED_TOOLS, STATE_CHANGING_TOOLS, TOOL_NAMES } from "../../src/tools/catalogue.js";
 import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/core/tool-error-codes.js";
-import {
-  COMMON_ERROR_SENTENCE,
-  modelDescription,
-  plainSchema,
-  renderAnthropic,
-  renderCatalogue,
-  renderCatalogueEntry,
-  renderOpenAI,
-} from "../../src/tools/render.js";
+import { ERROR_CONTRACT } from "../../src/agent/prompt.js";
+import { modelDescription, modelSchema, plainSchema, renderAnthropic, renderCatalogue, renderCatalogueEntry, renderOpenAI } from "../../src/tools/render.js";
 import { buildToolRuntime } from "../../src/tools/runtime.js";
 import type { ToolContract, ToolHandler } from "../../src/tools/types.js";
 import { validateArguments } from "../../src/tools/validate.js";
@@ -94,18 +87,44 @@ describe.each(TOOLS.map((t) => [t.name, t] as const))("contract of %s", (_name, 
     expect(report.issues).toContainEqual({ path: "$.not_a_field", message: "is not an allowed field" });
   });
 
-  it("ends the model-facing description with the example, the success summary and the error sentence", () => {
+  it("says only what this tool needs: its own text, an example only when its arguments nest objects, no error or success boilerplate", () => {
     const d = modelDescription(tool);
-    const parts = d.split("\n\n");
-    expect(parts.slice(-3)).toEqual([`Valid arguments example: ${JSON.stringify(tool.example)}`, `On success: ${tool.successSummary}`, COMMON_ERROR_SENTENCE]);
     expect(d.startsWith(tool.description)).toBe(true);
+    const schema = modelSchema(tool);
+    const nests = Object.values(schema.properties as Record<string, Record<string, unknown>>).some(
+      (p) => p.type === "object" || (p.items as Record<string, unknown> | undefined)?.type === "object",
+    );
+    expect(d).toBe(nests ? `${tool.description}\nExample: ${JSON.stringify(tool.example)}` : tool.description);
+    expect(d).not.toMatch(/success=false|retryable|On success/);
+  });
+
+  it("shows unions of constants as a plain enum, and nothing the model need not read (guards, a root description)", () => {
+    const text = JSON.stringify(modelSchema(tool));
+    expect(text).not.toMatch(/"const"/);
+    expect(text).not.toMatch(/"(maxLength|maxItems|pattern|uniqueItems)"/);
+    expect(modelSchema(tool).description).toBeUndefined();
   });
 });
 
-describe("the common error sentence", () => {
-  it("names every envelope field and forbids repeating non-retryable calls", () => {
-    for (const field of ["success=false", "error", "error_code", "retryable", "correction"]) expect(COMMON_ERROR_SENTENCE).toContain(field);
-    expect(COMMON_ERROR_SENTENCE).toMatch(/do not repeat a call whose retryable is false/);
+describe("the error contract, stated once in the system prompt", () => {
+  it("names every envelope field, the pending rule, the repair budget, and forbids repeating non-retryable calls", () => {
+    for (const field of ["success=false", "error", "error_code", "retryable", "correction", "abandon_error_codes", "abandon_explanation"]) {
+      expect(ERROR_CONTRACT).toContain(field);
+    }
+    expect(ERROR_CONTRACT).toMatch(/never repeat one whose retryable is false/);
+    expect(ERROR_CONTRACT).toMatch(/second identical refusal ends the run/);
+  });
+
+  it("is in no tool's description", () => {
+    for (const t of TOOLS) expect(modelDescription(t)).not.toContain(ERROR_CONTRACT.slice(0, 40));
+  });
+
+  it("enums validate as the contract's unions did: the validator still refuses a value outside them", () => {
+    const order = { symbol: "ALFA", side: "HOLD", quantity: 1, limit_price: 1, reason: "r", evidence_ids: ["e"] };
+    expect(validateArguments("check_orders", { orders: [order] }).valid).toBe(false);
+    expect(modelSchema(contractOf("check_orders") as ToolContract)).toMatchObject({
+      properties: { orders: { items: { properties: { side: { type: "string", enum: ["BUY", "SELL"] } } } } },
+    });
   });
 });
 
@@ -117,10 +136,10 @@ describe("provider renderings from the runtime", () => {
     expect(rt.anthropicTools().map((t) => t.name)).toEqual(TOOL_NAMES);
     expect(rt.openaiTools().map((t) => t.function.name)).toEqual(TOOL_NAMES);
     for (const [i, tool] of TOOLS.entries()) {
-      expect(rt.anthropicTools()[i]).toEqual({ name: tool.name, description: modelDescription(tool), input_schema: plainSchema(tool.input) });
+      expect(rt.anthropicTools()[i]).toEqual({ name: tool.name, description: modelDescription(tool), input_schema: modelSchema(tool) });
       expect(rt.openaiTools()[i]).toEqual({
         type: "function",
-        function: { name: tool.name, description: modelDescription(tool), parameters: plainSchema(tool.input) },
+        function: { name: tool.name, description: modelDescription(tool), parameters: modelSchema(tool) },
       });
     }
   });
@@ -292,8 +311,8 @@ describe("the contract checker catches broken contracts", () => {
   });
 
   it("catches an example that breaks the schema (wrong type deep inside an order)", () => {
-    const example = clone(submit.example) as { orders: Record<string, unknown>[] };
-    (example.orders[0] as Record<string, unknown>).quantity = "10";
+    const order = ((contractOf("check_orders") as ToolContract).example as { orders: Record<string, unknown>[] }).orders[0];
+    const example = { ...clone(submit.example), orders: [{ ...order, quantity: "10" }] };
     const ps = checkContract({ ...submit, example });
     expect(problemsMatching(ps, "example", /quantity|must be number/), formatProblems(ps)).toHaveLength(1);
   });
@@ -318,11 +337,11 @@ describe("the contract checker catches broken contracts", () => {
       expect(problemsMatching(checkRenderings(submit, r), "openai.name", /submit/)).toHaveLength(1);
     });
 
-    it("catches a description that lost its ending in one format", () => {
+    it("catches a description that lost its example in one format", () => {
       const r = good();
       r.anthropic.description = submit.description;
       const ps = checkRenderings(submit, r);
-      expect(problemsMatching(ps, "anthropic.description", /does not end with/)).toHaveLength(1);
+      expect(problemsMatching(ps, "anthropic.description", /is not the tool's description/)).toHaveLength(1);
       expect(problemsMatching(ps, "anthropic.description", /differs from the catalogue/)).toHaveLength(1);
     });
 

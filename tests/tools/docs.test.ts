@@ -12,7 +12,8 @@ import { cmdTools, TOOL_FORMATS } from "../../src/commands/tools.js";
 import { EXIT } from "../../src/core/exit-codes.js";
 import { CATALOGUE, CONTRACT_VERSION, TOOL_NAMES } from "../../src/tools/catalogue.js";
 import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/core/tool-error-codes.js";
-import { COMMON_ERROR_SENTENCE, renderAnthropic, renderCatalogue, renderMarkdown, renderOpenAI } from "../../src/tools/render.js";
+import { ERROR_CONTRACT } from "../../src/agent/prompt.js";
+import { renderAnthropic, renderCatalogue, renderMarkdown, renderOpenAI } from "../../src/tools/render.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DOCS = join(ROOT, "docs", "tools.md");
@@ -51,7 +52,7 @@ describe("docs/tools.md", () => {
     for (const code of TOOL_ERROR_CODE_LIST) {
       expect(md).toContain(`| \`${code}\` | ${TOOL_ERROR_CODES[code].retryable ? "yes" : "no"} |`);
     }
-    expect(md).toContain(COMMON_ERROR_SENTENCE);
+    expect(md).toContain(ERROR_CONTRACT);
   });
 
   it("is what the docs script writes", () => {

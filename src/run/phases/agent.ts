@@ -13,7 +13,8 @@ import { fxToBaseOf } from "../../config/fx.js";
 import { limitsOf } from "../../config/load.js";
 import { EXIT } from "../../core/exit-codes.js";
 import { buildToolRuntime } from "../../tools/runtime.js";
-import { CONTRACT_VERSION } from "../../tools/catalogue.js";
+import { CONTRACT_VERSION, TOOL_NAMES } from "../../tools/catalogue.js";
+import { offeredTools } from "../../tools/subsets.js";
 import { writeJsonAtomic } from "../artifacts.js";
 import { approveProposedStanding } from "../standing-approval.js";
 import { buildRunHandlers } from "../tool-handlers.js";
@@ -51,9 +52,12 @@ export const agentPhase: Phase<Affordable, Proposed> = {
     const mask = deps.mask;
     const shown = (text: string) => (mask ? mask.maskText(text) : text);
     if (mask) sink.emit(maskEnabledEvent(mask, deps.universe));
+    // Only the tools this run can use: observe and watch place nothing, a halted account trades nothing.
+    const offered = offeredTools(TOOL_NAMES, { mode: deps.mode, tradingState: journal.tradingState() });
     const runtime = buildToolRuntime(handlers, {
       runId: ctx.runId,
       tradingDay: ctx.tradingDay,
+      offered,
       subjectsOf: mentionsOf(deps.universe),
       ...(mask ? { masking: mask.toolMasking() } : {}),
     });
@@ -67,7 +71,7 @@ export const agentPhase: Phase<Affordable, Proposed> = {
         toolCallLimits: Object.fromEntries(runtime.contracts.map((c) => [c.name, c.callLimit])),
       }),
     );
-    const client = new RecordingClient(deps.model.client, { sink: fileSink(ctx.paths.cassette), contractVersion: CONTRACT_VERSION });
+    const client = new RecordingClient(deps.model.client, { sink: fileSink(ctx.paths.cassette), contractVersion: CONTRACT_VERSION, tools: offered });
     const gen = runAgent({
       client,
       runtime,

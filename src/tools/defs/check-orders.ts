@@ -5,7 +5,7 @@ import { EXAMPLE_ORDER, OrderSchema } from "./order.js";
 
 const Input = Type.Object(
   {
-    orders: Type.Array(OrderSchema, { minItems: 1, maxItems: 20, description: "The orders to dry-run, 1 to 20." }),
+    orders: Type.Array(OrderSchema, { minItems: 1, maxItems: 20, description: "The orders to dry-run." }),
   },
   { additionalProperties: false, description: "A batch of orders to dry-run through the risk gate." },
 );
@@ -64,7 +64,7 @@ export const checkOrders = defineTool({
   group: "orders",
   kind: "dry_run",
   description:
-    "Dry-run orders through the real risk gate on a copy of the account; nothing is placed. Sells are evaluated first and the batch is checked jointly (cash, position share, monthly quota). Each decision says approved or blocked, with every reason and its numbers; a buy that only the batch's sells can pay for is approved as funded_by_sells (placed after those sells fill, shrunk or dropped if they fall short). Use it before submit_orders.",
+    "Dry-run orders through the risk gate on a copy of the account (sells first, the batch jointly); nothing is placed. Each order: approved or blocked, with every reason; a buy only the batch's sells pay for is approved funded_by_sells.",
   example: {
     orders: [EXAMPLE_ORDER],
   },

@@ -69,7 +69,7 @@ export const getPortfolio = defineTool({
   group: "portfolio",
   kind: "read",
   description:
-    "Read the account this run manages: cash (from the journal's ledger), holdings with weights, average cost and unrealised P&L, total value, confirmed peak and drawdown, trading state (ACTIVE, REDUCING = sells only, HALTED = nothing), orders used and left this month, and the last 10 orders of earlier runs with what became of each. Call it first.",
+    "Read the account this run manages: cash, holdings, value, drawdown, trading state, orders left this month, and recent orders with their outcome.",
   example: {},
   successSummary: "success=true with evidence_id, cash, value, peak, drawdown_pct, trading_state, orders_left_this_month, holdings[] and recent_activity[].",
   input: Input,

@@ -4,11 +4,11 @@ import { SymbolField } from "./order.js";
 
 const Input = Type.Object(
   {
-    sector: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "Only instruments of this sector (case-insensitive)." })),
-    query: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "Only instruments whose symbol or name contains this text." })),
+    sector: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "Only this sector." })),
+    query: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "Symbol or name contains this text." })),
     symbols: Type.Optional(Type.Array(SymbolField, { minItems: 1, maxItems: 50, uniqueItems: true, description: "Only these symbols." })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20, description: "Most instruments to return (default 20)." })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 0, description: "Skip this many matches (paging; default 0)." })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20, description: "Most to return." })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 0, description: "Matches to skip (paging)." })),
   },
   { additionalProperties: false, description: "Optional filters; all combine." },
 );
@@ -44,9 +44,8 @@ export const listUniverse = defineTool({
   name: "list_universe",
   group: "market",
   kind: "read",
-  description:
-    "List the allowlisted instruments you may trade, with name, sector, currency and reference price (the last close before the run's trading day). Only these symbols can be traded. Use the filters to keep the answer small.",
-  example: { sector: "Technology", limit: 10 },
+  description: "The allowlisted instruments (the only ones you may trade) with name, sector, currency and reference price. Filters combine.",
+  example: { sector: "Technology" },
   successSummary: "success=true with instruments[] (symbol, name, sector, currency, reference_price, price_as_of), total and returned.",
   input: Input,
   output: Output,

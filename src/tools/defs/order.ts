@@ -11,6 +11,6 @@ export const EXAMPLE_ORDER: ProposedOrder = {
   side: "BUY",
   quantity: 10,
   limit_price: 101.5,
-  reason: "Three-month momentum positive and price above SMA50.",
+  reason: "Momentum up, above SMA50.",
   evidence_ids: ["price:ALFA:2008-03-14"],
 };

@@ -8,8 +8,8 @@ const Input = Type.Object(
   {
     kind: Type.Optional(NoteKind),
     symbol: Type.Optional(SymbolField),
-    query: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only notes containing this text (case-insensitive)." })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10, description: "Most notes to return, newest first (default 10)." })),
+    query: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only notes containing this text." })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10, description: "Most to return." })),
   },
   { additionalProperties: false, description: "Optional filters; all combine." },
 );
@@ -28,8 +28,8 @@ export const recall = defineTool({
   name: "recall",
   group: "memory",
   kind: "read",
-  description: "Read the notes saved by earlier runs (live notes only; superseded ones are hidden), newest first.",
-  example: { kind: "lesson", limit: 5 },
+  description: "The live notes of earlier runs, newest first.",
+  example: { kind: "lesson" },
   successSummary: "success=true with notes[] ({id, kind, text, symbol, created_at}) and total.",
   input: Input,
   output: Output,

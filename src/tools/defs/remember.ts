@@ -3,21 +3,18 @@ import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
 export const NoteKind = Type.Union([Type.Literal("observation"), Type.Literal("lesson"), Type.Literal("plan"), Type.Literal("watch")], {
-  description: "observation (a fact seen), lesson (what to do differently), plan (an intention), watch (something to re-check).",
+  description: "The note's kind.",
 });
 
 const Input = Type.Object(
   {
     kind: NoteKind,
-    text: Type.String({ minLength: 1, maxLength: 500, description: "The note, at most 500 characters." }),
+    text: Type.String({ minLength: 1, maxLength: 500, description: "The note." }),
     symbol: Type.Optional(SymbolField),
-    supersedes: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 20, pattern: "^n-[0-9]+$", description: 'Id of an older note this one replaces (e.g. "n-4").' }),
-    ),
+    supersedes: Type.Optional(Type.String({ minLength: 1, maxLength: 20, pattern: "^n-[0-9]+$", description: "Id of the note this one replaces." })),
     keep_existing: Type.Optional(
       Type.Boolean({
-        description:
-          "Save even though live notes on the same symbol and kind exist (they stay live). Without it, such notes are returned as conflict candidates and nothing is saved.",
+        description: "Save beside live notes of the same symbol and kind.",
       }),
     ),
   },
@@ -48,8 +45,8 @@ export const remember = defineTool({
   group: "memory",
   kind: "write",
   description:
-    "Save a short typed note for future runs (they persist in the journal). Replace an outdated note by passing its id in `supersedes` rather than adding a contradicting one. A note on a symbol that already has live notes of the same kind is not saved at first: the answer (memory_conflict) lists them as conflict candidates with a complete retry argument object to supersede each, or to keep both. Notes are capped in number.",
-  example: { kind: "lesson", text: "ALFA gapped below my limit twice; use limits nearer the last close.", symbol: "ALFA" },
+    "Save a short note for later runs; replace an outdated one with `supersedes`. Live notes of the same symbol and kind are answered as memory_conflict, with retry arguments.",
+  example: { kind: "lesson", text: "Use limits nearer the last close.", symbol: "ALFA" },
   successSummary:
     "success=true with note {id, kind, text, symbol, created_at, supersedes}; a possible contradiction instead fails with memory_conflict and correction.conflict_candidates[] and correction.retry_argument_choices[].",
   input: Input,

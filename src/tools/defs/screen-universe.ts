@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
-import { SCREEN_FEATURE_NAMES, SCREEN_FEATURES } from "../../market/screen-features.js";
+import { SCREEN_FEATURE_NAMES } from "../../market/screen-features.js";
 
 export { SCREEN_FEATURE_NAMES };
 
@@ -12,40 +12,39 @@ const BOUND = 100_000;
 
 const Feature = Type.Union(
   SCREEN_FEATURE_NAMES.map((f) => Type.Literal(f)),
-  { description: `A point-in-time feature: ${SCREEN_FEATURE_NAMES.map((f) => `${f} = ${SCREEN_FEATURES[f]}`).join("; ")}.` },
+  { description: "The feature to filter on." },
 );
 
-const Bound = (what: string) =>
-  Type.Number({ minimum: -BOUND, maximum: BOUND, description: `Keep instruments whose feature is ${what} this value (same unit as the feature).` });
+const Bound = (what: string) => Type.Number({ minimum: -BOUND, maximum: BOUND, description: `Keep ${what} this value.` });
 
 const Filter = Type.Object(
   { feature: Feature, min: Type.Optional(Bound("at least")), max: Type.Optional(Bound("at most")) },
-  { additionalProperties: false, description: "One range filter; give min, max or both (min ≤ max)." },
+  { additionalProperties: false, description: "A range: min, max or both." },
 );
 
 const Input = Type.Object(
   {
-    filters: Type.Optional(Type.Array(Filter, { minItems: 1, maxItems: 8, description: "Range filters; an instrument must pass all of them." })),
+    filters: Type.Optional(Type.Array(Filter, { minItems: 1, maxItems: 8, description: "Filters; all must pass." })),
     sort_by: Type.Optional(
       Type.Union(
         SCREEN_FEATURE_NAMES.map((f) => Type.Literal(f)),
-        { default: "return_63d_pct", description: "Feature to rank by (default return_63d_pct)." },
+        { default: "return_63d_pct", description: "Feature to rank by." },
       ),
     ),
     order: Type.Optional(
       Type.Union([Type.Literal("desc"), Type.Literal("asc")], {
         default: "desc",
-        description: "desc = highest first (default), asc = lowest first; ties by symbol.",
+        description: "desc = highest first.",
       }),
     ),
-    sector: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "Only instruments of this sector (case-insensitive)." })),
+    sector: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "Only this sector." })),
     symbols: Type.Optional(Type.Array(SymbolField, { minItems: 1, maxItems: 50, uniqueItems: true, description: "Only these symbols." })),
     limit: Type.Optional(
       Type.Integer({
         minimum: 1,
         maximum: SCREEN_MAX_LIMIT,
         default: SCREEN_DEFAULT_LIMIT,
-        description: `Most instruments to return (default ${SCREEN_DEFAULT_LIMIT}).`,
+        description: "Most to return.",
       }),
     ),
   },
@@ -87,16 +86,8 @@ export const screenUniverse = defineTool({
   group: "screening",
   kind: "read",
   description:
-    "Rank and filter the allowlisted instruments on point-in-time features computed from daily bars strictly before the run's trading day (returns over 5/21/63/126 days, 63-day volatility, 14-day RSI, distance from the 20/50/200-day averages and from the 252-day high, volume change). Instruments whose history is too short for a feature the screen needs are listed under insufficient_history, not ranked. Called with {} it returns the top 10 by 3-month return.",
-  example: {
-    filters: [
-      { feature: "rsi_14", max: 70 },
-      { feature: "dist_sma50_pct", min: 0 },
-    ],
-    sort_by: "return_63d_pct",
-    order: "desc",
-    limit: 5,
-  },
+    "Rank and filter the allowlisted instruments on features of daily bars before the trading day (percent unless named otherwise; dist_* = last close vs that average or high). Too short a history: listed in insufficient_history.",
+  example: { filters: [{ feature: "rsi_14", max: 70 }], limit: 5 },
   successSummary:
     "success=true with evidence_id, as_of, sort {by, order}, matched, returned and results[] ({rank, symbol, name, sector, last_close, every feature}), plus insufficient_history[] ({symbol, missing}).",
   input: Input,

@@ -7,15 +7,14 @@ const Input = Type.Object(
       minLength: 1,
       maxLength: 300,
       pattern: "\\S",
-      description:
-        'What to search for, in a few keywords: an instrument\'s symbol or name, a company, an event (e.g. "ALFA guidance", "Federal Reserve rate decision"). Not blank; at most 300 characters.',
+      description: "A few keywords: a symbol, company or event.",
     }),
     max_results: Type.Optional(
       Type.Integer({
         minimum: 1,
         maximum: 10,
         default: 5,
-        description: "Most results to return after the filters (1–10, default 5). Undated results, when admitted, are capped separately.",
+        description: "Most results to return.",
       }),
     ),
   },
@@ -57,8 +56,8 @@ export const searchNews = defineTool({
   group: "research",
   kind: "read",
   description:
-    "Search news as it stood before the run's trading day. Whatever the provider returns, results published on or after the trading day are removed; undated results are kept apart (excluded in simulations and replays; in live runs only when configured, and then marked verified=false — they never ground an order alone); blocked domains are removed; syndicated copies of one story are merged into one result listing every outlet that carried it (several outlets are one story, not several confirmations). Each result has an evidence_id that orders may cite; a news item grounds an order only if it names the order's instrument. `removed` says how many results each filter took out. Limited calls per run.",
-  example: { query: "ALFA guidance", max_results: 5 },
+    "News published before the trading day; copies of one story are merged, listing its outlets (one story, not several confirmations); undated items are marked verified=false. A result's evidence_id grounds an order only if it names the order's instrument.",
+  example: { query: "ALFA guidance" },
   successSummary:
     "success=true with as_of (the trading day), provider, status (success, or disabled when news search is off: no results), results[] ({evidence_id, title, url, published, outlets[], snippet}), undated[] (same fields plus verified=false; empty unless admitted) and removed{cutoff, undated, policy, duplicates}.",
   input: Input,

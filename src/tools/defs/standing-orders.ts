@@ -10,34 +10,33 @@ const PlaceInput = Type.Object(
     type: Type.Union(
       STANDING_TYPES.map((t) => Type.Literal(t)),
       {
-        description:
-          "stop_loss: SELL when the reference price is at or below trigger_price; take_profit: SELL when it is at or above; buy_limit_below: BUY when it is at or below.",
+        description: "stop_loss: SELL at or below trigger_price; take_profit: SELL at or above; buy_limit_below: BUY at or below.",
       },
     ),
     trigger_price: Type.Number({
       exclusiveMinimum: 0,
       maximum: 10_000_000,
-      description: "The reference price (last close before a run's trading day) that fires it.",
+      description: "Reference price that fires it.",
     }),
     quantity: Type.Number({
       exclusiveMinimum: 0,
       maximum: 10_000_000,
-      description: "Shares of the order it places (whole shares unless fractional quantities are allowed).",
+      description: "Shares.",
     }),
     limit_price: Type.Number({
       exclusiveMinimum: 0,
       maximum: 10_000_000,
-      description: "Limit price of the DAY limit order it places; the gate checks it against the price band on the day it fires.",
+      description: "DAY limit price of the order it places.",
     }),
     ttl_trading_days: Type.Optional(
       Type.Integer({
         minimum: 1,
         maximum: 60,
         default: 20,
-        description: "Trading days it stays armed, counting from this run's trading day (default 20); then it expires unfired.",
+        description: "Trading days it stays armed.",
       }),
     ),
-    reason: Type.String({ minLength: 1, maxLength: 500, description: "Why, in one or two sentences." }),
+    reason: Type.String({ minLength: 1, maxLength: 500, description: "Why." }),
     evidence_ids: EvidenceIds,
   },
   { additionalProperties: false, description: "A standing order to propose: a trigger and the order it would place." },
@@ -96,15 +95,14 @@ export const placeStandingOrder = defineTool({
   group: "orders",
   kind: "write",
   description:
-    "Propose a standing order: a stop-loss, take-profit or buy-limit-below trigger on an allowlisted instrument with the DAY limit order it would place, armed for a number of trading days. It is a proposal: the operator approves it (the approval binds to exactly this trigger and order). At the start of each later run the harness compares the reference price with the trigger; a fired order goes through the final risk gate on fresh state (kill switch, REDUCING, quota and limits apply) and is placed only if it passes.",
+    "Propose a standing order: a trigger and the DAY limit order it places. Once the operator approves it, a later run whose reference price meets the trigger places the order if the risk gate passes it.",
   example: {
     symbol: "ALFA",
     type: "stop_loss",
     trigger_price: 92.5,
     quantity: 10,
     limit_price: 92,
-    ttl_trading_days: 20,
-    reason: "Exit if the breakout fails below the 50-day average.",
+    reason: "Exit below SMA50.",
     evidence_ids: ["price:ALFA:2008-03-14"],
   },
   successSummary:
@@ -118,7 +116,7 @@ export const placeStandingOrder = defineTool({
 });
 
 const ListInput = Type.Object(
-  { include_closed: Type.Optional(Type.Boolean({ default: false, description: "Also list fired, expired, rejected and cancelled ones (newest 20)." })) },
+  { include_closed: Type.Optional(Type.Boolean({ default: false, description: "Also the closed ones (newest 20)." })) },
   { additionalProperties: false, description: "Optional: include closed standing orders." },
 );
 
@@ -136,8 +134,7 @@ export const listStandingOrders = defineTool({
   name: "list_standing_orders",
   group: "orders",
   kind: "read",
-  description:
-    "List the standing orders: proposed (awaiting the operator) and active (approved, armed) ones with their trigger, order, expiry and the reference price now; optionally the closed ones with what became of them.",
+  description: "The standing orders proposed and armed, with trigger, order, expiry and the reference price now.",
   example: {},
   successSummary:
     "success=true with total and standing_orders[] ({id, symbol, type, trigger_price, side, quantity, limit_price, status, expires_on, reference_price, approval, fired}).",
@@ -152,8 +149,8 @@ export const listStandingOrders = defineTool({
 
 const CancelInput = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 20, pattern: "^so-[0-9]+$", description: 'The standing order\'s id (e.g. "so-3").' }),
-    reason: Type.String({ minLength: 1, maxLength: 300, description: "Why it is cancelled." }),
+    id: Type.String({ minLength: 1, maxLength: 20, pattern: "^so-[0-9]+$", description: "The standing order's id." }),
+    reason: Type.String({ minLength: 1, maxLength: 300, description: "Why." }),
   },
   { additionalProperties: false, description: "The standing order to cancel." },
 );
@@ -162,8 +159,8 @@ export const cancelStandingOrder = defineTool({
   name: "cancel_standing_order",
   group: "orders",
   kind: "write",
-  description: "Cancel a proposed or active standing order; it will not fire. (Cancelling needs no approval: it can only remove risk.)",
-  example: { id: "so-1", reason: "The position was sold; the stop is no longer needed." },
+  description: "Cancel a proposed or armed standing order (no approval needed).",
+  example: { id: "so-1", reason: "Position sold." },
   successSummary: "success=true with standing_order (now cancelled).",
   input: CancelInput,
   output: OneOutput,

@@ -1,28 +1,27 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
-import { EXAMPLE_ORDER, OrderSchema } from "./order.js";
+import { OrderSchema } from "./order.js";
 
 const Input = Type.Object(
   {
     orders: Type.Array(OrderSchema, {
-      minItems: 0,
       maxItems: 20,
-      description: "The orders to propose; an empty list is a hold (often the right answer).",
+      description: "The orders; empty = hold.",
     }),
     summary: Type.String({
       minLength: 1,
       maxLength: 2000,
-      description: "Your reasoning for the operator, in a few sentences.",
+      description: "Your reasoning for the operator.",
     }),
     abandon_error_codes: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 60, description: "A pending error code." }), {
+      Type.Array(Type.String({ minLength: 1, maxLength: 60, description: "A pending error_code." }), {
         minItems: 1,
         maxItems: 20,
         uniqueItems: true,
-        description: "Error codes of pending retryable failures you give up repairing. Requires abandon_explanation.",
+        description: "Pending error codes you give up repairing; needs abandon_explanation.",
       }),
     ),
-    abandon_explanation: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: "Why the listed pending errors are abandoned." })),
+    abandon_explanation: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: "Why they are abandoned." })),
   },
   {
     additionalProperties: false,
@@ -50,12 +49,8 @@ export const submitOrders = defineTool({
   name: "submit_orders",
   group: "orders",
   kind: "final",
-  description:
-    "Finish the run with your proposal. This is a proposal, not an order: the risk gate checks it again and a human operator approves it before anything reaches the paper broker. If an order is blocked you get one revision; after that, blocked orders are dropped. Refused while a retryable error is pending unless you list its code in abandon_error_codes with abandon_explanation.",
-  example: {
-    orders: [EXAMPLE_ORDER],
-    summary: "One small momentum buy; everything else holds.",
-  },
+  description: "End the run with your proposal (orders go to the risk gate and the operator, not straight to the broker).",
+  example: { orders: [], summary: "Hold: no clear setup." },
   successSummary: "success=true with accepted_orders and hold (true when the list was empty); the run ends.",
   input: Input,
   output: Output,

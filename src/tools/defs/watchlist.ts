@@ -2,19 +2,18 @@ import { type TSchema, Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
-const Price = (what: string) =>
-  Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: `Alert when a daily close is ${what} this price (instrument currency).` });
+const Price = (what: string) => Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: `Alert on a close ${what} this price.` });
 
 const AddInput = Type.Object(
   {
     symbol: SymbolField,
-    reason: Type.String({ minLength: 1, maxLength: 300, description: "Why it is worth watching, in a sentence." }),
+    reason: Type.String({ minLength: 1, maxLength: 300, description: "Why watch it." }),
     ttl_trading_days: Type.Optional(
       Type.Integer({
         minimum: 1,
         maximum: 60,
         default: 10,
-        description: "Trading days it stays on the list, counting from this run's trading day (default 10).",
+        description: "Trading days it stays listed.",
       }),
     ),
     alert_above: Type.Optional(Price("at or above")),
@@ -54,9 +53,8 @@ export const addWatchlist = defineTool({
   name: "add_watchlist",
   group: "watchlist",
   kind: "write",
-  description:
-    "Put an allowlisted instrument on the watchlist with a reason, a time to live in trading days and optional price alerts. It is kept in the journal and shown to later runs (get_watchlist) with what changed since it was added, until it expires or is removed. Places nothing.",
-  example: { symbol: "ALFA", reason: "Pulled back to its 50-day average; buy if it holds.", ttl_trading_days: 10, alert_below: 95 },
+  description: "Put an instrument on the watchlist later runs see, with optional price alerts; re-adding one replaces it. Places nothing.",
+  example: { symbol: "ALFA", reason: "Near its SMA50.", alert_below: 95 },
   successSummary:
     "success=true with item {id, symbol, reason, added_day, price_at_add, ttl_trading_days, expires_on, alert_above, alert_below} and replaced (the id it replaced, or null).",
   input: AddInput,
@@ -76,7 +74,7 @@ export const addWatchlist = defineTool({
 const RemoveInput = Type.Object(
   {
     symbol: SymbolField,
-    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: "Why it comes off the list." })),
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: "Why." })),
   },
   { additionalProperties: false, description: "The instrument to take off the watchlist." },
 );
@@ -85,8 +83,8 @@ export const removeWatchlist = defineTool({
   name: "remove_watchlist",
   group: "watchlist",
   kind: "write",
-  description: "Take an instrument off the watchlist (the journal keeps the record, marked removed).",
-  example: { symbol: "ALFA", reason: "Broke below its 200-day average; no longer a candidate." },
+  description: "Take an instrument off the watchlist.",
+  example: { symbol: "ALFA" },
   successSummary: "success=true with item (the removed entry).",
   input: RemoveInput,
   output: ItemOutput,
@@ -144,8 +142,7 @@ export const getWatchlist = defineTool({
   name: "get_watchlist",
   group: "watchlist",
   kind: "read",
-  description:
-    "Read the live watchlist as of the run's trading day: each entry with its reason, when it was added and at what price, the reference price now and the change since, the trading days left, and which price alerts have triggered (on closes since it was added, before today).",
+  description: "The live watchlist: each entry's reason, price when added and now, days left, and the price alerts triggered since.",
   example: {},
   successSummary:
     "success=true with evidence_id, total and items[] ({id, symbol, reason, added_day, price_at_add, reference_price, change_since_added_pct, trading_days_on_list, trading_days_left, expires_on, alerts{above, below}, alerts_triggered[{alert, date, close}]}).",
