@@ -73,8 +73,10 @@ export function positionDetail(deps: PositionDeps, symbol: string) {
   }));
   const ref = deps.prices.referencePrice(symbol);
   const fx = ref?.fx_to_base ?? null;
-  // The cost in the instrument's currency: each lot at its own rate (an adjustment at today's).
-  const costInstrument = lots.reduce((s, l) => s + l.cost_basis / (l.fx_to_base ?? fx ?? Number.NaN), 0);
+  // The books' cost basis in the instrument's currency, at the open lots' cost-weighted rate (an adjustment at today's).
+  const lotCost = lots.reduce((s, l) => s + l.cost_basis, 0);
+  const lotCostInstrument = lots.reduce((s, l) => s + l.cost_basis / (l.fx_to_base ?? fx ?? Number.NaN), 0);
+  const costInstrument = lotCost > 0 ? (held.cost_basis * lotCostInstrument) / lotCost : Number.NaN;
   const mvInstrument = ref ? row.quantity * ref.price : null;
   const value = snap.value;
   const tripValue = snap.peak * (1 - snap.max_drawdown_pct / 100);
