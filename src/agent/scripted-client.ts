@@ -5,7 +5,9 @@
  * replayed conversation gives the same answers.
  *
  * Default policy "momentum" (the run report shows it in each order's reason and the summary):
- *   1. get_portfolio and list_universe (one turn, two parallel calls);
+ *   1. get_market_overview (when the contract offers it), get_portfolio and list_universe (one turn,
+ *      parallel calls); in a falling market (index below its SMA200 and a negative 1-month return)
+ *      it buys nothing new and says so (src/agent/scripted/market-regime.ts);
  *   2. get_price_history for the holdings, then universe instruments in listed order, at most 12
  *      symbols, six parallel calls per turn;
  *   3. SELL a whole holding when its last close is below its SMA50, or it is more than 15% below its
@@ -22,18 +24,25 @@
  *      hold), citing the portfolio's and each history's evidence_id. A bounce drops the blocked
  *      orders and submits once more; a pending-corrections refusal abandons the listed codes.
  *
+ * Policy "rebalance": momentum, plus a swap when the cash cannot fund the strongest candidate and
+ * its 3-month return beats the weakest holding's by 10 points or more: get_position on that holding,
+ * then one submission selling it and buying the candidate with the cash and the sale's proceeds
+ * (src/agent/scripted/rebalance-orders.ts; the gate funds the buy by the sell, placed after it fills).
+ *
  * Scenario scripts for tests (`model.script`): `invalid-then-repair`, `blocked-then-revise`,
  * `pending-abandoned`, `hold`, `no-submit` (ends its turn with text), `runaway` (never submits),
  * `slow` (waits until its call is aborted).
  *
  * The parts live in src/agent/scripted/: scripts.ts (script names, options), conversation.ts (the
  * steps read from the conversation), results.ts (what tool results say), actions.ts (turns and the
- * submission), momentum-orders.ts and momentum.ts (the policy), scenarios.ts (the test scripts).
+ * submission), flow.ts (the steps the policies share), momentum-orders.ts and momentum.ts (the
+ * momentum policy), market-regime.ts, rebalance-orders.ts and rebalance.ts, scenarios.ts (the test scripts).
  */
 import { isWatchTask } from "./scripted-watch.js";
 import { type Action, submit } from "./scripted/actions.js";
 import { last, requestChars, type Step, stepsOf } from "./scripted/conversation.js";
 import { momentumAction } from "./scripted/momentum.js";
+import { rebalanceAction } from "./scripted/rebalance.js";
 import { blockedThenRevise, invalidThenRepair, pendingAbandoned } from "./scripted/scenarios.js";
 import { isScriptName, SCRIPTS, type ScriptedOptions, type ScriptName } from "./scripted/scripts.js";
 import { type CallHooks, type ContentBlock, ModelCallError, type ModelClient, type ModelRequest, type ModelResponse } from "./types.js";
@@ -58,7 +67,8 @@ export class ScriptedClient implements ModelClient {
     if (this.opts.delayMs) await sleep(this.opts.delayMs, req.signal);
     const turn = req.messages.filter((m) => m.role === "assistant").length + 1;
     const steps = stepsOf(req.messages);
-    const action = this.decide(steps, turn, isWatchTask(req.messages));
+    const offered = new Set(req.tools.map((t) => t.name));
+    const action = this.decide(steps, turn, isWatchTask(req.messages), offered);
     const content: ContentBlock[] = [{ type: "text", text: action.text }];
     (action.calls ?? []).forEach((c, i) => {
       content.push({ type: "tool_use", id: `toolu_scripted_${String(turn).padStart(2, "0")}_${i}`, name: c.name, input: c.input });
@@ -88,7 +98,7 @@ export class ScriptedClient implements ModelClient {
     });
   }
 
-  private decide(steps: Step[], turn: number, watch: boolean): Action {
+  private decide(steps: Step[], turn: number, watch: boolean, offered: ReadonlySet<string>): Action {
     switch (this.script) {
       case "hold":
         if (!last(steps, "get_portfolio")) return { text: "Reading the account first.", calls: [{ name: "get_portfolio", input: {} }] };
@@ -103,8 +113,10 @@ export class ScriptedClient implements ModelClient {
         return blockedThenRevise(steps);
       case "pending-abandoned":
         return pendingAbandoned(steps);
+      case "rebalance":
+        return rebalanceAction(steps, this.opts.limits, watch, offered);
       default:
-        return momentumAction(steps, this.opts.limits, watch);
+        return momentumAction(steps, this.opts.limits, watch, offered);
     }
   }
 }

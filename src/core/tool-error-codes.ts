@@ -40,6 +40,11 @@ export const TOOL_ERROR_CODES = {
     meaning: "The symbol is not in the allowlisted universe.",
     instruction: "Use a symbol returned by list_universe.",
   },
+  unknown_sector: {
+    retryable: true,
+    meaning: "The sector is not one of the universe's sectors.",
+    instruction: "Use one of `valid_sectors`.",
+  },
   data_unavailable: {
     retryable: false,
     meaning: "The data needed is not available before the run's trading day.",

@@ -282,6 +282,10 @@ const MONEY_KEYS: ReadonlySet<string> = new Set([
   "above",
   "below",
   "trigger_price",
+  // get_position (tw-tools/3)
+  "trip_value",
+  "headroom_value",
+  "room_value",
 ]);
 
 /** Keys whose text carries amounts (the gate's sentences): decimal amounts in them are rescaled. */

@@ -10,6 +10,8 @@ import { makeStandingOrderHandlers } from "../tools/handlers/standing-orders.js"
 import type { MarketData } from "../market/data.js";
 import { makeMarketToolHandlers } from "../tools/handlers/market.js";
 import { makeScreenHandler } from "../tools/handlers/screen-universe.js";
+import { makeMarketWideHandlers } from "../tools/handlers/market-wide.js";
+import { makePositionHandler } from "../tools/handlers/position.js";
 import { makeCheckOrdersHandler } from "../tools/handlers/check-orders.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { makeSubmitHandler, type SubmitHandler } from "../agent/submit.js";
@@ -94,6 +96,17 @@ export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<strin
       runId: deps.runId,
       tradingDay: deps.tradingDay,
       now: deps.now,
+    }),
+    ...makeMarketWideHandlers({ view, universe: deps.universe, tradingDay: deps.tradingDay }),
+    get_position: makePositionHandler({
+      journal: deps.journal,
+      prices: deps.prices,
+      universe: deps.universe,
+      runId: deps.runId,
+      tradingDay: deps.tradingDay,
+      now: deps.now,
+      limits: () => ({ ...deps.limits, max_position_pct: deps.gateInputs().limits.max_position_pct }),
+      tradingDaysSince: (from) => deps.market.calendar.countBefore(deps.tradingDay) - deps.market.calendar.countBefore(from),
     }),
     search_news: makeSearchNewsHandler({ setup: deps.research, tradingDay: deps.tradingDay, ...(deps.onSearchLog ? { onLog: deps.onSearchLog } : {}) }),
     screen_universe: makeScreenHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, defaultLimit: SCREEN_DEFAULT_LIMIT }),

@@ -5,7 +5,10 @@
  */
 import { checkOrders } from "./defs/check-orders.js";
 import { executeCode } from "./defs/execute-code.js";
+import { getMarketOverview } from "./defs/get-market-overview.js";
 import { getPortfolio } from "./defs/get-portfolio.js";
+import { getPosition } from "./defs/get-position.js";
+import { getSectorSummary } from "./defs/get-sector-summary.js";
 import { getPriceHistory } from "./defs/get-price-history.js";
 import { listUniverse } from "./defs/list-universe.js";
 import { recall } from "./defs/recall.js";
@@ -23,6 +26,9 @@ export const CONTRACT_VERSION = "tw-tools/3";
 
 export const CATALOGUE = [
   getPortfolio,
+  getPosition,
+  getMarketOverview,
+  getSectorSummary,
   listUniverse,
   getPriceHistory,
   searchNews,

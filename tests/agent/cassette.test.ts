@@ -150,7 +150,7 @@ describe("replay fails closed", () => {
   test("on a changed request, naming the first difference", async () => {
     const original = await record();
     const replay = new ReplayClient(original.rec.toJsonl());
-    const w = makeWorld({ cash: 99_999 }); // the portfolio result differs → the 2nd request differs
+    const w = makeWorld({ cash: 99_999 }); // the portfolio result (after the market overview's) differs → the 2nd request differs
     const err = await drain(
       (await import("../../src/agent/loop.js")).runAgent({
         client: replay,
@@ -163,7 +163,7 @@ describe("replay fails closed", () => {
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CassetteError);
     expect(err).toMatchObject({ code: "cassette_mismatch" });
-    expect((err as Error).message).toMatch(/request 2 differs from the recording at \$\.messages\[2\]\.content\[0\]\.content/);
+    expect((err as Error).message).toMatch(/request 2 differs from the recording at \$\.messages\[2\]\.content\[1\]\.content/);
   });
 
   test("on a changed system prompt", async () => {

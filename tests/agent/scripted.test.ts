@@ -8,11 +8,11 @@ import { DOWN, makeWorld, series, UP } from "./world.js";
 const limits = { max_position_pct: 10, max_price_deviation_pct: 2 };
 
 describe("scripted momentum policy", () => {
-  test("uses the tools like an agent: portfolio + universe → histories → dry run → submit", async () => {
+  test("uses the tools like an agent: market overview + portfolio + universe → histories → dry run → submit", async () => {
     const w = makeWorld();
     const { events, result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
     const calls = ofType(events, "tool.called").map((e) => e.tool);
-    expect(calls.slice(0, 2)).toEqual(["get_portfolio", "list_universe"]);
+    expect(calls.slice(0, 3)).toEqual(["get_market_overview", "get_portfolio", "list_universe"]);
     expect(calls.filter((c) => c === "get_price_history")).toHaveLength(3);
     expect(calls.slice(-2)).toEqual(["check_orders", "submit_orders"]);
     expect(result.outcome).toBe("submitted");
@@ -137,5 +137,72 @@ describe("prompt", () => {
     expect(sys).not.toMatch(/\d{1,2}:\d{2}/);
     expect(buildSystemPrompt({ limits: L, maxTurns: 20, toolCallLimits: { get_price_history: 15, check_orders: 5, submit_orders: 3 } })).toBe(sys);
     expect(buildTaskMessage({ tradingDay: "2024-05-06" })).toContain("2024-05-06");
+  });
+});
+
+describe("the market regime (get_market_overview read first)", () => {
+  // 260 bars: the equal-weight index of the world falls (three steep downtrends, one uptrend), below its SMA200 with a negative month.
+  const falling = { ALFA: series(100, 0.004, 260), BETA: series(100, -0.01, 260), DELT: series(100, -0.01, 260), EPSI: series(100, -0.01, 260) };
+
+  test("in a falling market momentum buys nothing new and says why (index below SMA200 and a negative month)", async () => {
+    const w = makeWorld({ series: falling });
+    const { result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
+    expect(result.outcome).toBe("hold");
+    expect(result.proposal?.summary).toMatch(
+      /market falling \(index -[\d.]+% from its SMA200, 1-month return -[\d.]+%\): no new buys while the index is below its SMA200/,
+    );
+    expect(w.handlerCalls.get_market_overview).toBe(1);
+  });
+
+  test("the same uptrend is bought when the market is not falling", async () => {
+    const w = makeWorld({ series: { ...falling, BETA: series(100, 0.001, 260), DELT: series(100, 0.001, 260), EPSI: series(100, 0.001, 260) } });
+    const { result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
+    expect(result.proposal?.orders.map((o) => [o.symbol, o.side])).toContainEqual(["ALFA", "BUY"]);
+  });
+});
+
+describe("scripted rebalance policy", () => {
+  // HOLD: a weak but unbroken holding (3-month return ~3%, above its SMA50); ALFA: the strongest candidate (~29%); almost no cash.
+  const world = (o: { cash?: number; hold?: number[] } = {}) =>
+    makeWorld({ cash: o.cash ?? 100, holdings: [{ symbol: "HOLD", quantity: 500 }], series: { ALFA: UP(), HOLD: o.hold ?? series(100, 0.0005) } });
+
+  test("sells the weakest holding to fund the strongest candidate in one submission, reading the holding with get_position first", async () => {
+    const w = world();
+    const { events, result } = await run({ client: new ScriptedClient({ limits, script: "rebalance" }), runtime: w.runtime, submitState: w.submit.state });
+    const called = ofType(events, "tool.called");
+    const tools = called.map((e) => e.tool);
+    expect(tools.slice(0, 3)).toEqual(["get_market_overview", "get_portfolio", "list_universe"]);
+    expect(tools.indexOf("get_position")).toBeLessThan(tools.indexOf("check_orders"));
+    expect(called.find((e) => e.tool === "get_position")?.arguments).toEqual({ symbol: "HOLD" });
+    // The proposal: the whole holding sold, the candidate bought with the cash and the sale's proceeds.
+    type Proposed = { symbol: string; side: string; quantity: number; limit_price: number; evidence_ids: string[] };
+    const dryRun: unknown = called.find((e) => e.tool === "check_orders")?.arguments;
+    const orders: unknown = dryRun !== null && typeof dryRun === "object" && "orders" in dryRun ? dryRun.orders : [];
+    const proposed: Proposed[] = Array.isArray(orders) ? orders : [];
+    expect(proposed.map((o) => [o.symbol, o.side])).toEqual([
+      ["HOLD", "SELL"],
+      ["ALFA", "BUY"],
+    ]);
+    const [sell, buy] = proposed as [(typeof proposed)[0], (typeof proposed)[0]];
+    expect(sell.quantity).toBe(500);
+    expect(sell.evidence_ids).toContain("position:HOLD:2024-05-06");
+    expect(buy.quantity * buy.limit_price).toBeGreaterThan(100); // more than the cash alone
+    expect(buy.quantity * buy.limit_price).toBeLessThanOrEqual(100 + sell.quantity * sell.limit_price);
+    // The gate decides the buy (funded by the sell with two-wave execution); the sell goes ahead either way.
+    const submitted = result.proposal?.orders ?? [];
+    expect(submitted[0]).toMatchObject({ symbol: "HOLD", side: "SELL", quantity: 500 });
+    expect(result.proposal?.summary).toMatch(/^(Rebalance|Revised)/);
+  });
+
+  test("with cash enough for the candidate it buys as momentum does; with a small lead it keeps the holding", async () => {
+    const rich = world({ cash: 50_000 });
+    const a = await run({ client: new ScriptedClient({ limits, script: "rebalance" }), runtime: rich.runtime, submitState: rich.submit.state });
+    expect(a.result.proposal?.orders.map((o) => [o.symbol, o.side])).toEqual([["ALFA", "BUY"]]);
+    expect(rich.handlerCalls.get_position).toBeUndefined();
+
+    const close = world({ hold: series(100, 0.0035) }); // ~25% over 3 months: ALFA is not 10 points ahead
+    const b = await run({ client: new ScriptedClient({ limits, script: "rebalance" }), runtime: close.runtime, submitState: close.submit.state });
+    expect(b.result.outcome).toBe("hold");
+    expect(b.result.proposal?.summary).toMatch(/is not 10 points ahead of the weakest holding HOLD/);
   });
 });

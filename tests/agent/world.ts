@@ -12,6 +12,7 @@
 import type { Bar, Instrument, ProposedOrder } from "../../src/core/domain.js";
 import { type GateDecision, type GateOrder, evaluate, portfolioValue } from "../../src/gate/index.js";
 import { makeCheckOrdersHandler } from "../../src/tools/handlers/check-orders.js";
+import { makeMarketWideHandlers } from "../../src/tools/handlers/market-wide.js";
 import { makeMarketToolHandlers } from "../../src/tools/handlers/market.js";
 import { defaultConfig, limitsOf } from "../../src/config/load.js";
 import { MarketData } from "../../src/market/index.js";
@@ -137,6 +138,7 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
     return evaluate(gateOrders, g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
   };
   const marketTools = makeMarketToolHandlers({ market, universe, tradingDay: day, baseCurrency: "USD" });
+  const wide = dispatchable(makeMarketWideHandlers({ view: prices, universe, tradingDay: day }));
 
   const handlers: Record<string, ToolHandler> = {
     get_portfolio: counted("get_portfolio", () => {
@@ -163,6 +165,30 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
       };
     }),
     list_universe: counted("list_universe", marketTools.list_universe),
+    get_market_overview: counted("get_market_overview", wide.get_market_overview as ToolHandler),
+    get_sector_summary: counted("get_sector_summary", wide.get_sector_summary as ToolHandler),
+    // The holding as get_position answers it, without the journal's depth (tested with the real handler elsewhere).
+    get_position: counted("get_position", (args) => {
+      const symbol = String(args.symbol);
+      const q = opts.holdings.find((h) => h.symbol === symbol)?.quantity;
+      const id = `position:${symbol}:${day}`;
+      return {
+        ok: true,
+        evidenceIds: [id],
+        data: {
+          evidence_id: id,
+          symbol,
+          name: symbol,
+          held: q !== undefined,
+          base_currency: "USD",
+          as_of: day,
+          position: null,
+          standing_orders: [],
+          watchlist: [],
+          notes: [],
+        },
+      };
+    }),
     get_price_history: counted("get_price_history", dispatchable(marketTools).get_price_history as ToolHandler),
     search_news: checked(
       "search_news",

@@ -116,7 +116,15 @@ describe("replay of a tw-tools/2 cassette", () => {
       submit_orders: "final",
       get_portfolio: "read",
     });
-    expect(contractSet().contracts.map((t) => t.name)).toEqual(v2.contracts.map((t) => t.name));
+    // tw-tools/3 adds the market tools of issue #29; every v2 tool is still there, in its order.
+    const added = ["get_position", "get_market_overview", "get_sector_summary"];
+    expect(contractSet().contracts.map((t) => t.name)).toEqual(expect.arrayContaining(added));
+    expect(
+      contractSet()
+        .contracts.map((t) => t.name)
+        .filter((n) => !added.includes(n)),
+    ).toEqual(v2.contracts.map((t) => t.name));
+    expect(v2.contracts.map((t) => t.name)).not.toContain("get_market_overview");
   });
 
   it("its records audit cleanly", () => {

@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import { loadUniverse } from "../../src/config/universe.js";
 import { MarketData } from "../../src/market/data.js";
 import { makeMarketToolHandlers } from "../../src/tools/handlers/market.js";
+import { makeMarketWideHandlers } from "../../src/tools/handlers/market-wide.js";
 import { bundledMaskTerms } from "../../src/research/masking.js";
 import { makeSearchNewsHandler } from "../../src/tools/handlers/search-news.js";
 import { embeddedProvider } from "../../src/research/setup.js";
@@ -28,6 +29,7 @@ const DAY = "2008-09-16";
 async function realResults(): Promise<Record<string, unknown>[]> {
   const market = MarketData.load({ bundled: true });
   const m = checkedAll(makeMarketToolHandlers({ market, universe, tradingDay: DAY }));
+  const wide = checkedAll(makeMarketWideHandlers({ view: market.asOf(DAY, { universe }), universe, tradingDay: DAY }));
   const news = checked(
     "search_news",
     makeSearchNewsHandler({
@@ -38,6 +40,8 @@ async function realResults(): Promise<Record<string, unknown>[]> {
   const out: HandlerResult[] = [
     await m.list_universe({ limit: 50 }, ctx),
     ...(await Promise.all(["SPX", "ALFA", "ECHO"].map((symbol) => m.get_price_history({ symbol }, ctx)))),
+    await wide.get_market_overview({}, ctx),
+    ...(await Promise.all(["Technology", "Financials", "nope"].map((sector) => wide.get_sector_summary({ sector }, ctx)))),
     ...(await Promise.all(["Lehman Brothers", "ALFA", "Federal Reserve rate", "September 11 attacks"].map((query) => news({ query, max_results: 10 }, ctx)))),
   ];
   return out.map((r) => (r.ok ? r.data : { error: r.message }));

@@ -20,12 +20,19 @@ export function submit(orders: ProposedOrder[], summary: string, abandon: string
   };
 }
 
-/** get_portfolio and list_universe in one turn, until both have been called. */
-export function opening(steps: Step[]): Action | undefined {
-  if (!last(steps, "get_portfolio") || !last(steps, "list_universe")) {
+/**
+ * get_portfolio and list_universe in one turn, until both have been called; with `overview` (a
+ * trading policy, when the tool is offered) get_market_overview first, in the same turn.
+ */
+export function opening(steps: Step[], overview = false): Action | undefined {
+  const wantOverview = overview && !last(steps, "get_market_overview");
+  if (!last(steps, "get_portfolio") || !last(steps, "list_universe") || wantOverview) {
     return {
-      text: "Reading the account and the tradable universe first.",
+      text: wantOverview
+        ? "Reading the market as a whole, the account and the tradable universe first."
+        : "Reading the account and the tradable universe first.",
       calls: [
+        ...(wantOverview ? [{ name: "get_market_overview", input: {} }] : []),
         { name: "get_portfolio", input: {} },
         { name: "list_universe", input: { limit: 50 } },
       ],

@@ -5,6 +5,7 @@
  */
 import type { ProposedOrder } from "../../core/domain.js";
 import { last, type Step } from "./conversation.js";
+import { marketRegime } from "./market-regime.js";
 import { cents, type Holding, histories, holdingsOf, num } from "./results.js";
 import type { ScriptedOptions } from "./scripts.js";
 
@@ -44,7 +45,7 @@ function exitOrders(held: Holding[], hist: Map<string, History>, up: number, evi
   return sells;
 }
 
-interface Candidate {
+export interface Candidate {
   sym: string;
   p: History;
   r3m: number;
@@ -54,7 +55,7 @@ interface Candidate {
 }
 
 /** Instruments not held with a positive 3-month return and close > SMA20 > SMA50, strongest first. */
-function entryCandidates(hist: Map<string, History>, heldSet: ReadonlySet<string>): Candidate[] {
+export function entryCandidates(hist: Map<string, History>, heldSet: ReadonlySet<string>): Candidate[] {
   return [...hist.entries()]
     .filter(([sym]) => !heldSet.has(sym))
     .flatMap(([sym, p]): Candidate[] => {
@@ -120,13 +121,16 @@ export function momentumOrders(steps: Step[], limits: ScriptedOptions["limits"] 
   const evidence: EvidenceOf = (h) => [pfEvidence, String(h.evidence_id ?? "")].filter(Boolean);
   const sells = exitOrders(held, hist, up, evidence);
   let buys: ProposedOrder[] = [];
-  if (state === "ACTIVE") {
+  const regime = marketRegime(steps);
+  if (state === "ACTIVE" && regime.falling && regime.note) notes.push(regime.note);
+  else if (state === "ACTIVE") {
     const ranked = entryCandidates(hist, new Set(held.map((h) => h.symbol)));
     buys = entryOrders(ranked, { value: num(pf.value) ?? 0, cash: (num(pf.cash) ?? 0) * 0.98, positionPct, up }, evidence, notes);
   } else {
     notes.push(`trading state ${state}: sells only`);
   }
   const orders = [...sells, ...buys].slice(0, ordersLeft);
-  if (orders.length === 0) notes.push("no holding breaks its exit rule and no instrument meets the entry rule");
+  if (orders.length === 0)
+    notes.push(regime.falling ? "no holding breaks its exit rule" : "no holding breaks its exit rule and no instrument meets the entry rule");
   return { orders, notes };
 }

@@ -1,0 +1,97 @@
+/**
+ * The steps the scripted trading policies share (momentum, rebalance): the histories to read, then
+ * news for the candidates, the gate's dry run and the submission; and the revision of a refused
+ * submission (a bounce drops the blocked orders, a pending-corrections refusal abandons the codes).
+ */
+import type { ProposedOrder } from "../../core/domain.js";
+import { hasOrderIntentType } from "../../core/order-intent.js";
+import { applyNews, newsToSearch } from "../scripted-news.js";
+import { type Action, submit } from "./actions.js";
+import { last, type Step } from "./conversation.js";
+import { HISTORY_BATCH, MAX_HISTORIES } from "./momentum-orders.js";
+import { decisionsOf, holdingsOf, keepApproved, pendingCodes, universeOf } from "./results.js";
+
+/** The next batch of price histories to read (holdings first, then the universe in listed order), if any. */
+export function historyCalls(steps: Step[], pf: Record<string, unknown>): Action | undefined {
+  const wanted = [...new Set([...holdingsOf(pf).map((h) => h.symbol), ...universeOf(steps)])].slice(0, MAX_HISTORIES);
+  const asked = new Set(steps.filter((s) => s.name === "get_price_history").map((s) => String(s.input.symbol)));
+  const limitHit = steps.some((s) => s.name === "get_price_history" && s.result.error_code === "tool_call_limit_reached");
+  const todo = limitHit ? [] : wanted.filter((s) => !asked.has(s)).slice(0, HISTORY_BATCH);
+  if (todo.length === 0) return undefined;
+  return { text: `Looking at the price history of ${todo.join(", ")}.`, calls: todo.map((symbol) => ({ name: "get_price_history", input: { symbol } })) };
+}
+
+const listed = (orders: readonly ProposedOrder[]) => orders.map((o) => `${o.side} ${o.quantity} ${o.symbol} @ ${o.limit_price}`).join(", ");
+
+/**
+ * News for the candidates, the gate's dry run, then the submission of what it approved. `keep`
+ * may drop more after the news (a rebalance without its buy drops its sell); `label` and `rule`
+ * word the summary.
+ */
+export function researchAndSubmit(
+  steps: Step[],
+  proposal: { orders: ProposedOrder[]; notes: string[] },
+  words: { label: string; rule: string; keep?: (orders: ProposedOrder[], notes: string[]) => ProposedOrder[] },
+): Action {
+  const toSearch = newsToSearch(proposal.orders, steps);
+  if (toSearch.length > 0) {
+    return {
+      text: `Checking the news before the trading day for ${toSearch.join(", ")}.`,
+      calls: toSearch.map((symbol) => ({ name: "search_news", input: { query: symbol, max_results: 3 } })),
+    };
+  }
+  const news = applyNews(proposal.orders, steps);
+  const notes = [...proposal.notes, ...news.notes];
+  const orders = words.keep ? words.keep(news.orders, notes) : news.orders;
+  if (orders.length === 0) return submit([], `Holding: ${notes.join("; ") || "nothing qualifies"}. Doing nothing is the right call today.`);
+  const check = last(steps, "check_orders");
+  if (!check) {
+    return { text: `${words.label} candidates: ${listed(orders)}. Dry-running them through the gate.`, calls: [{ name: "check_orders", input: { orders } }] };
+  }
+  const approved = check.ok ? keepApproved(orders, decisionsOf(check.result)) : orders;
+  const dropped = orders.length - approved.length;
+  const said = notes.length > 0 ? ` Noted: ${notes.join("; ")}.` : "";
+  const summary =
+    approved.length === 0
+      ? `Holding: the gate blocked every ${words.label.toLowerCase()} candidate (${orders.map((o) => o.symbol).join(", ")}).${said}`
+      : `${words.label}: ${listed(approved)}.${dropped ? ` ${dropped} candidate(s) dropped after the gate's dry run.` : ""} ${words.rule}${said}`;
+  return submit(approved, summary, abandonable(steps));
+}
+
+/** Pending retryable codes left over from earlier calls that the policy gives up on. */
+function abandonable(steps: Step[]): string[] {
+  const pending = new Map<string, string>();
+  for (const s of steps) {
+    if (s.ok) pending.delete(s.name);
+    else if (s.result.retryable === true && s.name !== "submit_orders") pending.set(s.name, String(s.result.error_code));
+    else pending.delete(s.name);
+  }
+  return [...new Set(pending.values())];
+}
+
+/** The turn after a refused submit_orders: revise once, or hold. */
+export function afterRefusedSubmit(refused: Step): Action {
+  // The orders it sent itself, narrowed back to their type.
+  const sent: unknown = refused.input.orders;
+  const prev: ProposedOrder[] = Array.isArray(sent) ? sent.filter(hasOrderIntentType) : [];
+  const abandoned: unknown = refused.input.abandon_error_codes;
+  const code = String(refused.result.error_code ?? "");
+  if (code === "orders_blocked") {
+    const kept = keepApproved(prev, decisionsOf(refused.result));
+    return submit(
+      kept,
+      `Revised after the gate's verdicts: kept ${kept.length} of ${prev.length} order(s); blocked ones removed.`,
+      Array.isArray(abandoned) ? abandoned.filter((c): c is string => typeof c === "string") : [],
+    );
+  }
+  if (code === "pending_corrections") {
+    const codes = pendingCodes(refused.result);
+    return submit(
+      prev,
+      String(refused.input.summary ?? "Proposal."),
+      codes,
+      "These calls could not be repaired within this run; the proposal does not depend on them.",
+    );
+  }
+  return submit([], `Holding: submit_orders failed (${code}); proposing no trades.`, pendingCodes(refused.result));
+}
