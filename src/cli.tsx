@@ -136,6 +136,16 @@ program
   });
 
 program
+  .command("mcp")
+  .description("serve the tools to an MCP client (stdio, or Streamable HTTP on 127.0.0.1 with --http); proposals wait for the operator")
+  .option("--http <port>", "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio")
+  .option("--idle-minutes <n>", "close an open run after this many minutes without a tool call", "30")
+  .option("-y, --yes", "refused: unattended placement through an MCP client is not offered", false)
+  .action(async (opts: { http?: string; idleMinutes: string; yes: boolean }, cmd: Command) => {
+    setExit(await (await import("./commands/mcp.js")).cmdMcp({ home: homeOf(cmd), ...opts }, io));
+  });
+
+program
   .command("init")
   .description("open the journal's virtual account with its starting capital (once)")
   .requiredOption("--capital <amount>", "starting capital in the base currency")

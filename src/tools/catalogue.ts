@@ -7,6 +7,7 @@ import { checkOrders } from "./defs/check-orders.js";
 import { executeCode } from "./defs/execute-code.js";
 import { getPortfolio } from "./defs/get-portfolio.js";
 import { getPriceHistory } from "./defs/get-price-history.js";
+import { getProposalStatus } from "./defs/get-proposal-status.js";
 import { listUniverse } from "./defs/list-universe.js";
 import { recall } from "./defs/recall.js";
 import { remember } from "./defs/remember.js";
@@ -38,6 +39,7 @@ export const CATALOGUE = [
   listStandingOrders,
   cancelStandingOrder,
   submitOrders,
+  getProposalStatus,
 ] as const;
 
 export type ToolName = (typeof CATALOGUE)[number]["name"];
