@@ -34,10 +34,12 @@ function checked(opts: McpCommandOptions): { port: number | null; idleMs: number
       EXIT.USAGE_OR_CONFIG,
     );
   const idle = Number(opts.idleMinutes);
-  if (!Number.isFinite(idle) || idle <= 0 || idle > 24 * 60) throw usage(`--idle-minutes must be a number of minutes from 0 to 1440 (got "${opts.idleMinutes}")`);
+  if (!Number.isFinite(idle) || idle <= 0 || idle > 24 * 60)
+    throw usage(`--idle-minutes must be a number of minutes from 0 to 1440 (got "${opts.idleMinutes}")`);
   if (opts.http === undefined) return { port: null, idleMs: idle * 60_000 };
   const port = Number(opts.http);
-  if (!/^\d+$/.test(opts.http) || port > 65_535) throw usage(`--http takes a port number from 0 to 65535 (got "${opts.http}"); the server binds 127.0.0.1 only`);
+  if (!/^\d+$/.test(opts.http) || port > 65_535)
+    throw usage(`--http takes a port number from 0 to 65535 (got "${opts.http}"); the server binds 127.0.0.1 only`);
   return { port, idleMs: idle * 60_000 };
 }
 

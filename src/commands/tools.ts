@@ -79,7 +79,13 @@ export function cmdTools(opts: { format?: string; json?: boolean; tool?: string;
       );
       break;
     case "mcp":
-      io.stdout(`${JSON.stringify(tools.map((t) => renderMcp(t)), null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify(
+          tools.map((t) => renderMcp(t)),
+          null,
+          2,
+        )}\n`,
+      );
       break;
     case "openai":
       io.stdout(

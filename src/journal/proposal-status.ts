@@ -128,7 +128,13 @@ export function proposalStatus(journal: StatusJournal, runId?: string, excludeRu
   const approval = journal.approvals(run.run_id).at(-1);
   if (!approval) {
     const status = run.status === "running" ? "deciding" : "not_decided";
-    return { ...base, status, decided_by_run: null, orders: ordersOf(journal, run.run_id, null), message: `no decision recorded (${run.outcome ?? run.status})` };
+    return {
+      ...base,
+      status,
+      decided_by_run: null,
+      orders: ordersOf(journal, run.run_id, null),
+      message: `no decision recorded (${run.outcome ?? run.status})`,
+    };
   }
   if (approval.decision === "awaiting") return awaitingStatus(journal, run);
   const status = approval.decision === "approved" || approval.decision === "rejected" || approval.decision === "killswitch" ? approval.decision : "not_decided";

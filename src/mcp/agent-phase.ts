@@ -8,7 +8,7 @@
  * to the operator), a repeated refused call, the client gone quiet, or the run's signal (the client
  * disconnected, the server stopped).
  */
-import { type AgentProposal, type AgentResult } from "../agent/loop.js";
+import type { AgentProposal, AgentResult } from "../agent/loop.js";
 import type { AgentOutcome, RunEventBody } from "../core/events.js";
 import { redactValue } from "../core/redact.js";
 import { EXIT } from "../core/exit-codes.js";
@@ -121,7 +121,10 @@ export class McpAgentPhase implements Phase<Affordable, Proposed> {
       } else {
         const repeated = runtime.repeatedRefusal();
         if (repeated)
-          end({ outcome: "repair_budget", reason: `the client repeated a refused call unchanged: ${repeated.tool} was refused ${repeated.refusals} times (${repeated.error_code})` });
+          end({
+            outcome: "repair_budget",
+            reason: `the client repeated a refused call unchanged: ${repeated.tool} was refused ${repeated.refusals} times (${repeated.error_code})`,
+          });
       }
       return { text: String(block.content), isError: block.is_error === true, submitted: submitted !== undefined };
     };
@@ -148,7 +151,8 @@ export class McpAgentPhase implements Phase<Affordable, Proposed> {
     if (ending.proposal) result.proposal = ending.proposal;
     ctx.progress.agentResult = result;
     writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system: MCP_SYSTEM, messages: transcript }, journal.durable);
-    if (ending.outcome === "interrupted") return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the MCP session (the client disconnected or the server stopped); nothing placed");
+    if (ending.outcome === "interrupted")
+      return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the MCP session (the client disconnected or the server stopped); nothing placed");
     await approveProposedStanding({ journal, runId: ctx.runId, approver: deps.approver, emit: (e) => sink.emit(e), now: ctx.now, signal: deps.signal });
     if (!ending.proposal) return new Stop("no_trades", EXIT.OK, `no proposal: ${ending.reason}`);
     return { ...ctx, proposal: { orders: ending.proposal.orders, summary: ending.proposal.summary, transcript } };

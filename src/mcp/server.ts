@@ -29,7 +29,7 @@ function clientName(server: Server): string {
 }
 
 /** The tools as the server lists them: the catalogue's MCP form. */
-export function listedTools() {
+function listedTools() {
   return CATALOGUE.map((t) => renderMcp(t));
 }
 

@@ -109,7 +109,11 @@ export class McpSession {
   private async pendingProposal(): Promise<McpAnswer | null> {
     if (!this.awaitingRun) return null;
     const { config } = requireConfig(this.opts.home);
-    const journal = await openJournal(this.opts.home, { timezone: config.account.timezone, readOnly: true, reducingRunsAfterReset: config.limits.reducing_runs_after_reset });
+    const journal = await openJournal(this.opts.home, {
+      timezone: config.account.timezone,
+      readOnly: true,
+      reducingRunsAfterReset: config.limits.reducing_runs_after_reset,
+    });
     const status = proposalStatus(journal, this.awaitingRun);
     if (status.status !== "awaiting_approval") {
       this.awaitingRun = null;
@@ -124,7 +128,13 @@ export class McpSession {
   /** get_proposal_status with no run open: the same runtime as a run's, on a throwaway copy of the journal. */
   private async betweenRuns(name: string, args: unknown): Promise<McpAnswer> {
     try {
-      const report = await callTool({ home: this.opts.home, tool: name, args: JSON.stringify(args ?? {}), env: this.opts.env, ...asOfBetweenRuns(this.opts.home) });
+      const report = await callTool({
+        home: this.opts.home,
+        tool: name,
+        args: JSON.stringify(args ?? {}),
+        env: this.opts.env,
+        ...asOfBetweenRuns(this.opts.home),
+      });
       return toolAnswer({ text: report.outcome.text, isError: !report.outcome.success, submitted: false });
     } catch (e) {
       return refusal(e instanceof TwError ? e.code : "internal_error", e instanceof Error ? e.message : String(e));
