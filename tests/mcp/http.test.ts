@@ -76,7 +76,10 @@ describe("tradewarden mcp over Streamable HTTP", () => {
 
     const resources = (await client.listResources()).resources.map((r) => r.uri);
     expect(resources).toEqual(["tradewarden://portfolio", "tradewarden://runs", "tradewarden://killswitch", "tradewarden://tools"]);
-    const read = async (uri: string) => JSON.parse(String((await client.readResource({ uri })).contents[0]?.text)) as Json;
+    const read = async (uri: string) => {
+      const content = (await client.readResource({ uri })).contents[0];
+      return JSON.parse(content && "text" in content ? content.text : "{}") as Json;
+    };
     expect((await read("tradewarden://tools")).contract_version).toBe("tw-tools/3");
     expect((await read("tradewarden://runs")).latest_proposal).toMatchObject({ status: "awaiting_approval" });
     expect(await read("tradewarden://killswitch")).toMatchObject({ trading_state: "ACTIVE" });
