@@ -10,6 +10,7 @@ import { registerData } from "./commands/data-cli.js";
 import { registerSimulate } from "./commands/simulate-cli.js";
 import { registerKillSwitchAndStanding } from "./commands/killswitch-standing-cli.js";
 import { registerWatchlist } from "./commands/watchlist-cli.js";
+import { registerMcp } from "./commands/mcp-cli.js";
 import type { RunMode } from "./core/domain.js";
 import { TOOL_FORMATS } from "./tools/formats.js";
 import { prepareInkForTerminal } from "./util/terminal-env.js";
@@ -133,16 +134,6 @@ program
     setExit(
       await cmdRun({ home: homeOf(cmd), yes: opts.yes, json: opts.json, mode: "paper", approve: runId ? { runId } : {} }, io, terminalOf(io.env), makeConsole),
     );
-  });
-
-program
-  .command("mcp")
-  .description("serve the tools to an MCP client (stdio, or Streamable HTTP on 127.0.0.1 with --http); proposals wait for the operator")
-  .option("--http <port>", "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio")
-  .option("--idle-minutes <n>", "close an open run after this many minutes without a tool call", "30")
-  .option("-y, --yes", "refused: unattended placement through an MCP client is not offered", false)
-  .action(async (opts: { http?: string; idleMinutes: string; yes: boolean }, cmd: Command) => {
-    setExit(await (await import("./commands/mcp.js")).cmdMcp({ home: homeOf(cmd), ...opts }, io));
   });
 
 program
@@ -324,6 +315,7 @@ program
 
 registerSimulate(program, { io, homeOf, setExit });
 registerWatchlist(program, { io, homeOf, setExit }, async (home) => (await configOf(home)).config.account.timezone);
+registerMcp(program, { io, homeOf, setExit });
 
 const research = program.command("research").description("point-in-time news research");
 research

@@ -45,6 +45,40 @@ interface Ending {
 /** The system prompt's place in an MCP run's transcript: the client's own prompt is not known to tradewarden. */
 const MCP_SYSTEM = "tool calls from an MCP client (tradewarden mcp): the client's model and its prompt are outside tradewarden";
 
+/** How the phase's agent may stop besides a submit: the run's signal, or the client quiet for `idleMs`. `poke` on every call. */
+function stopsOf(signal: AbortSignal, idleMs: number) {
+  let finish: (e: Ending) => void = () => {};
+  const ended = new Promise<Ending>((resolve) => {
+    finish = resolve;
+  });
+  let over = false;
+  const end = (e: Ending) => {
+    if (over) return;
+    over = true;
+    finish(e);
+  };
+  let idle: NodeJS.Timeout | undefined;
+  const poke = () => {
+    if (idle) clearTimeout(idle);
+    idle = setTimeout(() => end({ outcome: "no_submission", reason: `the MCP client made no tool call for ${Math.round(idleMs / 1000)} s` }), idleMs);
+    idle.unref();
+  };
+  const onAbort = () => end({ outcome: "interrupted", reason: "the MCP client disconnected or the server stopped" });
+  signal.addEventListener("abort", onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  poke();
+  return {
+    ended,
+    end,
+    poke,
+    over: () => over,
+    dispose: () => {
+      if (idle) clearTimeout(idle);
+      signal.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
 export class McpAgentPhase implements Phase<Affordable, Proposed> {
   readonly name = "agent";
   constructor(
@@ -68,33 +102,11 @@ export class McpAgentPhase implements Phase<Affordable, Proposed> {
     let turns = 0;
     let lastPending = "[]";
     let queue: Promise<unknown> = Promise.resolve();
-    let finish: (e: Ending) => void = () => {};
-    const ended = new Promise<Ending>((resolve) => {
-      finish = resolve;
-    });
-    let over = false;
-    const end = (e: Ending) => {
-      if (over) return;
-      over = true;
-      finish(e);
-    };
-    let idle: NodeJS.Timeout | undefined;
-    const quiet = () => {
-      if (idle) clearTimeout(idle);
-      idle = setTimeout(
-        () => end({ outcome: "no_submission", reason: `the MCP client made no tool call for ${Math.round(this.opts.idleMs / 1000)} s` }),
-        this.opts.idleMs,
-      );
-      idle.unref();
-    };
-    const onAbort = () => end({ outcome: "interrupted", reason: "the MCP client disconnected or the server stopped" });
-    signal.addEventListener("abort", onAbort, { once: true });
-    if (signal.aborted) onAbort();
-    quiet();
-
+    const stops = stopsOf(signal, this.opts.idleMs);
+    const { end } = stops;
     const callOnce = async (name: string, args: unknown): Promise<McpToolAnswer> => {
-      if (over) throw new Error("the run's agent phase has ended");
-      quiet();
+      if (stops.over()) throw new Error("the run's agent phase has ended");
+      stops.poke();
       turns += 1;
       const turn = turns;
       // Arguments nested too deep are replaced before anything walks them; then redacted, as the loop keeps a model's.
@@ -135,9 +147,8 @@ export class McpAgentPhase implements Phase<Affordable, Proposed> {
       return next;
     };
     this.opts.onOpen({ runId: ctx.runId, tradingDay: ctx.tradingDay, call });
-    const ending = await ended;
-    if (idle) clearTimeout(idle);
-    signal.removeEventListener("abort", onAbort);
+    const ending = await stops.ended;
+    stops.dispose();
     await queue;
     return this.close(ctx, ending, transcript, turns);
   }
