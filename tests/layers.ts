@@ -11,6 +11,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["printers"],
   ["simulation"],
   ["records"],
+  ["mcp"],
   ["run"],
   ["tools"],
   ["agent", "broker", "executor", "gate", "journal", "market", "research"],

@@ -1,9 +1,9 @@
 /**
- * `tradewarden tools [--json | --format json|anthropic|openai|markdown] [--tool NAME]`: a table of
+ * `tradewarden tools [--json | --format json|anthropic|openai|mcp|markdown] [--tool NAME]`: a table of
  * the tools by default (name, kind, one-line purpose); the catalogue itself with --json / --format.
  */
 import { CATALOGUE, CONTRACT_VERSION, contractOf } from "../tools/catalogue.js";
-import { renderAnthropic, renderCatalogue, renderCatalogueEntry, renderMarkdown, renderOpenAI } from "../tools/render.js";
+import { renderAnthropic, renderCatalogue, renderCatalogueEntry, renderMarkdown, renderMcp, renderOpenAI } from "../tools/render.js";
 import { EXIT } from "../core/exit-codes.js";
 import type { CommandIO } from "./io.js";
 
@@ -35,7 +35,7 @@ function toolTable(tools: readonly { name: string; kind: string; description: st
   const room = columns === undefined ? PURPOSE_MAX : Math.max(PURPOSE_MIN, Math.min(PURPOSE_MAX, columns - 1 - w0 - w1 - 4));
   const rows = [["tool", "kind", "purpose"], ...tools.map((t) => [t.name, t.kind, purposeOf(t.description, room)])];
   const lines = rows.map(([a = "", b = "", c = ""]) => `${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`);
-  lines.push("", `${tools.length} tool(s), contract ${CONTRACT_VERSION}`, "as the model sees it: tools --json (or --format anthropic|openai|markdown)");
+  lines.push("", `${tools.length} tool(s), contract ${CONTRACT_VERSION}`, "as the model sees it: tools --json (or --format anthropic|openai|mcp|markdown)");
   return `${lines.join("\n")}\n`;
 }
 
@@ -73,6 +73,15 @@ export function cmdTools(opts: { format?: string; json?: boolean; tool?: string;
       io.stdout(
         `${JSON.stringify(
           tools.map((t) => renderAnthropic(t)),
+          null,
+          2,
+        )}\n`,
+      );
+      break;
+    case "mcp":
+      io.stdout(
+        `${JSON.stringify(
+          tools.map((t) => renderMcp(t)),
           null,
           2,
         )}\n`,

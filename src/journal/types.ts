@@ -11,7 +11,7 @@ export const SCHEMA_VERSION = 2;
 export const LOG_FILE = "journal.log.jsonl";
 
 export type RunStatus = Static<typeof S.RunStatus>;
-export type LockPurpose = "run" | "reset" | "init" | "deposit" | "sim" | "standing" | "reconcile";
+export type LockPurpose = "run" | "reset" | "init" | "deposit" | "sim" | "standing" | "reconcile" | "mcp";
 export type NoteKind = Static<typeof S.NoteKind>;
 
 export type Checkpoint = Static<typeof S.Checkpoint>;

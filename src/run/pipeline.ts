@@ -24,7 +24,17 @@ import { ensureRunDir } from "./artifacts.js";
 import { agentPhase } from "./phases/agent.js";
 import { budgetPhase } from "./phases/budget.js";
 import { closeRun } from "./phases/close.js";
-import { type PipelineDeps, type Proposed, type RunStart, type ResumedProposal, type RunSummary, Stop, type Valued } from "./phases/context.js";
+import {
+  type Affordable,
+  type Phase,
+  type PipelineDeps,
+  type Proposed,
+  type RunStart,
+  type ResumedProposal,
+  type RunSummary,
+  Stop,
+  type Valued,
+} from "./phases/context.js";
 import { decisionPhase } from "./phases/decision.js";
 import { executePhase } from "./phases/execute.js";
 import { finalGatePhase } from "./phases/final-gate.js";
@@ -55,20 +65,28 @@ async function decideAndPlace(proposed: Proposed): Promise<Stop> {
   return executePhase.run(gated);
 }
 
-/** The daily run's phases, each on what the one before established (close always runs after them). */
-async function dailyPhases(ctx: RunStart): Promise<Stop> {
-  const valued = await valueRun(ctx);
-  if (valued instanceof Stop) return valued;
-  const open = await killSwitchPhase.run(valued);
-  if (open instanceof Stop) return open;
-  const fired = await standingPhase.run(open);
-  if (fired instanceof Stop) return fired;
-  const affordable = await budgetPhase.run(fired);
-  if (affordable instanceof Stop) return affordable;
-  const proposed = await agentPhase.run(affordable);
-  if (proposed instanceof Stop) return proposed;
-  return decideAndPlace(proposed);
+/**
+ * The daily run's phases with `agent` as the agent phase, each on what the one before established
+ * (close always runs after them). `tradewarden mcp` puts an MCP client's model in the agent's place.
+ */
+export function dailyPhasesWith(agent: Phase<Affordable, Proposed>): (ctx: RunStart) => Promise<Stop> {
+  return async (ctx) => {
+    const valued = await valueRun(ctx);
+    if (valued instanceof Stop) return valued;
+    const open = await killSwitchPhase.run(valued);
+    if (open instanceof Stop) return open;
+    const fired = await standingPhase.run(open);
+    if (fired instanceof Stop) return fired;
+    const affordable = await budgetPhase.run(fired);
+    if (affordable instanceof Stop) return affordable;
+    const proposed = await agent.run(affordable);
+    if (proposed instanceof Stop) return proposed;
+    return decideAndPlace(proposed);
+  };
 }
+
+/** The daily run's phases, the model working the day through the agent loop. */
+const dailyPhases = dailyPhasesWith(agentPhase);
 
 /** `tradewarden approve`: an earlier run's proposal (resume) in place of the standing, budget and agent phases. */
 function approvePhases(resume: ResumedProposal): (ctx: RunStart) => Promise<Stop> {

@@ -22,6 +22,8 @@ import type { Masker } from "../research/masking.js";
 import type { ResearchSetup } from "../research/search.js";
 import { makeSearchNewsHandler } from "../tools/handlers/search-news.js";
 import { makeSubmitOrdersAdapter } from "../tools/handlers/submit-orders.js";
+import { makeProposalStatusHandler } from "../tools/handlers/proposal-status.js";
+import { proposalStatus } from "../journal/proposal-status.js";
 import type { ToolHandlers } from "../tools/catalogue.js";
 import { dispatchable } from "../tools/define.js";
 import { withResultCheck } from "../tools/result-check.js";
@@ -115,6 +117,8 @@ export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<strin
       staleEvidence(ids, Object.fromEntries(items), deps.market.calendar, deps.tradingDay, deps.staleEvidenceDays),
     ),
     submit_orders: makeSubmitOrdersAdapter(submit),
+    // The run's own proposal is recorded only after it submits: by default the latest earlier one.
+    get_proposal_status: makeProposalStatusHandler((runId) => proposalStatus(deps.journal, runId, deps.runId)),
   };
   return { handlers: recordingEvidence(withResultCheck(dispatchable(handlers)), items), submit };
 }

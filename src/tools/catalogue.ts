@@ -10,6 +10,7 @@ import { getPortfolio } from "./defs/get-portfolio.js";
 import { getPosition } from "./defs/get-position.js";
 import { getSectorSummary } from "./defs/get-sector-summary.js";
 import { getPriceHistory } from "./defs/get-price-history.js";
+import { getProposalStatus } from "./defs/get-proposal-status.js";
 import { listUniverse } from "./defs/list-universe.js";
 import { recall } from "./defs/recall.js";
 import { remember } from "./defs/remember.js";
@@ -44,6 +45,7 @@ export const CATALOGUE = [
   listStandingOrders,
   cancelStandingOrder,
   submitOrders,
+  getProposalStatus,
 ] as const;
 
 export type ToolName = (typeof CATALOGUE)[number]["name"];

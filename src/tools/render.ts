@@ -117,6 +117,42 @@ export function renderOpenAI(tool: ServedContract): OpenAIToolDef {
   return { type: "function", function: { name: tool.name, description: modelDescription(tool), parameters: modelSchema(tool) } };
 }
 
+/** MCP's tool annotations: hints for the client (a client must not trust them for safety; the gate and the operator decide). */
+interface McpToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface McpToolDef {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: McpToolAnnotations;
+}
+
+/**
+ * The MCP form (`tools/list` of `tradewarden mcp`, `tools --format mcp`): the same description and
+ * input schema as the other forms. Reads and dry runs are read-only; writes change the account's
+ * journal (notes, watchlist, standing orders), removals being the destructive ones; the final tool
+ * records a proposal for the operator and places nothing.
+ */
+export function renderMcp(tool: ServedContract): McpToolDef {
+  const readOnly = tool.kind === "read" || tool.kind === "dry_run";
+  return {
+    name: tool.name,
+    description: modelDescription(tool),
+    inputSchema: plainSchema(tool.input),
+    annotations: {
+      readOnlyHint: readOnly,
+      destructiveHint: !readOnly && /^(remove|cancel)_/.test(tool.name),
+      idempotentHint: readOnly,
+      openWorldHint: false,
+    },
+  };
+}
+
 export interface CatalogueEntry {
   name: string;
   group: string;

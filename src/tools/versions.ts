@@ -4,7 +4,8 @@
  * published version stays available here:
  *
  * - `tw-tools/3` (current): the catalogue in `catalogue.ts`, rendered by `render.ts`. It differs
- *   from v2 in the kinds: the account's own notes, watchlist and standing-order writes are `write`.
+ *   from v2 in the kinds: the account's own notes, watchlist and standing-order writes are `write`;
+ *   and it adds `get_proposal_status` (what became of a proposal).
  * - `tw-tools/1` and `tw-tools/2`: frozen as data snapshots (`data/contracts/tw-tools-1.json`,
  *   `tw-tools-2.json`: the catalogue JSON each version printed). Their descriptions, schemas and call
  *   limits are served from the snapshot, never re-derived from today's code, so later edits to a

@@ -208,6 +208,7 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
     place_standing_order: () => ({ ok: true, data: { standing_order: {} } }),
     list_standing_orders: () => ({ ok: true, data: { standing_orders: [] } }),
     cancel_standing_order: () => ({ ok: true, data: { standing_order: {} } }),
+    get_proposal_status: () => ({ ok: true, data: { run_id: null, trading_day: null, status: "none", decided_by_run: null, orders: [], message: "none" } }),
     check_orders: counted("check_orders", dispatchable({ check_orders: makeCheckOrdersHandler(gateInputs) }).check_orders as ToolHandler),
     ...extra.handlers,
   };

@@ -73,7 +73,7 @@ describe("docs/architecture.md", () => {
       const fake = path.join(dir, "src");
       fs.cpSync(src, fake, { recursive: true });
       fs.mkdirSync(path.join(fake, "tools/widgets"), { recursive: true });
-      const swapped = page.replace("\nrecords\nrun\n", "\nrun\nrecords\n").replace("`src/agent/scripted/`", "`src/agent/scripts/`");
+      const swapped = page.replace("\nrun\ntools\n", "\ntools\nrun\n").replace("`src/agent/scripted/`", "`src/agent/scripts/`");
       expect(findings(swapped, fake).sort()).toEqual(
         [
           "the page does not name src/agent/scripted/",

@@ -116,8 +116,8 @@ describe("replay of a tw-tools/2 cassette", () => {
       submit_orders: "final",
       get_portfolio: "read",
     });
-    // tw-tools/3 adds the market tools of issue #29; every v2 tool is still there, in its order.
-    const added = ["get_position", "get_market_overview", "get_sector_summary"];
+    // tw-tools/3 adds the market tools of issue #29 and get_proposal_status (#27); every v2 tool is still there, in its order.
+    const added = ["get_position", "get_market_overview", "get_sector_summary", "get_proposal_status"];
     expect(contractSet().contracts.map((t) => t.name)).toEqual(expect.arrayContaining(added));
     expect(
       contractSet()

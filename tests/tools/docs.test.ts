@@ -13,7 +13,7 @@ import { EXIT } from "../../src/core/exit-codes.js";
 import { CATALOGUE, CONTRACT_VERSION, TOOL_NAMES } from "../../src/tools/catalogue.js";
 import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/core/tool-error-codes.js";
 import { ERROR_CONTRACT } from "../../src/agent/prompt.js";
-import { renderAnthropic, renderCatalogue, renderMarkdown, renderOpenAI } from "../../src/tools/render.js";
+import { renderAnthropic, renderCatalogue, renderMarkdown, renderMcp, renderOpenAI } from "../../src/tools/render.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DOCS = join(ROOT, "docs", "tools.md");
@@ -63,8 +63,8 @@ describe("docs/tools.md", () => {
 });
 
 describe("cmdTools", () => {
-  it("offers the four formats", () => {
-    expect([...TOOL_FORMATS]).toEqual(["json", "anthropic", "openai", "markdown"]);
+  it("offers the five formats", () => {
+    expect([...TOOL_FORMATS]).toEqual(["json", "anthropic", "openai", "mcp", "markdown"]);
   });
 
   it("prints the JSON catalogue with --json, exactly as --format json", () => {
@@ -87,6 +87,20 @@ describe("cmdTools", () => {
     const r = run({ format: "openai" });
     expect(r.code).toBe(EXIT.OK);
     expect(JSON.parse(r.stdout)).toEqual(CATALOGUE.map((t) => renderOpenAI(t)));
+  });
+
+  it("prints the MCP tools: the same descriptions and schemas as the Anthropic form, reads and dry runs marked read-only", () => {
+    const r = run({ format: "mcp" });
+    expect(r.code).toBe(EXIT.OK);
+    const mcp = JSON.parse(r.stdout) as { name: string; description: string; inputSchema: unknown; annotations: Record<string, boolean> }[];
+    expect(mcp).toEqual(CATALOGUE.map((t) => renderMcp(t)));
+    const anthropic = CATALOGUE.map((t) => renderAnthropic(t));
+    expect(mcp.map((t) => [t.name, t.description, t.inputSchema])).toEqual(anthropic.map((t) => [t.name, t.description, t.input_schema]));
+    for (const t of CATALOGUE) {
+      const a = mcp.find((m) => m.name === t.name)?.annotations;
+      expect(a?.readOnlyHint, t.name).toBe(t.kind === "read" || t.kind === "dry_run");
+      expect(a?.readOnlyHint, t.name).toBe(!t.mutates);
+    }
   });
 
   it("prints the markdown docs page", () => {

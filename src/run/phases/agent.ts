@@ -9,58 +9,23 @@ import { fileSink, RecordingClient } from "../../agent/cassette.js";
 import { agentLimitsFrom } from "../../agent/factory.js";
 import { runAgent } from "../../agent/loop.js";
 import { buildSystemPrompt, buildTaskMessage } from "../../agent/prompt.js";
-import { fxToBaseOf } from "../../config/fx.js";
 import { limitsOf } from "../../config/load.js";
 import { EXIT } from "../../core/exit-codes.js";
-import { buildToolRuntime } from "../../tools/runtime.js";
-import { CONTRACT_VERSION, TOOL_NAMES } from "../../tools/catalogue.js";
-import { offeredTools } from "../../tools/subsets.js";
+import { CONTRACT_VERSION } from "../../tools/catalogue.js";
 import { writeJsonAtomic } from "../artifacts.js";
 import { approveProposedStanding } from "../standing-approval.js";
-import { buildRunHandlers } from "../tool-handlers.js";
 import { watchlistLines } from "../watchlist-brief.js";
 import { type Affordable, type Phase, type Proposed, Stop } from "./context.js";
-import { evaluateOrders, gateInputs } from "./gate.js";
-import { createResearchSetup } from "../../research/setup.js";
-import { mentionsOf } from "../../research/mentions.js";
-import { maskEnabledEvent, modelTextLeaks } from "../masking.js";
+import { modelTextLeaks } from "../masking.js";
+import { agentTools } from "./agent-tools.js";
 
 export const agentPhase: Phase<Affordable, Proposed> = {
   name: "agent",
   async run(ctx) {
     const { deps } = ctx;
     const { journal, config, sink } = deps;
-    const { handlers, submit } = buildRunHandlers({
-      mode: deps.mode,
-      runId: ctx.runId,
-      tradingDay: ctx.tradingDay,
-      journal,
-      market: deps.market,
-      universe: deps.universe,
-      prices: ctx.prices,
-      baseCurrency: config.account.base_currency,
-      fxToBase: fxToBaseOf(config),
-      limits: { max_orders_per_month: config.limits.max_orders_per_month, max_drawdown_pct: config.limits.max_drawdown_pct },
-      now: ctx.sessionNow,
-      gateInputs: () => gateInputs(ctx),
-      evaluateOrders: (orders) => evaluateOrders(ctx, orders),
-      staleEvidenceDays: config.research.stale_evidence_days,
-      research: deps.research ?? createResearchSetup(config.research, { env: {}, historical: deps.broker.endpoint().kind === "sim" }),
-      onSearchLog: (entry) => sink.emit({ type: "research.search", ...entry }),
-      ...(deps.mask ? { mask: deps.mask } : {}),
-    });
-    const mask = deps.mask;
+    const { runtime, submit, mask, offered } = agentTools(ctx);
     const shown = (text: string) => (mask ? mask.maskText(text) : text);
-    if (mask) sink.emit(maskEnabledEvent(mask, deps.universe));
-    // Only the tools this run can use: observe and watch place nothing, a halted account trades nothing.
-    const offered = offeredTools(TOOL_NAMES, { mode: deps.mode, tradingState: journal.tradingState() });
-    const runtime = buildToolRuntime(handlers, {
-      runId: ctx.runId,
-      tradingDay: ctx.tradingDay,
-      offered,
-      subjectsOf: mentionsOf(deps.universe),
-      ...(mask ? { masking: mask.toolMasking() } : {}),
-    });
     const promptLimits = limitsOf(config);
     // Masked money: the one amount the prompt states is rescaled like every price the model sees.
     if (mask && promptLimits.max_order_notional !== null) promptLimits.max_order_notional *= mask.priceScale;

@@ -42,7 +42,8 @@ export interface PipelineDeps {
   /** The session's close (the simulated broker expires what is still working and marks the day played). */
   closeSession?: () => Promise<void>;
   market: MarketData;
-  model: ModelSetup & { id: string };
+  /** The model: a configured one, or (`tradewarden mcp`) an MCP client's, which tradewarden never calls. */
+  model: Omit<ModelSetup, "provider"> & { provider: ModelSetup["provider"] | "mcp"; id: string };
   approver: Approver;
   sink: EventSink;
   signal: AbortSignal;
