@@ -143,7 +143,7 @@ export function renderMcp(tool: ServedContract): McpToolDef {
   return {
     name: tool.name,
     description: modelDescription(tool),
-    inputSchema: plainSchema(tool.input),
+    inputSchema: modelSchema(tool),
     annotations: {
       readOnlyHint: readOnly,
       destructiveHint: !readOnly && /^(remove|cancel)_/.test(tool.name),
