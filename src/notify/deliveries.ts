@@ -14,7 +14,7 @@ import { writeFileAtomicSync } from "../util/atomic-write.js";
 const MAX_BYTES = 64 * 1024;
 const KEEP_LINES = 200;
 
-export const DeliverySchema = Type.Object({
+const DeliverySchema = Type.Object({
   at: Type.String(),
   channel: Type.String(),
   kind: Type.String(),
