@@ -306,9 +306,9 @@ program
 
 program
   .command("doctor")
-  .description("check the home, config, broker, model, market data and research provider; each problem with its fix")
+  .description("check the home, config, broker, model, market data, research provider and notification channels; each problem with its fix")
   .option("--json", "the checks as JSON", false)
-  .option("--ping", "also send the model a one-token request (costs a fraction of a cent)", false)
+  .option("--ping", "also send the model a one-token request (costs a fraction of a cent) and each notification channel a test message", false)
   .action(async (opts: { json: boolean; ping: boolean }, cmd: Command) => {
     setExit(await (await load.doctor()).cmdDoctor({ home: homeOf(cmd), json: opts.json, ping: opts.ping }, io));
   });

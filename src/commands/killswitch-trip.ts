@@ -8,7 +8,9 @@ import { createInterface } from "node:readline/promises";
 import { money, pct } from "../printers/format.js";
 import { killSwitchFacts } from "../run/killswitch.js";
 import { tripKillSwitch } from "../run/killswitch-trip.js";
+import { notifyTrip } from "../run/notify-run.js";
 import type { AccountServices } from "../run/services.js";
+import type { CommandIO } from "./io.js";
 
 /** Trips the kill switch unless already HALTED (recorded by run/killswitch-trip.ts); returns what to tell the person. */
 export async function tripByOperator(svc: AccountServices, reason: string): Promise<{ tripped: boolean; message: string }> {
@@ -33,6 +35,16 @@ export async function tripByOperator(svc: AccountServices, reason: string): Prom
     'to resume: tradewarden killswitch reset --yes --reason "…" (or tradewarden killswitch on a terminal)',
   ];
   return { tripped: true, message: `${lines.join("\n")}\n` };
+}
+
+/** Tells the [notify] channels of the operator's trip just recorded; a failed channel is said on stderr, never fails the trip. */
+export async function announceTrip(home: string, svc: AccountServices, io: CommandIO): Promise<void> {
+  if (svc.config.notify.channels.length === 0) return;
+  const trip = (await killSwitchFacts(svc)).trip;
+  if (!trip) return;
+  const r = await notifyTrip({ home, env: io.env, notify: svc.config.notify, currency: svc.config.account.base_currency }, trip);
+  for (const d of r.deliveries) if (!d.ok) io.stderr(`tradewarden: notification to ${d.channel} failed: ${d.detail} (recorded; see tradewarden doctor)\n`);
+  if (r.warning) io.stderr(`tradewarden: ${r.warning}\n`);
 }
 
 /** On a terminal: asks the person to type `word`; "yes" only for exactly that word, "interrupted" on Ctrl+C. */

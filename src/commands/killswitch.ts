@@ -11,7 +11,7 @@ import { createAccountServices } from "../run/services.js";
 import { TwError } from "../core/errors.js";
 import { prepareInkForTerminal } from "../util/terminal-env.js";
 import type { CommandIO } from "./io.js";
-import { confirmByTyping, tripByOperator } from "./killswitch-trip.js";
+import { announceTrip, confirmByTyping, tripByOperator } from "./killswitch-trip.js";
 
 export function describeFacts(f: KillSwitchFacts): string {
   const lines: string[] = [];
@@ -48,6 +48,7 @@ export async function cmdKillSwitchShow(opts: { home: string; json: boolean; int
       prepareInkForTerminal();
       const { runKillSwitchScreen } = await import("./killswitch-screen.js");
       const { reset, tripped, interrupted } = await runKillSwitchScreen(svc, io.env);
+      if (tripped) await announceTrip(opts.home, svc, io);
       io.stdout(
         reset
           ? "kill switch reset recorded in the journal\n"
@@ -124,6 +125,7 @@ export async function cmdKillSwitchTrip(opts: { home: string; yes: boolean; reas
     const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true });
     const r = await tripByOperator(svc, reason);
     io.stdout(r.message);
+    if (r.tripped) await announceTrip(opts.home, svc, io);
     return EXIT.OK;
   } catch (e) {
     if (e instanceof TwError) {

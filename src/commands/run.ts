@@ -11,8 +11,9 @@ import { AutoApprover, type Approver, NonInteractiveApprover } from "../run/appr
 import { EventSink } from "../run/event-sink.js";
 import { EXIT } from "../core/exit-codes.js";
 import { createHeadlessPrinter } from "../printers/headless.js";
-import { runDaily } from "../run/pipeline.js";
-import { createRunServices, accountDeps } from "../run/services.js";
+import { notifyRunOutcome } from "../run/notify-run.js";
+import { type RunSummary, runDaily } from "../run/pipeline.js";
+import { createRunServices, accountDeps, type RunServices } from "../run/services.js";
 import { checkSession, findPendingProposal, resumeDeps } from "../run/approve-pending.js";
 import type { RunMode } from "../core/domain.js";
 import { TwError } from "../core/errors.js";
@@ -122,6 +123,7 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
       consoleUi = null;
       io.stdout(`run ${summary.runId}: ${summary.outcome} (exit ${summary.exitCode}): ${summary.message}\n`);
     }
+    await announce(opts.home, io, services, summary, sink);
     if (opts.json) {
       const cycle = `${summary.runDir}/research-cycle.json`;
       if (existsSync(cycle)) io.stdout(`${JSON.stringify(JSON.parse(readFileSync(cycle, "utf8")))}\n`);
@@ -134,6 +136,28 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
     await lock?.release();
     interrupts.dispose();
   }
+}
+
+/** The run's notice to the [notify] channels (after the console has closed); a failed channel is said on stderr, never fails the run. */
+async function announce(home: string, io: CommandIO, services: RunServices, summary: RunSummary, sink: EventSink): Promise<void> {
+  if (services.config.notify.channels.length === 0) return;
+  let sessionCloses: string | null = null;
+  if (summary.outcome === "awaiting_approval") {
+    const c = await services.broker.clock().catch(() => null);
+    sessionCloses = c?.isOpen && c.nextClose ? c.nextClose : null;
+  }
+  const r = await notifyRunOutcome({
+    home,
+    env: io.env,
+    notify: services.config.notify,
+    summary,
+    events: sink.events,
+    sessionCloses,
+    currency: services.config.account.base_currency,
+  });
+  for (const d of r?.deliveries ?? [])
+    if (!d.ok) io.stderr(`tradewarden: notification to ${d.channel} failed: ${d.detail} (recorded; see tradewarden doctor)\n`);
+  if (r?.warning) io.stderr(`tradewarden: ${r.warning}\n`);
 }
 
 export { installInterruptHandlers } from "./interrupts.js";

@@ -9,6 +9,7 @@ import { type Limits, pickLimits } from "../core/limits.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
 import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
 import { describeErrors, lazyValidator } from "./ajv.js";
+import { notifyIssues, registerNotifySecrets } from "./notify-schema.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import type { Config, ConfigIssue, ConfigLoadResult } from "./types.js";
 import { loadUniverse } from "./universe.js";
@@ -56,6 +57,9 @@ export function validateConfigDocument(doc: unknown, file: string, source: strin
   if (!validate(data)) {
     return { ok: false, errors: describeErrors(validate.errors).map((i) => issueOf(file, i.path || "(root)", i.rule)) };
   }
+  const notify = notifyIssues(data.notify);
+  if (notify.length > 0) return { ok: false, errors: notify.map((i) => issueOf(file, i.path, i.rule)) };
+  registerNotifySecrets(data.notify);
   const config: Config = {
     source,
     account: data.account,
@@ -66,6 +70,7 @@ export function validateConfigDocument(doc: unknown, file: string, source: strin
     executor: data.executor,
     research: data.research,
     fx: data.fx,
+    notify: data.notify,
   };
   return { ok: true, config };
 }

@@ -1,8 +1,8 @@
 /**
  * `tradewarden doctor`: every check a new user needs, in order — home, config, the account (can it
- * trade: the kill switch, money, this month's spend), broker, model, market data, research provider. Sections that need the config are skipped when it does not load
+ * trade: the kill switch, money, this month's spend), broker, model, market data, research provider, notification channels. Sections that need the config are skipped when it does not load
  * (the config check has failed and says why). Nothing is written to the home; the model is called
- * only with --ping.
+ * only with --ping (which also sends each notification channel a test message).
  */
 import { MarketData } from "../../market/data.js";
 import { accountChecks } from "./account.js";
@@ -10,6 +10,7 @@ import { brokerChecks } from "./broker.js";
 import { configCheck, homeChecks } from "./home.js";
 import { marketChecks } from "./market.js";
 import { modelChecks } from "./model.js";
+import { notifyChecks } from "./notify.js";
 import { researchChecks } from "./research.js";
 import type { DoctorCheck, DoctorContext, DoctorReport, DoctorSectionCheck } from "./types.js";
 import { fail } from "./types.js";
@@ -34,6 +35,7 @@ export async function runDoctor(opts: { home: string; env: NodeJS.ProcessEnv; pi
     modelChecks,
     async (c) => (market ? marketChecks(c, market) : []),
     researchChecks,
+    notifyChecks,
   ];
   for (const section of sections) checks.push(...(await section(ctx)));
   return { ok: checks.every((c) => c.ok), home: opts.home, checks };
