@@ -10,6 +10,7 @@ import { bundledDataDir, homePaths } from "../util/paths.js";
 import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
 import { describeErrors, lazyValidator } from "./ajv.js";
 import { CONFIG_SCHEMA } from "./schema.js";
+import { scheduleIssues } from "./schedule.js";
 import type { Config, ConfigIssue, ConfigLoadResult } from "./types.js";
 import { loadUniverse } from "./universe.js";
 
@@ -66,7 +67,10 @@ export function validateConfigDocument(doc: unknown, file: string, source: strin
     executor: data.executor,
     research: data.research,
     fx: data.fx,
+    schedule: data.schedule,
   };
+  const rules = scheduleIssues(config.schedule);
+  if (rules.length > 0) return { ok: false, errors: rules.map((i) => issueOf(file, i.path, i.rule)) };
   return { ok: true, config };
 }
 

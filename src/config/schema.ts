@@ -8,6 +8,7 @@
 
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
 import { CURRENCY_PATTERN, LimitsSchema, MAX_AMOUNT } from "../core/limits.js";
+import { ScheduleSchema } from "./schedule.js";
 
 type Json = Record<string, unknown>;
 
@@ -204,6 +205,7 @@ export const CONFIG_SCHEMA = Type.Object(
     executor: ExecutorSchema,
     research: ResearchSchema,
     fx: FxSchema,
+    schedule: ScheduleSchema,
   },
   {
     $schema: "https://json-schema.org/draft/2020-12/schema",
