@@ -6,7 +6,7 @@
  */
 import { loopbackAllowedForTests } from "../broker/loopback.js";
 import { existsSync, readFileSync } from "node:fs";
-import { acquireLock } from "../journal/lock.js";
+import { acquireLock, type LockHandle } from "../journal/lock.js";
 import { AutoApprover, type Approver, NonInteractiveApprover } from "../run/approval.js";
 import { EventSink } from "../run/event-sink.js";
 import { EXIT } from "../core/exit-codes.js";
@@ -27,6 +27,8 @@ export interface RunCommandOptions {
   mode: RunMode;
   /** `tradewarden approve [RUN]`: decide the proposal awaiting approval instead of asking the model. */
   approve?: { runId?: string };
+  /** `tradewarden tick`: a scheduled run, inside the home's lock the tick already holds; told the run's id once it has one. */
+  scheduled?: { lock: LockHandle; onRunId: (runId: string) => void };
 }
 
 export interface Terminal {
@@ -66,10 +68,10 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
   const interrupts = installInterruptHandlers(io, useConsole ? (message) => sink.emit({ type: "run.note", level: "warn", message }) : undefined);
   const { controller, onSignal } = interrupts;
   let consoleUi: ConsoleFrontEnd | null = null;
-  let lock: Awaited<ReturnType<typeof acquireLock>> | null = null;
+  let lock: LockHandle | null = null;
   try {
     faultPoint("run.claimed");
-    lock = await acquireLock(opts.home, "run");
+    if (!opts.scheduled) lock = await acquireLock(opts.home, "run");
     const services = await createRunServices(opts.home, io.env);
     faultPoint("run.services");
     // `approve`: the pending proposal and its session are checked before anything is shown.
@@ -116,7 +118,9 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
       allowLoopbackBroker: loopbackAllowedForTests(),
       ...(resumed ? { resume: resumed.resume } : {}),
       research: services.research,
+      trigger: opts.scheduled ? "scheduled" : "manual",
     });
+    opts.scheduled?.onRunId(summary.runId);
     if (consoleUi) {
       await consoleUi.finish();
       consoleUi = null;
