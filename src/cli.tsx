@@ -10,6 +10,7 @@ import { registerData } from "./commands/data-cli.js";
 import { registerSimulate } from "./commands/simulate-cli.js";
 import { registerKillSwitchAndStanding } from "./commands/killswitch-standing-cli.js";
 import { registerWatchlist } from "./commands/watchlist-cli.js";
+import { registerSchedule } from "./commands/schedule-cli.js";
 import type { RunMode } from "./core/domain.js";
 import { TOOL_FORMATS } from "./tools/formats.js";
 import { prepareInkForTerminal } from "./util/terminal-env.js";
@@ -313,6 +314,7 @@ program
   });
 
 registerSimulate(program, { io, homeOf, setExit });
+registerSchedule(program, { io, homeOf, setExit });
 registerWatchlist(program, { io, homeOf, setExit }, async (home) => (await configOf(home)).config.account.timezone);
 
 const research = program.command("research").description("point-in-time news research");

@@ -13,14 +13,14 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["records"],
   ["run"],
   ["tools"],
-  ["agent", "broker", "executor", "gate", "journal", "market", "research"],
+  ["agent", "broker", "executor", "gate", "journal", "market", "research", "schedule"],
   ["config"],
   ["util"],
   ["core"],
 ];
 
 /** The domain layers: below the tools layer, which adapts them to the model. */
-export const DOMAIN_LAYERS: readonly string[] = ["agent", "broker", "executor", "gate", "journal", "market", "research"];
+export const DOMAIN_LAYERS: readonly string[] = ["agent", "broker", "executor", "gate", "journal", "market", "research", "schedule"];
 
 /**
  * Today's upward imports, each `importer -> imported` (src-relative). This list may only shrink: the
