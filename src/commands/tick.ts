@@ -13,6 +13,7 @@ import { TwError } from "../core/errors.js";
 import { EXIT, EXIT_TABLE } from "../core/exit-codes.js";
 import { acquireLock, type LockHandle } from "../journal/lock.js";
 import { marketOpenFor } from "../run/market-open.js";
+import { schedulerSilent } from "../run/scheduler-silent.js";
 import { localTime, type SlotWindow, silentThrough, slotAt, windowsAfter } from "../schedule/slots.js";
 import { appendRecord, type Heartbeat, readHeartbeat, readLog, slotState, writeHeartbeat } from "../schedule/store.js";
 import { schedulerNow } from "../util/test-clock.js";
@@ -29,7 +30,7 @@ export async function cmdTick(opts: { home: string }, io: CommandIO): Promise<nu
   const beat = (did: string): Heartbeat => ({ at: now.toISOString(), pid: process.pid, did });
   if (previous) {
     const missed = silentThrough(new Date(previous.at), now, cfg);
-    if (missed) await schedulerSilent(opts.home, previous, now, missed, io);
+    if (missed) await announceSilence(opts.home, previous, now, missed, io);
   }
   writeHeartbeat(opts.home, beat("ticking"));
   const did = await tickOnce(opts.home, cfg, now, io);
@@ -38,15 +39,10 @@ export async function cmdTick(opts: { home: string }, io: CommandIO): Promise<nu
   return EXIT.OK;
 }
 
-/**
- * The scheduler was silent while a slot was due (no heartbeat for longer than two tick intervals
- * across an open window). Said on stderr here; this is the one place the tick calls the silent-
- * scheduler notification.
- */
-async function schedulerSilent(home: string, previous: Heartbeat, now: Date, missed: SlotWindow, io: CommandIO): Promise<void> {
-  const minutes = Math.floor((now.getTime() - Date.parse(previous.at)) / 60_000);
-  io.stderr(
-    `tradewarden tick: the scheduler was silent for ${minutes} min (last heartbeat ${previous.at}; slot ${missed.slot} of ${missed.day} was due) in ${home}\n`,
+async function announceSilence(home: string, previous: Heartbeat, now: Date, missed: SlotWindow, io: CommandIO): Promise<void> {
+  const minutesSilent = Math.floor((now.getTime() - Date.parse(previous.at)) / 60_000);
+  await schedulerSilent({ home, lastHeartbeat: previous.at, minutesSilent, missed: `${missed.slot} of ${missed.day}` }, (line) =>
+    io.stderr(`tradewarden tick: ${line}\n`),
   );
 }
 

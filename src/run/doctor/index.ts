@@ -11,6 +11,7 @@ import { configCheck, homeChecks } from "./home.js";
 import { marketChecks } from "./market.js";
 import { modelChecks } from "./model.js";
 import { researchChecks } from "./research.js";
+import { scheduleChecks } from "./schedule.js";
 import type { DoctorCheck, DoctorContext, DoctorReport, DoctorSectionCheck } from "./types.js";
 import { fail } from "./types.js";
 
@@ -34,6 +35,7 @@ export async function runDoctor(opts: { home: string; env: NodeJS.ProcessEnv; pi
     modelChecks,
     async (c) => (market ? marketChecks(c, market) : []),
     researchChecks,
+    scheduleChecks,
   ];
   for (const section of sections) checks.push(...(await section(ctx)));
   return { ok: checks.every((c) => c.ok), home: opts.home, checks };
