@@ -27,8 +27,8 @@ export interface RunCommandOptions {
   mode: RunMode;
   /** `tradewarden approve [RUN]`: decide the proposal awaiting approval instead of asking the model. */
   approve?: { runId?: string };
-  /** `tradewarden tick`: a scheduled run, inside the home's lock the tick already holds; told the run's id once it has one. */
-  scheduled?: { lock: LockHandle; onRunId: (runId: string) => void };
+  /** `tradewarden tick`: a scheduled run with the id the tick chose, inside the home's lock the tick already holds. */
+  scheduled?: { lock: LockHandle; runId: string };
 }
 
 export interface Terminal {
@@ -118,9 +118,8 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
       allowLoopbackBroker: loopbackAllowedForTests(),
       ...(resumed ? { resume: resumed.resume } : {}),
       research: services.research,
-      trigger: opts.scheduled ? "scheduled" : "manual",
+      ...(opts.scheduled ? { trigger: "scheduled", runId: opts.scheduled.runId } : {}),
     });
-    opts.scheduled?.onRunId(summary.runId);
     if (consoleUi) {
       await consoleUi.finish();
       consoleUi = null;

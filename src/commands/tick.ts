@@ -12,7 +12,10 @@ import { requireConfig } from "../config/require.js";
 import { TwError } from "../core/errors.js";
 import { EXIT, EXIT_TABLE } from "../core/exit-codes.js";
 import { acquireLock, type LockHandle } from "../journal/lock.js";
+import { existsSync } from "node:fs";
 import { marketOpenFor } from "../run/market-open.js";
+import { newRunId } from "../run/pipeline.js";
+import { homePaths } from "../util/paths.js";
 import { schedulerSilent } from "../run/scheduler-silent.js";
 import { localTime, type SlotWindow, silentThrough, slotAt, windowsAfter } from "../schedule/slots.js";
 import { appendRecord, type Heartbeat, readHeartbeat, readLog, slotState, writeHeartbeat } from "../schedule/store.js";
@@ -94,11 +97,11 @@ async function attemptLocked(home: string, cfg: ScheduleConfig, now: Date, w: Sl
   const attempt = slotState(records, w, cfg.attempts).attempts.length + 1;
   io.stdout(`tick: slot ${w.slot} of ${w.day}, attempt ${attempt} of ${cfg.attempts}: starting the daily run (${cfg.mode})\n`);
   const t0 = Date.now();
-  let runId: string | null = null;
+  const runId = newRunId(new Date());
   let exitCode: number;
   let message: string | undefined;
   try {
-    exitCode = await cmdRun({ home, yes: cfg.mode === "yes", json: false, mode: "paper", scheduled: { lock, onRunId: (id) => (runId = id) } }, io, {
+    exitCode = await cmdRun({ home, yes: cfg.mode === "yes", json: false, mode: "paper", scheduled: { lock, runId } }, io, {
       interactive: false,
       colour: false,
     });
@@ -108,7 +111,9 @@ async function attemptLocked(home: string, cfg: ScheduleConfig, now: Date, w: Sl
     io.stderr(`tradewarden tick: the run failed: ${message}\n`);
   }
   const ended = new Date(now.getTime() + (Date.now() - t0));
-  const record = { kind: "attempt" as const, slot: w.slot, day: w.day, attempt, mode: cfg.mode, exit_code: exitCode, run_id: runId };
+  // The run's id is recorded once the run exists (its folder): a run refused before it started has none.
+  const started = existsSync(homePaths(home).runDir(runId));
+  const record = { kind: "attempt" as const, slot: w.slot, day: w.day, attempt, mode: cfg.mode, exit_code: exitCode, run_id: started ? runId : null };
   appendRecord(home, { ...record, started_at: now.toISOString(), ended_at: ended.toISOString(), ...(message ? { message } : {}) });
-  return `slot ${w.slot} of ${w.day}: attempt ${attempt} of ${cfg.attempts}: run ${runId ?? "(none started)"} exit ${exitCode} (${meaning(exitCode)})`;
+  return `slot ${w.slot} of ${w.day}: attempt ${attempt} of ${cfg.attempts}: run ${started ? runId : "(none started)"} exit ${exitCode} (${meaning(exitCode)})`;
 }
