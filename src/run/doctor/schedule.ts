@@ -15,14 +15,18 @@ import { fail, pass } from "./types.js";
 export async function scheduleChecks(ctx: DoctorContext): Promise<DoctorCheck[]> {
   if (!ctx.config) return [];
   const config = ctx.config;
-  const journal = await openJournal(ctx.home, { timezone: config.account.timezone, readOnly: true });
+  // A journal that does not open is the home check's finding; the schedule is read without its runs.
+  const runs = await openJournal(ctx.home, { timezone: config.account.timezone, readOnly: true }).then(
+    (j) => j.runs(),
+    () => [],
+  );
   const market = config.broker.kind === "sim" ? MarketData.load({ home: ctx.home }) : null;
   const s = scheduleStatus({
     home: ctx.home,
     schedule: config.schedule,
     accountTimezone: config.account.timezone,
     now: schedulerNow(),
-    runs: journal.runs(),
+    runs,
     ...(market ? { isTradingDay: (day: string) => simTradingDay(market, day) } : {}),
   });
   const details = { installed: s.installed?.kind ?? null, heartbeat: s.heartbeat, last: s.last.slice(-3), silent: s.silent };
