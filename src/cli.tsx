@@ -11,6 +11,7 @@ import { registerSimulate } from "./commands/simulate-cli.js";
 import { registerKillSwitchAndStanding } from "./commands/killswitch-standing-cli.js";
 import { registerWatchlist } from "./commands/watchlist-cli.js";
 import { registerMcp } from "./commands/mcp-cli.js";
+import { registerSchedule } from "./commands/schedule-cli.js";
 import type { RunMode } from "./core/domain.js";
 import { TOOL_FORMATS } from "./tools/formats.js";
 import { prepareInkForTerminal } from "./util/terminal-env.js";
@@ -314,6 +315,7 @@ program
   });
 
 registerSimulate(program, { io, homeOf, setExit });
+registerSchedule(program, { io, homeOf, setExit });
 registerWatchlist(program, { io, homeOf, setExit }, async (home) => (await configOf(home)).config.account.timezone);
 registerMcp(program, { io, homeOf, setExit });
 

@@ -14,14 +14,14 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["mcp"],
   ["run"],
   ["tools"],
-  ["agent", "broker", "executor", "gate", "journal", "market", "notify", "research"],
+  ["agent", "broker", "executor", "gate", "journal", "market", "notify", "research", "schedule"],
   ["config"],
   ["util"],
   ["core"],
 ];
 
 /** The domain layers: below the tools layer, which adapts them to the model. */
-export const DOMAIN_LAYERS: readonly string[] = ["agent", "broker", "executor", "gate", "journal", "market", "notify", "research"];
+export const DOMAIN_LAYERS: readonly string[] = ["agent", "broker", "executor", "gate", "journal", "market", "notify", "research", "schedule"];
 
 /**
  * Today's upward imports, each `importer -> imported` (src-relative). This list may only shrink: the

@@ -200,6 +200,7 @@ function journalBrowserSource(journal: Journal, home: string, maxDrawdownPct: nu
           started_at: r.started_at,
           trading_day: r.trading_day,
           mode: r.mode,
+          trigger: r.trigger ?? "manual",
           outcome: r.outcome,
           ...decidedField(journal, r.run_id),
           orders: journal.orders(r.run_id).length,
@@ -244,7 +245,7 @@ export async function cmdJournalBrowse(
   io.stdout(`${"run".padEnd(28)} ${"day".padEnd(10)} ${"mode".padEnd(7)} ${"outcome".padEnd(18)} orders fills   cost\n`);
   for (const r of runs) {
     io.stdout(
-      `${r.run_id.padEnd(28)} ${r.trading_day.padEnd(10)} ${r.mode.padEnd(7)} ${(r.outcome ?? "running").padEnd(18)} ${String(r.orders).padStart(6)} ${String(r.fills).padStart(5)} ${`$${r.cost_usd.toFixed(4)}`.padStart(7)}${r.decided_by ? `  ${outcomeText(r)}` : ""}\n`,
+      `${r.run_id.padEnd(28)} ${r.trading_day.padEnd(10)} ${r.mode.padEnd(7)} ${(r.outcome ?? "running").padEnd(18)} ${String(r.orders).padStart(6)} ${String(r.fills).padStart(5)} ${`$${r.cost_usd.toFixed(4)}`.padStart(7)}${r.decided_by ? `  ${outcomeText(r)}` : ""}${r.trigger === "scheduled" ? "  (scheduled)" : ""}\n`,
     );
   }
   return 0;

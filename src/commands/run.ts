@@ -6,7 +6,7 @@
  */
 import { loopbackAllowedForTests } from "../broker/loopback.js";
 import { existsSync, readFileSync } from "node:fs";
-import { acquireLock } from "../journal/lock.js";
+import { acquireLock, type LockHandle } from "../journal/lock.js";
 import { AutoApprover, type Approver, NonInteractiveApprover } from "../run/approval.js";
 import { EventSink } from "../run/event-sink.js";
 import { EXIT } from "../core/exit-codes.js";
@@ -28,6 +28,8 @@ export interface RunCommandOptions {
   mode: RunMode;
   /** `tradewarden approve [RUN]`: decide the proposal awaiting approval instead of asking the model. */
   approve?: { runId?: string };
+  /** `tradewarden tick`: a scheduled run with the id the tick chose, inside the home's lock the tick already holds. */
+  scheduled?: { lock: LockHandle; runId: string };
 }
 
 export interface Terminal {
@@ -67,10 +69,10 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
   const interrupts = installInterruptHandlers(io, useConsole ? (message) => sink.emit({ type: "run.note", level: "warn", message }) : undefined);
   const { controller, onSignal } = interrupts;
   let consoleUi: ConsoleFrontEnd | null = null;
-  let lock: Awaited<ReturnType<typeof acquireLock>> | null = null;
+  let lock: LockHandle | null = null;
   try {
     faultPoint("run.claimed");
-    lock = await acquireLock(opts.home, "run");
+    if (!opts.scheduled) lock = await acquireLock(opts.home, "run");
     const services = await createRunServices(opts.home, io.env);
     faultPoint("run.services");
     // `approve`: the pending proposal and its session are checked before anything is shown.
@@ -117,6 +119,7 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
       allowLoopbackBroker: loopbackAllowedForTests(),
       ...(resumed ? { resume: resumed.resume } : {}),
       research: services.research,
+      ...(opts.scheduled ? { trigger: "scheduled", runId: opts.scheduled.runId } : {}),
     });
     if (consoleUi) {
       await consoleUi.finish();

@@ -11,6 +11,7 @@ import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
 import { describeErrors, lazyValidator } from "./ajv.js";
 import { notifyIssues, registerNotifySecrets } from "./notify-schema.js";
 import { CONFIG_SCHEMA } from "./schema.js";
+import { scheduleIssues } from "./schedule.js";
 import type { Config, ConfigIssue, ConfigLoadResult } from "./types.js";
 import { loadUniverse } from "./universe.js";
 
@@ -71,7 +72,10 @@ export function validateConfigDocument(doc: unknown, file: string, source: strin
     research: data.research,
     fx: data.fx,
     notify: data.notify,
+    schedule: data.schedule,
   };
+  const rules = scheduleIssues(config.schedule);
+  if (rules.length > 0) return { ok: false, errors: rules.map((i) => issueOf(file, i.path, i.rule)) };
   return { ok: true, config };
 }
 

@@ -9,6 +9,7 @@
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
 import { CURRENCY_PATTERN, LimitsSchema, MAX_AMOUNT } from "../core/limits.js";
 import { NotifySchema } from "./notify-schema.js";
+import { ScheduleSchema } from "./schedule.js";
 
 type Json = Record<string, unknown>;
 
@@ -206,6 +207,7 @@ export const CONFIG_SCHEMA = Type.Object(
     research: ResearchSchema,
     fx: FxSchema,
     notify: NotifySchema,
+    schedule: ScheduleSchema,
   },
   {
     $schema: "https://json-schema.org/draft/2020-12/schema",

@@ -11,7 +11,7 @@ import { isPidAlive } from "./lock.js";
 import { positive } from "./orders.js";
 import type { State } from "./state.js";
 import { toMs } from "./time.js";
-import type { JournalEventBody, LiquidationStatus, ResetRecord, RunRecord } from "./types.js";
+import type { JournalEventBody, LiquidationStatus, ResetRecord, RunRecord, RunTrigger } from "./types.js";
 
 /** A run still "running" this long after it started is closed as aborted by the next run. */
 const STALE_RUN_MS = 30 * 60_000;
@@ -22,6 +22,8 @@ export interface StartRunArgs {
   trading_day: string;
   model: { provider: string; id: string };
   broker: { kind: string; account_id?: string; endpoint?: string };
+  /** Who started the run (default manual). */
+  trigger?: RunTrigger;
 }
 
 export function startRunEvents(s: State, args: StartRunArgs & { at: string }): { events: JournalEventBody[]; result: { aborted: string[] } } {
@@ -62,6 +64,7 @@ export function startRunEvents(s: State, args: StartRunArgs & { at: string }): {
     broker: args.broker,
     pid: process.pid,
     host,
+    trigger: args.trigger ?? "manual",
     first_value_minor: null,
     previous_value_minor: null,
     peak_after_minor: null,

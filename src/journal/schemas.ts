@@ -41,6 +41,8 @@ export const RunStatus = Type.Union([
   Type.Literal("interrupted"),
   Type.Literal("aborted"),
 ]);
+/** What started a run: the scheduler (`tradewarden tick`) or a person (`run`, `approve`). */
+export const RunTrigger = Type.Union([Type.Literal("scheduled"), Type.Literal("manual")]);
 export const NoteKind = Type.Union([Type.Literal("observation"), Type.Literal("lesson"), Type.Literal("plan"), Type.Literal("watch")]);
 export const ApprovalDecision = Type.Union([
   Type.Literal("approved"),
@@ -73,6 +75,8 @@ export const RunRecord = Type.Object({
   broker: Type.Object({ kind: Str, account_id: Type.Optional(Str), endpoint: Type.Optional(Str) }),
   pid: Type.Integer(),
   host: Str,
+  /** Who started the run: `tradewarden tick` in a schedule slot, or a person. Absent in older journals: manual. */
+  trigger: Type.Optional(RunTrigger),
   /** The run's first valuation (the only one that moves the peak), and the previous run's. */
   first_value_minor: Nullable(Minor),
   previous_value_minor: Nullable(Minor),

@@ -13,6 +13,7 @@ export const LOG_FILE = "journal.log.jsonl";
 export type RunStatus = Static<typeof S.RunStatus>;
 export type LockPurpose = "run" | "reset" | "init" | "deposit" | "sim" | "standing" | "reconcile" | "mcp";
 export type NoteKind = Static<typeof S.NoteKind>;
+export type RunTrigger = Static<typeof S.RunTrigger>;
 
 export type Checkpoint = Static<typeof S.Checkpoint>;
 export type HeadDoc = Static<typeof S.HeadDoc>;

@@ -101,7 +101,8 @@ function approvePhases(resume: ResumedProposal): (ctx: RunStart) => Promise<Stop
   };
 }
 
-function newRunId(at: Date): string {
+/** A run's id: its UTC start time and a random suffix (sortable by time). */
+export function newRunId(at: Date): string {
   const stamp = at
     .toISOString()
     .replace(/[-:]/g, "")

@@ -12,6 +12,8 @@ export interface JournalRunSummary {
   started_at: string;
   trading_day: string;
   mode: string;
+  /** Who started it: the scheduler (`tradewarden tick`) or a person; runs of older journals are manual. */
+  trigger?: "scheduled" | "manual";
   outcome: string | null;
   /** A proposal recorded as awaiting approval and decided later: the run that decided it. */
   decided_by?: DecidedBy;
@@ -116,7 +118,7 @@ export function filterRuns(runs: readonly JournalRunSummary[], query: string): J
   if (!q) return [...runs];
   const terms = q.split(/\s+/);
   return runs.filter((r) => {
-    const hay = `${r.run_id} ${r.trading_day} ${r.started_at} ${r.mode} ${outcomeText(r)}`.toLowerCase();
+    const hay = `${r.run_id} ${r.trading_day} ${r.started_at} ${r.mode} ${r.trigger ?? "manual"} ${outcomeText(r)}`.toLowerCase();
     return terms.every((t) => hay.includes(t));
   });
 }

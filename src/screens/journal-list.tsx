@@ -1,7 +1,7 @@
 /**
  * The journal's runs list. Column priority (tested at 70/80/120/200 columns): the trading day and
- * the outcome never go; the wall-clock start goes first, then orders/fills, mode, cost; the run
- * id is kept as long as anything else is.
+ * the outcome never go; the wall-clock start goes first, then orders/fills, who started the run
+ * (`sched` by the scheduler, `you` by hand), mode, cost; the run id is kept as long as anything else is.
  */
 import { Box, Text } from "ink";
 import { usd } from "../printers/format.js";
@@ -11,10 +11,11 @@ import { type JournalRunSummary, outcomeCell } from "./journal-data.js";
 import { windowStart } from "./scroll.js";
 import { type Tone, useTheme } from "./theme.js";
 
-type RunColumn = "day" | "started" | "mode" | "outcome" | "orders" | "cost" | "run";
+type RunColumn = "day" | "started" | "by" | "mode" | "outcome" | "orders" | "cost" | "run";
 const COLUMNS: readonly Column<RunColumn>[] = [
   { id: "day", header: "day", width: 11, align: "left", priority: Number.POSITIVE_INFINITY },
   { id: "started", header: "started (UTC)", width: 17, align: "left", priority: 1 },
+  { id: "by", header: "by", width: 5, align: "left", priority: 3 },
   { id: "mode", header: "mode", width: 8, align: "left", priority: 4 },
   { id: "outcome", header: "outcome", width: 18, align: "left", priority: Number.POSITIVE_INFINITY },
   { id: "orders", header: "ord/fill", width: 9, align: "right", priority: 2 },
@@ -35,6 +36,7 @@ function runRow(cols: readonly Column<RunColumn>[], r: JournalRunSummary, select
   return `${selected ? "›" : " "} ${cells(cols, {
     day: sanitizeLine(r.trading_day),
     started: sanitizeLine(r.started_at).replace("T", " ").slice(0, 16),
+    by: r.trigger === "scheduled" ? "sched" : "you",
     mode: sanitizeLine(r.mode),
     outcome: sanitizeLine(outcomeCell(r)),
     orders: `${r.orders}/${r.fills}`,

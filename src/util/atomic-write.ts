@@ -12,7 +12,7 @@
  * synchronous and an asynchronous form, plus the folder's fsync (which that library does not do).
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
@@ -65,6 +65,21 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
     throw e;
   }
   if (durable) fsyncDirSync(dirname(path));
+}
+
+/**
+ * Appends one line to a log file (created if missing) and flushes it to the disk: for small
+ * append-only logs such as the scheduler's attempts. One write of a line opened with O_APPEND, so
+ * two processes appending at once never interleave inside a line.
+ */
+export function appendLineDurableSync(path: string, line: string): void {
+  const fd = openSync(path, "a", 0o600);
+  try {
+    writeSync(fd, line.endsWith("\n") ? line : `${line}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 async function fsyncDir(dir: string): Promise<void> {

@@ -67,7 +67,7 @@ describe("a healthy home", () => {
     const { report, exit, text } = await doctor(home, [], {}, true);
     expect(exit).toBe(0);
     expect(report.ok).toBe(true);
-    expect([...new Set(report.checks.map((c) => c.section))]).toEqual(["home", "config", "broker", "model", "market", "research", "notify"]);
+    expect([...new Set(report.checks.map((c) => c.section))]).toEqual(["home", "config", "broker", "model", "market", "research", "notify", "schedule"]);
     expect(failed(report)).toEqual([]);
     expect(check(report, "config.valid")?.details?.effective).toMatchObject({ model: { provider: "auto" }, broker: { kind: "sim" } });
     expect(check(report, "market.ALFA")).toMatchObject({ ok: true, details: { last: "2006-12-29", as_of_day: "2007-01-03" } });

@@ -24,6 +24,7 @@ const SCRUBBED = [
   "TRADEWARDEN_DEBUG",
   "TRADEWARDEN_ALLOW_LOOPBACK_BROKER",
   "TRADEWARDEN_TEST_FAULT",
+  "TRADEWARDEN_TEST_NOW",
 ];
 
 /** The environment every child gets: this process's, minus what would change what runs. */
@@ -61,6 +62,8 @@ export interface TwOptions {
   allowLoopbackBroker?: boolean;
   /** Arm the test-only fault hooks (src/util/test-fault.ts) with this spec, e.g. "executor.after_send=kill". */
   faults?: string;
+  /** The scheduler's test-only "now" (src/util/test-clock.ts), an ISO instant; preloads the test hook as `faults` does. */
+  now?: string;
 }
 
 export const ALLOW_LOOPBACK_HOOK = pathToFileURL(join(ROOT, "tests/fixtures/allow-loopback-broker.mjs")).href;
@@ -70,12 +73,12 @@ type TwResult = Result<{ reject: false; extendEnv: false }>;
 
 /** Spawns `tradewarden --home <home> ...args` (no terminal, never rejects). */
 export function tw(home: string, args: readonly string[], opts: TwOptions = {}): ResultPromise<Options & { reject: false }> {
-  const preload = [...(opts.allowLoopbackBroker ? ["--import", ALLOW_LOOPBACK_HOOK] : []), ...(opts.faults ? ["--import", TEST_FAULT_HOOK] : [])];
+  const preload = [...(opts.allowLoopbackBroker ? ["--import", ALLOW_LOOPBACK_HOOK] : []), ...(opts.faults || opts.now ? ["--import", TEST_FAULT_HOOK] : [])];
   return execa(process.execPath, [...preload, BIN, "--home", home, ...args], {
     cwd: ROOT,
     reject: false,
     extendEnv: false,
-    env: childEnv({ ...opts.env, ...(opts.faults ? { TRADEWARDEN_TEST_FAULT: opts.faults } : {}) }),
+    env: childEnv({ ...opts.env, ...(opts.faults ? { TRADEWARDEN_TEST_FAULT: opts.faults } : {}), ...(opts.now ? { TRADEWARDEN_TEST_NOW: opts.now } : {}) }),
     stdin: "pipe",
     timeout: opts.timeoutMs ?? 45_000,
     killSignal: "SIGKILL",

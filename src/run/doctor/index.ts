@@ -12,6 +12,7 @@ import { marketChecks } from "./market.js";
 import { modelChecks } from "./model.js";
 import { notifyChecks } from "./notify.js";
 import { researchChecks } from "./research.js";
+import { scheduleChecks } from "./schedule.js";
 import type { DoctorCheck, DoctorContext, DoctorReport, DoctorSectionCheck } from "./types.js";
 import { fail } from "./types.js";
 
@@ -36,6 +37,7 @@ export async function runDoctor(opts: { home: string; env: NodeJS.ProcessEnv; pi
     async (c) => (market ? marketChecks(c, market) : []),
     researchChecks,
     notifyChecks,
+    scheduleChecks,
   ];
   for (const section of sections) checks.push(...(await section(ctx)));
   return { ok: checks.every((c) => c.ok), home: opts.home, checks };

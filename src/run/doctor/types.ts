@@ -1,7 +1,7 @@
 /** What `tradewarden doctor` reports: checks grouped by section, each passed or failed with a one-line fix. */
 import type { Config, Universe } from "../../config/types.js";
 
-export type DoctorSection = "home" | "config" | "account" | "broker" | "model" | "market" | "research" | "notify";
+export type DoctorSection = "home" | "config" | "account" | "broker" | "model" | "market" | "research" | "notify" | "schedule";
 
 export interface DoctorCheck {
   /** Stable id, e.g. "home.lock", "market.ALFA". */

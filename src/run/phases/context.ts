@@ -17,6 +17,7 @@ import type { ExitCode } from "../../core/exit-codes.js";
 import type { FundedBySells, OpenOrder } from "../../core/gate-types.js";
 import type { Order } from "../../core/order.js";
 import type { Journal } from "../../journal/journal.js";
+import type { RunTrigger } from "../../journal/types.js";
 import type { MarketData, MarketView } from "../../market/data.js";
 import type { Approver } from "../approval.js";
 import type { ArtifactPaths } from "../artifacts.js";
@@ -56,6 +57,8 @@ export interface PipelineDeps {
   allowLoopbackBroker?: boolean;
   /** The session's clock (orders are filed, and the monthly quota counted, by it); default: the wall clock. */
   sessionClock?: SessionClock;
+  /** Who started the run: `tradewarden tick` (scheduled) or a person (manual, the default); recorded with the run. */
+  trigger?: RunTrigger;
   /** A preset run id (tests); default: time + random. */
   runId?: string;
   /** News research (search_news); default: the config's [research] with no secrets read. */

@@ -71,7 +71,15 @@ async function recordStart(o: Opened): Promise<void> {
   }
   const model = { provider: deps.model.provider, id: deps.model.id };
   const brokerInfo = { kind: endpoint.kind, account_id: o.account.account_id, endpoint: endpoint.url };
-  const { aborted } = await journal.startRun({ run_id: o.runId, mode: deps.mode, trading_day: o.tradingDay, at: o.now(), model, broker: brokerInfo });
+  const { aborted } = await journal.startRun({
+    run_id: o.runId,
+    mode: deps.mode,
+    trading_day: o.tradingDay,
+    at: o.now(),
+    model,
+    broker: brokerInfo,
+    ...(deps.trigger ? { trigger: deps.trigger } : {}),
+  });
   o.progress.started = true;
   sink.emit({
     type: "run.started",
