@@ -57,3 +57,24 @@ export function quantity(n: number): string {
 export function signedMoney(n: number, currency = "", digits = currencyDigits(currency)): string {
   return `${n > 0 ? "+" : n < 0 ? "−" : ""}${money(Math.abs(n), currency, digits)}`;
 }
+
+/** A count (tokens, bars, days, rows) with thousands separators. */
+export function count(n: number): string {
+  return fmt(0, 0).format(n);
+}
+
+/** LLM spend in US dollars: four decimals under a dollar ($0.0123, a run's cost), two from a dollar up ($1,234.50). */
+export function usd(n: number): string {
+  const d = Math.abs(n) < 1 ? 4 : 2;
+  return `$${fmt(d, d).format(n)}`;
+}
+
+/** A number said by `say` when there is one; "?" when a value is missing or not a number (a tool result's summary). */
+export function num(v: unknown, say: (n: number) => string): string {
+  return typeof v === "number" && Number.isFinite(v) ? say(v) : "?";
+}
+
+/** A plain decimal (a ratio: Sharpe, turnover) with thousands separators and `digits` places. */
+export function decimal(n: number, digits = 2): string {
+  return fmt(digits, digits).format(n);
+}

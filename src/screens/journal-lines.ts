@@ -19,12 +19,12 @@ function eventTone(e: RunEvent): Tone {
   return "plain";
 }
 
-function verdictLines(title: string, decisions: readonly GateDecision[]): Line[] {
+function verdictLines(title: string, decisions: readonly GateDecision[], currency: string): Line[] {
   const out: Line[] = [{ text: title, tone: "accent" }];
   for (const d of decisions) {
     const head = `${sanitizeLine(String(d.order.side)).toUpperCase()} ${quantity(d.order.quantity)} ${sanitizeLine(String(d.order.symbol))} @ ${price(d.order.limit_price)}`;
     out.push({
-      text: `  ${d.approved ? "✓" : "✗"} ${head} · notional ${money(d.notional)}${d.approved ? " · approved" : " · BLOCKED"}`,
+      text: `  ${d.approved ? "✓" : "✗"} ${head} · notional ${money(d.notional, currency)}${d.approved ? " · approved" : " · BLOCKED"}`,
       tone: d.approved ? "ok" : "error",
     });
     for (const r of d.reasons) out.push({ text: `      ${r.code}: ${sanitizeLine(r.message)}`, tone: "error" });
@@ -36,6 +36,12 @@ function verdictLines(title: string, decisions: readonly GateDecision[]): Line[]
 const clock = (at: string | undefined) => (at ?? "").slice(11, 19);
 /** When a fill was booked, on the wall clock: its own date and time, never glued to the trading day. */
 const bookedAt = (at: string) => `${sanitizeLine(at.slice(0, 10))} ${clock(at)} UTC`;
+
+/** The run's base currency, from its start event ("" when the run never said). */
+function currencyOf(d: JournalRunDetail): string {
+  for (const e of d.events) if (e.type === "run.started") return e.base_currency;
+  return "";
+}
 
 function decisionOf(d: JournalRunDetail): JournalDecision | null {
   if (d.decision) return d.decision;
@@ -91,17 +97,17 @@ export function detailLines(d: JournalRunDetail, summary: JournalRunSummary | un
   if (d.fills.length === 0) push("  none", "dim");
   for (const f of d.fills)
     push(
-      `  ${f.side} ${quantity(f.quantity)} ${sanitizeLine(f.symbol)} @ ${price(f.price)}${f.commission !== undefined ? ` · commission ${money(f.commission)}` : ""} · trading day ${sanitizeLine(day || "?")} · booked ${bookedAt(f.at)}`,
+      `  ${f.side} ${quantity(f.quantity)} ${sanitizeLine(f.symbol)} @ ${price(f.price)}${f.commission !== undefined ? ` · commission ${money(f.commission, currencyOf(d))}` : ""} · trading day ${sanitizeLine(day || "?")} · booked ${bookedAt(f.at)}`,
     );
 
   const proposal = d.events.find((e) => e.type === "proposal");
   if (proposal?.type === "proposal") {
     out.push({ text: "", tone: "plain" });
     push(`Proposal summary: ${sanitizeLine(proposal.summary)}`);
-    out.push(...verdictLines("Gate verdicts on the proposal", proposal.decisions));
+    out.push(...verdictLines("Gate verdicts on the proposal", proposal.decisions, currencyOf(d)));
   }
   const final = d.events.find((e) => e.type === "gate.final");
-  if (final?.type === "gate.final") out.push(...verdictLines("Final gate", final.decisions));
+  if (final?.type === "gate.final") out.push(...verdictLines("Final gate", final.decisions, currencyOf(d)));
 
   out.push(...timelineLines(d, day, width));
   return out;
@@ -130,7 +136,7 @@ function timelineLines(d: JournalRunDetail, day: string, width: number): Line[] 
       continue;
     }
     flushText(lastAt);
-    const s = describe(e, plainPaint);
+    const s = describe(e, plainPaint, currencyOf(d));
     if (s === null) continue;
     sanitizeText(s)
       .split("\n")

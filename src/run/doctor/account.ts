@@ -5,12 +5,11 @@
  */
 import type { Journal } from "../../journal/journal.js";
 import { openJournal } from "../../journal/journal.js";
-import { money, pct } from "../../core/format.js";
+import { money, pct, usd } from "../../core/format.js";
 import type { DoctorCheck, DoctorContext } from "./types.js";
 import { fail, pass } from "./types.js";
 
 /** LLM spend: micro-dollars shown to the cent of a cent, as the run's budget stop says it. */
-const usd = (n: number) => money(n, "USD", 4);
 
 const RESET = 'review the trip with `tradewarden killswitch`, then `tradewarden killswitch reset --yes --reason "…"` (or reset it on the killswitch screen)';
 
