@@ -36,6 +36,7 @@ import { last, requestChars, type Step, stepsOf } from "./scripted/conversation.
 import { momentumAction } from "./scripted/momentum.js";
 import { blockedThenRevise, invalidThenRepair, pendingAbandoned } from "./scripted/scenarios.js";
 import { isScriptName, SCRIPTS, type ScriptedOptions, type ScriptName } from "./scripted/scripts.js";
+import { standingOrdersAction } from "./scripted/standing.js";
 import { type CallHooks, type ContentBlock, ModelCallError, type ModelClient, type ModelRequest, type ModelResponse } from "./types.js";
 
 export { isScriptName, SCRIPTS, type ScriptedOptions, type ScriptName } from "./scripted/scripts.js";
@@ -103,6 +104,8 @@ export class ScriptedClient implements ModelClient {
         return blockedThenRevise(steps);
       case "pending-abandoned":
         return pendingAbandoned(steps);
+      case "standing-orders":
+        return standingOrdersAction(steps);
       default:
         return momentumAction(steps, this.opts.limits, watch);
     }

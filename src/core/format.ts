@@ -78,3 +78,27 @@ export function num(v: unknown, say: (n: number) => string): string {
 export function decimal(n: number, digits = 2): string {
   return fmt(digits, digits).format(n);
 }
+
+/**
+ * A wall-clock instant as a person reads it, "2026-12-02 13:02:44 UTC" (never the ISO T…Z form);
+ * said beside the trading day it belongs to, never merged with it. As given when it is not a time.
+ */
+export function wallClock(at: string, seconds = true): string {
+  const t = Date.parse(at);
+  if (!Number.isFinite(t)) return at;
+  const iso = new Date(t).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, seconds ? 19 : 16)} UTC`;
+}
+
+/** A moment said as its trading day and, apart, its wall-clock time: "trading day 2007-01-04 (at 2026-12-02 13:02:44 UTC)". */
+export function dayAndClock(tradingDay: string, at: string): string {
+  return `trading day ${tradingDay} (at ${wallClock(at)})`;
+}
+
+/**
+ * A number with exactly `digits` places and no thousands separators: only for sentences whose text
+ * is itself a public contract (the gate's block messages inside `gate check --scenario` JSON).
+ */
+export function fixed(n: number, digits = 2): string {
+  return n.toFixed(digits);
+}

@@ -1,11 +1,12 @@
 /** Number formatting for gate messages: every block message carries its numbers. Pure. */
+import { fixed } from "../core/format.js";
 
 /** A money or price amount: two decimals (more when the value needs them, e.g. 0.0042). */
 export function fmtNum(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   const abs = Math.abs(n);
   if (abs !== 0 && abs < 0.01) return String(Number(n.toPrecision(4)));
-  return n.toFixed(2);
+  return fixed(n, 2);
 }
 
 /** A quantity: as given (whole shares print without decimals). */
@@ -16,7 +17,7 @@ export function fmtQty(n: number): string {
 
 /** A computed percentage: two decimals. */
 export function fmtPct(n: number): string {
-  return Number.isFinite(n) ? `${n.toFixed(2)}%` : String(n);
+  return Number.isFinite(n) ? `${fixed(n, 2)}%` : String(n);
 }
 
 /** A configured limit, as the user wrote it ("2%", "12.5%"). */
@@ -43,5 +44,5 @@ export function fmtMoney(n: number, digits: number): string {
   if (!Number.isFinite(n) || digits === 2) return fmtNum(n);
   const abs = Math.abs(n);
   if (abs !== 0 && abs < 10 ** -digits) return String(Number(n.toPrecision(4)));
-  return n.toFixed(digits);
+  return fixed(n, digits);
 }

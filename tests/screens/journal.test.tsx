@@ -20,7 +20,7 @@ describe("JournalScreen", () => {
     const { inst } = setup();
     let f = await waitForFrame(inst, "run-0304");
     expect(f).toContain("Journal · 3 run(s)");
-    expect(f).toMatch(/› 2026-03-02\s+2026-03-02 14:00\s+paper\s+executed\s+2\/2\s+\$0.0312 run-0302/);
+    expect(f).toMatch(/› 2026-03-02\s+paper\s+executed\s+2\/2\s+\$0.0312 run-0302/);
     expect(f).toContain("run 1 of 3");
     f = await sendInputAndWaitForChange(inst, KEY.enter);
     f = await waitForFrame(inst, "Timeline");

@@ -1,6 +1,16 @@
 /** The scripted model's scripts (the policy "momentum" and the test scenarios) and its options. */
 
-export const SCRIPTS = ["momentum", "invalid-then-repair", "blocked-then-revise", "pending-abandoned", "hold", "no-submit", "runaway", "slow"] as const;
+export const SCRIPTS = [
+  "momentum",
+  "invalid-then-repair",
+  "blocked-then-revise",
+  "pending-abandoned",
+  "hold",
+  "no-submit",
+  "runaway",
+  "slow",
+  "standing-orders",
+] as const;
 export type ScriptName = (typeof SCRIPTS)[number];
 
 export function isScriptName(s: string): s is ScriptName {
