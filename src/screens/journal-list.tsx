@@ -1,8 +1,8 @@
 /**
  * The journal's runs list. Column priority (tested at 70/80/120/200 columns): the trading day and
- * the outcome never go; the wall-clock start goes first, then orders/fills, cost; where the whole
+ * the outcome never go; the wall-clock start goes first, then orders/fills, mode, cost; where the whole
  * run id would push out the mode, the run id shortens to the shortest prefix that tells the runs
- * apart (a prefix `journal --run` accepts) and the mode stays.
+ * apart (a prefix `journal --run` accepts) and the mode stays (the cost goes first then).
  */
 import { Box, Text } from "ink";
 import { usd, wallClock } from "../core/format.js";
@@ -43,7 +43,7 @@ function runColumns(width: number, runs: readonly JournalRunSummary[]): Column<R
   if (cols.some((c) => c.id === "mode")) return cols;
   const short = uniquePrefixLength(runs.map((r) => r.run_id)) + 1;
   return fitColumns(
-    COLUMNS.map((c) => (c.id === "run" ? { ...c, width: Math.min(c.width, short) } : c)),
+    COLUMNS.map((c) => (c.id === "run" ? { ...c, width: Math.min(c.width, short) } : c.id === "mode" ? { ...c, priority: 5.5 } : c)),
     width,
     0,
     MARKER,
