@@ -45,6 +45,7 @@ import { momentumAction } from "./scripted/momentum.js";
 import { rebalanceAction } from "./scripted/rebalance.js";
 import { blockedThenRevise, invalidThenRepair, pendingAbandoned } from "./scripted/scenarios.js";
 import { isScriptName, SCRIPTS, type ScriptedOptions, type ScriptName } from "./scripted/scripts.js";
+import { standingOrdersAction } from "./scripted/standing.js";
 import { type CallHooks, type ContentBlock, ModelCallError, type ModelClient, type ModelRequest, type ModelResponse } from "./types.js";
 
 export { isScriptName, SCRIPTS, type ScriptedOptions, type ScriptName } from "./scripted/scripts.js";
@@ -115,6 +116,8 @@ export class ScriptedClient implements ModelClient {
         return pendingAbandoned(steps);
       case "rebalance":
         return rebalanceAction(steps, this.opts.limits, watch, offered);
+      case "standing-orders":
+        return standingOrdersAction(steps);
       default:
         return momentumAction(steps, this.opts.limits, watch, offered);
     }

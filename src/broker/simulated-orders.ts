@@ -5,6 +5,7 @@
  * operation appends.
  */
 import type { SimBrokerConfig } from "../config/types.js";
+import { money } from "../core/format.js";
 import { fromMinor, toMinor } from "../core/money.js";
 import type { MarketData } from "../market/data.js";
 import { BrokerError } from "./errors.js";
@@ -43,9 +44,7 @@ export function validateOrder(req: PlaceOrderRequest, ctx: PlacementContext): vo
     const need = buyCostMinor(config, pricing, symbol, req.quantity, req.limit_price);
     const available = toMinor(state.cash, base) - reservedMinor;
     if (need > available) {
-      throw reject(
-        `insufficient buying power: order needs ${fromMinor(need, base).toFixed(2)} ${base}, available ${fromMinor(available, base).toFixed(2)} ${base}`,
-      );
+      throw reject(`insufficient buying power: order needs ${money(fromMinor(need, base), base)}, available ${money(fromMinor(available, base), base)}`);
     }
   } else {
     const held = state.positions[symbol]?.quantity ?? 0;

@@ -8,6 +8,7 @@ import { prepareInkForTerminal } from "../util/terminal-env.js";
 import { type JournalAccount, type JournalBrowserSource, type JournalRunDetail, outcomeText, type TranscriptEntry } from "../screens/journal-data.js";
 import { decidedBy } from "../journal/decided.js";
 import { EXIT } from "../core/exit-codes.js";
+import { count, usd } from "../core/format.js";
 
 /** An artifact's text (plain or packed), or null when missing or unreadable. */
 function artifactText(runDir: string, key: "events" | "transcript"): string | null {
@@ -245,7 +246,7 @@ export async function cmdJournalBrowse(
   io.stdout(`${"run".padEnd(28)} ${"day".padEnd(10)} ${"mode".padEnd(7)} ${"outcome".padEnd(18)} orders fills   cost\n`);
   for (const r of runs) {
     io.stdout(
-      `${r.run_id.padEnd(28)} ${r.trading_day.padEnd(10)} ${r.mode.padEnd(7)} ${(r.outcome ?? "running").padEnd(18)} ${String(r.orders).padStart(6)} ${String(r.fills).padStart(5)} ${`$${r.cost_usd.toFixed(4)}`.padStart(7)}${r.decided_by ? `  ${outcomeText(r)}` : ""}${r.trigger === "scheduled" ? "  (scheduled)" : ""}\n`,
+      `${r.run_id.padEnd(28)} ${r.trading_day.padEnd(10)} ${r.mode.padEnd(7)} ${(r.outcome ?? "running").padEnd(18)} ${count(r.orders).padStart(6)} ${count(r.fills).padStart(5)} ${usd(r.cost_usd).padStart(7)}${r.decided_by ? `  ${outcomeText(r)}` : ""}${r.trigger === "scheduled" ? "  (scheduled)" : ""}\n`,
     );
   }
   return 0;

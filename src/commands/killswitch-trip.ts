@@ -5,7 +5,7 @@
  * journal's last run, so the liquidation orders of that run and later ones are listed against it.
  */
 import { createInterface } from "node:readline/promises";
-import { money, pct } from "../printers/format.js";
+import { dayAndClock, money, pct, quantity } from "../core/format.js";
 import { killSwitchFacts } from "../run/killswitch.js";
 import { tripKillSwitch } from "../run/killswitch-trip.js";
 import { notifyTrip } from "../run/notify-run.js";
@@ -20,17 +20,17 @@ export async function tripByOperator(svc: AccountServices, reason: string): Prom
     const t = facts.trip;
     return {
       tripped: false,
-      message: `trading is already HALTED${t ? ` (tripped ${t.at}: ${t.reason})` : ""}; nothing changed\nto resume: tradewarden killswitch reset --yes --reason "…" (or tradewarden killswitch on a terminal)\n`,
+      message: `trading is already HALTED${t ? ` (tripped on ${dayAndClock(svc.journal.run(t.run_id)?.trading_day ?? facts.as_of_trading_day, t.at)}: ${t.reason})` : ""}; nothing changed\nto resume: tradewarden killswitch reset --yes --reason "…" (or tradewarden killswitch on a terminal)\n`,
     };
   }
   const trip = await tripKillSwitch(svc, { reason });
   const held = svc.journal.liquidationStatus().remaining;
   const lines = [
-    `kill switch tripped by the operator at ${trip.at} (prices before ${facts.as_of_trading_day}): trading is HALTED`,
+    `kill switch tripped by the operator before ${dayAndClock(facts.as_of_trading_day, trip.at)}: trading is HALTED`,
     `reason: ${reason}`,
     `value ${money(trip.value, cur)}, peak ${money(trip.peak, cur)}, drawdown ${pct(trip.drawdown_pct)} (limit ${facts.max_drawdown_pct}%)`,
     held.length > 0
-      ? `still held: ${held.map((h) => `${h.quantity} ${h.symbol}`).join(", ")}; the next run that can trade sells it`
+      ? `still held: ${held.map((h) => `${quantity(h.quantity)} ${h.symbol}`).join(", ")}; the next run that can trade sells it`
       : "nothing held: nothing to sell",
     'to resume: tradewarden killswitch reset --yes --reason "…" (or tradewarden killswitch on a terminal)',
   ];

@@ -5,7 +5,7 @@
  */
 import { acquireLock } from "../journal/lock.js";
 import { EXIT } from "../core/exit-codes.js";
-import { money, pct } from "../printers/format.js";
+import { dayAndClock, money, pct, quantity, wallClock } from "../core/format.js";
 import { type KillSwitchFacts, killSwitchFacts, operatorName, resetKillSwitch } from "../run/killswitch.js";
 import { createAccountServices } from "../run/services.js";
 import { TwError } from "../core/errors.js";
@@ -13,24 +13,29 @@ import { prepareInkForTerminal } from "../util/terminal-env.js";
 import type { CommandIO } from "./io.js";
 import { announceTrip, confirmByTyping, tripByOperator } from "./killswitch-trip.js";
 
-export function describeFacts(f: KillSwitchFacts): string {
+/** The facts in plain lines; `tripDay` is the trading day the trip belongs to (its run's). */
+export function describeFacts(f: KillSwitchFacts, tripDay: string = f.as_of_trading_day): string {
   const lines: string[] = [];
   lines.push(`trading state: ${f.trading_state}`);
   if (f.trip) {
-    lines.push(`tripped ${f.trip.at} in run ${f.trip.run_id}: ${f.trip.reason}`);
-    lines.push(`  at the trip: value ${money(f.trip.value)}, peak ${money(f.trip.peak)}, drawdown ${pct(f.trip.drawdown_pct)}`);
+    lines.push(`tripped on ${dayAndClock(tripDay, f.trip.at)} in run ${f.trip.run_id}: ${f.trip.reason}`);
+    lines.push(
+      `  at the trip: value ${money(f.trip.value, f.base_currency)}, peak ${money(f.trip.peak, f.base_currency)}, drawdown ${pct(f.trip.drawdown_pct)}`,
+    );
   }
   lines.push(
-    `now (prices before ${f.as_of_trading_day}): value ${money(f.current_value, f.base_currency)}, peak ${f.peak === null ? "—" : money(f.peak)}, drawdown ${f.drawdown_pct === null ? "—" : pct(f.drawdown_pct)} (limit ${f.max_drawdown_pct}%)`,
+    `now (prices before ${f.as_of_trading_day}): value ${money(f.current_value, f.base_currency)}, peak ${f.peak === null ? "—" : money(f.peak, f.base_currency)}, drawdown ${f.drawdown_pct === null ? "—" : pct(f.drawdown_pct)} (limit ${f.max_drawdown_pct}%)`,
   );
   if (f.trading_state === "HALTED") {
     const l = f.liquidation;
     lines.push(
       l.complete
         ? "liquidation: complete (nothing left to sell)"
-        : `liquidation: ${l.remaining.map((r) => `${r.quantity} ${r.symbol}`).join(", ")} still held; the next run that can trade sells it`,
+        : `liquidation: ${l.remaining.map((r) => `${quantity(r.quantity)} ${r.symbol}`).join(", ")} still held; the next run that can trade sells it`,
     );
-    lines.push(`a reset makes ${money(f.current_value)} the new peak and leaves the account REDUCING (sells only) for ${f.reducing_runs_after_reset} run(s)`);
+    lines.push(
+      `a reset makes ${money(f.current_value, f.base_currency)} the new peak and leaves the account REDUCING (sells only) for ${f.reducing_runs_after_reset} run(s)`,
+    );
   } else if (f.trading_state === "REDUCING") {
     lines.push(`REDUCING: sells only for ${f.reducing_runs_left} more run(s)`);
   }
@@ -65,7 +70,11 @@ export async function cmdKillSwitchShow(opts: { home: string; json: boolean; int
   }
   const svc = await createAccountServices(opts.home, io.env, { readOnly: true, requireInitialised: true });
   const facts = await killSwitchFacts(svc);
-  io.stdout(opts.json ? `${JSON.stringify(facts, null, 2)}\n` : describeFacts(facts));
+  io.stdout(
+    opts.json
+      ? `${JSON.stringify(facts, null, 2)}\n`
+      : describeFacts(facts, (facts.trip && svc.journal.run(facts.trip.run_id)?.trading_day) || facts.as_of_trading_day),
+  );
   return EXIT.OK;
 }
 
@@ -82,8 +91,9 @@ export async function cmdKillSwitchReset(opts: { home: string; yes: boolean; rea
   try {
     const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true });
     const reset = await resetKillSwitch(svc, { who: opts.who ?? operatorName(io.env), reason: opts.reason });
+    const session = (await killSwitchFacts(svc)).as_of_trading_day;
     io.stdout(
-      `kill switch reset by ${reset.who} at ${reset.at}: new peak ${money(reset.new_peak)}; REDUCING (sells only) for ${reset.reducing_runs} run(s)\nreason: ${reset.reason}\n`,
+      `kill switch reset by ${reset.who} before trading day ${session} (at ${wallClock(reset.at)}): new peak ${money(reset.new_peak, svc.journal.baseCurrency())}; REDUCING (sells only) for ${reset.reducing_runs} run(s)\nreason: ${reset.reason}\n`,
     );
     return EXIT.OK;
   } catch (e) {

@@ -4,6 +4,7 @@
  * several side by side.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { count, decimal, pct as percent, usd } from "../core/format.js";
 import { EXIT } from "../core/exit-codes.js";
 import { writeReport } from "../simulation/report-files.js";
 import { buildReport, type SimulationReport } from "../simulation/report.js";
@@ -11,7 +12,8 @@ import { listSimulationNames, openSimulation } from "../simulation/store.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 
-const pct = (x: number, d = 1) => `${(x * 100).toFixed(d)}%`;
+/** A fraction (0.123) as a percentage (12.3%). */
+const pct = (x: number, d = 1) => percent(x * 100, d);
 
 export function cmdSimulateReport(opts: { home: string; name: string; json: boolean }, io: CommandIO): number {
   const { paths, meta, days } = openSimulation(opts.home, opts.name);
@@ -66,9 +68,9 @@ export function cmdSimulateList(opts: { home: string; json: boolean }, io: Comma
     pct(r.total_return),
     pct(r.index_return),
     pct(r.max_drawdown),
-    String(r.trips.length),
-    String(r.orders),
-    `$${r.cost_usd.toFixed(2)}`,
+    count(r.trips.length),
+    count(r.orders),
+    usd(r.cost_usd),
   ]);
   io.stdout(renderTable(["name", "status", "period", "days", "model", "return", "index", "max dd", "trips", "orders", "cost"], rows, 3));
   return EXIT.OK;
@@ -77,23 +79,23 @@ export function cmdSimulateList(opts: { home: string; json: boolean }, io: Comma
 /** Each compared row: its label, the report field `--json` carries ("" for none), its cell. */
 const COMPARED: [string, keyof SimulationReport | "", (r: SimulationReport) => string][] = [
   ["period", "", (r) => `${r.from}→${r.to}`],
-  ["days", "days", (r) => `${r.days}/${r.days_total}`],
+  ["days", "days", (r) => `${count(r.days)}/${count(r.days_total)}`],
   ["model", "", (r) => r.model.id],
   ["total return", "total_return", (r) => pct(r.total_return, 2)],
   ["annualised", "annualised_return", (r) => pct(r.annualised_return, 2)],
   ["index return", "index_return", (r) => pct(r.index_return, 2)],
   ["volatility", "volatility", (r) => pct(r.volatility, 2)],
-  ["Sharpe", "sharpe", (r) => r.sharpe.toFixed(2)],
-  ["Sortino", "sortino", (r) => r.sortino.toFixed(2)],
+  ["Sharpe", "sharpe", (r) => decimal(r.sharpe)],
+  ["Sortino", "sortino", (r) => decimal(r.sortino)],
   ["max drawdown", "max_drawdown", (r) => pct(r.max_drawdown, 2)],
-  ["days underwater", "max_drawdown_days", (r) => String(r.max_drawdown_days)],
-  ["turnover/yr", "turnover", (r) => r.turnover.toFixed(2)],
+  ["days underwater", "max_drawdown_days", (r) => count(r.max_drawdown_days)],
+  ["turnover/yr", "turnover", (r) => decimal(r.turnover)],
   ["hit rate", "hit_rate", (r) => pct(r.hit_rate)],
   ["exposure", "exposure", (r) => pct(r.exposure)],
   ["trips", "trips", (r) => `${r.trips.length}${r.trips[0] ? ` (${r.trips[0].day})` : ""}`],
-  ["orders", "orders", (r) => String(r.orders)],
-  ["blocked", "blocked_by_rule", (r) => String(r.blocked)],
-  ["cost", "cost_usd", (r) => `$${r.cost_usd.toFixed(4)}`],
+  ["orders", "orders", (r) => count(r.orders)],
+  ["blocked", "blocked_by_rule", (r) => count(r.blocked)],
+  ["cost", "cost_usd", (r) => usd(r.cost_usd)],
 ];
 
 export function cmdSimulateCompare(opts: { home: string; names: string[]; json: boolean }, io: CommandIO): number {

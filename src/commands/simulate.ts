@@ -17,6 +17,7 @@ import { runSimulation, type SimulationRequest } from "../simulation/runner.js";
 import { TwError } from "../core/errors.js";
 import { claimInterrupts } from "./interrupts.js";
 import type { CommandIO } from "./io.js";
+import { wrapText } from "../screens/text.js";
 
 export interface SimulateOptions extends Omit<SimulationRequest, "env"> {
   json: boolean;
@@ -60,6 +61,7 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
         signal: stop.signal,
         onStart: (meta) => {
           tally.limit = meta.max_drawdown_pct / 100;
+          tally.currency = meta.base_currency;
           const head = {
             type: "simulation",
             name: meta.name,
@@ -70,7 +72,13 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
             model: meta.model,
           };
           if (json) io.stdout(`${JSON.stringify(head)}\n`);
-          else io.stdout(`simulation ${meta.name}: ${meta.days_total} trading day(s) ${meta.from} → ${meta.to}, model ${meta.model.id}, in ${head.dir}\n`);
+          else
+            io.stdout(
+              onWords(
+                `simulation ${meta.name}: ${meta.days_total} trading day(s) ${meta.from} → ${meta.to}, model ${meta.model.id}, in ${head.dir}\n`,
+                live ? columns : undefined,
+              ),
+            );
         },
         onDay: (day, progress) => {
           tally.add(day);
@@ -79,8 +87,8 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
             if (day.trip || day.reset || day.exit_code !== EXIT.OK) {
               clearLive();
               if (day.exit_code !== EXIT.OK && day.exit_code !== EXIT.HALTED_OR_TRIPPED) io.stdout(`${plainLine(day, tally)}\n`);
-              if (day.trip) io.stdout(`${day.day}  KILL SWITCH TRIPPED: ${day.trip.reason}\n`);
-              if (day.reset) io.stdout(`${day.day}  reset: ${day.reset.reason}\n`);
+              if (day.trip) io.stdout(onWords(`${day.day}  KILL SWITCH TRIPPED: ${day.trip.reason}\n`, columns));
+              if (day.reset) io.stdout(onWords(`${day.day}  reset: ${day.reset.reason}\n`, columns));
             }
             const t = Date.now();
             if (t - lastDraw > 100 || progress.done === progress.total) {
@@ -96,7 +104,7 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
     const dir = simulationPaths(opts.home, result.meta.name).dir;
     const report = buildReport(result.meta, result.days);
     if (json) io.stdout(`${JSON.stringify(summaryJson(result.meta, report, dir, result.exitCode))}\n`);
-    else io.stdout(`\n${summaryText(result.meta, report, dir)}`);
+    else io.stdout(`\n${onWords(summaryText(result.meta, report, dir), live ? columns : undefined)}`);
     return result.exitCode;
   } catch (e) {
     clearLive();
@@ -106,4 +114,10 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
   } finally {
     stop.dispose();
   }
+}
+
+/** Text wrapped on words to a terminal's `columns` (a summary line never breaks mid-word); as is without a terminal. */
+function onWords(text: string, columns: number | undefined): string {
+  if (!columns || columns < 20) return text;
+  return `${wrapText(text.replace(/\n$/, ""), columns - 1).join("\n")}\n`;
 }

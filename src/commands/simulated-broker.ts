@@ -4,6 +4,7 @@
  * journal, so the next run's reconciliation reports the difference unless the journal is fresh too.
  */
 import { existsSync } from "node:fs";
+import { count, money, price, quantity } from "../core/format.js";
 import { DEFAULT_SIM_CONFIG } from "../broker/simulated-options.js";
 import { newSimState, readSimState, type SimState, writeSimState } from "../broker/simulated-store.js";
 import type { SimBrokerConfig } from "../config/types.js";
@@ -21,8 +22,6 @@ export interface SimCommandOptions {
   market?: MarketData;
   json?: boolean;
 }
-
-const money = (x: number) => x.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 function loadMarket(opts: SimCommandOptions): MarketData {
   return opts.market ?? MarketData.load({ home: opts.home });
@@ -77,11 +76,11 @@ export function cmdSimStatus(opts: SimCommandOptions, io: CommandIO): number {
     }
     const lines = [
       `simulated paper broker  ${state.account_id}  (${path})`,
-      `cash            ${money(state.cash)} ${state.currency} (started with ${money(state.starting_cash)})`,
+      `cash            ${money(state.cash, state.currency)} (started with ${money(state.starting_cash, state.currency)})`,
       `started on      ${state.start_date}`,
       state.day_open ? `trading day     ${state.current_day} (open)` : `last day played ${state.current_day ?? "none yet"}`,
       `days played     ${state.played_days.length}`,
-      `next day        ${next ?? "none: the data has run out; run `tradewarden sim reset`"}${next ? ` (${remaining} left in the data)` : ""}`,
+      `next day        ${next ?? "none: the data has run out; run `tradewarden sim reset`"}${next ? ` (${count(remaining)} left in the data)` : ""}`,
       `orders          ${state.orders.length} (${openOrders.length} open), fills ${state.fills.length}`,
     ];
     const positions = Object.entries(state.positions).sort(([a], [b]) => (a < b ? -1 : 1));
@@ -89,7 +88,7 @@ export function cmdSimStatus(opts: SimCommandOptions, io: CommandIO): number {
     else {
       lines.push("positions");
       for (const [symbol, p] of positions)
-        lines.push(`  ${symbol.padEnd(8)} ${String(p.quantity).padStart(8)}  avg cost ${money(p.quantity ? p.cost / p.quantity : 0)}`);
+        lines.push(`  ${symbol.padEnd(8)} ${quantity(p.quantity).padStart(8)}  avg cost ${price(p.quantity ? p.cost / p.quantity : 0)}`);
     }
     io.stdout(`${lines.join("\n")}\n`);
     return EXIT.OK;
@@ -119,7 +118,7 @@ export function cmdSimReset(opts: SimResetOptions, io: CommandIO): number {
     });
     writeSimState(path, state);
     io.stdout(
-      `${existed ? "reset" : "created"} the simulated paper broker ${state.account_id}: cash ${money(state.cash)} ${state.currency}, first trading day ${state.start_date}\n`,
+      `${existed ? "reset" : "created"} the simulated paper broker ${state.account_id}: cash ${money(state.cash, state.currency)}, first trading day ${state.start_date}\n`,
     );
     if (existed) io.stdout("the journal was not changed: start a fresh journal too, or the next run's reconciliation will report the differences\n");
     return EXIT.OK;

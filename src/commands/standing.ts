@@ -4,6 +4,7 @@
  * approval that arms one (recorded in the journal, bound to its trigger and order).
  */
 import { userInfo } from "node:os";
+import { price, wallClock } from "../core/format.js";
 import { EXIT } from "../core/exit-codes.js";
 import { acquireLock } from "../journal/lock.js";
 import { openJournal } from "../journal/journal.js";
@@ -22,9 +23,9 @@ export async function cmdStandingList(args: { home: string; json: boolean }, io:
     if (all.length === 0) io.stdout("no standing orders\n");
     for (const o of all) {
       const extra = o.approval
-        ? ` (approved by ${o.approval.by} ${o.approval.at})`
+        ? ` (approved by ${o.approval.by} for trading day ${o.proposed_day} on, at ${wallClock(o.approval.at)})`
         : o.fired
-          ? ` (fired ${o.fired.trading_day} at ${o.fired.reference_price})`
+          ? ` (fired on trading day ${o.fired.trading_day} at ${price(o.fired.reference_price)})`
           : "";
       io.stdout(`${o.status.padEnd(9)} ${describeStanding(o)}${extra}\n`);
     }

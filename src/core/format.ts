@@ -57,3 +57,48 @@ export function quantity(n: number): string {
 export function signedMoney(n: number, currency = "", digits = currencyDigits(currency)): string {
   return `${n > 0 ? "+" : n < 0 ? "−" : ""}${money(Math.abs(n), currency, digits)}`;
 }
+
+/** A count (tokens, bars, days, rows) with thousands separators. */
+export function count(n: number): string {
+  return fmt(0, 0).format(n);
+}
+
+/** LLM spend in US dollars: four decimals under a dollar ($0.0123, a run's cost), two from a dollar up ($1,234.50). */
+export function usd(n: number): string {
+  const d = Math.abs(n) < 1 ? 4 : 2;
+  return `$${fmt(d, d).format(n)}`;
+}
+
+/** A number said by `say` when there is one; "?" when a value is missing or not a number (a tool result's summary). */
+export function num(v: unknown, say: (n: number) => string): string {
+  return typeof v === "number" && Number.isFinite(v) ? say(v) : "?";
+}
+
+/** A plain decimal (a ratio: Sharpe, turnover) with thousands separators and `digits` places. */
+export function decimal(n: number, digits = 2): string {
+  return fmt(digits, digits).format(n);
+}
+
+/**
+ * A wall-clock instant as a person reads it, "2026-12-02 13:02:44 UTC" (never the ISO T…Z form);
+ * said beside the trading day it belongs to, never merged with it. As given when it is not a time.
+ */
+export function wallClock(at: string, seconds = true): string {
+  const t = Date.parse(at);
+  if (!Number.isFinite(t)) return at;
+  const iso = new Date(t).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, seconds ? 19 : 16)} UTC`;
+}
+
+/** A moment said as its trading day and, apart, its wall-clock time: "trading day 2007-01-04 (at 2026-12-02 13:02:44 UTC)". */
+export function dayAndClock(tradingDay: string, at: string): string {
+  return `trading day ${tradingDay} (at ${wallClock(at)})`;
+}
+
+/**
+ * A number with exactly `digits` places and no thousands separators: only for sentences whose text
+ * is itself a public contract (the gate's block messages inside `gate check --scenario` JSON).
+ */
+export function fixed(n: number, digits = 2): string {
+  return n.toFixed(digits);
+}

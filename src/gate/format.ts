@@ -1,5 +1,5 @@
 /** Number formatting for gate messages: every block message carries its numbers. Pure. */
-import { money } from "../core/format.js";
+import { fixed, money } from "../core/format.js";
 import type { FundedBySells } from "../core/gate-types.js";
 import { fromMinor } from "../core/money.js";
 
@@ -8,7 +8,7 @@ export function fmtNum(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   const abs = Math.abs(n);
   if (abs !== 0 && abs < 0.01) return String(Number(n.toPrecision(4)));
-  return n.toFixed(2);
+  return fixed(n, 2);
 }
 
 /** A quantity: as given (whole shares print without decimals). */
@@ -19,7 +19,7 @@ export function fmtQty(n: number): string {
 
 /** A computed percentage: two decimals. */
 export function fmtPct(n: number): string {
-  return Number.isFinite(n) ? `${n.toFixed(2)}%` : String(n);
+  return Number.isFinite(n) ? `${fixed(n, 2)}%` : String(n);
 }
 
 /** A configured limit, as the user wrote it ("2%", "12.5%"). */
@@ -46,7 +46,7 @@ export function fmtMoney(n: number, digits: number): string {
   if (!Number.isFinite(n) || digits === 2) return fmtNum(n);
   const abs = Math.abs(n);
   if (abs !== 0 && abs < 10 ** -digits) return String(Number(n.toPrecision(4)));
-  return n.toFixed(digits);
+  return fixed(n, digits);
 }
 
 /**

@@ -2,22 +2,19 @@
 import type { FundedBuyFields, RunEvent } from "../core/events.js";
 import { fromMinor } from "../core/money.js";
 import type { GateDecision } from "../core/gate-types.js";
-import { currencyDigits, money, pct, price, quantity, signedMoney, tickDecimals } from "../core/format.js";
+import { count, currencyDigits, money, pct, price, quantity, signedMoney, tickDecimals, usd } from "../core/format.js";
 import { fundedBySellsText } from "../gate/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 
-export { currencyDigits, money, pct, price, quantity, signedMoney, tickDecimals };
+export { count, currencyDigits, money, pct, price, quantity, signedMoney, tickDecimals, usd };
 
-export function usd(n: number): string {
-  return `$${n.toFixed(n < 1 ? 4 : 2)}`;
-}
-
-export function verdictLine(d: GateDecision): string {
+/** One order's verdict in a line; amounts in the base `currency` (named when known). */
+export function verdictLine(d: GateDecision, currency = ""): string {
   const o = d.order;
-  const head = `${String(o.side).toUpperCase()} ${o.quantity} ${o.symbol} @ ${o.limit_price}`;
+  const head = `${String(o.side).toUpperCase()} ${quantity(o.quantity)} ${o.symbol} @ ${price(o.limit_price)}`;
   if (d.approved && d.funded_by_sells)
-    return `${head}: approved, ${fundedBySellsText(d.funded_by_sells)} (notional ${money(d.notional)}, commission ${money(d.commission)})`;
-  if (d.approved) return `${head}: approved (notional ${money(d.notional)}, commission ${money(d.commission)})`;
+    return `${head}: approved, ${fundedBySellsText(d.funded_by_sells)} (notional ${money(d.notional, currency)}, commission ${money(d.commission, currency)})`;
+  if (d.approved) return `${head}: approved (notional ${money(d.notional, currency)}, commission ${money(d.commission, currency)})`;
   return `${head}: BLOCKED: ${joinClauses(...d.reasons.map((r) => `${r.code}: ${r.message}`))}`;
 }
 
@@ -46,9 +43,9 @@ export function decisionText(decision: string, by: string): string {
 
 /** What a `standing.fired` event says, in one line (the console and the headless printer). */
 export function standingFiredText(e: Extract<RunEvent, { type: "standing.fired" }>): string {
-  const what = `standing order ${sanitizeLine(e.id)} (${sanitizeLine(e.standing_type)} at ${e.trigger_price}: ${e.order.side} ${e.order.quantity} ${sanitizeLine(e.order.symbol)} @ ${e.order.limit_price}, approved by ${sanitizeLine(e.approved_by)})`;
+  const what = `standing order ${sanitizeLine(e.id)} (${sanitizeLine(e.standing_type)} at ${price(e.trigger_price)}: ${e.order.side} ${quantity(e.order.quantity)} ${sanitizeLine(e.order.symbol)} @ ${price(e.order.limit_price)}, approved by ${sanitizeLine(e.approved_by)})`;
   if (e.result === "expired") return `${what} expired unfired`;
-  const fired = `${what} fired at reference ${e.reference_price}`;
+  const fired = `${what} fired at reference ${e.reference_price === null ? "none" : price(e.reference_price)}`;
   if (e.result === "placed") return `${fired}: passed the final gate, placing it`;
   if (e.result === "blocked") return `${fired}: blocked by the final gate, not placed (${e.reasons.map((r) => sanitizeLine(r.message)).join("; ")})`;
   return `${fired}: this mode places nothing; it stays armed`;

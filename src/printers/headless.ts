@@ -5,7 +5,20 @@
  */
 import { displayEvent, sanitizeLine, sanitizeText, terminalSafeJson } from "../util/sanitize.js";
 import type { RunEvent } from "../core/events.js";
-import { decisionText, fundedBuyText, joinClauses, money, pct, standingFiredText, usd, verdictLine, withoutCodePrefix } from "./format.js";
+import {
+  count,
+  decisionText,
+  fundedBuyText,
+  joinClauses,
+  money,
+  pct,
+  price,
+  quantity,
+  standingFiredText,
+  usd,
+  verdictLine,
+  withoutCodePrefix,
+} from "./format.js";
 
 export interface HeadlessOptions {
   json: boolean;
@@ -21,6 +34,7 @@ export function createHeadlessPrinter(opts: HeadlessOptions): { onEvent: (e: Run
   const yellow = paint(opts.color, 33);
   const dim = paint(opts.color, 2);
   let textBuf = "";
+  let currency = "";
 
   const line = (s: string) => opts.write(`${s}\n`);
   const flushText = () => {
@@ -44,8 +58,9 @@ export function createHeadlessPrinter(opts: HeadlessOptions): { onEvent: (e: Run
       return;
     }
     flushText();
+    if (e.type === "run.started") currency = e.base_currency;
     // Every string of the event sanitised here, at the boundary, so no field of any line skips it.
-    const text = describe(displayEvent(e), { red, green, yellow, dim });
+    const text = describe(displayEvent(e), { red, green, yellow, dim }, currency);
     if (text !== null) line(text);
   }
 
@@ -54,6 +69,8 @@ export function createHeadlessPrinter(opts: HeadlessOptions): { onEvent: (e: Run
 
 type Paint = (s: string) => string;
 type Colours = { red: Paint; green: Paint; yellow: Paint; dim: Paint };
+/** The run's base currency, named beside every amount ("" before the run says it). */
+type Currency = string;
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
 type ModelEvent = EventOf<
   | "model.turn_started"
@@ -77,7 +94,8 @@ type OrderEvent = EventOf<
 >;
 type RunStepEvent = Exclude<RunEvent, ModelEvent | DecisionEvent | OrderEvent>;
 
-export function describe(e: RunEvent, c: Colours): string | null {
+/** One event in plain words; amounts named in the run's base `currency` when known. */
+export function describe(e: RunEvent, c: Colours, currency: Currency = ""): string | null {
   switch (e.type) {
     case "model.turn_started":
     case "model.text":
@@ -93,12 +111,12 @@ export function describe(e: RunEvent, c: Colours): string | null {
     case "gate.dry_run":
     case "submit.bounced":
     case "agent.finished":
-      return describeModel(e, c);
+      return describeModel(e, c, currency);
     case "proposal":
     case "approval.requested":
     case "approval.decided":
     case "gate.final":
-      return describeDecision(e, c);
+      return describeDecision(e, c, currency);
     case "order.placed":
     case "order.partially_filled":
     case "order.filled":
@@ -106,21 +124,21 @@ export function describe(e: RunEvent, c: Colours): string | null {
     case "order.expired":
     case "order.rejected":
     case "order.uncertain":
-      return describeOrder(e, c);
+      return describeOrder(e, c, currency);
     default:
-      return describeRunStep(e, c);
+      return describeRunStep(e, c, currency);
   }
 }
 
 /** The run's own steps: start, preflight, reconcile, valuation, kill switch, notes, standing orders and the end. */
-function describeRunStep(e: RunStepEvent, c: Colours): string | null {
+function describeRunStep(e: RunStepEvent, c: Colours, currency: Currency): string | null {
   switch (e.type) {
     case "run.started":
       return `run ${e.run_id} started: mode ${e.mode}, trading day ${e.trading_day}, model ${e.model.provider}/${e.model.id}, broker ${e.broker.kind} (${e.broker.account_id})`;
     case "preflight.failed":
       return c.red(`preflight failed (${e.code}): ${sanitizeLine(e.message)}`);
     case "reconcile.ok":
-      return `reconciled: journal and broker agree (${e.positions} positions)`;
+      return `reconciled: journal and broker agree (${count(e.positions)} positions)`;
     case "reconcile.failed":
       return [
         c.red(`reconciliation failed: ${e.differences.length} difference(s); nothing will be placed`),
@@ -132,7 +150,7 @@ function describeRunStep(e: RunStepEvent, c: Colours): string | null {
         `order recovered (run ${e.from_run}): ${e.side} ${e.quantity} ${e.symbol} ${e.client_order_id}: ${e.status_before} → ${e.status}, ${e.filled_quantity} filled, ${e.fills_booked} fill(s) booked: ${sanitizeLine(e.message)}`,
       );
     case "valuation":
-      return `value ${money(e.value)} (cash ${money(e.cash)}), peak ${money(e.peak)}, drawdown ${pct(e.drawdown_pct)} of max ${pct(e.max_drawdown_pct, 0)}, state ${e.trading_state}, orders left this month ${e.orders_left}${e.first_of_run ? "" : " (after trading)"}`;
+      return `value ${money(e.value, currency)} (cash ${money(e.cash, currency)}), peak ${money(e.peak, currency)}, drawdown ${pct(e.drawdown_pct)} of max ${pct(e.max_drawdown_pct, 0)}, state ${e.trading_state}, orders left this month ${e.orders_left}${e.first_of_run ? "" : " (after trading)"}`;
     case "killswitch.tripped":
       return c.red(
         `KILL SWITCH${e.by === "operator" ? " (tripped by the operator)" : ""}: ${joinClauses(sanitizeLine(e.reason), `${e.liquidation.length} liquidation order(s)`)}`,
@@ -151,14 +169,14 @@ function describeRunStep(e: RunStepEvent, c: Colours): string | null {
 }
 
 /** The model's turns, its tool calls and their results, the research log, masking and the dry runs. */
-function describeModel(e: ModelEvent, c: Colours): string | null {
+function describeModel(e: ModelEvent, c: Colours, currency: Currency): string | null {
   switch (e.type) {
     case "model.turn_started":
       return c.dim(`turn ${e.turn}/${e.max_turns} (time left ${Math.round(e.time_left_ms / 1000)} s, cost ${usd(e.cost_usd)} of ${usd(e.budget_usd)})`);
     case "model.text":
       return null;
     case "model.response":
-      return c.dim(`  model stopped: ${e.stop_reason} (${e.usage.input_tokens} in / ${e.usage.output_tokens} out tokens, ${usd(e.cost_usd)})`);
+      return c.dim(`  model stopped: ${e.stop_reason} (${count(e.usage.input_tokens)} in / ${count(e.usage.output_tokens)} out tokens, ${usd(e.cost_usd)})`);
     case "model.retry":
       return c.yellow(`  model call retry ${e.attempt}: ${sanitizeLine(e.message)}`);
     case "tool.called":
@@ -184,23 +202,26 @@ function describeModel(e: ModelEvent, c: Colours): string | null {
     case "mask.leak":
       return c.red(`MASK LEAK in the model's ${e.where} (turn ${e.turn}): a real ${e.kind} "${sanitizeLine(e.found)}"`);
     case "gate.dry_run":
-      return [`  gate dry run:`, ...e.decisions.map((d) => `    ${d.approved ? c.green(verdictLine(d)) : c.red(verdictLine(d))}`)].join("\n");
-    case "submit.bounced":
-      return [c.yellow(`  submit bounced (one revision allowed):`), ...e.decisions.filter((d) => !d.approved).map((d) => `    ${c.red(verdictLine(d))}`)].join(
+      return [`  gate dry run:`, ...e.decisions.map((d) => `    ${d.approved ? c.green(verdictLine(d, currency)) : c.red(verdictLine(d, currency))}`)].join(
         "\n",
       );
+    case "submit.bounced":
+      return [
+        c.yellow(`  submit bounced (one revision allowed):`),
+        ...e.decisions.filter((d) => !d.approved).map((d) => `    ${c.red(verdictLine(d, currency))}`),
+      ].join("\n");
     case "agent.finished":
       return `agent finished: ${e.outcome} (${sanitizeLine(e.reason)}) after ${e.turns} turn(s), cost ${usd(e.cost_usd)}`;
   }
 }
 
 /** The proposal, the operator's decision and the final gate. */
-function describeDecision(e: DecisionEvent, c: Colours): string | null {
+function describeDecision(e: DecisionEvent, c: Colours, currency: Currency): string | null {
   switch (e.type) {
     case "proposal":
       return [
         `proposal: ${e.orders.length === 0 ? "hold" : `${e.orders.length} order(s)`}: ${sanitizeLine(e.summary)}`,
-        ...e.decisions.map((d) => `  ${d.approved ? c.green(verdictLine(d)) : c.red(verdictLine(d))}`),
+        ...e.decisions.map((d) => `  ${d.approved ? c.green(verdictLine(d, currency)) : c.red(verdictLine(d, currency))}`),
         ...(e.abandoned.length ? [c.yellow(`  abandoned corrections: ${e.abandoned.join(", ")}`)] : []),
       ].join("\n");
     case "approval.requested":
@@ -208,26 +229,28 @@ function describeDecision(e: DecisionEvent, c: Colours): string | null {
     case "approval.decided":
       return `decision: ${decisionText(e.decision, e.by)}${e.orders.length ? ` (${e.orders.length} order(s))` : ""}${e.reason ? `: ${sanitizeLine(e.reason)}` : ""}`;
     case "gate.final":
-      return [`final gate:`, ...e.decisions.map((d) => `  ${d.approved ? c.green(verdictLine(d)) : c.red(verdictLine(d))}`)].join("\n");
+      return [`final gate:`, ...e.decisions.map((d) => `  ${d.approved ? c.green(verdictLine(d, currency)) : c.red(verdictLine(d, currency))}`)].join("\n");
   }
 }
 
 /** An order's life at the broker. */
-function describeOrder(e: OrderEvent, c: Colours): string | null {
+function describeOrder(e: OrderEvent, c: Colours, currency: Currency): string | null {
   switch (e.type) {
     case "order.placed":
-      return `order placed: ${e.side} ${e.quantity} ${e.symbol} @ ${e.limit_price} (${e.client_order_id})`;
+      return `order placed: ${e.side} ${quantity(e.quantity)} ${e.symbol} @ ${price(e.limit_price)} (${e.client_order_id})`;
     case "order.partially_filled":
-      return `order partially filled: ${e.side} ${e.symbol} ${e.filled_quantity}/${e.quantity} @ ${e.avg_price}`;
+      return `order partially filled: ${e.side} ${e.symbol} ${quantity(e.filled_quantity)}/${quantity(e.quantity)} @ ${price(e.avg_price)}`;
     case "order.filled":
-      return c.green(`order filled: ${e.side} ${e.filled_quantity} ${e.symbol} @ ${e.avg_price} (commission ${money(e.commission)})`);
+      return c.green(
+        `order filled: ${e.side} ${quantity(e.filled_quantity)} ${e.symbol} @ ${price(e.avg_price)} (commission ${money(e.commission, currency)})`,
+      );
     case "order.cancelled":
       return c.yellow(`order cancelled: ${e.side} ${e.symbol}, ${e.filled_quantity}/${e.quantity} filled: ${sanitizeLine(e.message)}`);
     case "order.expired":
       return c.yellow(`order expired: ${e.side} ${e.symbol}, ${e.filled_quantity}/${e.quantity} filled`);
     case "order.rejected":
-      return c.red(`order rejected: ${e.side} ${e.quantity} ${e.symbol}: ${sanitizeLine(e.message)}`);
+      return c.red(`order rejected: ${e.side} ${quantity(e.quantity)} ${e.symbol}: ${sanitizeLine(e.message)}`);
     case "order.uncertain":
-      return c.red(`order uncertain: ${e.side} ${e.quantity} ${e.symbol}: ${sanitizeLine(e.message)}`);
+      return c.red(`order uncertain: ${e.side} ${quantity(e.quantity)} ${e.symbol}: ${sanitizeLine(e.message)}`);
   }
 }

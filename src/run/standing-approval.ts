@@ -5,6 +5,7 @@
  * wait for `tradewarden standing approve ID`.
  */
 import { TwError } from "../core/errors.js";
+import { price, quantity } from "../core/format.js";
 import type { RunEventBody } from "../core/events.js";
 import { EXIT } from "../core/exit-codes.js";
 import type { Journal } from "../journal/journal.js";
@@ -12,7 +13,7 @@ import type { StandingOrder } from "../journal/standing-orders.js";
 import type { Approver, StandingDecision } from "./approval.js";
 
 export function describeStanding(o: StandingOrder): string {
-  return `${o.id}: ${o.type} ${o.symbol} at ${o.trigger_price} → ${o.side} ${o.quantity} @ ${o.limit_price}, armed through ${o.expires_on}`;
+  return `${o.id}: ${o.type} ${o.symbol} at ${price(o.trigger_price)} → ${o.side} ${quantity(o.quantity)} @ ${price(o.limit_price)}, armed through ${o.expires_on}`;
 }
 
 export async function approveProposedStanding(args: {

@@ -18,6 +18,7 @@
  *   data → request_more_context with the inputs needed.
  */
 import type { RunEvent, RunOutcome } from "../core/events.js";
+import { pct } from "../core/format.js";
 import { PRIVATE_ENDPOINT, TRADECAT_SAFETY } from "./tradecat-rules.js";
 
 type Json = Record<string, unknown>;
@@ -184,7 +185,7 @@ function riskNotes(tw: Json, events: readonly RunEvent[]): string[] {
   const v = events.find((e) => e.type === "valuation");
   if (v?.type === "valuation")
     notes.push(
-      `drawdown ${v.drawdown_pct.toFixed(2)}% from the confirmed peak (kill switch at ${v.max_drawdown_pct}%); trading state ${v.trading_state}; ${v.orders_left} order(s) left this month`,
+      `drawdown ${pct(v.drawdown_pct)} from the confirmed peak (kill switch at ${v.max_drawdown_pct}%); trading state ${v.trading_state}; ${v.orders_left} order(s) left this month`,
     );
   const verdicts = (tw.verdicts ?? {}) as { proposal?: Json[]; final?: Json[] };
   for (const [stage, list] of [

@@ -9,6 +9,7 @@ import { Box, Text } from "ink";
 import type { StandingOrder } from "../journal/standing-orders.js";
 import type { StandingApprovalRequest, StandingDecision } from "../run/approval.js";
 import { sanitizeLine } from "../util/sanitize.js";
+import { price, quantity } from "../core/format.js";
 import { HelpOverlay, KeyHelp } from "./components.js";
 import { describeKeys, useKeys } from "./input.js";
 import { type Binding, char, helpKey, isCtrlC, type KeyTable, matchKey, moveKeys } from "./keys.js";
@@ -47,7 +48,7 @@ const STANDING_CONFIRM_KEYS: KeyTable<ConfirmAction> = [
 ];
 
 function standingLine(o: StandingOrder): string {
-  return `${o.id}  ${o.type.replace(/_/g, " ")} ${o.symbol} at ${o.trigger_price} → ${o.side} ${o.quantity} @ ${o.limit_price}, armed through ${o.expires_on}`;
+  return `${o.id}  ${o.type.replace(/_/g, " ")} ${o.symbol} at ${price(o.trigger_price)} → ${o.side} ${quantity(o.quantity)} @ ${price(o.limit_price)}, armed through ${o.expires_on}`;
 }
 
 /** The decision the marks make (reject reasons say where they were decided). */

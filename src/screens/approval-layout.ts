@@ -7,7 +7,7 @@
 import type { EvidenceAge } from "../core/evidence-age.js";
 import { cashAfter } from "../run/portfolio.js";
 import { fundedBySellsText } from "../gate/format.js";
-import { money, price, quantity } from "../printers/format.js";
+import { money, pct, price, quantity } from "../printers/format.js";
 import type { ApprovalRequest } from "../run/approval.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import { type ApprovalRow, isApprovable, isEdited, referencePrice, shareAfter } from "./approval-model.js";
@@ -39,12 +39,13 @@ export function orderColumns(width: number): Column<ColumnId>[] {
   return fitColumns(COLUMNS, width, VERDICT_MIN, MARKER + 1);
 }
 
-export function headerRow(cols: readonly Column<ColumnId>[]): string {
-  return `${" ".repeat(MARKER)}${cols.map((c) => cell(c, c.header)).join("")} verdict`;
+/** The table's header; the notional column names the base `currency` its amounts are in. */
+export function headerRow(cols: readonly Column<ColumnId>[], currency = ""): string {
+  return `${" ".repeat(MARKER)}${cols.map((c) => cell(c, c.id === "notional" && currency ? `${c.header} ${currency}` : c.header)).join("")} verdict`;
 }
 
 function fmtShare(s: ReturnType<typeof shareAfter>): string {
-  return s === null ? "—" : `${s.orderOnly && s.share >= 0 ? "+" : ""}${(s.share * 100).toFixed(1)}%`;
+  return s === null ? "—" : `${s.orderOnly && s.share >= 0 ? "+" : ""}${pct(s.share * 100, 1)}`;
 }
 
 function tickOf(req: ApprovalRequest, symbol: string): number | undefined {

@@ -114,7 +114,7 @@ export function browseView(f: ApprovalFrame, title: ReactNode): ReactNode {
       ))}
       <ScrollLines lines={folio} offset={0} height={folio.length} width={width} />
       <Text dimColor wrap="truncate-end">
-        {headerRow(cols)}
+        {headerRow(cols, request.baseCurrency ?? request.portfolio?.currency ?? "")}
       </Text>
       {st.rows.slice(start, start + tableRows).map((r, k) => {
         const i = start + k;

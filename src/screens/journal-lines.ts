@@ -2,6 +2,7 @@
 import type { GateDecision } from "../core/gate-types.js";
 import type { RunEvent } from "../core/events.js";
 import { decisionText, money, quantity, price, usd } from "../printers/format.js";
+import { count, wallClock } from "../core/format.js";
 import { describe } from "../printers/headless.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import type { Line } from "./components.js";
@@ -19,12 +20,12 @@ function eventTone(e: RunEvent): Tone {
   return "plain";
 }
 
-function verdictLines(title: string, decisions: readonly GateDecision[]): Line[] {
+function verdictLines(title: string, decisions: readonly GateDecision[], currency: string): Line[] {
   const out: Line[] = [{ text: title, tone: "accent" }];
   for (const d of decisions) {
     const head = `${sanitizeLine(String(d.order.side)).toUpperCase()} ${quantity(d.order.quantity)} ${sanitizeLine(String(d.order.symbol))} @ ${price(d.order.limit_price)}`;
     out.push({
-      text: `  ${d.approved ? "✓" : "✗"} ${head} · notional ${money(d.notional)}${d.approved ? " · approved" : " · BLOCKED"}`,
+      text: `  ${d.approved ? "✓" : "✗"} ${head} · notional ${money(d.notional, currency)}${d.approved ? " · approved" : " · BLOCKED"}`,
       tone: d.approved ? "ok" : "error",
     });
     for (const r of d.reasons) out.push({ text: `      ${r.code}: ${sanitizeLine(r.message)}`, tone: "error" });
@@ -35,7 +36,13 @@ function verdictLines(title: string, decisions: readonly GateDecision[]): Line[]
 /** "2026-03-02T14:00:05.123Z" → "14:00:05" (UTC wall clock). */
 const clock = (at: string | undefined) => (at ?? "").slice(11, 19);
 /** When a fill was booked, on the wall clock: its own date and time, never glued to the trading day. */
-const bookedAt = (at: string) => `${sanitizeLine(at.slice(0, 10))} ${clock(at)} UTC`;
+const bookedAt = (at: string) => wallClock(sanitizeLine(at), false);
+
+/** The run's base currency, from its start event ("" when the run never said). */
+function currencyOf(d: JournalRunDetail): string {
+  for (const e of d.events) if (e.type === "run.started") return e.base_currency;
+  return "";
+}
 
 function decisionOf(d: JournalRunDetail): JournalDecision | null {
   if (d.decision) return d.decision;
@@ -55,7 +62,7 @@ export function detailLines(d: JournalRunDetail, summary: JournalRunSummary | un
   const finished = d.events.find((e) => e.type === "run.finished");
   const day = summary?.trading_day ?? (started?.type === "run.started" ? started.trading_day : "");
   push(
-    `Run ${sanitizeLine(d.run_id)}${day ? ` · trading day ${sanitizeLine(day)}` : ""}${summary ? ` · ${summary.mode} · started ${sanitizeLine(summary.started_at)}` : started?.type === "run.started" ? ` · ${started.mode}` : ""}`,
+    `Run ${sanitizeLine(d.run_id)}${day ? ` · trading day ${sanitizeLine(day)}` : ""}${summary ? ` · ${summary.mode} · started ${wallClock(sanitizeLine(summary.started_at))}` : started?.type === "run.started" ? ` · ${started.mode}` : ""}`,
     "accent",
   );
   if (finished?.type === "run.finished")
@@ -71,10 +78,10 @@ export function detailLines(d: JournalRunDetail, summary: JournalRunSummary | un
   );
   const c = d.cost;
   const tokens = [
-    c.input_tokens !== undefined ? `${c.input_tokens.toLocaleString("en-US")} in` : "",
-    c.cache_read_tokens !== undefined ? `${c.cache_read_tokens.toLocaleString("en-US")} cache read` : "",
-    c.cache_write_tokens !== undefined ? `${c.cache_write_tokens.toLocaleString("en-US")} cache write` : "",
-    c.output_tokens !== undefined ? `${c.output_tokens.toLocaleString("en-US")} out` : "",
+    c.input_tokens !== undefined ? `${count(c.input_tokens)} in` : "",
+    c.cache_read_tokens !== undefined ? `${count(c.cache_read_tokens)} cache read` : "",
+    c.cache_write_tokens !== undefined ? `${count(c.cache_write_tokens)} cache write` : "",
+    c.output_tokens !== undefined ? `${count(c.output_tokens)} out` : "",
   ].filter(Boolean);
   push(`Cost: ${usd(c.total_usd)}${c.turns !== undefined ? ` · ${c.turns} turn(s)` : ""}${tokens.length ? ` · tokens: ${tokens.join(", ")}` : ""}`);
 
@@ -83,7 +90,7 @@ export function detailLines(d: JournalRunDetail, summary: JournalRunSummary | un
   if (d.orders.length === 0) push("  none", "dim");
   for (const o of d.orders) {
     push(
-      `  ${padEnd(o.side, 5)}${padStart(quantity(o.quantity), 8)} ${padEnd(sanitizeLine(o.symbol), 8)} @ ${padStart(price(o.limit_price), 10)}  ${padEnd(sanitizeLine(o.status), 17)}${o.filled_quantity !== undefined ? ` filled ${quantity(o.filled_quantity)}${o.avg_price !== undefined ? ` @ ${price(o.avg_price, 0.0001)}` : ""}` : ""}  ${sanitizeLine(o.client_order_id)}`,
+      `  ${padEnd(o.side, 5)}${padStart(quantity(o.quantity), 8)} ${padEnd(sanitizeLine(o.symbol), 8)} @ ${padStart(price(o.limit_price), 10)}  ${padEnd(sanitizeLine(o.status), 17)}${o.filled_quantity !== undefined ? ` filled ${quantity(o.filled_quantity)}${o.avg_price !== undefined ? ` @ ${price(o.avg_price)}` : ""}` : ""}  ${sanitizeLine(o.client_order_id)}`,
       o.status === "filled" ? "ok" : o.status === "rejected" || o.status === "uncertain" ? "error" : "plain",
     );
   }
@@ -91,17 +98,17 @@ export function detailLines(d: JournalRunDetail, summary: JournalRunSummary | un
   if (d.fills.length === 0) push("  none", "dim");
   for (const f of d.fills)
     push(
-      `  ${f.side} ${quantity(f.quantity)} ${sanitizeLine(f.symbol)} @ ${price(f.price)}${f.commission !== undefined ? ` · commission ${money(f.commission)}` : ""} · trading day ${sanitizeLine(day || "?")} · booked ${bookedAt(f.at)}`,
+      `  ${f.side} ${quantity(f.quantity)} ${sanitizeLine(f.symbol)} @ ${price(f.price)}${f.commission !== undefined ? ` · commission ${money(f.commission, currencyOf(d))}` : ""} · trading day ${sanitizeLine(day || "?")} · booked ${bookedAt(f.at)}`,
     );
 
   const proposal = d.events.find((e) => e.type === "proposal");
   if (proposal?.type === "proposal") {
     out.push({ text: "", tone: "plain" });
     push(`Proposal summary: ${sanitizeLine(proposal.summary)}`);
-    out.push(...verdictLines("Gate verdicts on the proposal", proposal.decisions));
+    out.push(...verdictLines("Gate verdicts on the proposal", proposal.decisions, currencyOf(d)));
   }
   const final = d.events.find((e) => e.type === "gate.final");
-  if (final?.type === "gate.final") out.push(...verdictLines("Final gate", final.decisions));
+  if (final?.type === "gate.final") out.push(...verdictLines("Final gate", final.decisions, currencyOf(d)));
 
   out.push(...timelineLines(d, day, width));
   return out;
@@ -130,7 +137,7 @@ function timelineLines(d: JournalRunDetail, day: string, width: number): Line[] 
       continue;
     }
     flushText(lastAt);
-    const s = describe(e, plainPaint);
+    const s = describe(e, plainPaint, currencyOf(d));
     if (s === null) continue;
     sanitizeText(s)
       .split("\n")

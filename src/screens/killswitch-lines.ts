@@ -1,5 +1,6 @@
 /** The kill-switch screen's facts as wrapped lines (they scroll when the terminal is short). Pure. */
 import { money, pct } from "../printers/format.js";
+import { wallClock } from "../core/format.js";
 import { sanitizeLine } from "../util/sanitize.js";
 import type { Line } from "./components.js";
 import type { KillSwitchFacts } from "./KillSwitchScreen.js";
@@ -50,7 +51,7 @@ function notHalted(f: KillSwitchFacts, cur: string, canTrip: boolean): Array<[st
 function halted(f: KillSwitchFacts, cur: string): Array<[string, Line["tone"]]> {
   const out: Array<[string, Line["tone"]]> = [
     [
-      `Halted ${f.trading_day ? `on trading day ${sanitizeLine(f.trading_day)} ` : ""}${f.tripped_at ? `at ${sanitizeLine(f.tripped_at)}` : "(time unknown)"}${f.run_id ? ` in run ${sanitizeLine(f.run_id)}` : ""}`,
+      `Halted ${f.trading_day ? `on trading day ${sanitizeLine(f.trading_day)} ` : ""}${f.tripped_at ? `(at ${wallClock(sanitizeLine(f.tripped_at))})` : "(time unknown)"}${f.run_id ? ` in run ${sanitizeLine(f.run_id)}` : ""}`,
       "plain",
     ],
     [`Why: ${f.reason ? sanitizeLine(f.reason) : "drawdown reached the limit"}`, "error"],

@@ -29,7 +29,7 @@ export function portfolioLines(p: PortfolioView, cashAfterProposal: number | nul
   if (shown.length > 0)
     out.push({
       tone: "dim",
-      text: `  ${padEnd("symbol", 9)}${padStart("qty", 10)} ${padStart("value", 14)} ${padStart("weight", 7)} ${padStart("unrealised", 14)}${wide ? ` ${padStart("price", 11)}` : ""}`,
+      text: `  ${padEnd("symbol", 9)}${padStart("qty", 10)} ${padStart(`value ${cur}`.trim(), 14)} ${padStart("weight", 7)} ${padStart(`unrealised ${cur}`.trim(), 14)}${wide ? ` ${padStart("price", 11)}` : ""}`,
     });
   for (const h of shown) {
     const pnl = h.unrealised_pnl;

@@ -1,5 +1,6 @@
 /** The run reducer's handlers for the model's turns and its tool calls. */
 import { usd, withoutCodePrefix } from "../printers/format.js";
+import { count, decimal } from "../core/format.js";
 import { sanitizeLine, sanitizeText } from "../util/sanitize.js";
 import { append, type EventHandler, type EventOf, note, type RunEventHandlers } from "./run-state-items.js";
 import type { PendingToolCall, RunState, ToolCorrectionView } from "./run-state-types.js";
@@ -30,7 +31,7 @@ const modelResponse: EventHandler<"model.response"> = (s, e) =>
     e.seq,
     note(
       "dim",
-      `turn ${e.turn}: ${sanitizeLine(e.stop_reason)} · ${e.usage.input_tokens + e.usage.cache_creation_input_tokens + e.usage.cache_read_input_tokens} in (${e.usage.cache_read_input_tokens} cached) / ${e.usage.output_tokens} out tokens · ${usd(e.cost_usd)} · ${(e.duration_ms / 1000).toFixed(1)}s`,
+      `turn ${e.turn}: ${sanitizeLine(e.stop_reason)} · ${count(e.usage.input_tokens + e.usage.cache_creation_input_tokens + e.usage.cache_read_input_tokens)} in (${count(e.usage.cache_read_input_tokens)} cached) / ${count(e.usage.output_tokens)} out tokens · ${usd(e.cost_usd)} · ${decimal(e.duration_ms / 1000, 1)}s`,
     ),
   );
 

@@ -108,7 +108,7 @@ const runFinished: EventHandler<"run.finished"> = (s, e) => {
 /** Research and masking events: the headless printer's line, uncoloured. */
 function described(s: RunState, e: EventOf<"research.search" | "mask.enabled" | "mask.leak">): RunState {
   const plain = (x: string) => x;
-  const line = describe(e, { red: plain, green: plain, yellow: plain, dim: plain }) ?? e.type;
+  const line = describe(e, { red: plain, green: plain, yellow: plain, dim: plain }, s.header.base_currency) ?? e.type;
   return append(s, e.seq, note(e.type === "mask.leak" ? "error" : e.type === "research.search" && e.status === "error" ? "warn" : "dim", line.trim()));
 }
 

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { money, quantity } from "../core/format.js";
+import { money, pct as percent, quantity, usd } from "../core/format.js";
 import { REPORT_SCRIPT } from "./html-script.js";
 import type { SimulationReport } from "./report.js";
 
@@ -30,7 +30,7 @@ function uplotAssets(): UplotAssets {
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 // Amounts and quantities through the one formatter (core/format.ts); fractions as percentages.
-const pct = (x: number, d = 2) => `${(x * 100).toFixed(d)}%`;
+const pct = (x: number, d = 2) => percent(x * 100, d);
 const num = (x: number) => money(x);
 /** A gain green, a loss red (the class of a signed figure's cell). */
 const signClass = (x: number) => (x > 0 ? "gain" : x < 0 ? "loss" : "");
@@ -66,7 +66,7 @@ function figures(r: SimulationReport): string {
     ["exposure", "Exposure (average)", pct(r.exposure, 1)],
     ["orders", "Orders sent", ordersText(r.orders, r.liquidation_orders)],
     ["blocked_by_rule", "Orders blocked by the gate", String(r.blocked)],
-    ["cost_usd", "Model cost", `$${r.cost_usd.toFixed(4)}`],
+    ["cost_usd", "Model cost", usd(r.cost_usd)],
   ];
   const body = rows
     .map(
@@ -171,7 +171,7 @@ ${table(
   [1],
 )}
 <h2>Fills (${r.fills}) and cost</h2>
-<p>Traded notional ${num(r.traded_notional)}; commissions ${num(r.commissions)}; model cost $${r.cost_usd.toFixed(4)}. Day outcomes: ${esc(
+<p>Traded notional ${num(r.traded_notional)}; commissions ${num(r.commissions)}; model cost ${usd(r.cost_usd)}. Day outcomes: ${esc(
     Object.entries(r.outcomes)
       .map(([k, n]) => `${k} ${n}`)
       .join(", "),

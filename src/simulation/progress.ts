@@ -2,14 +2,14 @@
  * What a simulation says while it runs and when it ends: the live line (terminal), one plain line
  * per day, the JSONL objects (`--json`) and the closing summary. Pure formatting.
  */
+import { count, decimal, money, pct as percent, usd } from "../core/format.js";
 import type { DayRecord } from "./day-record.js";
 import type { SimulationReport } from "./report.js";
 import type { SimulationProgress } from "./runner.js";
 import type { SimulationMeta } from "./store.js";
 
-const MONEY = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const money = (n: number) => MONEY.format(n);
-const pct = (x: number, d = 2) => `${(x * 100).toFixed(d)}%`;
+/** A fraction (0.1234) as a percentage (12.34%). */
+const pct = (x: number, d = 2) => percent(x * 100, d);
 
 function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -32,6 +32,8 @@ export class Tally {
   worst = 0;
   /** The kill switch's limit (fraction of the peak), once the simulation has said it. */
   limit: number | null = null;
+  /** The account's base currency, named beside its value once the simulation has said it. */
+  currency = "";
   add(d: DayRecord): void {
     this.orders += d.orders;
     if (d.trip) this.trips++;
@@ -60,12 +62,12 @@ export function liveLine(d: DayRecord, p: SimulationProgress, t: Tally, columns 
   const fromHigh = t.drawdown(d);
   const parts: { text: string; drop: number }[] = [
     { text: `[${String(p.done).padStart(width)}/${p.total}] ${d.day}`, drop: 0 },
-    { text: `value ${money(d.value)}`, drop: 0 },
+    { text: `value ${money(d.value, t.currency)}`, drop: 0 },
     { text: killSwitchDrawdown(d, t), drop: 0 },
     { text: Math.abs(fromHigh - d.gate_drawdown) >= 0.0005 ? `(from high ${pct(fromHigh)})` : "", drop: 1 },
-    { text: `orders ${t.orders}`, drop: 4 },
+    { text: `orders ${count(t.orders)}`, drop: 4 },
     { text: t.trips ? `trips ${t.trips}` : "", drop: 3 },
-    { text: `spend $${p.costUsd.toFixed(4)}`, drop: 2 },
+    { text: `spend ${usd(p.costUsd)}`, drop: 2 },
     { text: `ETA ${e === null ? "—" : formatDuration(e)}`, drop: 0 },
   ];
   const join = (ps: typeof parts) =>
@@ -83,7 +85,7 @@ export function liveLine(d: DayRecord, p: SimulationProgress, t: Tally, columns 
 }
 
 export function plainLine(d: DayRecord, t: Tally): string {
-  return `${d.day}  ${d.outcome.padEnd(18)} ${money(d.value).padStart(14)}  ${killSwitchDrawdown(d, t)}  orders ${d.orders}${d.trip ? `  KILL SWITCH TRIPPED: ${d.trip.reason}` : ""}${d.reset ? `  reset: ${d.reset.reason}` : ""}`;
+  return `${d.day}  ${d.outcome.padEnd(18)} ${money(d.value, t.currency).padStart(18)}  ${killSwitchDrawdown(d, t)}  orders ${count(d.orders)}${d.trip ? `  KILL SWITCH TRIPPED: ${d.trip.reason}` : ""}${d.reset ? `  reset: ${d.reset.reason}` : ""}`;
 }
 
 export function dayJson(d: DayRecord, p: SimulationProgress): Record<string, unknown> {
@@ -134,9 +136,9 @@ export function summaryJson(meta: SimulationMeta, r: SimulationReport, dir: stri
 
 export function summaryText(meta: SimulationMeta, r: SimulationReport, dir: string): string {
   const lines = [
-    `simulation ${meta.name}: ${meta.status}, ${r.days} of ${r.days_total} trading day(s) ${meta.from} → ${r.days > 0 ? (r.series.day.at(-1) ?? meta.to) : meta.from}, ${formatDuration(meta.elapsed_ms)}`,
-    `total return ${pct(r.total_return)} (${r.index_symbol} bought and held ${pct(r.index_return)}), annualised ${pct(r.annualised_return)}, volatility ${pct(r.volatility)}, Sharpe ${r.sharpe.toFixed(2)}, Sortino ${r.sortino.toFixed(2)}`,
-    `max drawdown ${pct(r.max_drawdown)}, ${r.max_drawdown_days} trading day(s) underwater at most; exposure ${pct(r.exposure, 1)}, turnover ${r.turnover.toFixed(2)}/year, hit rate ${pct(r.hit_rate, 1)} of ${r.closed_trades} trade(s)`,
+    `simulation ${meta.name}: ${meta.status}, ${count(r.days)} of ${count(r.days_total)} trading day(s) ${meta.from} → ${r.days > 0 ? (r.series.day.at(-1) ?? meta.to) : meta.from}, ${formatDuration(meta.elapsed_ms)}`,
+    `total return ${pct(r.total_return)} (${r.index_symbol} bought and held ${pct(r.index_return)}), annualised ${pct(r.annualised_return)}, volatility ${pct(r.volatility)}, Sharpe ${decimal(r.sharpe)}, Sortino ${decimal(r.sortino)}`,
+    `max drawdown ${pct(r.max_drawdown)}, ${count(r.max_drawdown_days)} trading day(s) underwater at most; exposure ${pct(r.exposure, 1)}, turnover ${decimal(r.turnover)}/year, hit rate ${pct(r.hit_rate, 1)} of ${count(r.closed_trades)} trade(s)`,
   ];
   if (r.trips.length > 0) {
     for (const t of r.trips) lines.push(`KILL SWITCH TRIPPED on ${t.day}: ${t.reason}`);
@@ -148,10 +150,10 @@ export function summaryText(meta: SimulationMeta, r: SimulationReport, dir: stri
   } else lines.push(`kill switch not tripped (limit ${pct(r.kill_switch.limit, 1)})`);
   const blocked = Object.entries(r.blocked_by_rule)
     .sort((a, b) => b[1] - a[1])
-    .map(([k, n]) => `${k} ${n}`)
+    .map(([k, n]) => `${k} ${count(n)}`)
     .join(", ");
   lines.push(
-    `${r.orders} order(s) sent, ${r.fills} fill(s), ${r.blocked} blocked by the gate${blocked ? ` (${blocked})` : ""}; model cost $${r.cost_usd.toFixed(4)}`,
+    `${count(r.orders)} order(s) sent, ${count(r.fills)} fill(s), ${count(r.blocked)} blocked by the gate${blocked ? ` (${blocked})` : ""}; model cost ${usd(r.cost_usd)}`,
   );
   if (meta.failure) lines.push(`stopped: ${meta.failure.message}${meta.failure.run_id ? ` (run ${meta.failure.run_id})` : ""}`);
   lines.push(`report: ${dir}/report.html (and report.json)`);

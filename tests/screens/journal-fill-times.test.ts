@@ -21,6 +21,6 @@ it("a fill line names its trading day and its booking time on the wall clock sep
     200,
   ).map((l) => l.text);
   const fill = lines.find((l) => l.includes("HTLX @"));
-  expect(fill).toBe("  BUY 279 HTLX @ 71.09 · commission 1.40 · trading day 2007-01-08 · booked 2026-12-02 00:51:51 UTC");
+  expect(fill).toBe("  BUY 279 HTLX @ 71.09 · commission 1.40 · trading day 2007-01-08 · booked 2026-12-02 00:51 UTC");
   expect(lines.join("\n")).not.toMatch(/2007-01-08 00:51:51/);
 });

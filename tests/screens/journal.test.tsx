@@ -30,7 +30,7 @@ describe("JournalScreen", () => {
     expect(f).toContain("Cost: $0.0312 · 1 turn(s) · tokens: 5,000 in, 3,000 cache read, 1,000 cache write, 400 out");
     expect(f).toMatch(/BUY\s+10 AAPL\s+@\s+100.00\s+filled/);
     // The fill's trading day and its wall-clock booking time are said apart, never merged into one timestamp.
-    expect(f).toMatch(/BUY 10 AAPL @ 99\.90 .*· trading day 2026-03-02 · booked 2026-03-02 15:00:00 UTC/);
+    expect(f).toMatch(/BUY 10 AAPL @ 99\.90 .*· trading day 2026-03-02 · booked 2026-03-02 15:00 UTC/);
     expect(f).toContain("✓ BUY 10 AAPL @ 100.00");
     // Scroll to the end: the timeline, with the model text sanitised.
     f = await sendInputAndWaitForChange(inst, "G");

@@ -41,7 +41,7 @@ describe("KillSwitchScreen", () => {
   it("shows why and when trading halted and what a reset does", () => {
     const f = setup().inst.lastFrame() ?? "";
     expect(f).toContain("trading state HALTED");
-    expect(f).toContain("Halted at 2026-03-02T15:30:00Z in run run-7");
+    expect(f).toContain("Halted (at 2026-03-02 15:30:00 UTC) in run run-7");
     expect(f).toContain("Why: drawdown 11.00% reached the 10% limit");
     expect(f).toContain("Value at trip 89,000.00 USD · peak 100,000.00 USD · drawdown 11.00% (limit 10%)");
     expect(f).toContain("liquidation partial");

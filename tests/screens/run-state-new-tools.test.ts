@@ -22,7 +22,7 @@ describe("the console and the new tools", () => {
     expect(lastItem(reduceAll([ev({ ...base, result: "placed", reasons: [] })]))).toMatchObject({
       kind: "note",
       tone: "ok",
-      text: "standing order so-1 (stop_loss at 90: SELL 5 ALFA @ 89.5, approved by alice) fired at reference 89.8: passed the final gate, placing it",
+      text: "standing order so-1 (stop_loss at 90.00: SELL 5 ALFA @ 89.50, approved by alice) fired at reference 89.80: passed the final gate, placing it",
     });
     expect(lastItem(reduceAll([ev({ ...base, result: "blocked", reasons: [{ code: "quota", message: "monthly quota used up" }] })]))).toMatchObject({
       tone: "warn",

@@ -47,7 +47,7 @@ describe("StandingApprovalScreen", () => {
     const inst = render(<StandingApprovalScreen request={{ runId: "r1", orders }} onDecide={onDecide} onInterrupt={() => {}} />);
     const f = inst.lastFrame() ?? "";
     expect(f).toContain("Standing orders proposed in this run (3)");
-    expect(f).toContain("so-1  stop loss ALFA at 90 → SELL 2 @ 90, armed through 2024-01-31");
+    expect(f).toContain("so-1  stop loss ALFA at 90.00 → SELL 2 @ 90.00, armed through 2024-01-31");
     expect(f).toContain("reason: why so-1");
     // Held keys and SSH deliver marks together: each is handled in turn (approve so-1, reject so-2).
     await sendInputAndWaitForChange(inst, "ar");

@@ -10,6 +10,7 @@ export const SCRIPTS = [
   "no-submit",
   "runaway",
   "slow",
+  "standing-orders",
 ] as const;
 export type ScriptName = (typeof SCRIPTS)[number];
 

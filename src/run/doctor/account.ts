@@ -5,12 +5,9 @@
  */
 import type { Journal } from "../../journal/journal.js";
 import { openJournal } from "../../journal/journal.js";
-import { money, pct } from "../../core/format.js";
+import { dayAndClock, money, pct, usd } from "../../core/format.js";
 import type { DoctorCheck, DoctorContext } from "./types.js";
 import { fail, pass } from "./types.js";
-
-/** LLM spend: micro-dollars shown to the cent of a cent, as the run's budget stop says it. */
-const usd = (n: number) => money(n, "USD", 4);
 
 const RESET = 'review the trip with `tradewarden killswitch`, then `tradewarden killswitch reset --yes --reason "…"` (or reset it on the killswitch screen)';
 
@@ -19,7 +16,7 @@ function tradingCheck(j: Journal, ctx: DoctorContext): DoctorCheck {
   const limit = ctx.config ? ` (drawdown limit ${ctx.config.limits.max_drawdown_pct}%)` : "";
   if (state === "HALTED") {
     const t = j.tripHistory().at(-1);
-    const why = t ? `: ${t.reason} (tripped ${t.at}, drawdown ${pct(t.drawdown_pct)})` : "";
+    const why = t ? `: ${t.reason} (tripped on ${dayAndClock(j.run(t.run_id)?.trading_day ?? "?", t.at)}, drawdown ${pct(t.drawdown_pct)})` : "";
     return fail("account", "account.trading", `trading is HALTED by the kill switch${why}; runs only sell what is held`, RESET, {
       trading_state: state,
       trip: t,

@@ -4,6 +4,7 @@
  * blocked, and its clock.
  */
 import { loopbackAllowedForTests } from "../../broker/loopback.js";
+import { count, money } from "../../core/format.js";
 import { ALPACA_KEY_ENV, createAlpacaBroker } from "../../broker/alpaca.js";
 import { assertPaperAccount } from "../../broker/guard.js";
 import { readSimState } from "../../broker/simulated-store.js";
@@ -44,7 +45,7 @@ function simCheck(ctx: DoctorContext, config: Config, market: MarketData): Docto
   return pass(
     "broker",
     "broker.sim",
-    `simulated broker ${state.account_id}: cash ${state.cash.toFixed(2)} ${state.currency}, ${positions} position(s), ${state.played_days.length} day(s) played, next trading day ${next}`,
+    `simulated broker ${state.account_id}: cash ${money(state.cash, state.currency)}, ${count(positions)} position(s), ${count(state.played_days.length)} day(s) played, next trading day ${next}`,
     {
       account_id: state.account_id,
       cash: state.cash,

@@ -1,5 +1,6 @@
 /** Doctor: the home folder (writable, lock free, journal opens and verifies) and the config. */
 import { accessSync, constants, existsSync, rmSync, writeFileSync } from "node:fs";
+import { money } from "../../core/format.js";
 import { dirname, join } from "node:path";
 import { loadConfig } from "../../config/load.js";
 import { openJournal } from "../../journal/journal.js";
@@ -76,7 +77,11 @@ async function checkJournal(ctx: DoctorContext): Promise<DoctorCheck> {
         },
       );
     }
-    return pass("home", "home.journal", `the journal opens and verifies (${journal.runs().length} run(s), cash ${journal.cash()} ${journal.baseCurrency()})`);
+    return pass(
+      "home",
+      "home.journal",
+      `the journal opens and verifies (${journal.runs().length} run(s), cash ${money(journal.cash(), journal.baseCurrency())})`,
+    );
   } catch (e) {
     return fail(
       "home",

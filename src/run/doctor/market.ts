@@ -5,6 +5,7 @@
  * (7 calendar days when unset) fails.
  */
 import { DateTime } from "luxon";
+import { count } from "../../core/format.js";
 import { fxToBaseOf } from "../../config/fx.js";
 import type { MarketData } from "../../market/data.js";
 import { simNextDay } from "./broker.js";
@@ -55,6 +56,6 @@ export function marketChecks(ctx: DoctorContext, market: MarketData): DoctorChec
         details,
       );
     }
-    return pass("market", id, `${inst.symbol}: ${bars.length} bars ${bars[0]?.date} … ${last.date} (${age} day(s) before ${day})`, details);
+    return pass("market", id, `${inst.symbol}: ${count(bars.length)} bars ${bars[0]?.date} … ${last.date} (${age} day(s) before ${day})`, details);
   });
 }

@@ -3,6 +3,7 @@
  * its price, and with --ping a one-token request through the real client.
  */
 import { createModelClient, DEFAULT_KEY_ENV, isLoopbackUrl, selectProvider } from "../../agent/factory.js";
+import { usd } from "../../core/format.js";
 import { costOf, resolvePrice } from "../../agent/pricing.js";
 import type { Config } from "../../config/types.js";
 import type { DoctorCheck, DoctorContext } from "./types.js";
@@ -82,7 +83,7 @@ async function ping(config: Config, env: NodeJS.ProcessEnv, key: string | undefi
     });
     const ms = Math.round(performance.now() - started);
     const cost = costOf(r.usage, setup.price);
-    return pass("model", "model.ping", `${r.model} answered a one-token request in ${ms} ms (stop ${r.stop_reason}, cost $${cost.toFixed(6)})`, {
+    return pass("model", "model.ping", `${r.model} answered a one-token request in ${ms} ms (stop ${r.stop_reason}, cost ${usd(cost)})`, {
       model: r.model,
       stop_reason: r.stop_reason,
       usage: r.usage,

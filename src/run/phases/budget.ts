@@ -1,5 +1,6 @@
 /** Quota and budget: the model is not called when the monthly order quota or LLM spend cap is used up. */
 import { EXIT } from "../../core/exit-codes.js";
+import { usd } from "../../core/format.js";
 import { usdToMicros } from "../../core/money.js";
 import { type Affordable, type Open, type Phase, Stop } from "./context.js";
 
@@ -20,7 +21,7 @@ export const budgetPhase: Phase<Open, Affordable> = {
       return new Stop(
         "spend_cap_reached",
         EXIT.OK,
-        `this month's LLM spend ${spent.toFixed(4)} USD reached the cap of ${config.model.monthly_budget_usd} USD; the model was not called`,
+        `this month's LLM spend ${usd(spent)} reached the cap of ${usd(config.model.monthly_budget_usd)}; the model was not called`,
       );
     }
     // From here the run could have traded.

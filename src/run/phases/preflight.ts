@@ -4,6 +4,7 @@
  */
 import { assertPaperAccount, assertPaperEndpoint } from "../../broker/guard.js";
 import { TwError } from "../../core/errors.js";
+import { money } from "../../core/format.js";
 import { EXIT } from "../../core/exit-codes.js";
 import { wallClock } from "../session-clock.js";
 import { type Opened, type Phase, type RunStart, Stop } from "./context.js";
@@ -94,7 +95,7 @@ async function recordStart(o: Opened): Promise<void> {
     sink.emit({
       type: "run.note",
       level: "info",
-      message: `journal opened with capital ${config.account.capital} ${config.account.base_currency} (first use)`,
+      message: `journal opened with capital ${money(config.account.capital, config.account.base_currency)} (first use)`,
     });
   for (const id of aborted)
     sink.emit({ type: "run.note", level: "warn", message: `run ${id} had been left running by a process that is gone; closed as aborted` });

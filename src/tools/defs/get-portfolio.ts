@@ -1,4 +1,5 @@
 import { type TSchema, Type } from "@sinclair/typebox";
+import { money, num } from "../../core/format.js";
 import { defineTool } from "../define.js";
 
 const Input = Type.Object({}, { additionalProperties: false, description: "No arguments." });
@@ -78,5 +79,5 @@ export const getPortfolio = defineTool({
   grounded: false,
   callLimit: 5,
   summarize: (r) =>
-    `value ${r.value} ${r.base_currency ?? ""}, cash ${r.cash}, ${Array.isArray(r.holdings) ? r.holdings.length : 0} holding(s), ${r.trading_state ?? "?"}, ${r.orders_left_this_month ?? "?"} orders left`,
+    `value ${num(r.value, (n) => money(n, r.base_currency ?? ""))}, cash ${num(r.cash, (n) => money(n, r.base_currency ?? ""))}, ${Array.isArray(r.holdings) ? r.holdings.length : 0} holding(s), ${r.trading_state ?? "?"}, ${r.orders_left_this_month ?? "?"} orders left`,
 });

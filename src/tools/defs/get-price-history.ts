@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { num, pct, price } from "../../core/format.js";
 import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
@@ -62,5 +63,5 @@ export const getPriceHistory = defineTool({
   mutates: false,
   grounded: false,
   callLimit: 15,
-  summarize: (r) => `${r.symbol} last close ${r.last_close} (${r.as_of}), 3m ${r.returns_pct?.["3m"] ?? "?"}%, SMA50 ${r.sma50 ?? "?"}`,
+  summarize: (r) => `${r.symbol} last close ${num(r.last_close, price)} (${r.as_of}), 3m ${num(r.returns_pct?.["3m"], pct)}, SMA50 ${num(r.sma50, price)}`,
 });

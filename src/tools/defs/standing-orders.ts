@@ -1,4 +1,5 @@
 import { type Static, type TProperties, type TSchema, Type } from "@sinclair/typebox";
+import { price, quantity } from "../../core/format.js";
 import { defineTool } from "../define.js";
 import { EvidenceIds, SymbolField } from "./order.js";
 
@@ -87,7 +88,7 @@ const OneOutput = Type.Object({ success: Type.Literal(true), standing_order: Sta
 
 /** The summary line of one standing order (placed or cancelled). */
 function standingOrderLine(o: Static<typeof StandingOrderView>): string {
-  return `standing order ${o.id} ${o.status}: ${o.type} ${o.symbol} at ${o.trigger_price} → ${o.side} ${o.quantity} @ ${o.limit_price} (through ${o.expires_on})`;
+  return `standing order ${o.id} ${o.status}: ${o.type} ${o.symbol} at ${price(o.trigger_price)} → ${o.side} ${quantity(o.quantity)} @ ${price(o.limit_price)} (through ${o.expires_on})`;
 }
 
 export const placeStandingOrder = defineTool({

@@ -1,0 +1,168 @@
+/**
+ * Every screen over fixture runs, checked for any number or time a person reads that skipped the one
+ * formatter (src/core/format.ts): tests/util/unformatted.ts lists what counts (too many decimals, 4+
+ * digits without separators, an amount without its currency, an ISO timestamp, a clock glued to a day).
+ */
+import { cleanup, render } from "ink-testing-library";
+import { afterEach, describe, expect, it } from "vitest";
+import { bindingHash, SIDE_OF, type StandingOrder, type StandingType } from "../../src/journal/standing-orders.js";
+import { EventSink } from "../../src/run/event-sink.js";
+import { ApprovalQueue } from "../../src/screens/approval-queue.js";
+import { AccountBody } from "../../src/screens/journal-chart.js";
+import { JournalScreen } from "../../src/screens/JournalScreen.js";
+import { KillSwitchScreen } from "../../src/screens/KillSwitchScreen.js";
+import { ReconcileScreen } from "../../src/screens/ReconcileScreen.js";
+import { type Mounted, mountRunConsole } from "../../src/screens/run-app.js";
+import { StandingApprovalScreen } from "../../src/screens/StandingApprovalScreen.js";
+import { findingsText } from "../util/unformatted.js";
+import { io } from "./fake-terminal.js";
+import { source } from "./fixtures.js";
+import { fakeRequest, KEY, order, sendInputAndWaitForChange, waitFor, waitForFrame } from "./helpers.js";
+import { scenarioEvents } from "./scenario.js";
+
+const mounted: Mounted[] = [];
+afterEach(() => {
+  for (const m of mounted.splice(0)) m.unmount();
+  cleanup();
+});
+
+function standing(id: string, type: StandingType, trigger: number): StandingOrder {
+  const o: StandingOrder = {
+    id,
+    symbol: "ALFA",
+    type,
+    trigger_price: trigger,
+    side: SIDE_OF[type],
+    quantity: 1_200,
+    limit_price: trigger,
+    expires_on: "2024-01-31",
+    reason: `why ${id}`,
+    evidence_ids: ["e"],
+    proposed_run: "r1",
+    proposed_day: "2024-01-02",
+    proposed_at: "2024-01-02T15:00:00Z",
+    ttl_trading_days: 20,
+    binding_hash: "",
+    status: "proposed",
+  };
+  return { ...o, binding_hash: bindingHash(o) };
+}
+
+const portfolio = {
+  currency: "USD",
+  cash: 12_345.67,
+  value: 101_234.56,
+  holdings: [{ symbol: "MSFT", quantity: 120, price: 205.1, value: 24_612, weight: 0.2431, cost_basis: 23_000, unrealised_pnl: 1_612, currency: "USD" }],
+  last_fills: [{ at: "2026-02-27T15:00:00Z", run_id: "run-0", trading_day: "2026-02-27", symbol: "MSFT", side: "BUY" as const, quantity: 120, price: 191.67 }],
+};
+
+describe("no screen shows an unformatted number or time", () => {
+  it("the run console and its approval screen", async () => {
+    const t = io(120, 50);
+    const sink = new EventSink();
+    sink.runId = "20260302T140000Z-abcdef";
+    for (const e of scenarioEvents(40)) if (e.type !== "run.finished") sink.emit(e);
+    sink.emit({
+      type: "valuation",
+      value: 101_234.56,
+      cash: 12_345.67,
+      peak: 103_000,
+      drawdown_pct: 1.71,
+      max_drawdown_pct: 25,
+      trading_state: "ACTIVE",
+      orders_used: 3,
+      orders_left: 7,
+      first_of_run: true,
+      portfolio,
+    });
+    const queue = new ApprovalQueue();
+    const app = mountRunConsole({ subscribe: (l) => sink.subscribe(l), replay: sink.events, queue, onInterrupt: () => {}, ...t.opts });
+    mounted.push(app);
+    const req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "SELL", 20, 201), order("TSLA", "BUY", 3, 60)], { holdings: { MSFT: 120 } });
+    req.portfolio = portfolio;
+    req.tradingDay = "2026-03-02";
+    void queue.decide(req);
+    await waitFor(() => t.stdout.lastFrameWith("Approve orders?") !== "", 3000, "the approval screen");
+    expect(findingsText("approval", t.stdout.lastFrameWith("Approve orders?"))).toBe("");
+  });
+
+  it("the journal: runs list, a run's detail and the account chart", async () => {
+    const inst = render(<JournalScreen source={source()} onExit={() => {}} onInterrupt={() => {}} />);
+    const list = await waitForFrame(inst, "run-0304");
+    expect(findingsText("journal list", list)).toBe("");
+    await sendInputAndWaitForChange(inst, KEY.enter);
+    const detail = await waitForFrame(inst, "Timeline");
+    expect(findingsText("journal detail", detail)).toBe("");
+    const chart = render(
+      <AccountBody
+        account={{
+          points: [100_000, 104_000, 97_000].map((value, i) => ({ run_id: `r${i}`, trading_day: `2008-01-0${i + 2}`, value, peak: Math.max(100_000, value) })),
+          max_drawdown_pct: 10,
+          base_currency: "USD",
+          trading_state: "ACTIVE",
+        }}
+        width={100}
+        height={16}
+      />,
+    );
+    expect(findingsText("account chart", chart.lastFrame() ?? "")).toBe("");
+  });
+
+  it("the kill-switch screen", () => {
+    const f =
+      render(
+        <KillSwitchScreen
+          facts={{
+            trading_state: "HALTED",
+            base_currency: "USD",
+            tripped_at: "2026-03-02T15:30:00.123Z",
+            trading_day: "2026-03-02",
+            run_id: "run-7",
+            value_at_trip: 89_000,
+            peak: 100_000,
+            drawdown_pct: 11,
+            limit_pct: 10,
+            reason: "drawdown 11.00% reached the 10% limit",
+            liquidation: { status: "partial", detail: "TSLA 3 unsold" },
+            current_value: 88_500,
+            reducing_runs_after_reset: 3,
+          }}
+          onReset={async () => {}}
+          onExit={() => {}}
+          onInterrupt={() => {}}
+        />,
+      ).lastFrame() ?? "";
+    expect(f).toContain("15:30:00 UTC");
+    expect(findingsText("kill switch", f)).toBe("");
+  });
+
+  it("the reconcile screen", () => {
+    const f =
+      render(
+        <ReconcileScreen
+          recovered={[]}
+          differences={[
+            {
+              kind: "unbooked_position",
+              symbol: "SPX",
+              journal_quantity: 0,
+              broker_quantity: 3,
+              message: "the broker holds 3 SPX, the journal has no such holding",
+              proves: "no journal order explains these shares",
+              adoptable: true,
+            },
+          ]}
+          onAdopt={async () => []}
+          onExit={() => {}}
+        />,
+      ).lastFrame() ?? "";
+    expect(findingsText("reconcile", f)).toBe("");
+  });
+
+  it("the standing-order review", () => {
+    const orders = [standing("so-1", "stop_loss", 1_090.5), standing("so-2", "take_profit", 1_200)];
+    const f = render(<StandingApprovalScreen request={{ runId: "r1", orders }} onDecide={() => {}} onInterrupt={() => {}} />).lastFrame() ?? "";
+    expect(f).toContain("ALFA");
+    expect(findingsText("standing review", f)).toBe("");
+  });
+});
