@@ -18,7 +18,7 @@ const SPAWN_SUMMARY = ".cache/test-spawns.json";
 
 export default function setup(): () => void {
   // Every CLI child a test spawns checks its tool results against their output schemas (as the
-  // test process does, tests/setup/tool-results.ts) and fails loudly on a violation (src/cli.tsx).
+  // test process does, tests/setup/tool-results.ts) and fails loudly on a violation (src/commands/process-run.ts).
   process.env.TRADEWARDEN_CHECK_TOOL_RESULTS = "1";
   const dist = "dist/cli.js";
   if (!existsSync(dist) || statSync(dist).mtimeMs < newestMtime("src")) {
