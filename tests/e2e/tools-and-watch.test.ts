@@ -1,5 +1,5 @@
 /**
- * The real CLI (dist/cli.js): `run --mode watch` (research and watchlist only, nothing placed; a
+ * The CLI (src/cli.tsx main, in-process): `run --mode watch` (research and watchlist only, nothing placed; a
  * later run is shown the watchlist with what changed) and `tools call` (one tool as a run on a day
  * would call it; state-changing tools on a throwaway copy).
  */
