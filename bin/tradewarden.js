@@ -10,8 +10,9 @@ globalThis.__tradewardenEarlySignals = ["SIGINT", "SIGTERM", "SIGHUP"].map((sig)
   process.on(sig, h);
   return [sig, h];
 });
+let cli;
 try {
-  await import("../dist/cli.js");
+  cli = await import("../dist/cli.js");
 } catch (err) {
   if (err && err.code === "ERR_MODULE_NOT_FOUND" && String(err.message).includes("dist/cli.js")) {
     process.stderr.write("tradewarden is not built: run `npm ci` (or `npm run build`) in the repository first.\n");
@@ -19,3 +20,5 @@ try {
   }
   throw err;
 }
+// The command itself (src/cli.tsx's main, run as this process: its signals, its exit code).
+await cli.runAsProcess();

@@ -7,7 +7,9 @@
  *   beta × the index's return + a sector factor + idiosyncratic noise (seeded, deterministic),
  *   so the index's real history (dot-com, 2008, 2020) drives them;
  * - `data/universe/sim.csv`: the universe (every synthetic row says so in its name and note);
- * - `data/market/MANIFEST.json`: what was built from what.
+ * - `data/market/MANIFEST.json`: what was built from what;
+ * - `data/market/bars.bin`: the bars of every CSV in a prepared form the CLI loads without parsing
+ *   (src/market/prepared-bars.ts).
  *
  * Deterministic: a hand-written PRNG (mulberry32) with fixed seeds and fixed number formatting.
  * tests/market/build-data.test.ts rebuilds into a temp folder and compares byte for byte.
@@ -16,6 +18,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseBarBytes } from "../src/market/bars.js";
+import { encodePreparedBars } from "../src/market/prepared-bars.js";
 import { mulberry32 } from "../src/util/prng.js";
 
 export const GENERATOR_VERSION = 1;
@@ -206,13 +210,27 @@ function syntheticBars(rows: SourceRow[], spec: SyntheticSpec, sectorShocks: Map
 }
 
 export interface BuildResult {
-  files: Record<string, string>;
+  files: Record<string, string | Buffer>;
+}
+
+/** The prepared form of every `market/bars/*.csv` among `files`, in file-name order. */
+export function preparedBars(files: Record<string, string | Buffer>): Buffer {
+  const csvs = Object.keys(files)
+    .filter((rel) => /^market\/bars\/[^/]+\.csv$/.test(rel))
+    .sort();
+  return encodePreparedBars(
+    csvs.map((rel) => {
+      const bytes = Buffer.from(files[rel] ?? "");
+      const { bars, meta } = parseBarBytes(bytes, rel);
+      return { symbol: rel.slice("market/bars/".length, -4), csvBytes: bytes.length, bars, ...(meta.currency ? { currency: meta.currency } : {}) };
+    }),
+  );
 }
 
 /** Generates every output file's content in memory: relative path (under data/) → text. */
 export function generate(sourceText: string): BuildResult {
   const rows = parseSource(sourceText);
-  const files: Record<string, string> = {};
+  const files: Record<string, string | Buffer> = {};
   files[`market/bars/${INDEX_SYMBOL}.csv`] = barsCsv(indexBars(rows));
 
   const sectors = [...new Set(SYNTHETIC.map((s) => s.sector))].sort();
@@ -251,6 +269,7 @@ export function generate(sourceText: string): BuildResult {
     ],
   };
   files["market/MANIFEST.json"] = `${JSON.stringify(manifest, null, 2)}\n`;
+  files["market/bars.bin"] = preparedBars(files);
   return { files };
 }
 

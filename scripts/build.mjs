@@ -1,6 +1,12 @@
-// Builds the CLI into dist/cli.js (and the sandbox worker into dist/sandbox-worker.js) plus lazily loaded chunks (ESM; dependencies stay in node_modules).
+// Builds the CLI into dist/cli.js (and the sandbox worker into dist/sandbox-worker.js) plus lazily loaded chunks (ESM).
 // Runs on `npm ci` through the `prepare` script, so `npx tradewarden` works right after install.
+// The pure dependencies (typebox, trading-signals, ajv, luxon, decimal.js, commander, ink, react...) are bundled in:
+// loading ~460 separate ES modules was most of every command's start-up (issue #26). What must stay a
+// package is external: quickjs-emscripten loads its WebAssembly files by path, react-devtools-core is an
+// optional import of Ink's that is never installed, and uplot is read as text (src/simulation/html.ts).
 import { build } from "esbuild";
+
+const EXTERNAL = ["quickjs-emscripten", "react-devtools-core", "uplot"];
 
 await build({
   // The sandbox worker is its own entry: worker threads load it by path (src/research/sandbox.ts).
@@ -12,7 +18,9 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  packages: "external",
+  external: EXTERNAL,
+  // Bundled CommonJS packages call require() (node's own modules among them): give every ES module one.
+  banner: { js: 'import { createRequire as __twCreateRequire } from "node:module";\nconst require = __twCreateRequire(import.meta.url);' },
   jsx: "automatic",
   sourcemap: "linked",
   logLevel: "warning",

@@ -2,10 +2,9 @@
  * tradewarden's entry: parses arguments with commander, builds the services, and hands each
  * command to its module. Commands return exit codes; only this file calls process.exit.
  */
-import { writeSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
-import { installProcessInterrupts, interruptReceived } from "./commands/interrupts.js";
-import { processIO } from "./commands/io.js";
+import { runProcess } from "./commands/process-run.js";
+import { type CommandIO, processIO } from "./commands/io.js";
 import { registerData } from "./commands/data-cli.js";
 import { registerSimulate } from "./commands/simulate-cli.js";
 import { registerKillSwitchAndStanding } from "./commands/killswitch-standing-cli.js";
@@ -20,18 +19,16 @@ import { TwError } from "./core/errors.js";
 import { homeProblem } from "./util/home-check.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
 import { registerSecretEnv } from "./core/redact.js";
-import { faultPoint } from "./util/test-fault.js";
 
-const io = processIO();
-// Every secret in the environment is known to the redactor before anything is printed or written.
-registerSecretEnv(io.env);
-// SIGINT/SIGTERM/SIGHUP: a run claims them and stops safely; otherwise the process ends at once. Exit 130 either way.
-faultPoint("cli.loaded");
-installProcessInterrupts(io);
-faultPoint("cli.ready");
-// TEST-ONLY: the test suite sets TRADEWARDEN_CHECK_TOOL_RESULTS=1 (tests/global-setup.ts); every tool
-// result is then checked against its output schema and a violation fails the command. Unset, nothing loads.
-const toolResults = io.env.TRADEWARDEN_CHECK_TOOL_RESULTS === "1" ? (await import("./tools/result-check.js")).armChildResultCheck(io.stderr) : undefined;
+/** The io of the command `main` is running: the process's (bin/tradewarden.js), or a caller's (tests run commands in-process). */
+let current: CommandIO | undefined;
+const io: CommandIO = {
+  stdout: (t) => (current ?? processIO()).stdout(t),
+  stderr: (t) => (current ?? processIO()).stderr(t),
+  get env() {
+    return (current ?? processIO()).env;
+  },
+};
 
 // Commands load their modules on demand, so `--help`, `--version` and light commands start fast.
 const load = {
@@ -351,9 +348,18 @@ configCmd
     io.stdout(`${JSON.stringify({ ...config, universe }, null, 2)}\n`);
   });
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one command line (`argv` as process.argv: node, script, then the arguments) with `callerIo`
+ * and answers its exit code. Nothing here touches the process: bin/tradewarden.js runs it through
+ * `runAsProcess`, tests call it in-process with an io that collects the output.
+ */
+export async function main(argv: readonly string[], callerIo: CommandIO): Promise<number> {
+  current = callerIo;
+  exitCode = EXIT.OK;
+  // Every secret in the environment is known to the redactor before anything is printed or written.
+  registerSecretEnv(callerIo.env);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync([...argv]);
     return exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
@@ -370,28 +376,5 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// A command whose work can never finish (a promise nobody will settle: the event loop ran dry under
-// it) would end the process with Node's bare exit 13 and no word. Name it and exit 1 instead.
-let mainSettled = false;
-process.on("exit", () => {
-  if (mainSettled || interruptReceived()) return;
-  try {
-    writeSync(2, "tradewarden: internal error: the command stopped with its work unfinished (nothing was left that could complete it)\n");
-  } catch {
-    // stderr is gone: the exit code still says it
-  }
-  process.exit(EXIT.INTERNAL_ERROR);
-});
-const answered = await main(process.argv);
-const code = toolResults?.violated() ? EXIT.INTERNAL_ERROR : answered;
-mainSettled = true;
-// Every interrupted command exits 130, whenever the signal came.
-process.exitCode = interruptReceived() ? EXIT.INTERRUPTED : code;
-// When the event loop runs dry, Node closes its signal handles (the default action comes back)
-// while it tears the process down after the 'exit' event: a second Ctrl+C or SIGTERM in that
-// moment ended the process by the signal (143) instead of 130. Exiting from the 'exit' event
-// itself, the last listener, skips that teardown; the signal handlers stay ours to the end.
-process.on("exit", (c) => process.exit(interruptReceived() ? EXIT.INTERRUPTED : c));
-// No process lingers after its command ended: whatever still holds the event loop (a socket kept
-// alive, a timer of a failed write) gets a moment, then the process exits with its code.
-setTimeout(() => process.exit(interruptReceived() ? EXIT.INTERRUPTED : code), 1_500).unref();
+/** The CLI as a process (bin/tradewarden.js): `main` with the process's io, signals and exit code (src/commands/process-run.ts). */
+export const runAsProcess = (): Promise<void> => runProcess(main);

@@ -14,6 +14,7 @@ import { bundledDataDir, homePaths } from "../util/paths.js";
 import { READ_LIMITS, readRegularBytes } from "../util/regular-file.js";
 import { countBefore, parseBarBytes } from "./bars.js";
 import { TradingCalendar } from "./calendar.js";
+import { readPreparedBars } from "./prepared-bars.js";
 import { asciiSymbol, weekendOf } from "./import.js";
 
 export interface SymbolSeries {
@@ -70,8 +71,12 @@ export class MarketData {
     const dayPool = new Map<number, string>();
     try {
       if (opts.bundled !== false) {
-        const dir = join(opts.dataDir ?? bundledDataDir(), "market", "bars");
-        for (const s of readBarDir(dir, "bundled", dayPool)) out.set(s.symbol, s);
+        const marketDir = join(opts.dataDir ?? bundledDataDir(), "market");
+        // The prepared form when it matches the CSVs (no parse of ~100k lines); the CSVs otherwise.
+        const prepared = readPreparedBars(marketDir);
+        if (prepared)
+          for (const s of prepared) out.set(s.symbol, { symbol: s.symbol, bars: s.bars, ...(s.currency ? { currency: s.currency } : {}), origin: "bundled" });
+        else for (const s of readBarDir(join(marketDir, "bars"), "bundled", dayPool)) out.set(s.symbol, s);
       }
       if (opts.home) {
         const dir = homePaths(opts.home).imported;

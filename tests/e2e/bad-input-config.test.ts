@@ -6,17 +6,17 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanupHomes, freshHome, text, tw } from "./helpers.js";
+import { cleanupHomes, freshHome, text, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
 /** `config check` and `run --yes` both exit 2 with `expected` in the message; the home gains nothing. */
 async function refusedAlike(home: string, expected: RegExp): Promise<void> {
   const before = readdirSync(home).sort();
-  const check = await tw(home, ["config", "check"], { timeoutMs: 40_000 });
+  const check = await twIn(home, ["config", "check"]);
   expect(check.exitCode, text(check)).toBe(2);
   expect(String(check.stderr)).toMatch(expected);
-  const run = await tw(home, ["run", "--yes"], { timeoutMs: 40_000 });
+  const run = await twIn(home, ["run", "--yes"]);
   expect(run.exitCode, text(run)).toBe(2);
   expect(String(run.stderr)).toMatch(expected);
   expect(readdirSync(home).sort()).toEqual(before);
@@ -47,13 +47,13 @@ describe("config files that used to get through", () => {
 
   it("tiny capitals and nan/inf are named by config check (nan/inf as such, not null)", async () => {
     for (const capital of ["1e300", "1e-300", "0.5"]) {
-      const r = await tw(freshHome(`[account]\ncapital = ${capital}\n`), ["config", "check"]);
+      const r = await twIn(freshHome(`[account]\ncapital = ${capital}\n`), ["config", "check"]);
       expect(r.exitCode, text(r)).toBe(2);
       expect(String(r.stderr)).toMatch(/account\.capital: must be in \[1, 1000000000000\]/);
     }
     const home = freshHome("[limits]\nmax_drawdown_pct = nan\nmax_position_pct = inf\n[executor]\nwait_s = -inf\n");
     await refusedAlike(home, /limits\.max_drawdown_pct: must be a finite number, got nan/);
-    const r = await tw(home, ["config", "check"]);
+    const r = await twIn(home, ["config", "check"]);
     expect(String(r.stderr)).toMatch(/limits\.max_position_pct: must be a finite number, got inf/);
     expect(String(r.stderr)).toMatch(/executor\.wait_s: must be a finite number, got -inf/);
     expect(String(r.stderr)).not.toMatch(/null/);

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, ROOT, childEnv, cleanupHomes, freshHome, text, tw } from "./helpers.js";
+import { BIN, ROOT, childEnv, cleanupHomes, freshHome, text, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -25,7 +25,7 @@ describe("bad homes: exit 2 naming the home and what is wrong", () => {
         ["config", "check"],
         ["run", "--yes"],
       ]) {
-        const r = await tw(home, args, { timeoutMs: 30_000 });
+        const r = await twIn(home, args);
         expectHomeRefused(r, home, home === "/proc/self" ? "is /proc/self, a system folder" : "is under /proc/self, a system folder");
       }
     }
@@ -34,10 +34,10 @@ describe("bad homes: exit 2 naming the home and what is wrong", () => {
   it("a path too long, or with a name too long", async () => {
     const base = freshHome();
     const deep = join(base, ...Array.from({ length: 20 }, () => "d".repeat(200)));
-    const r1 = await tw(deep, ["config", "check"]);
+    const r1 = await twIn(deep, ["config", "check"]);
     expectHomeRefused(r1, deep, "is too long a path");
     const wide = join(base, "n".repeat(300));
-    const r2 = await tw(wide, ["run", "--yes"]);
+    const r2 = await twIn(wide, ["run", "--yes"]);
     expectHomeRefused(r2, wide, "has a folder name longer than 255 bytes");
   }, 120_000);
 
@@ -45,7 +45,7 @@ describe("bad homes: exit 2 naming the home and what is wrong", () => {
     const base = freshHome();
     writeFileSync(join(base, "file"), "x");
     const home = join(base, "file", "home");
-    const r = await tw(home, ["run", "--yes"]);
+    const r = await twIn(home, ["run", "--yes"]);
     expectHomeRefused(r, home, "cannot be created: a part of the path is a file, not a folder");
   }, 120_000);
 
@@ -87,23 +87,23 @@ describe("currency codes are real ISO 4217 codes", () => {
         ["config", "check"],
         ["run", "--yes"],
       ]) {
-        const r = await tw(home, args);
+        const r = await twIn(home, args);
         expect(r.exitCode, text(r)).toBe(2);
         expect(String(r.stderr)).toContain(`account.base_currency: must be an ISO 4217 currency code in use (e.g. USD, EUR, JPY), got "${code}"`);
       }
     }
-    const ok = await tw(freshHome(`[account]\nbase_currency = "JPY"\n`), ["config", "check"]);
+    const ok = await twIn(freshHome(`[account]\nbase_currency = "JPY"\n`), ["config", "check"]);
     expect(ok.exitCode, text(ok)).toBe(0);
   }, 120_000);
 
   it("a universe row or an import in currency QQQ is refused", async () => {
     const home = freshHome(`[universe]\nfiles = ["u.csv"]\n`);
     writeFileSync(join(home, "u.csv"), "symbol,currency\nSPX,QQQ\n");
-    const r = await tw(home, ["config", "check"]);
+    const r = await twIn(home, ["config", "check"]);
     expect(r.exitCode, text(r)).toBe(2);
     expect(String(r.stderr)).toContain('u.csv: row 2.currency: must be an ISO 4217 currency code in use (e.g. USD, EUR, JPY), got "QQQ"');
     writeFileSync(join(home, "bars.csv"), "Date,Open,High,Low,Close,Volume\n2024-01-05,10,11,9,10.5,1000\n");
-    const i = await tw(home, ["data", "import", "--csv", join(home, "bars.csv"), "--symbol", "ABC", "--currency", "QQQ"]);
+    const i = await twIn(home, ["data", "import", "--csv", join(home, "bars.csv"), "--symbol", "ABC", "--currency", "QQQ"]);
     expect(i.exitCode, text(i)).toBe(2);
     expect(String(i.stderr)).toContain('currency "QQQ" is not an ISO 4217 currency code in use');
   }, 120_000);

@@ -6,14 +6,14 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, text, tw, homeSnapshot } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, text, twIn, homeSnapshot } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
 let base = "";
 beforeAll(async () => {
   base = freshHome();
-  expectExit(await tw(base, ["run", "--yes"]), 0);
+  expectExit(await twIn(base, ["run", "--yes"]), 0);
 }, 180_000);
 
 describe("the order lifecycle is checked when the journal is opened", () => {
@@ -31,10 +31,10 @@ describe("the order lifecycle is checked when the journal is opened", () => {
     const refusal = new RegExp(
       `journal\\.log\\.jsonl cannot be read \\(event log line ${i + 1}: illegal_order_transition: order ${order} cannot go from \\w+ to intent`,
     );
-    const run = await tw(home, ["run", "--yes"]);
+    const run = await twIn(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toMatch(refusal);
-    const verify = await tw(home, ["journal", "verify"]);
+    const verify = await twIn(home, ["journal", "verify"]);
     expect(verify.exitCode, text(verify)).toBe(1);
     expect(text(verify)).toMatch(refusal);
     expect(homeSnapshot(home)).toEqual(before);

@@ -8,7 +8,7 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, text, tw, homeSnapshot } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, text, twIn, homeSnapshot } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -24,8 +24,8 @@ let base = "";
 beforeAll(async () => {
   base = freshHome();
   // Two runs: two days played, orders of both days in the book.
-  expectExit(await tw(base, ["run", "--yes"]), 0);
-  expectExit(await tw(base, ["run", "--yes"]), 0);
+  expectExit(await twIn(base, ["run", "--yes"]), 0);
+  expectExit(await twIn(base, ["run", "--yes"]), 0);
 }, 120_000);
 
 /** A copy of the base home with its book edited. */
@@ -48,7 +48,7 @@ function flipBit(s: string, at: number, bit: number): string | null {
 
 async function expectRefused(home: string, place: RegExp): Promise<void> {
   const before = homeSnapshot(home);
-  const run = await tw(home, ["run", "--yes"]);
+  const run = await twIn(home, ["run", "--yes"]);
   expect(run.exitCode, text(run)).toBe(4);
   expect(String(run.stderr)).toMatch(/sim-broker\.json is not valid \(/);
   expect(String(run.stderr)).toMatch(place);
@@ -62,7 +62,7 @@ describe("sim-broker.json is checked whole on open (issue #23)", () => {
     const book = JSON.parse(readFileSync(join(home, "sim-broker.json"), "utf8")) as Book;
     expect(book.played_days).toHaveLength(2);
     expect(book.orders.length).toBeGreaterThanOrEqual(2);
-    expectExit(await tw(home, ["sim", "status"]), 0);
+    expectExit(await twIn(home, ["sim", "status"]), 0);
   }, 60_000);
 
   it("a broker order id with one bit flipped is refused naming the order (every bit: tests/broker/simulated-book.test.ts)", async () => {

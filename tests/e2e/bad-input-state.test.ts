@@ -6,14 +6,14 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, text, tw, homeSnapshot } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, text, twIn, homeSnapshot } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
 let base = "";
 beforeAll(async () => {
   base = freshHome();
-  expectExit(await tw(base, ["run", "--yes"]), 0);
+  expectExit(await twIn(base, ["run", "--yes"]), 0);
 }, 120_000);
 
 /** A copy of the home after one real run. */
@@ -53,10 +53,10 @@ describe("state files are validated on open, before any write", () => {
       d.cash = "lots";
     });
     const before = homeSnapshot(home);
-    const run = await tw(home, ["run", "--yes"]);
+    const run = await twIn(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(4);
     expect(String(run.stderr)).toMatch(/sim-broker\.json is not valid \(cash: must be .*got "lots"\)/);
-    const status = await tw(home, ["sim", "status"]);
+    const status = await twIn(home, ["sim", "status"]);
     expect(status.exitCode, text(status)).toBe(4);
     expect(String(status.stderr)).toMatch(/cash: must be/);
     expect(homeSnapshot(home)).toEqual(before);
@@ -72,7 +72,7 @@ describe("state files are validated on open, before any write", () => {
       },
     );
     const before = homeSnapshot(home);
-    const run = await tw(home, ["run", "--yes"]);
+    const run = await twIn(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toContain(`event log line ${line}: unknown event type "valuatoin"`);
     expect(homeSnapshot(home)).toEqual(before);
@@ -88,7 +88,7 @@ describe("state files are validated on open, before any write", () => {
       },
     );
     const before = homeSnapshot(home);
-    const run = await tw(home, ["run", "--yes"]);
+    const run = await twIn(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toContain(`journal.log.jsonl cannot be read (event log line ${line} (init): capital_minor: must be an integer`);
     expect(homeSnapshot(home)).toEqual(before);
@@ -100,10 +100,10 @@ describe("state files are validated on open, before any write", () => {
       (d.checkpoint as { cash_minor: number }).cash_minor += 100;
     });
     const before = homeSnapshot(home);
-    const verify = await tw(home, ["journal", "verify"]);
+    const verify = await twIn(home, ["journal", "verify"]);
     expect(verify.exitCode, text(verify)).toBe(1);
     expect(text(verify)).toMatch(/checkpoint says cash/);
-    const run = await tw(home, ["run", "--yes"]);
+    const run = await twIn(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toMatch(/journal\.json cannot be read \(the committed checkpoint's cash_minor is \d+, the event log gives \d+/);
     expect(homeSnapshot(home)).toEqual(before);
@@ -132,11 +132,11 @@ describe("tamper evidence: a same-length edit of the log is found by verify and 
     const home = copyOfBase();
     const line = editLogText(home, (e) => e.t === "fill", bumpDigitAfter('"price"'));
     const before = homeSnapshot(home);
-    const verify = await tw(home, ["journal", "verify"]);
+    const verify = await twIn(home, ["journal", "verify"]);
     expect(verify.exitCode, text(verify)).toBe(1);
     expect(text(verify)).toMatch(/chain_broken/);
     expect(text(verify)).toMatch(/fill_broker_mismatch.*price/);
-    const run = await tw(home, ["run", "--yes"]);
+    const run = await twIn(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toMatch(new RegExp(`journal\\.log\\.jsonl cannot be read \\(event log line (${line}|${line + 1})`));
     expect(homeSnapshot(home)).toEqual(before);
@@ -150,10 +150,10 @@ describe("tamper evidence: a same-length edit of the log is found by verify and 
       (l) => l.replace(/"symbol":"(\w)(\w*)"/, (_m, a: string, rest: string) => `"symbol":"${a === "Z" ? "Y" : "Z"}${rest}"`),
     );
     const before = homeSnapshot(home);
-    const verify = await tw(home, ["journal", "verify"]);
+    const verify = await twIn(home, ["journal", "verify"]);
     expect(verify.exitCode, text(verify)).toBe(1);
     expect(text(verify)).toMatch(/chain_broken/);
-    const run = await tw(home, ["run", "--yes"]);
+    const run = await twIn(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(1);
     expect(String(run.stderr)).toMatch(/journal\.log\.jsonl cannot be read/);
     expect(homeSnapshot(home)).toEqual(before);
@@ -170,7 +170,7 @@ describe("tamper evidence: a same-length edit of the log is found by verify and 
     ] as const) {
       const home = copyOfBase();
       editLogText(home, pick, edit);
-      const verify = await tw(home, ["journal", "verify"]);
+      const verify = await twIn(home, ["journal", "verify"]);
       expect(verify.exitCode, text(verify)).toBe(1);
       expect(text(verify)).toMatch(/chain_broken/);
     }

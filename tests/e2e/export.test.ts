@@ -3,15 +3,15 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { tradecatProblems } from "../../src/run/tradecat-rules.js";
-import { cleanupHomes, expectExit, freshHome, runIds, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, runIds, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
 test("export prints the run's envelope (json) or its TradeCat record (tradecat), derived again when the file is gone", async () => {
   const home = freshHome();
-  expectExit(await tw(home, ["run", "--yes"]), 0);
+  expectExit(await twIn(home, ["run", "--yes"]), 0);
   const id = runIds(home)[0] as string;
-  const [json, tradecat] = await Promise.all([tw(home, ["export", id]), tw(home, ["export", id, "--format", "tradecat"])]);
+  const [json, tradecat] = await Promise.all([twIn(home, ["export", id]), twIn(home, ["export", id, "--format", "tradecat"])]);
   expectExit(json, 0);
   expect(JSON.parse(String(json.stdout))).toMatchObject({ schema: "tradewarden.research_cycle.v1", run_id: id });
   expectExit(tradecat, 0);
@@ -20,10 +20,10 @@ test("export prints the run's envelope (json) or its TradeCat record (tradecat),
   expect(tradecatProblems(doc)).toEqual([]);
   // a run recorded before the export existed: derived from its artifacts, the same record
   rmSync(join(home, "runs", id, "tradecat-research-cycle.json"));
-  const again = await tw(home, ["export", id, "--format", "tradecat"]);
+  const again = await twIn(home, ["export", id, "--format", "tradecat"]);
   expectExit(again, 0);
   expect(JSON.parse(String(again.stdout))).toEqual(doc);
-  const [bad, missing] = await Promise.all([tw(home, ["export", id, "--format", "xml"]), tw(home, ["export", "no-such-run"])]);
+  const [bad, missing] = await Promise.all([twIn(home, ["export", id, "--format", "xml"]), twIn(home, ["export", "no-such-run"])]);
   expectExit(bad, 2);
   expectExit(missing, 2);
   expect(String(missing.stderr)).toContain('no run "no-such-run"');

@@ -5,12 +5,13 @@
  * what runs: an API key (which would pick Claude over the scripted model), a home from the
  * environment, colour switches.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Options, type Result, type ResultPromise, execa } from "execa";
 import { RUN_EVENT_TYPES, type RunEvent } from "../../src/core/events.js";
+import { redact } from "../../src/core/redact.js";
 import { readArtifact } from "../../src/run/artifacts.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -83,6 +84,38 @@ export function tw(home: string, args: readonly string[], opts: TwOptions = {}):
     timeout: opts.timeoutMs ?? 45_000,
     killSignal: "SIGKILL",
   });
+}
+
+/** What an in-process command answered: its exit code and its output (final newline stripped, as execa does). */
+export interface InProcessResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  command: string;
+}
+
+let inProcessQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * `tradewarden --home <home> ...args` run in this process through src/cli.tsx's `main` (no spawn):
+ * for usage, config and exit-code cases, which need no process of their own (signals, closed
+ * pipes, kills, a terminal, a lock held by another process still need `tw`). The output passes the
+ * redactor as the process's does; calls run one at a time (main serves one command line at once).
+ */
+export function twIn(home: string, args: readonly string[], opts: { env?: Record<string, string> } = {}): Promise<InProcessResult> {
+  const next = inProcessQueue.then(async () => {
+    const { main } = await import("../../src/cli.js");
+    let stdout = "";
+    let stderr = "";
+    const io = { stdout: (t: string) => void (stdout += redact(t)), stderr: (t: string) => void (stderr += redact(t)), env: childEnv(opts.env) };
+    // Counted apart from the spawned ones (tests/global-setup.ts reports both).
+    if (process.env.TW_TEST_SPAWN_FILE) appendFileSync(`${process.env.TW_TEST_SPAWN_FILE}.in-process`, `${args.join(" ").slice(0, 200)}\n`);
+    const exitCode = await main([process.execPath, BIN, "--home", home, ...args], io);
+    const strip = (s: string) => s.replace(/\r?\n$/, "");
+    return { exitCode, stdout: strip(stdout), stderr: strip(stderr), command: `tradewarden (in-process) --home ${home} ${args.join(" ")}` };
+  });
+  inProcessQueue = next.catch(() => undefined);
+  return next;
 }
 
 export function text(r: { stdout?: unknown; stderr?: unknown }): string {

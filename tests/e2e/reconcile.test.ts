@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cmdReconcile, type ReconcileOptions } from "../../src/commands/reconcile.js";
 import { cleanupTempHomes, crashAt, expectAgreement, ofType, runIn, tempHome } from "../recovery/harness.js";
-import { cleanupHomes, expectExit, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, twIn } from "./helpers.js";
 import { strayBuy } from "./stray.js";
 
 afterAll(() => {
@@ -56,7 +56,7 @@ describe("tradewarden reconcile", () => {
     expect((await runIn(home)).summary.exitCode).toBe(0);
     await strayBuy(home, "SPX", 3);
 
-    const refused = await tw(home, ["reconcile"]);
+    const refused = await twIn(home, ["reconcile"]);
     expectExit(refused, 3);
     const out = String(refused.stdout);
     expect(out).toMatch(/unbooked_position SPX: the broker holds 3 SPX, the journal has no such holding/);
@@ -75,7 +75,7 @@ describe("tradewarden reconcile", () => {
     expect(noReason.stderr).toMatch(/a reason is required/);
     expect(readFileSync(join(home, "journal.log.jsonl"), "utf8")).toBe(logBefore);
 
-    const adopted = await tw(home, ["reconcile", "--adopt-broker", "--yes", "--reason", "bought by hand at the broker", "--who", "ops"]);
+    const adopted = await twIn(home, ["reconcile", "--adopt-broker", "--yes", "--reason", "bought by hand at the broker", "--who", "ops"]);
     expectExit(adopted, 0);
     expect(String(adopted.stdout)).toMatch(/adjustment adj-1 by ops: position \(unbooked_position SPX.*reason: bought by hand at the broker/);
     expect(String(adopted.stdout)).toMatch(/adjustment adj-2 by ops: cash/);

@@ -6,13 +6,13 @@
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { cleanupHomes, expectExit, freshHome, runIds, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, runIds, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
 test("latest and unique prefixes resolve; ambiguous and unknown ones are clear usage errors", async () => {
   const home = freshHome();
-  expectExit(await tw(home, ["run", "--yes"]), 0);
+  expectExit(await twIn(home, ["run", "--yes"]), 0);
   const id = runIds(home)[0] as string;
   // an older run folder sharing the first two characters of every id
   const older = "20000101T000000Z-000000";
@@ -20,10 +20,10 @@ test("latest and unique prefixes resolve; ambiguous and unknown ones are clear u
   const prefix = id.slice(0, 8);
 
   const [audit, exported, replay, journal] = await Promise.all([
-    tw(home, ["audit", "latest"]),
-    tw(home, ["export", prefix]),
-    tw(home, ["replay", "latest", "--json"]),
-    tw(home, ["journal", "--json", "--run", "latest"]),
+    twIn(home, ["audit", "latest"]),
+    twIn(home, ["export", prefix]),
+    twIn(home, ["replay", "latest", "--json"]),
+    twIn(home, ["journal", "--json", "--run", "latest"]),
   ]);
   expectExit(audit, 0);
   expect(String(audit.stdout)).toContain(`audit ok: ${join(home, "runs", id)}`);
@@ -35,9 +35,9 @@ test("latest and unique prefixes resolve; ambiguous and unknown ones are clear u
   expect(JSON.parse(String(journal.stdout)).runs.map((r: { run_id: string }) => r.run_id)).toEqual([id]);
 
   const [ambiguous, unknown, journalUnknown] = await Promise.all([
-    tw(home, ["audit", "20"]),
-    tw(home, ["export", "1999"]),
-    tw(home, ["journal", "--json", "--run", "1999"]),
+    twIn(home, ["audit", "20"]),
+    twIn(home, ["export", "1999"]),
+    twIn(home, ["journal", "--json", "--run", "1999"]),
   ]);
   expectExit(ambiguous, 2);
   expect(String(ambiguous.stderr)).toContain(`tradewarden audit: "20" matches 2 runs: ${older}, ${id}`);

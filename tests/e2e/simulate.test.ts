@@ -1,6 +1,7 @@
 /**
- * `tradewarden simulate` end to end over the 2007–2008 crash on the bundled data (the trip is on
- * 2008-10-07; the halted days to the year's end are enough to show the run goes on after it): the kill switch
+ * `tradewarden simulate` end to end over the 2008 crash on the bundled data, May to October with an
+ * 8% drawdown limit (the trip is on 2008-10-07; the halted days to the month's end show the run goes
+ * on after it; 129 days prove what two years did, in a quarter of the time): the kill switch
  * trips and the summary, report.json and report.html say so; the home's own files are
  * byte-identical before and after; a simulated day passes `audit` and `replay`; the storage stays
  * under ~40 KB a day; the report renders in headless Chromium with the network off; list, compare
@@ -44,7 +45,7 @@ const CONTRACT = [
   "days",
 ];
 
-describe("a simulation over 2007–2008", () => {
+describe("a simulation over the 2008 crash", () => {
   let home = "";
   let sim = "";
   let before: Record<string, string> = {};
@@ -56,7 +57,9 @@ describe("a simulation over 2007–2008", () => {
     // The home has an account of its own: one daily run.
     expectExit(await tw(home, ["run", "--yes"]), 0);
     before = fingerprint(home);
-    const r = await tw(home, ["simulate", "--from", "2007-01-03", "--to", "2008-12-31", "--name", "crash"], { timeoutMs: 280_000 });
+    const r = await tw(home, ["simulate", "--from", "2008-05-01", "--to", "2008-10-31", "--name", "crash", "--set", "limits.max_drawdown_pct=8"], {
+      timeoutMs: 280_000,
+    });
     out = String(r.stdout);
     exitCode = r.exitCode;
     sim = join(home, "simulations", "crash");
@@ -65,10 +68,10 @@ describe("a simulation over 2007–2008", () => {
 
   it("trips the kill switch in the crash, exits 0 (a trip is a result) and says so in the summary", () => {
     expect(exitCode, out.slice(-3000)).toBe(0);
-    expect(out).toMatch(/simulation crash: completed, 504 of 504 trading day\(s\) 2007-01-03 → 2008-12-31/);
+    expect(out).toMatch(/simulation crash: completed, 129 of 129 trading day\(s\) 2008-05-01 → 2008-10-31/);
     // Said through the one formatter: thousands separators and the currency, not "peak 121593.00".
     expect(out).toMatch(
-      /KILL SWITCH TRIPPED on 2008-\d\d-\d\d: drawdown 2\d\.\d\d% from peak \d{1,3}(,\d{3})+\.\d\d USD reached the 25% limit \(value \d{1,3}(,\d{3})+\.\d\d USD\)/,
+      /KILL SWITCH TRIPPED on 2008-\d\d-\d\d: drawdown \d\.\d\d% from peak \d{1,3}(,\d{3})+\.\d\d USD reached the 8% limit \(value \d{1,3}(,\d{3})+\.\d\d USD\)/,
     );
     expect(out).toMatch(/SPX bought and held -3\d\.\d\d%/);
   });
@@ -80,16 +83,16 @@ describe("a simulation over 2007–2008", () => {
       kill_switch: { tripped: boolean; limit: number };
     };
     for (const k of CONTRACT) expect(typeof r[k], k).toBe("number");
-    expect(r.days).toBe(504);
-    expect(r.kill_switch).toEqual({ tripped: true, limit: 0.25 });
+    expect(r.days).toBe(129);
+    expect(r.kill_switch).toEqual({ tripped: true, limit: 0.08 });
     expect(r.trips).toHaveLength(1);
     expect(r.trips[0]?.day).toMatch(/^2008-/);
-    expect(r.trips[0]?.drawdown).toBeGreaterThanOrEqual(0.25);
-    expect(r.trips[0]?.drawdown).toBeLessThan(0.3);
-    expect(r.max_drawdown).toBeGreaterThan(0.2);
+    expect(r.trips[0]?.drawdown).toBeGreaterThanOrEqual(0.08);
+    expect(r.trips[0]?.drawdown).toBeLessThan(0.1);
+    expect(r.max_drawdown).toBeGreaterThan(0.05);
     expect(r.max_drawdown).toBeLessThan(1); // a fraction, not a percentage
-    // The index fell ~36% over the same days (SPX close 2006-12-29 → 2008-12-31); a fraction.
-    expect(r.index_return).toBeCloseTo(903.25 / 1418.3 - 1, 2);
+    // The index fell ~30% over the same days (SPX close 2008-04-30 → 2008-10-31); a fraction.
+    expect(r.index_return).toBeCloseTo(968.75 / 1385.59 - 1, 2);
     expect(typeof r.blocked_by_rule).toBe("object");
     expect(r.cost_usd).toBe(0);
     expect(r.orders).toBeGreaterThan(0);
@@ -102,7 +105,7 @@ describe("a simulation over 2007–2008", () => {
 
   it("keeps a simulated day's artifacts compact (≤ 40 KB a day on disk) and audit and replay work on them", async () => {
     const bytes = walk(sim).reduce((a, p) => a + statSync(p).blocks * 512, 0);
-    expect(bytes / 504).toBeLessThan(40 * 1024);
+    expect(bytes / 129).toBeLessThan(40 * 1024);
     const days = jsonLines(readFileSync(join(sim, "days.jsonl"), "utf8"));
     const traded = days.find((d) => d.outcome === "executed");
     const runId = String(traded?.run_id);
@@ -134,7 +137,7 @@ describe("a simulation over 2007–2008", () => {
     expectExit(await tw(home, ["simulate", "--from", "2009-03-02", "--to", "2009-03-13", "--name", "spring", "--set", "limits.max_drawdown_pct=10"]), 0);
     const list = await tw(home, ["simulate", "list"]);
     expectExit(list, 0);
-    expect(String(list.stdout)).toMatch(/crash\s+completed\s+2007-01-03→2008-12-31\s+504\/504\s+scripted:momentum/);
+    expect(String(list.stdout)).toMatch(/crash\s+completed\s+2008-05-01→2008-10-31\s+129\/129\s+scripted:momentum/);
     expect(String(list.stdout)).toMatch(/spring\s+completed/);
     const compare = await tw(home, ["simulate", "compare", "crash", "spring"]);
     expectExit(compare, 0);

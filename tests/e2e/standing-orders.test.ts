@@ -11,7 +11,7 @@ import { makeStandingOrderHandlers } from "../../src/tools/handlers/standing-ord
 import { MarketData } from "../../src/market/data.js";
 import { loadUniverseCsv } from "../../src/market/universe.js";
 import type { HandlerResult, ToolCallContext } from "../../src/tools/types.js";
-import { cleanupHomes, expectExit, freshHome, journalJson, ofType, recordedEvents, runIds, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, journalJson, ofType, recordedEvents, runIds, twIn } from "./helpers.js";
 import { checkedAll } from "../tools/checked.js";
 
 afterAll(cleanupHomes);
@@ -37,7 +37,7 @@ function dipAfter(d1: string): { symbol: string; trigger: number; fireDay: strin
 describe("standing orders", () => {
   it("fire on the right day through the final gate; blocked ones are not placed; expired ones never fire; approvals are recorded", async () => {
     const home = freshHome('[model]\nscript = "hold"\n');
-    expectExit(await tw(home, ["run", "--yes"]), 0);
+    expectExit(await twIn(home, ["run", "--yes"]), 0);
     const [run1] = runIds(home);
     const d1 = String(ofType(recordedEvents(home, String(run1)), "run.started")[0]?.trading_day);
     const { symbol, trigger, fireDay } = dipAfter(d1);
@@ -79,8 +79,8 @@ describe("standing orders", () => {
         code: "invalid_tool_arguments",
       });
     }
-    expectExit(await tw(home, ["standing", "approve", "so-1"]), 2); // needs --yes
-    for (const id of ["so-1", "so-2", "so-3"]) expectExit(await tw(home, ["standing", "approve", id, "--yes", "--who", "alice"]), 0);
+    expectExit(await twIn(home, ["standing", "approve", "so-1"]), 2); // needs --yes
+    for (const id of ["so-1", "so-2", "so-3"]) expectExit(await twIn(home, ["standing", "approve", id, "--yes", "--who", "alice"]), 0);
     {
       const journal = await openJournal(home, { timezone: "UTC", readOnly: true });
       const so1 = journal.standingState().orders.get("so-1");
@@ -91,13 +91,13 @@ describe("standing orders", () => {
     const prev = days[days.indexOf(fireDay) - 1] as string;
     const next = days[days.indexOf(d1) + 1] as string;
     // (daily runs of the home's own account: `simulate` would trade in a folder of its own)
-    for (let d = next; d <= prev; d = days[days.indexOf(d) + 1] as string) expectExit(await tw(home, ["run", "--yes"]), 0);
+    for (let d = next; d <= prev; d = days[days.indexOf(d) + 1] as string) expectExit(await twIn(home, ["run", "--yes"]), 0);
     const before = runIds(home).slice(1);
     const earlier = before.flatMap((id) => ofType(recordedEvents(home, id), "standing.fired"));
     expect(earlier.map((e) => [e.id, e.result])).toEqual([["so-3", "expired"]]); // nothing else fired before the day
     expect((await journalJson(home)).orders).toHaveLength(0);
 
-    expectExit(await tw(home, ["run", "--yes"]), 0);
+    expectExit(await twIn(home, ["run", "--yes"]), 0);
     const runs = runIds(home);
     const fireRun = String(runs[runs.length - 1]);
     const events = recordedEvents(home, fireRun);
@@ -118,6 +118,6 @@ describe("standing orders", () => {
     expect(st.get("so-3")).toMatchObject({ status: "expired" });
     expect(journal.order(`tw-${fireRun}-S0`)).toMatchObject({ symbol, side: "BUY", quantity: 1 });
     expect(journal.ordersThisMonth(new Date(`${fireDay}T20:00:00Z`))).toBe(1); // counts toward the quota
-    expectExit(await tw(home, ["audit", fireRun]), 0);
+    expectExit(await twIn(home, ["audit", fireRun]), 0);
   }, 240_000);
 });

@@ -1,5 +1,5 @@
 /**
- * The real CLI (dist/cli.js): `run --mode watch` (research and watchlist only, nothing placed; a
+ * The CLI (src/cli.tsx main, in-process): `run --mode watch` (research and watchlist only, nothing placed; a
  * later run is shown the watchlist with what changed) and `tools call` (one tool as a run on a day
  * would call it; state-changing tools on a throwaway copy).
  */
@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/load.js";
 import { replayRun } from "../../src/records/replay.js";
 import { readArtifact } from "../../src/run/artifacts.js";
-import { cleanupHomes, expectExit, freshHome, journalJson, ofType, recordedEvents, runIds, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, journalJson, ofType, recordedEvents, runIds, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -22,7 +22,7 @@ const journalLog = (home: string) =>
 describe("run --mode watch", () => {
   it("manages the watchlist, places nothing, and the next run is shown the watchlist with what changed", async () => {
     const home = freshHome();
-    const first = await tw(home, ["run", "--mode", "watch"]);
+    const first = await twIn(home, ["run", "--mode", "watch"]);
     expectExit(first, 0);
     const [runId] = runIds(home);
     const events = recordedEvents(home, String(runId));
@@ -46,7 +46,7 @@ describe("run --mode watch", () => {
     expect(offered).toEqual([meta.tools]);
     expect(await replayRun(runDir, defaultConfig())).toMatchObject({ outcome: "hold", recordedOutcome: "hold" });
 
-    const second = await tw(home, ["run", "--mode", "watch"]);
+    const second = await twIn(home, ["run", "--mode", "watch"]);
     expectExit(second, 0);
     const runs = runIds(home);
     const transcript = JSON.parse(readFileSync(join(home, "runs", String(runs[runs.length - 1]), "transcript.json"), "utf8"));
@@ -60,7 +60,7 @@ describe("run --mode watch", () => {
 describe("tradewarden tools call", () => {
   it("answers a read tool as the model would see it on the given day", async () => {
     const home = freshHome();
-    const r = await tw(home, ["tools", "call", "screen_universe", '{"limit": 2, "sort_by": "rsi_14"}', "--as-of", "2012-05-01", "--json"]);
+    const r = await twIn(home, ["tools", "call", "screen_universe", '{"limit": 2, "sort_by": "rsi_14"}', "--as-of", "2012-05-01", "--json"]);
     expectExit(r, 0);
     const out = JSON.parse(String(r.stdout));
     expect(out).toMatchObject({
@@ -77,7 +77,7 @@ describe("tradewarden tools call", () => {
 
   it("validates exactly as a run does: the envelope, with every issue", async () => {
     const home = freshHome();
-    const r = await tw(home, ["tools", "call", "get_price_history", '{"ticker": "ALFA"}', "--json"]);
+    const r = await twIn(home, ["tools", "call", "get_price_history", '{"ticker": "ALFA"}', "--json"]);
     expectExit(r, 0);
     const out = JSON.parse(String(r.stdout));
     expect(out).toMatchObject({ stage: "validation", success: false, result: { success: false, error_code: "invalid_tool_arguments", retryable: true } });
@@ -91,9 +91,9 @@ describe("tradewarden tools call", () => {
 
   it("runs a state-changing tool on a throwaway copy and says so; the home keeps nothing", async () => {
     const home = freshHome();
-    expectExit(await tw(home, ["run", "--mode", "observe"]), 0);
+    expectExit(await twIn(home, ["run", "--mode", "observe"]), 0);
     const before = readFileSync(join(home, "journal.log.jsonl"), "utf8");
-    const r = await tw(home, ["tools", "call", "add_watchlist", '{"symbol": "ALFA", "reason": "test"}']);
+    const r = await twIn(home, ["tools", "call", "add_watchlist", '{"symbol": "ALFA", "reason": "test"}']);
     expectExit(r, 0);
     expect(String(r.stderr)).toMatch(/state-changing tool: it ran against a throwaway copy of the state; nothing was kept/);
     expect(JSON.parse(String(r.stdout))).toMatchObject({ success: true, item: { symbol: "ALFA", id: "w-1" } });
@@ -102,10 +102,10 @@ describe("tradewarden tools call", () => {
 
   it("exits 2 on an unknown tool or a bad day", async () => {
     const home = freshHome();
-    const r = await tw(home, ["tools", "call", "place_order", "{}"]);
+    const r = await twIn(home, ["tools", "call", "place_order", "{}"]);
     expectExit(r, 2);
     expect(String(r.stdout)).toMatch(/"error_code": "unknown_tool"/);
-    const bad = await tw(home, ["tools", "call", "get_portfolio", "{}", "--as-of", "tomorrow"]);
+    const bad = await twIn(home, ["tools", "call", "get_portfolio", "{}", "--as-of", "tomorrow"]);
     expectExit(bad, 2);
     expect(String(bad.stderr)).toMatch(/--as-of must be a day/);
   }, 60_000);

@@ -151,7 +151,7 @@ describe("cmdTools", () => {
 });
 
 describe("tradewarden tools (the built CLI)", () => {
-  const cli = join(ROOT, "dist", "cli.js");
+  const cli = join(ROOT, "bin", "tradewarden.js");
 
   it("prints one OpenAI tool", () => {
     const out = execFileSync(process.execPath, [cli, "tools", "--format", "openai", "--tool", "get_portfolio"], { cwd: ROOT, encoding: "utf8" });

@@ -1,0 +1,171 @@
+/**
+ * Issue 26's speed figures beside their goals, measured side by side with the build before the
+ * issue (an A/B in one run: the two builds alternate, so a busy machine slows both alike):
+ *
+ * - `run --yes` on a fresh home, process start to exit (goal ≤ 0.35 s), and `--version`;
+ * - one simulated day with the scripted model (goal ≤ 4 ms): the simulation loop's own time per day
+ *   (simulation.json's elapsed_ms / days) of a 40-day simulation;
+ * - the CLI processes `npm test` starts (goal ≤ 60): counted by the test run itself
+ *   (tests/global-setup.ts writes .cache/test-spawns.json), quoted from the last whole-suite run.
+ *
+ * The previous build is made once from git (`git archive`, TW_BENCH_BASE overrides the commit) into
+ * a temporary folder sharing this checkout's node_modules. The token and cost figures are
+ * bench/agent.bench.ts's.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, bench, describe } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const PRELOAD = join(ROOT, "bench/rss-at-exit.cjs");
+/** The last commit before issue 26's start-up work. */
+const BASE_REF = process.env.TW_BENCH_BASE ?? "cc8427e35524fc656e8476d3b7529289db66eb8d";
+const ROUNDS = 5;
+
+const env: Record<string, string> = {};
+for (const [k, v] of Object.entries(process.env))
+  if (v !== undefined && !["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR", "NODE_OPTIONS"].includes(k)) env[k] = v;
+
+/** The previous build's package folder, built on first use; undefined when git cannot make it. */
+function baseBuild(): string | undefined {
+  try {
+    const sha = execFileSync("git", ["rev-parse", BASE_REF], { cwd: ROOT, encoding: "utf8" }).trim();
+    const dir = join(tmpdir(), `tw-bench-base-${sha.slice(0, 12)}`);
+    if (existsSync(join(dir, "dist", "cli.js"))) return dir;
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const tar = execFileSync("git", ["archive", sha, "bin", "scripts", "src", "data", "package.json", "tsconfig.json"], { cwd: ROOT, maxBuffer: 1 << 30 });
+    execFileSync("tar", ["-x", "-C", dir], { input: tar });
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: dir, stdio: "ignore" });
+    return dir;
+  } catch (e) {
+    console.log(`(no A/B: the build of ${BASE_REF} could not be made: ${(e as Error).message.split("\n")[0]})`);
+    return undefined;
+  }
+}
+
+interface Sample {
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** One process of `args` ({home} is a fresh home), start to exit. */
+function once(root: string | null, args: readonly string[]): Sample {
+  const home = mkdtempSync(join(tmpdir(), "tw-bench-speed-"));
+  const usage = join(home, "usage.json");
+  const argv = root === null ? args : ["--require", PRELOAD, join(root, "bin", "tradewarden.js"), "--home", home, ...args];
+  const t0 = performance.now();
+  try {
+    execFileSync(process.execPath, argv, { cwd: root ?? ROOT, env: { ...env, TW_BENCH_USAGE_FILE: usage }, stdio: ["pipe", "ignore", "pipe"] });
+    const wallMs = performance.now() - t0;
+    const u = existsSync(usage) ? (JSON.parse(readFileSync(usage, "utf8")) as { user_ms: number; system_ms: number }) : { user_ms: Number.NaN, system_ms: 0 };
+    return { wallMs, cpuMs: u.user_ms + u.system_ms };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** Per-day loop time of a 40-day simulation (ms), from its simulation.json. */
+function simulatedDay(root: string): Sample {
+  const home = mkdtempSync(join(tmpdir(), "tw-bench-day-"));
+  try {
+    const t0 = performance.now();
+    const args = ["simulate", "--from", "2010-01-04", "--to", "2010-03-01", "--name", "bench", "--set", "limits.max_drawdown_pct=100"];
+    execFileSync(process.execPath, [join(root, "bin", "tradewarden.js"), "--home", home, ...args], { cwd: root, env, stdio: ["pipe", "ignore", "pipe"] });
+    const wallMs = performance.now() - t0;
+    const meta = JSON.parse(readFileSync(join(home, "simulations", "bench", "simulation.json"), "utf8")) as { days_done: number; elapsed_ms: number };
+    return { wallMs: meta.elapsed_ms / meta.days_done, cpuMs: wallMs / meta.days_done };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length === 0 ? Number.NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+interface Row {
+  figure: string;
+  now: number;
+  before: number | undefined;
+  goal: number | undefined;
+  unit: "s" | "ms" | "";
+}
+const rows: Row[] = [];
+
+/** Alternates the two builds `rounds` times; the medians of wall time (and CPU time) of each. */
+function ab(base: string | undefined, measure: (root: string) => Sample, rounds: number): { now: Sample; before: Sample | undefined } {
+  const now: Sample[] = [];
+  const before: Sample[] = [];
+  for (let i = 0; i < rounds; i++) {
+    if (base) before.push(measure(base));
+    now.push(measure(ROOT));
+  }
+  const med = (xs: Sample[]): Sample => ({ wallMs: median(xs.map((x) => x.wallMs)), cpuMs: median(xs.map((x) => x.cpuMs)) });
+  return { now: med(now), before: base ? med(before) : undefined };
+}
+
+function spawnFigure(): number | undefined {
+  const file = join(ROOT, ".cache", "test-spawns.json");
+  if (!existsSync(file)) return undefined;
+  const s = JSON.parse(readFileSync(file, "utf8")) as { spawns?: unknown; in_process?: unknown };
+  return typeof s.spawns === "number" && typeof s.in_process === "number" ? s.spawns : undefined;
+}
+
+const show = (r: Row, v: number | undefined) =>
+  v === undefined || Number.isNaN(v) ? "—" : r.unit === "s" ? `${(v / 1000).toFixed(2)} s` : r.unit === "ms" ? `${v.toFixed(1)} ms` : String(v);
+
+afterAll(() => {
+  const lines = [
+    "| figure | now | before | now/before | goal | met |",
+    "|---|---|---|---|---|---|",
+    ...rows.map(
+      (r) =>
+        `| ${r.figure} | ${show(r, r.now)} | ${show(r, r.before)} | ${r.before ? `${(r.now / r.before).toFixed(2)}×` : "—"} | ${r.goal === undefined ? "—" : `≤ ${show(r, r.goal)}`} | ${r.goal === undefined || Number.isNaN(r.now) ? "—" : r.now <= r.goal ? "yes" : "no"} |`,
+    ),
+  ];
+  console.log(`\nissue 26 speed (medians; before = ${BASE_REF.slice(0, 12)}):\n${lines.join("\n")}\n`);
+});
+
+describe("issue 26: start-up, a simulated day, the suite's processes (A/B with the build before)", () => {
+  bench(
+    "all figures",
+    () => {
+      try {
+        measureAll();
+      } catch (e) {
+        console.log(`speed bench failed: ${(e as Error).stack ?? String(e)}`);
+        throw e;
+      }
+    },
+    { iterations: 1, warmupIterations: 0, time: 0 },
+  );
+});
+
+function measureAll(): void {
+  // vitest's bench runner may call a case more than once: the figures are measured once.
+  if (rows.length > 0) return;
+  const base = baseBuild();
+  const node = ab(undefined, () => once(null, ["-e", "0"]), ROUNDS).now;
+  rows.push({ figure: "`node -e 0` (the floor)", now: node.wallMs, before: undefined, goal: undefined, unit: "s" });
+  const run = ab(base, (root) => once(root, ["run", "--yes"]), ROUNDS);
+  rows.push({ figure: "`run --yes`, fresh home, start → exit", now: run.now.wallMs, before: run.before?.wallMs, goal: 350, unit: "s" });
+  rows.push({ figure: "`run --yes`, CPU time (user + system)", now: run.now.cpuMs, before: run.before?.cpuMs, goal: 350, unit: "s" });
+  const version = ab(base, (root) => once(root, ["--version"]), ROUNDS);
+  rows.push({ figure: "`--version`, start → exit", now: version.now.wallMs, before: version.before?.wallMs, goal: undefined, unit: "s" });
+  const day = ab(base, simulatedDay, 1);
+  rows.push({ figure: "one simulated day (scripted model, loop time)", now: day.now.wallMs, before: day.before?.wallMs, goal: 4, unit: "ms" });
+  // "before" here is the issue's count on main (272); "now" the last whole `npm test` on this checkout.
+  rows.push({
+    figure: "CLI processes `npm test` starts (last whole run; before: the issue's count)",
+    now: spawnFigure() ?? Number.NaN,
+    before: 272,
+    goal: 60,
+    unit: "",
+  });
+}
