@@ -76,26 +76,7 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
     const services = await createRunServices(opts.home, io.env);
     faultPoint("run.services");
     // `approve`: the pending proposal and its session are checked before anything is shown.
-    let resumed: ReturnType<typeof resumeDeps> | null = null;
-    if (opts.approve) {
-      const pending = findPendingProposal(services.journal, opts.approve.runId);
-      const clock = async () => {
-        const c = await services.broker.clock();
-        return { tradingDay: c.tradingDay, isOpen: c.isOpen };
-      };
-      checkSession(pending, await clock());
-      resumed = resumeDeps(opts.home, pending, clock);
-      // `approve` exists to decide: without the approval screen and without --yes it would only record
-      // the same proposal as awaiting approval once more (a second run for the day). Refused once
-      // the proposal and its session are known to be decidable (those refusals say more), before the run starts.
-      if (!opts.yes && !useConsole) {
-        throw new TwError(
-          "approval_needs_terminal",
-          "approve needs a terminal for the approval screen, or --yes to approve exactly the orders the final gate approves (`tradewarden approve [RUN] --yes`); nothing was started",
-          EXIT.USAGE_OR_CONFIG,
-        );
-      }
-    }
+    const resumed = opts.approve ? await resumeApproval(opts.home, opts.approve.runId, services, !opts.yes && !useConsole) : null;
     let approver: Approver;
     if (useConsole && makeConsole) {
       consoleUi = await makeConsole();
@@ -139,6 +120,28 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
     await lock?.release();
     interrupts.dispose();
   }
+}
+
+/** `approve`'s pending proposal and session, checked before anything is shown; refused without a way to decide. */
+async function resumeApproval(home: string, runId: string | undefined, services: RunServices, cannotDecide: boolean): Promise<ReturnType<typeof resumeDeps>> {
+  const pending = findPendingProposal(services.journal, runId);
+  const clock = async () => {
+    const c = await services.broker.clock();
+    return { tradingDay: c.tradingDay, isOpen: c.isOpen };
+  };
+  checkSession(pending, await clock());
+  const resumed = resumeDeps(home, pending, clock);
+  // `approve` exists to decide: without the approval screen and without --yes it would only record
+  // the same proposal as awaiting approval once more (a second run for the day). Refused once
+  // the proposal and its session are known to be decidable (those refusals say more), before the run starts.
+  if (cannotDecide) {
+    throw new TwError(
+      "approval_needs_terminal",
+      "approve needs a terminal for the approval screen, or --yes to approve exactly the orders the final gate approves (`tradewarden approve [RUN] --yes`); nothing was started",
+      EXIT.USAGE_OR_CONFIG,
+    );
+  }
+  return resumed;
 }
 
 /** The run's notice to the [notify] channels (after the console has closed); a failed channel is said on stderr, never fails the run. */

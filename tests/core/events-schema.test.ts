@@ -32,6 +32,7 @@ const LISTED = [
   "order.placed",
   "order.partially_filled",
   "order.filled",
+  "order.funded_buy",
   "order.cancelled",
   "order.rejected",
   "order.uncertain",

@@ -128,7 +128,7 @@ describe("simulate: on a terminal", () => {
       }
     };
     await until(
-      /\[\s*\d+\/754\] 2005-\d\d-\d\d {2}value [\d,.]+ {2}dd [\d.]+% of [\d.]+% limit {2}(?:\(from high [\d.]+%\) {2})?orders \d+ {2}spend \$0\.0000 {2}ETA \d+:\d\d/,
+      /\[\s*\d+\/754\] 2005-\d\d-\d\d {2}value [\d,.]+ USD {2}dd [\d.]+% of [\d.]+% limit {2}(?:\(from high [\d.]+%\) {2})?orders \d+ {2}spend \$0\.0000 {2}ETA \d+:\d\d/,
     );
     expect(out).toMatch(/\r\u001b\[2K\[/); // redrawn in place
     term.write("\u0003");

@@ -1,7 +1,8 @@
 /**
- * `tradewarden simulate` end to end over the 2008 crash on the bundled data, May to October with an
- * 8% drawdown limit (the trip is on 2008-10-07; the halted days to the month's end show the run goes
- * on after it; 129 days prove what two years did, in a quarter of the time): the kill switch
+ * `tradewarden simulate` end to end over 2008 on the bundled data, May to October with a 5%
+ * drawdown limit (the momentum policy buys no more once the index falls below its SMA200, so the
+ * trip comes early, on 2008-05-08; the halted days to October's end show the run goes on after it;
+ * 129 days prove what two years did, in a quarter of the time): the kill switch
  * trips and the summary, report.json and report.html say so; the home's own files are
  * byte-identical before and after; a simulated day passes `audit` and `replay`; the storage stays
  * under ~40 KB a day; the report renders in headless Chromium with the network off; list, compare
@@ -57,7 +58,7 @@ describe("a simulation over the 2008 crash", () => {
     // The home has an account of its own: one daily run.
     expectExit(await tw(home, ["run", "--yes"]), 0);
     before = fingerprint(home);
-    const r = await tw(home, ["simulate", "--from", "2008-05-01", "--to", "2008-10-31", "--name", "crash", "--set", "limits.max_drawdown_pct=8"], {
+    const r = await tw(home, ["simulate", "--from", "2008-05-01", "--to", "2008-10-31", "--name", "crash", "--set", "limits.max_drawdown_pct=5"], {
       timeoutMs: 280_000,
     });
     out = String(r.stdout);
@@ -71,7 +72,7 @@ describe("a simulation over the 2008 crash", () => {
     expect(out).toMatch(/simulation crash: completed, 129 of 129 trading day\(s\) 2008-05-01 → 2008-10-31/);
     // Said through the one formatter: thousands separators and the currency, not "peak 121593.00".
     expect(out).toMatch(
-      /KILL SWITCH TRIPPED on 2008-\d\d-\d\d: drawdown \d\.\d\d% from peak \d{1,3}(,\d{3})+\.\d\d USD reached the 8% limit \(value \d{1,3}(,\d{3})+\.\d\d USD\)/,
+      /KILL SWITCH TRIPPED on 2008-\d\d-\d\d: drawdown \d\.\d\d% from peak \d{1,3}(,\d{3})+\.\d\d USD reached the 5% limit \(value \d{1,3}(,\d{3})+\.\d\d USD\)/,
     );
     expect(out).toMatch(/SPX bought and held -3\d\.\d\d%/);
   });
@@ -84,10 +85,10 @@ describe("a simulation over the 2008 crash", () => {
     };
     for (const k of CONTRACT) expect(typeof r[k], k).toBe("number");
     expect(r.days).toBe(129);
-    expect(r.kill_switch).toEqual({ tripped: true, limit: 0.08 });
+    expect(r.kill_switch).toEqual({ tripped: true, limit: 0.05 });
     expect(r.trips).toHaveLength(1);
     expect(r.trips[0]?.day).toMatch(/^2008-/);
-    expect(r.trips[0]?.drawdown).toBeGreaterThanOrEqual(0.08);
+    expect(r.trips[0]?.drawdown).toBeGreaterThanOrEqual(0.05);
     expect(r.trips[0]?.drawdown).toBeLessThan(0.1);
     expect(r.max_drawdown).toBeGreaterThan(0.05);
     expect(r.max_drawdown).toBeLessThan(1); // a fraction, not a percentage

@@ -33,7 +33,7 @@ describe("a buy funded by this batch's sells", () => {
     expect(d?.funded_by_sells).toEqual({ amount_minor: 5000, currency: "USD" });
     expect(fundedBySellsText({ amount_minor: 123456, currency: "USD" })).toBe("funded by this batch's sells: 1,234.56 USD; placed after the sells fill");
     expect(d && verdictLine(d)).toBe(
-      "BUY 3 CCC @ 50: approved, funded by this batch's sells: 50.00 USD; placed after the sells fill (notional 150.00, commission 0.00)",
+      "BUY 3 CCC @ 50.00: approved, funded by this batch's sells: 50.00 USD; placed after the sells fill (notional 150.00, commission 0.00)",
     );
   });
 

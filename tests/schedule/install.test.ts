@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
+import { commandReceiver } from "../notify/receivers.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -114,9 +115,10 @@ describe("schedule install / status / remove", () => {
     expect(String(again.stdout)).toContain("not installed");
   });
 
-  it("doctor: installed and ticking is fine; silent while a slot was due fails with the fix", { timeout: 120_000 }, async () => {
+  it("doctor: installed and ticking is fine; silent while a slot was due fails with the fix, and the [notify] channels hear it", { timeout: 120_000 }, async () => {
     const u = userEnv(false);
-    const home = freshHome();
+    const cmd = commandReceiver();
+    const home = freshHome(["[notify]", "[[notify.channels]]", 'kind = "command"', `command = ${JSON.stringify(cmd.argv)}`, ""].join("\n"));
     expectExit(await tw(home, ["schedule", "install"], { env: u.env }), 0);
     // A tick on Tuesday 16 January 2007 at 09:00 New York (no slot due), then nothing until 11:00.
     expectExit(await tw(home, ["tick"], { env: u.env, now: "2007-01-16T14:00:00Z" }), 0);
@@ -133,5 +135,9 @@ describe("schedule install / status / remove", () => {
     // The tick that comes back says the scheduler was silent.
     const back = await tw(home, ["tick"], { env: u.env, now: "2007-01-16T16:00:00Z", faults: "run.services=enospc" });
     expect(String(back.stderr)).toContain("the scheduler was silent for 120 min");
+    // Doctor only reports; the tick that comes back sends the one notice of the silence.
+    const notices = cmd.messages().filter((m) => m.event === "scheduler_silent");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ minutes_silent: 120 });
   });
 });

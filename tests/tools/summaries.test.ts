@@ -41,7 +41,7 @@ describe("tool result summaries", () => {
           expires_on: "2024-02-01",
         },
       }),
-    ).toBe("standing order so-1 proposed: stop_loss ALFA at 90 → SELL 5 @ 89.5 (through 2024-02-01)");
+    ).toBe("standing order so-1 proposed: stop_loss ALFA at 90.00 → SELL 5 @ 89.50 (through 2024-02-01)");
     expect(ok("check_orders", { all_approved: false, decisions: [{ approved: true }, { approved: false }, { approved: false }], portfolio_after: {} })).toBe(
       "3 order(s): 1 approved, 2 blocked",
     );
