@@ -115,7 +115,9 @@ describe("schedule install / status / remove", () => {
     expect(String(again.stdout)).toContain("not installed");
   });
 
-  it("doctor: installed and ticking is fine; silent while a slot was due fails with the fix, and the [notify] channels hear it", { timeout: 120_000 }, async () => {
+  it("doctor: installed and ticking is fine; silent while a slot was due fails with the fix, and the [notify] channels hear it", {
+    timeout: 120_000,
+  }, async () => {
     const u = userEnv(false);
     const cmd = commandReceiver();
     const home = freshHome(["[notify]", "[[notify.channels]]", 'kind = "command"', `command = ${JSON.stringify(cmd.argv)}`, ""].join("\n"));
