@@ -6,13 +6,28 @@
 import type { ProposedOrder } from "../../core/domain.js";
 import { hasOrderIntentType } from "../../core/order-intent.js";
 import { applyNews, newsToSearch } from "../scripted-news.js";
-import { type Action, submit } from "./actions.js";
+import { type Action, opening, submit } from "./actions.js";
 import { last, type Step } from "./conversation.js";
 import { HISTORY_BATCH, MAX_HISTORIES } from "./momentum-orders.js";
 import { decisionsOf, holdingsOf, keepApproved, pendingCodes, universeOf } from "./results.js";
 
+/**
+ * The turns both policies open with, in order: the overview (when offered), account and universe;
+ * a hold when the portfolio could not be read; the revision of a refused submission; the price
+ * histories. Undefined once all of them are done: the policy's own orders come next.
+ */
+export function sharedOpening(steps: Step[], offered: ReadonlySet<string>): Action | undefined {
+  const open = opening(steps, offered.has("get_market_overview"));
+  if (open) return open;
+  const pf = last(steps, "get_portfolio", true)?.result;
+  if (!pf) return submit([], "Holding: the portfolio could not be read, so no trade can be sized safely.");
+  const lastSubmit = last(steps, "submit_orders");
+  if (lastSubmit && !lastSubmit.ok) return afterRefusedSubmit(lastSubmit);
+  return historyCalls(steps, pf);
+}
+
 /** The next batch of price histories to read (holdings first, then the universe in listed order), if any. */
-export function historyCalls(steps: Step[], pf: Record<string, unknown>): Action | undefined {
+function historyCalls(steps: Step[], pf: Record<string, unknown>): Action | undefined {
   const wanted = [...new Set([...holdingsOf(pf).map((h) => h.symbol), ...universeOf(steps)])].slice(0, MAX_HISTORIES);
   const asked = new Set(steps.filter((s) => s.name === "get_price_history").map((s) => String(s.input.symbol)));
   const limitHit = steps.some((s) => s.name === "get_price_history" && s.result.error_code === "tool_call_limit_reached");
@@ -70,7 +85,7 @@ function abandonable(steps: Step[]): string[] {
 }
 
 /** The turn after a refused submit_orders: revise once, or hold. */
-export function afterRefusedSubmit(refused: Step): Action {
+function afterRefusedSubmit(refused: Step): Action {
   // The orders it sent itself, narrowed back to their type.
   const sent: unknown = refused.input.orders;
   const prev: ProposedOrder[] = Array.isArray(sent) ? sent.filter(hasOrderIntentType) : [];

@@ -5,9 +5,9 @@
  * falling market (market-regime.ts) it buys nothing new and says so.
  */
 import { watchAction } from "../scripted-watch.js";
-import { type Action, opening, submit } from "./actions.js";
-import { last, type Step } from "./conversation.js";
-import { afterRefusedSubmit, historyCalls, researchAndSubmit } from "./flow.js";
+import type { Action } from "./actions.js";
+import type { Step } from "./conversation.js";
+import { researchAndSubmit, sharedOpening } from "./flow.js";
 import { momentumOrders, STOP_DRAWDOWN_PCT } from "./momentum-orders.js";
 import type { ScriptedOptions } from "./scripts.js";
 
@@ -15,16 +15,8 @@ export const MOMENTUM_RULE = `Exit rule: below SMA50 or >${STOP_DRAWDOWN_PCT}% u
 
 /** The momentum policy's next turn (in watch mode its candidates go on the watchlist instead). */
 export function momentumAction(steps: Step[], limits: ScriptedOptions["limits"], watch = false, offered: ReadonlySet<string> = new Set()): Action {
-  const open = opening(steps, offered.has("get_market_overview"));
-  if (open) return open;
-  const pf = last(steps, "get_portfolio", true)?.result;
-  if (!pf) return submit([], "Holding: the portfolio could not be read, so no trade can be sized safely.");
-
-  const lastSubmit = last(steps, "submit_orders");
-  if (lastSubmit && !lastSubmit.ok) return afterRefusedSubmit(lastSubmit);
-
-  const histories = historyCalls(steps, pf);
-  if (histories) return histories;
+  const first = sharedOpening(steps, offered);
+  if (first) return first;
 
   const momentum = momentumOrders(steps, limits);
   if (watch) return watchAction(steps, momentum.orders);

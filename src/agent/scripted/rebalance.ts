@@ -6,22 +6,16 @@
  */
 import type { ProposedOrder } from "../../core/domain.js";
 import { watchAction } from "../scripted-watch.js";
-import { type Action, opening, submit } from "./actions.js";
-import { last, type Step } from "./conversation.js";
-import { afterRefusedSubmit, historyCalls, researchAndSubmit } from "./flow.js";
+import type { Action } from "./actions.js";
+import type { Step } from "./conversation.js";
+import { researchAndSubmit, sharedOpening } from "./flow.js";
 import { MOMENTUM_RULE } from "./momentum.js";
 import { REBALANCE_RULE, rebalanceOrders } from "./rebalance-orders.js";
 import type { ScriptedOptions } from "./scripts.js";
 
 export function rebalanceAction(steps: Step[], limits: ScriptedOptions["limits"], watch: boolean, offered: ReadonlySet<string>): Action {
-  const open = opening(steps, offered.has("get_market_overview"));
-  if (open) return open;
-  const pf = last(steps, "get_portfolio", true)?.result;
-  if (!pf) return submit([], "Holding: the portfolio could not be read, so no trade can be sized safely.");
-  const lastSubmit = last(steps, "submit_orders");
-  if (lastSubmit && !lastSubmit.ok) return afterRefusedSubmit(lastSubmit);
-  const histories = historyCalls(steps, pf);
-  if (histories) return histories;
+  const first = sharedOpening(steps, offered);
+  if (first) return first;
 
   const proposal = rebalanceOrders(steps, limits);
   if (watch) return watchAction(steps, proposal.orders);
