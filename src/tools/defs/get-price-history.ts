@@ -19,7 +19,13 @@ const Input = Type.Object(
 );
 
 /** A [date, close] pair, as draft 2020-12 writes a fixed-length array (TypeBox's Tuple writes the draft-07 form). */
-const DateClose = Type.Unsafe<[string, number]>({ type: "array", prefixItems: [Type.String(), Type.Number()], items: false, minItems: 2, description: "[date, close]" });
+const DateClose = Type.Unsafe<[string, number]>({
+  type: "array",
+  prefixItems: [Type.String(), Type.Number()],
+  items: false,
+  minItems: 2,
+  description: "[date, close]",
+});
 
 const Output = Type.Object(
   {
