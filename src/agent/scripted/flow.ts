@@ -17,7 +17,8 @@ import { decisionsOf, holdingsOf, keepApproved, pendingCodes, universeOf } from 
  * histories. Undefined once all of them are done: the policy's own orders come next.
  */
 export function sharedOpening(steps: Step[], offered: ReadonlySet<string>): Action | undefined {
-  const open = opening(steps, offered.has("get_market_overview"));
+  // The histories come from the holdings and the first MAX_HISTORIES listed: a longer listing is never read.
+  const open = opening(steps, offered.has("get_market_overview"), MAX_HISTORIES);
   if (open) return open;
   const pf = last(steps, "get_portfolio", true)?.result;
   if (!pf) return submit([], "Holding: the portfolio could not be read, so no trade can be sized safely.");
