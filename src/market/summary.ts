@@ -29,7 +29,8 @@ interface PriceHistorySummary {
   drawdown_from_high_pct: number;
   /** Annualised volatility of daily log returns over the window, percent; null under 3 closes. */
   volatility_annualised_pct: number | null;
-  last_closes: { date: string; close: number }[];
+  /** The last 10 closes, oldest first, as [date, close] pairs (compact: this goes to the model). */
+  last_closes: [string, number][];
   /** Closes in the window (lookback + 1 at most, so a lookback-bar return is defined). */
   bars_used: number;
   evidence_id: string;
@@ -95,8 +96,8 @@ export function summarizeHistory(symbol: string, bars: readonly Bar[], tradingDa
 
   const vol = n >= 3 ? annualisedVolatilityPct(bars, start, end) : null;
 
-  const lastCloses: { date: string; close: number }[] = [];
-  for (let i = Math.max(start, end - 10); i < end; i++) lastCloses.push({ date: bars[i]!.date, close: bars[i]!.close });
+  const lastCloses: [string, number][] = [];
+  for (let i = Math.max(start, end - 10); i < end; i++) lastCloses.push([bars[i]!.date, bars[i]!.close]);
 
   const sym = symbol.toUpperCase();
   return {

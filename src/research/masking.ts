@@ -260,6 +260,8 @@ const MONEY_KEYS: ReadonlySet<string> = new Set([
   "limit_price",
   "last_close",
   "close",
+  // get_price_history's [date, close] pairs (tw-tools/3): the number in each is a price
+  "last_closes",
   "open",
   "high",
   "low",

@@ -110,7 +110,7 @@ describe("summarizeHistory", () => {
     expect(s.drawdown_from_high_pct).toBe(100.5); // (1 − (−1) / 199) × 100 = 100.503
     expect(s.low_6m).toBe(-1);
     expect(s.last_closes).toHaveLength(10);
-    expect(s.last_closes[9]).toEqual({ date: last.date, close: last.close });
+    expect(s.last_closes[9]).toEqual([last.date, last.close]);
     expect(s.volatility_annualised_pct).toBeGreaterThan(0);
   });
   it("leaves a return null when the window is too short", () => {
@@ -146,15 +146,19 @@ describe("market tools", () => {
     expect(all.data.sectors).toContain("Technology");
     const tech = await call("list_universe", { sector: "technology" });
     if (!tech.ok) throw new Error("expected ok");
-    const inst = tech.data.instruments as { symbol: string; sector: string; reference_price: number; price_as_of: string }[];
+    const inst = tech.data.instruments as Record<string, unknown>[];
     expect(inst.length).toBe(4);
-    expect(inst.every((i) => i.sector === "Technology" && i.reference_price > 0 && i.price_as_of === "2008-10-09")).toBe(true);
+    expect(inst.every((i) => i.sector === "Technology" && Number(i.reference_price) > 0)).toBe(true);
+    // What every row shares is said once, at the top, and not on each row.
+    expect([tech.data.currency, tech.data.exchange, tech.data.price_as_of]).toEqual(["USD", "SIM", "2008-10-09"]);
+    expect(inst.some((i) => "currency" in i || "exchange" in i || "price_as_of" in i)).toBe(false);
     const page = await call("list_universe", { limit: 3, offset: 18 });
     if (!page.ok) throw new Error("expected ok");
     expect(page.data.returned).toBe(2);
     const q = await call("list_universe", { query: "bravo" });
     if (!q.ok) throw new Error("expected ok");
-    expect((q.data.instruments as { symbol: string }[]).map((i) => i.symbol)).toEqual(["BRVO"]);
+    expect(q.data.instruments).toMatchObject([{ symbol: "BRVO", currency: "USD", exchange: "SIM", price_as_of: "2008-10-09" }]); // one row: nothing to hoist
+    expect(q.data.currency).toBeUndefined();
     const capped = await call("list_universe", { limit: 500 });
     if (!capped.ok) throw new Error("expected ok");
     expect(capped.data.returned).toBe(20);

@@ -127,11 +127,15 @@ describe("money", () => {
       commission: 1,
       reasons: [{ code: "price_band", message: "limit 101.55 is 3.20% from price 98.37 (max 2%)" }],
       last_closes: [{ date: "2008-09-12", close: 1251.7 }],
+      // get_price_history's closes since tw-tools/3: [date, close] pairs
+      history: { last_closes: [["2008-09-12", 1251.7]] },
       returns_pct: { "3m": 12.34 },
     };
     const shown = masker.mask(decision);
     expect(shown).toMatchObject({ quantity: 12, limit_price: 101.55 * f, notional: 1218.6 * f, returns_pct: { "3m": 12.34 } });
     expect(shown.last_closes[0]?.close).toBe(1251.7 * f);
+    expect(shown.history.last_closes[0]).toEqual([masker.maskText("2008-09-12"), 1251.7 * f]);
+    expect(masker.maskText("2008-09-12")).not.toBe("2008-09-12");
     const m = /^limit (\d+\.\d{2,}) is 3\.20% from price (\d+\.\d{2,}) \(max 2%\)$/.exec(shown.reasons[0]?.message ?? "");
     expect(m && [Number(m[1]), Number(m[2])]).toEqual([101.55 * f, 98.37 * f]);
     expect(masker.unmask(shown)).toEqual(decision);

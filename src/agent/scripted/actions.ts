@@ -22,9 +22,10 @@ export function submit(orders: ProposedOrder[], summary: string, abandon: string
 
 /**
  * get_portfolio and list_universe in one turn, until both have been called; with `overview` (a
- * trading policy, when the tool is offered) get_market_overview first, in the same turn.
+ * trading policy, when the tool is offered) get_market_overview first, in the same turn. The
+ * listing asks for `universeLimit` instruments (a policy that reads only the first few asks no more).
  */
-export function opening(steps: Step[], overview = false): Action | undefined {
+export function opening(steps: Step[], overview = false, universeLimit = 50): Action | undefined {
   const wantOverview = overview && !last(steps, "get_market_overview");
   if (!last(steps, "get_portfolio") || !last(steps, "list_universe") || wantOverview) {
     return {
@@ -34,7 +35,7 @@ export function opening(steps: Step[], overview = false): Action | undefined {
       calls: [
         ...(wantOverview ? [{ name: "get_market_overview", input: {} }] : []),
         { name: "get_portfolio", input: {} },
-        { name: "list_universe", input: { limit: 50 } },
+        { name: "list_universe", input: { limit: universeLimit } },
       ],
     };
   }

@@ -1,6 +1,6 @@
 /**
  * The steps the scripted trading policies share (momentum, rebalance): the histories to read, then
- * news for the candidates, the gate's dry run and the submission; and the revision of a refused
+ * news for the candidates with the gate's dry run (one turn), and the submission; and the revision of a refused
  * submission (a bounce drops the blocked orders, a pending-corrections refusal abandons the codes).
  */
 import type { ProposedOrder } from "../../core/domain.js";
@@ -17,7 +17,8 @@ import { decisionsOf, holdingsOf, keepApproved, pendingCodes, universeOf } from 
  * histories. Undefined once all of them are done: the policy's own orders come next.
  */
 export function sharedOpening(steps: Step[], offered: ReadonlySet<string>): Action | undefined {
-  const open = opening(steps, offered.has("get_market_overview"));
+  // The histories come from the holdings and the first MAX_HISTORIES listed: a longer listing is never read.
+  const open = opening(steps, offered.has("get_market_overview"), MAX_HISTORIES);
   if (open) return open;
   const pf = last(steps, "get_portfolio", true)?.result;
   if (!pf) return submit([], "Holding: the portfolio could not be read, so no trade can be sized safely.");
@@ -39,7 +40,7 @@ function historyCalls(steps: Step[], pf: Record<string, unknown>): Action | unde
 const listed = (orders: readonly ProposedOrder[]) => orders.map((o) => `${o.side} ${o.quantity} ${o.symbol} @ ${o.limit_price}`).join(", ");
 
 /**
- * News for the candidates, the gate's dry run, then the submission of what it approved. `keep`
+ * News for the candidates and the gate's dry run (one turn), then the submission of what it approved. `keep`
  * may drop more after the news (a rebalance without its buy drops its sell); `label` and `rule`
  * word the summary.
  */
@@ -49,10 +50,17 @@ export function researchAndSubmit(
   words: { label: string; rule: string; keep?: (orders: ProposedOrder[], notes: string[]) => ProposedOrder[] },
 ): Action {
   const toSearch = newsToSearch(proposal.orders, steps);
-  if (toSearch.length > 0) {
+  const dryRun = !last(steps, "check_orders") && proposal.orders.length > 0;
+  if (toSearch.length > 0 || dryRun) {
+    // One turn for both: news can only drop a buy or reword a reason, so the gate's verdicts on
+    // the candidates still hold for what is left of them after it.
+    const news = toSearch.map((symbol) => ({ name: "search_news", input: { query: symbol, max_results: 3 } }));
+    const asked = toSearch.length > 0 ? `the news before the trading day for ${toSearch.join(", ")}` : "";
     return {
-      text: `Checking the news before the trading day for ${toSearch.join(", ")}.`,
-      calls: toSearch.map((symbol) => ({ name: "search_news", input: { query: symbol, max_results: 3 } })),
+      text: dryRun
+        ? `${words.label} candidates: ${listed(proposal.orders)}. ${asked ? `Checking ${asked} and dry-running` : "Dry-running"} them through the gate.`
+        : `Checking ${asked}.`,
+      calls: [...news, ...(dryRun ? [{ name: "check_orders", input: { orders: proposal.orders } }] : [])],
     };
   }
   const news = applyNews(proposal.orders, steps);
@@ -60,10 +68,8 @@ export function researchAndSubmit(
   const orders = words.keep ? words.keep(news.orders, notes) : news.orders;
   if (orders.length === 0) return submit([], `Holding: ${notes.join("; ") || "nothing qualifies"}. Doing nothing is the right call today.`);
   const check = last(steps, "check_orders");
-  if (!check) {
-    return { text: `${words.label} candidates: ${listed(orders)}. Dry-running them through the gate.`, calls: [{ name: "check_orders", input: { orders } }] };
-  }
-  const approved = check.ok ? keepApproved(orders, decisionsOf(check.result)) : orders;
+  // (A failed dry run leaves the verdicts to the submission.)
+  const approved = check?.ok ? keepApproved(orders, decisionsOf(check.result)) : orders;
   const dropped = orders.length - approved.length;
   const said = notes.length > 0 ? ` Noted: ${notes.join("; ")}.` : "";
   const summary =

@@ -10,7 +10,7 @@ import { cents, type Holding, histories, holdingsOf, num } from "./results.js";
 import type { ScriptedOptions } from "./scripts.js";
 
 export const MAX_HISTORIES = 12;
-export const HISTORY_BATCH = 6;
+export const HISTORY_BATCH = 12;
 const MAX_BUYS = 2;
 export const STOP_DRAWDOWN_PCT = 15;
 

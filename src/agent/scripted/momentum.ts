@@ -1,6 +1,6 @@
 /**
  * The momentum policy turn by turn: open with the market overview (when offered), the account and
- * the universe, read the price histories (holdings first, at most 12, six per turn), search the news
+ * the universe, read the price histories (holdings first, at most 12, all in one turn), search the news
  * for the candidates, dry-run them through check_orders, then submit what the gate approved. In a
  * falling market (market-regime.ts) it buys nothing new and says so.
  */

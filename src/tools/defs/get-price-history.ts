@@ -18,12 +18,20 @@ const Input = Type.Object(
   { additionalProperties: false, description: "Which instrument's history to summarise." },
 );
 
+/** A [date, close] pair, as draft 2020-12 writes a fixed-length array (TypeBox's Tuple writes the draft-07 form). */
+const DateClose = Type.Unsafe<[string, number]>({
+  type: "array",
+  prefixItems: [Type.String(), Type.Number()],
+  items: false,
+  minItems: 2,
+  description: "[date, close]",
+});
+
 const Output = Type.Object(
   {
     success: Type.Literal(true),
     evidence_id: Type.String(),
     symbol: Type.String(),
-    name: Type.String(),
     currency: Type.String(),
     as_of: Type.String(),
     last_close: Type.Number(),
@@ -44,7 +52,7 @@ const Output = Type.Object(
     low_6m_date: Type.String(),
     drawdown_from_high_pct: Type.Number(),
     volatility_annualised_pct: Type.Union([Type.Number(), Type.Null()]),
-    last_closes: Type.Array(Type.Object({ date: Type.String(), close: Type.Number() }, { additionalProperties: false })),
+    last_closes: Type.Array(DateClose, { description: "The last 10 closes, oldest first." }),
     bars_used: Type.Integer(),
   },
   { additionalProperties: false },
@@ -57,7 +65,7 @@ export const getPriceHistory = defineTool({
   description: "One instrument's daily prices before the trading day, summarised: returns, SMA20/50, 6-month range, volatility, last 10 closes.",
   example: { symbol: "ALFA" },
   successSummary:
-    "success=true with evidence_id, symbol, as_of, last_close, returns_pct{1w,1m,3m,6m}, sma20, sma50, high_6m, low_6m, drawdown_from_high_pct, volatility_annualised_pct and last_closes[] ({date, close}).",
+    "success=true with evidence_id, symbol, as_of, last_close, returns_pct{1w,1m,3m,6m}, sma20, sma50, high_6m, low_6m, drawdown_from_high_pct, volatility_annualised_pct and last_closes[] ([date, close]).",
   input: Input,
   output: Output,
   mutates: false,

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type TSchema, Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
 import { SymbolField } from "./order.js";
 
@@ -18,18 +18,25 @@ const Instrument = Type.Object(
     symbol: Type.String(),
     name: Type.String(),
     sector: Type.String(),
-    currency: Type.String(),
-    exchange: Type.Union([Type.String(), Type.Null()]),
+    currency: Type.Optional(Type.String()),
+    exchange: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     note: Type.Optional(Type.String()),
     reference_price: Type.Union([Type.Number(), Type.Null()]),
-    price_as_of: Type.Union([Type.String(), Type.Null()]),
+    price_as_of: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: "currency, exchange and price_as_of are left out when the result states them once for every row." },
 );
+
+/** A field every listed instrument shares, stated once at the top of the result instead of on each row. */
+const Shared = <T extends TSchema>(t: T, what: string) =>
+  Type.Optional({ ...t, description: `${what} of every instrument listed (then left out of the rows).` });
 
 const Output = Type.Object(
   {
     success: Type.Literal(true),
+    currency: Shared(Type.String(), "The currency"),
+    exchange: Shared(Type.Union([Type.String(), Type.Null()]), "The exchange"),
+    price_as_of: Shared(Type.Union([Type.String(), Type.Null()]), "The date of the reference price"),
     instruments: Type.Array(Instrument),
     total: Type.Integer(),
     returned: Type.Integer(),
@@ -46,7 +53,8 @@ export const listUniverse = defineTool({
   kind: "read",
   description: "The allowlisted instruments (the only ones you may trade) with name, sector, currency and reference price. Filters combine.",
   example: { sector: "Technology" },
-  successSummary: "success=true with instruments[] (symbol, name, sector, currency, reference_price, price_as_of), total and returned.",
+  successSummary:
+    "success=true with instruments[] (symbol, name, sector, reference_price; currency, exchange and price_as_of on each row, or once at the top when every row shares them), total and returned.",
   input: Input,
   output: Output,
   mutates: false,

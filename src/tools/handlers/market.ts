@@ -8,7 +8,7 @@ import type { Instrument } from "../../core/domain.js";
 import type { getPriceHistory } from "../defs/get-price-history.js";
 import type { listUniverse } from "../defs/list-universe.js";
 import type { AnswerOf, HandlerOf } from "../define.js";
-import type { MarketData, ViewOptions } from "../../market/data.js";
+import type { MarketData, MarketView, ViewOptions } from "../../market/data.js";
 import { DEFAULT_LOOKBACK_DAYS, summarizeHistory } from "../../market/summary.js";
 
 const LIST_UNIVERSE_DEFAULT_LIMIT = 20;
@@ -32,6 +32,37 @@ export interface MarketToolHandlers {
 const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim().length > 0 ? v.trim() : undefined);
 const int = (v: unknown, dflt: number, min: number, max: number): number =>
   typeof v === "number" && Number.isFinite(v) ? Math.max(min, Math.min(max, Math.floor(v))) : dflt;
+
+/**
+ * A page of the universe as list_universe answers it. A field every row shares (currency, exchange,
+ * price date: a listing of one market repeats them otherwise) is stated once at the top and left
+ * out of the rows.
+ */
+function listing(instrumentsOnPage: readonly Instrument[], view: MarketView) {
+  const page = instrumentsOnPage.map((i) => {
+    const ref = view.referencePrice(i.symbol);
+    return { i, currency: i.currency, exchange: i.exchange ?? null, price_as_of: ref?.as_of ?? null, price: ref?.price ?? null };
+  });
+  const first = page[0];
+  const same = (k: "currency" | "exchange" | "price_as_of") => first !== undefined && page.length > 1 && page.every((r) => r[k] === first[k]);
+  const [oneCurrency, oneExchange, oneDate] = [same("currency"), same("exchange"), same("price_as_of")];
+  const shared = {
+    ...(first && oneCurrency ? { currency: first.currency } : {}),
+    ...(first && oneExchange ? { exchange: first.exchange } : {}),
+    ...(first && oneDate ? { price_as_of: first.price_as_of } : {}),
+  };
+  const instruments = page.map((r) => ({
+    symbol: r.i.symbol.toUpperCase(),
+    name: r.i.name ?? r.i.symbol,
+    sector: r.i.sector ?? "Unclassified",
+    ...(oneCurrency ? {} : { currency: r.currency }),
+    ...(oneExchange ? {} : { exchange: r.exchange }),
+    ...(r.i.note ? { note: r.i.note } : {}),
+    reference_price: r.price,
+    ...(oneDate ? {} : { price_as_of: r.price_as_of }),
+  }));
+  return { shared, instruments };
+}
 
 export function makeMarketToolHandlers(deps: MarketToolDeps): MarketToolHandlers {
   const view = deps.market.asOf(deps.tradingDay, {
@@ -57,23 +88,11 @@ export function makeMarketToolHandlers(deps: MarketToolDeps): MarketToolHandlers
       if (query && !i.symbol.toLowerCase().includes(query) && !(i.name ?? "").toLowerCase().includes(query)) return false;
       return true;
     });
-    const page = matching.slice(offset, offset + limit);
-    const instruments = page.map((i) => {
-      const ref = view.referencePrice(i.symbol);
-      return {
-        symbol: i.symbol.toUpperCase(),
-        name: i.name ?? i.symbol,
-        sector: i.sector ?? "Unclassified",
-        currency: i.currency,
-        exchange: i.exchange ?? null,
-        ...(i.note ? { note: i.note } : {}),
-        reference_price: ref?.price ?? null,
-        price_as_of: ref?.as_of ?? null,
-      };
-    });
+    const { shared, instruments } = listing(matching.slice(offset, offset + limit), view);
     return {
       ok: true,
       data: {
+        ...shared,
         instruments,
         total: matching.length,
         returned: instruments.length,
@@ -97,10 +116,9 @@ export function makeMarketToolHandlers(deps: MarketToolDeps): MarketToolHandlers
     const bars = view.history(symbol);
     const res = summarizeHistory(symbol, bars, deps.tradingDay, lookback);
     if (!res.ok) return { ok: false, code: "data_unavailable", message: res.reason };
-    const inst = bySymbol.get(symbol)!;
     return {
       ok: true,
-      data: { ...res.summary, currency: view.currencyOf(symbol), name: inst.name ?? symbol },
+      data: { ...res.summary, currency: view.currencyOf(symbol) },
       evidenceIds: [res.summary.evidence_id],
     };
   };
