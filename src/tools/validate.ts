@@ -44,7 +44,8 @@ export function toolAjv(extra: Options = {}): Ajv2020.default {
   return newAjv({ unicode: false, logger: { log: console.log, warn, error: console.error }, ...extra });
 }
 
-const ajv = toolAjv();
+/** Made on first use: the current catalogue's validators are generated at build time, so most processes never need it. */
+let ajv: Ajv2020.default | undefined;
 
 /** "/orders/0/quantity" → "$.orders[0].quantity". */
 function toJsonPath(pointer: string, extra?: string): string {
@@ -125,6 +126,7 @@ export function compileValidators(
     let validate = validators.get(tool);
     if (!validate) {
       if (!inputs.has(tool)) throw new Error(`no validator for tool ${tool}`);
+      ajv ??= toolAjv();
       validate = ajv.compile(plainSchema(inputs.get(tool)));
       validators.set(tool, validate);
     }
