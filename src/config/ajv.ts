@@ -150,7 +150,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Schema
 const shared = new Map<boolean, Ajv2020>();
 const registered: object[] = [];
 
-/** Every schema handed to `schemaChecker` or `lazyValidator` so far (the meta-schema test checks them all). */
+/** Every schema handed to `schemaChecker` or `generatedValidator` so far (the meta-schema test checks them all). */
 export function registeredSchemas(): readonly object[] {
   return registered;
 }
@@ -162,7 +162,7 @@ export type Checked<S> = S extends TSchema ? Static<S> : unknown;
  * The compiled validator of `schema`, compiled on its first call: a process pays only for the
  * schemas it checks (start-up time of every command). `useDefaults` fills in defaults in place.
  */
-export function lazyValidator<S extends object>(schema: S, options: { useDefaults?: boolean } = {}): () => ValidateFunction<Checked<S>> {
+function lazyValidator<S extends object>(schema: S, options: { useDefaults?: boolean } = {}): () => ValidateFunction<Checked<S>> {
   registered.push(schema);
   const useDefaults = options.useDefaults ?? false;
   let validate: ValidateFunction<Checked<S>> | undefined;
