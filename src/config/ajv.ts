@@ -4,12 +4,12 @@
  * format (luxon), and the standard formats.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { CodeOptions } from "ajv";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import formatsPlugin from "ajv-formats";
-import { IANAZone } from "luxon";
-import { isIsoCurrency } from "../core/money.js";
+import { SCHEMA_FORMATS } from "./schema-runtime.js";
 
-export function makeAjv(options: { useDefaults?: boolean } = {}): Ajv2020 {
+/** `code`: the build's options when it generates the validators' source (scripts/validators-source.ts). */
+export function makeAjv(options: { useDefaults?: boolean; code?: CodeOptions } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     strict: true,
     allErrors: true,
@@ -20,14 +20,9 @@ export function makeAjv(options: { useDefaults?: boolean } = {}): Ajv2020 {
     // tests/config/schemas-valid.test.ts (every schema registered below); compiling the
     // meta-schema in every process cost ~50 ms of each command's start-up per ajv instance.
     validateSchema: false,
+    ...(options.code ? { code: options.code } : {}),
   });
-  // ajv-formats is CommonJS; its default export arrives as the module object under NodeNext.
-  type Plugin = (ajv: Ajv2020, formats: string[]) => unknown;
-  const mod = formatsPlugin as unknown as Plugin & { default?: Plugin };
-  const plugin: Plugin = mod.default ?? mod;
-  plugin(ajv, ["date", "uri"]);
-  ajv.addFormat("iana-timezone", { type: "string", validate: (s: string) => IANAZone.isValidZone(s) });
-  ajv.addFormat("iso-4217", { type: "string", validate: isIsoCurrency });
+  for (const [name, format] of Object.entries(SCHEMA_FORMATS)) ajv.addFormat(name, format);
   return ajv;
 }
 
@@ -155,7 +150,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Schema
 const shared = new Map<boolean, Ajv2020>();
 const registered: object[] = [];
 
-/** Every schema handed to `schemaChecker` or `lazyValidator` so far (the meta-schema test checks them all). */
+/** Every schema handed to `schemaChecker` or `generatedValidator` so far (the meta-schema test checks them all). */
 export function registeredSchemas(): readonly object[] {
   return registered;
 }
@@ -167,7 +162,7 @@ export type Checked<S> = S extends TSchema ? Static<S> : unknown;
  * The compiled validator of `schema`, compiled on its first call: a process pays only for the
  * schemas it checks (start-up time of every command). `useDefaults` fills in defaults in place.
  */
-export function lazyValidator<S extends object>(schema: S, options: { useDefaults?: boolean } = {}): () => ValidateFunction<Checked<S>> {
+function lazyValidator<S extends object>(schema: S, options: { useDefaults?: boolean } = {}): () => ValidateFunction<Checked<S>> {
   registered.push(schema);
   const useDefaults = options.useDefaults ?? false;
   let validate: ValidateFunction<Checked<S>> | undefined;
@@ -182,6 +177,16 @@ export function lazyValidator<S extends object>(schema: S, options: { useDefault
     }
     return validate;
   };
+}
+
+/**
+ * The validator generated at build time from `schema` (scripts/validators-source.ts generates
+ * src/config/validators.generated.js; tests/config/validators-generated.test.ts proves it is what
+ * compiling `schema` now gives), typed as `Static<>` of the schema like `lazyValidator`'s.
+ */
+export function generatedValidator<S extends object>(schema: S, validate: ValidateFunction): () => ValidateFunction<Checked<S>> {
+  registered.push(schema);
+  return () => validate as ValidateFunction<Checked<S>>;
 }
 
 /** A validator of `schema` that answers with the issues (empty when the value fits); compiled on first use. */

@@ -8,14 +8,15 @@ import { parse as parseToml, TomlDate, TomlError } from "smol-toml";
 import { type Limits, pickLimits } from "../core/limits.js";
 import { bundledDataDir, homePaths } from "../util/paths.js";
 import { READ_LIMITS, readRegularFile } from "../util/regular-file.js";
-import { describeErrors, lazyValidator } from "./ajv.js";
+import { describeErrors, generatedValidator } from "./ajv.js";
+import * as generated from "./validators.generated.js";
 import { notifyIssues, registerNotifySecrets } from "./notify-schema.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import { scheduleIssues } from "./schedule.js";
 import type { Config, ConfigIssue, ConfigLoadResult } from "./types.js";
 import { loadUniverse } from "./universe.js";
 
-const configValidator = lazyValidator(CONFIG_SCHEMA, { useDefaults: true });
+const configValidator = generatedValidator(CONFIG_SCHEMA, generated.config);
 
 const issueOf = (file: string, path: string, rule: string): ConfigIssue => ({
   file,

@@ -3,7 +3,8 @@
  * reported with its path), its evaluation, and the two renderings (JSON, readable table). Pure:
  * the command reads the file.
  */
-import { describeErrors, lazyValidator } from "../config/ajv.js";
+import { describeErrors, generatedValidator } from "../config/ajv.js";
+import * as generated from "../config/validators.generated.js";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { DATE_PATTERN, LIMITS_PROPERTIES } from "../config/schema.js";
 import { pickLimits } from "./limits.js";
@@ -95,7 +96,7 @@ const ScenarioOrderSchema = Type.Object(
 );
 type ScenarioOrder = Static<typeof ScenarioOrderSchema>;
 
-const SCENARIO_SCHEMA = Type.Object(
+export const SCENARIO_SCHEMA = Type.Object(
   {
     limits: ScenarioLimitsSchema,
     universe: Type.Array(ScenarioInstrumentSchema),
@@ -111,7 +112,7 @@ const SCENARIO_SCHEMA = Type.Object(
   },
 );
 
-const scenarioValidator = lazyValidator(SCENARIO_SCHEMA, { useDefaults: true });
+const scenarioValidator = generatedValidator(SCENARIO_SCHEMA, generated.scenario);
 
 export interface Scenario {
   limits: Limits;

@@ -14,12 +14,16 @@ import { bundledDataDir, homePaths } from "../util/paths.js";
 import { READ_LIMITS, readRegularBytes } from "../util/regular-file.js";
 import { countBefore, parseBarBytes } from "./bars.js";
 import { TradingCalendar } from "./calendar.js";
-import { readPreparedBars } from "./prepared-bars.js";
+import { type PreparedSeries, readPreparedBars } from "./prepared-bars.js";
 import { asciiSymbol, weekendOf } from "./import.js";
 
 export interface SymbolSeries {
   symbol: string;
-  bars: readonly Bar[];
+  readonly bars: readonly Bar[];
+  /** Its bars' dates when known without reading the bars (the prepared bundled series, whose bars are decoded as they are read). */
+  readonly dates?: readonly string[];
+  /** `bars.slice(from, to)` without decoding the rest (the prepared bundled series). */
+  slice?(from: number, to: number): readonly Bar[];
   /** Currency recorded with the bars (imported files), if any. */
   currency?: string;
   origin: "bundled" | "imported" | "memory";
@@ -49,8 +53,9 @@ export class MarketData {
 
   constructor(series: Iterable<SymbolSeries>) {
     this.series = new Map();
-    for (const s of series) this.series.set(s.symbol.toUpperCase(), { ...s, symbol: s.symbol.toUpperCase() });
-    this.calendar = calendarOf([...this.series.values()].map((s) => s.bars));
+    // Kept as given (not spread): a prepared series' bars are read only when a command asks for them.
+    for (const s of series) this.series.set(s.symbol.toUpperCase(), s.symbol === s.symbol.toUpperCase() ? s : upperCased(s));
+    this.calendar = calendarOf([...this.series.values()]);
   }
 
   /** From in-memory bars (tests, benches). */
@@ -74,8 +79,7 @@ export class MarketData {
         const marketDir = join(opts.dataDir ?? bundledDataDir(), "market");
         // The prepared form when it matches the CSVs (no parse of ~100k lines); the CSVs otherwise.
         const prepared = readPreparedBars(marketDir);
-        if (prepared)
-          for (const s of prepared) out.set(s.symbol, { symbol: s.symbol, bars: s.bars, ...(s.currency ? { currency: s.currency } : {}), origin: "bundled" });
+        if (prepared) for (const s of prepared) out.set(s.symbol, bundledSeries(s));
         else for (const s of readBarDir(join(marketDir, "bars"), "bundled", dayPool)) out.set(s.symbol, s);
       }
       if (opts.home) {
@@ -104,10 +108,10 @@ export class MarketData {
 
   /** The trading day's own bar — for the simulated broker's fills only, never for tools. */
   barOn(symbol: string, day: string): Bar | undefined {
-    const bars = this.series.get(symbol.toUpperCase())?.bars;
-    if (!bars) return undefined;
-    const i = countBefore(bars, day);
-    const b = bars[i];
+    const s = this.series.get(symbol.toUpperCase());
+    if (!s) return undefined;
+    const i = countBeforeIn(s, day);
+    const b = sliceOf(s, i, i + 1)[0];
     return b && b.date === day ? b : undefined;
   }
 
@@ -131,19 +135,19 @@ export class MarketView implements PriceSource {
 
   /** Bars strictly before the trading day (at most the last `limit` of them). */
   history(symbol: string, limit?: number): readonly Bar[] {
-    const bars = this.market.seriesOf(symbol)?.bars;
-    if (!bars) return [];
-    const n = countBefore(bars, this.tradingDay);
+    const s = this.market.seriesOf(symbol);
+    if (!s) return [];
+    const n = countBeforeIn(s, this.tradingDay);
     const from = limit === undefined ? 0 : Math.max(0, n - limit);
-    return bars.slice(from, n);
+    return sliceOf(s, from, n);
   }
 
   /** The last bar strictly before the trading day. */
   lastBar(symbol: string): Bar | undefined {
-    const bars = this.market.seriesOf(symbol)?.bars;
-    if (!bars) return undefined;
-    const n = countBefore(bars, this.tradingDay);
-    return n > 0 ? bars[n - 1] : undefined;
+    const s = this.market.seriesOf(symbol);
+    if (!s) return undefined;
+    const n = countBeforeIn(s, this.tradingDay);
+    return n > 0 ? sliceOf(s, n - 1, n)[0] : undefined;
   }
 
   currencyOf(symbol: string): string {
@@ -162,22 +166,64 @@ export class MarketView implements PriceSource {
   }
 }
 
+/** A prepared bundled series as the market holds it: its bars still decoded on first read. */
+function bundledSeries(s: PreparedSeries): SymbolSeries {
+  return {
+    symbol: s.symbol,
+    get bars() {
+      return s.bars;
+    },
+    slice: s.slice,
+    dates: s.dates,
+    ...(s.currency ? { currency: s.currency } : {}),
+    origin: "bundled",
+  };
+}
+
+function upperCased(s: SymbolSeries): SymbolSeries {
+  const { symbol, bars, dates, slice, ...rest } = s;
+  return { ...rest, symbol: symbol.toUpperCase(), bars, ...(dates ? { dates } : {}), ...(slice ? { slice } : {}) };
+}
+
+/** How many of the series' bars are dated before `day` (by its dates when it has them: no bar decoded). */
+function countBeforeIn(s: SymbolSeries, day: string): number {
+  if (!s.dates) return countBefore(s.bars, day);
+  const dates = s.dates;
+  let lo = 0;
+  let hi = dates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (dates[mid]! < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** `s.bars.slice(from, to)`, decoding no other bar of a prepared series. */
+const sliceOf = (s: SymbolSeries, from: number, to: number): readonly Bar[] => (s.slice ? s.slice(from, to) : s.bars.slice(from, to));
+
+/** A series' dates: from its `dates` when it has them (its bars then stay undecoded), else from its bars. */
+function datesOf(s: SymbolSeries): readonly string[] {
+  return s.dates ?? s.bars.map((b) => b.date);
+}
+
 /**
  * The trading calendar: the union of the series' dates. Series over the same days as the longest one
  * (the usual case) are skipped after one walk; the rest are merged (linear when ascending, as bar
  * files must be), never a set of every bar's date.
  */
-function calendarOf(all: readonly (readonly Bar[])[]): TradingCalendar {
-  let longest: readonly Bar[] = [];
-  for (const bars of all) if (bars.length > longest.length) longest = bars;
-  const lists: string[][] = [longest.map((b) => b.date)];
-  for (const bars of all) if (bars !== longest && !sameDays(bars, longest)) lists.push(bars.map((b) => b.date));
-  return TradingCalendar.union(lists);
+function calendarOf(all: readonly SymbolSeries[]): TradingCalendar {
+  const lists = all.map(datesOf);
+  let longest: readonly string[] = [];
+  for (const days of lists) if (days.length > longest.length) longest = days;
+  const distinct: (readonly string[])[] = [longest];
+  for (const days of lists) if (days !== longest && !sameDays(days, longest)) distinct.push(days);
+  return TradingCalendar.union(distinct);
 }
 
-function sameDays(a: readonly Bar[], b: readonly Bar[]): boolean {
+function sameDays(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i]!.date !== b[i]!.date) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 

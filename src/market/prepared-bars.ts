@@ -39,7 +39,12 @@ interface Header {
 export interface PreparedSeries {
   symbol: string;
   csvBytes: number;
-  bars: Bar[];
+  /** Decoded on first read: a command pays only for the series it reads. */
+  readonly bars: Bar[];
+  /** Bars `from` (inclusive) to `to` (exclusive), decoding only those not decoded yet. */
+  slice(from: number, to: number): Bar[];
+  /** Its bars' dates (from the header, without decoding the bars). */
+  readonly dates: readonly string[];
   currency?: string;
 }
 
@@ -82,7 +87,7 @@ export function encodePreparedBars(series: readonly PreparedSeriesInput[]): Buff
   return Buffer.concat([head, Buffer.from(json), Buffer.from(volumes.buffer), Buffer.from(prices.buffer)]);
 }
 
-/** The series of a prepared file (throws on a file that is not one). */
+/** The series of a prepared file (throws on a file that is not one); each series' bars are decoded when first read. */
 export function decodePreparedBars(bytes: Buffer): PreparedSeries[] {
   if (bytes.toString("latin1", 0, MAGIC.length) !== MAGIC) throw new Error("not a prepared bar file");
   const jsonLength = bytes.readUInt32LE(MAGIC.length);
@@ -98,21 +103,50 @@ export function decodePreparedBars(bytes: Buffer): PreparedSeries[] {
   const out: PreparedSeries[] = [];
   let at = 0;
   for (const s of header.series) {
-    const bars: Bar[] = new Array(s.count);
-    for (let i = 0; i < s.count; i++, at++) {
-      const p = at * 4;
-      bars[i] = {
-        date: header.days[s.start + i]!,
-        open: prices[p]! / 100,
-        high: prices[p + 1]! / 100,
-        low: prices[p + 2]! / 100,
-        close: prices[p + 3]! / 100,
-        volume: volumes[at]!,
-      };
-    }
-    out.push({ symbol: s.symbol, csvBytes: s.csv_bytes, bars, ...(s.currency ? { currency: s.currency } : {}) });
+    out.push(lazySeries(header.days, s, volumes, prices, at));
+    at += s.count;
   }
   return out;
+}
+
+/** One series whose bars (`s.count` of them from the file's `first`-th) are decoded as they are read, each once. */
+function lazySeries(days: readonly string[], s: SeriesHeader, volumes: Float64Array, prices: Int32Array, first: number): PreparedSeries {
+  const decoded: (Bar | undefined)[] = new Array(s.count);
+  let all: Bar[] | undefined;
+  const slice = (from: number, to: number): Bar[] => {
+    const lo = Math.max(0, from);
+    const hi = Math.min(s.count, to);
+    const out: Bar[] = [];
+    for (let i = lo; i < hi; i++) {
+      let bar = decoded[i];
+      if (!bar) {
+        const at = first + i;
+        const p = at * 4;
+        bar = {
+          date: days[s.start + i]!,
+          open: prices[p]! / 100,
+          high: prices[p + 1]! / 100,
+          low: prices[p + 2]! / 100,
+          close: prices[p + 3]! / 100,
+          volume: volumes[at]!,
+        };
+        decoded[i] = bar;
+      }
+      out.push(bar);
+    }
+    return out;
+  };
+  return {
+    symbol: s.symbol,
+    csvBytes: s.csv_bytes,
+    get bars() {
+      all ??= slice(0, s.count);
+      return all;
+    },
+    slice,
+    dates: days.slice(s.start, s.start + s.count),
+    ...(s.currency ? { currency: s.currency } : {}),
+  };
 }
 
 function isHeader(h: unknown): h is Header {

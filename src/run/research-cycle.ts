@@ -5,12 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import addFormats from "ajv-formats";
-import type { ValidateFunction } from "ajv/dist/2020.js";
+import type { CodeOptions } from "ajv";
 import type { RunMode } from "../core/domain.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { CONTRACT_VERSION } from "../tools/catalogue.js";
 import { contractOf } from "../tools/catalogue.js";
+import { SCHEMA_FORMATS } from "../config/schema-runtime.js";
+import { researchCycle as validator } from "../config/validators.generated.js";
 import { newAjv } from "../tools/validate.js";
 import { bundledDataDir } from "../util/paths.js";
 import type { RunEvent, RunOutcome } from "../core/events.js";
@@ -320,20 +321,20 @@ function blockedSearch(received: unknown): Record<string, unknown> {
   };
 }
 
-let validator: ValidateFunction | null = null;
-
-function researchCycleSchemaPath(): string {
-  return join(bundledDataDir(), "schemas", "research-cycle.schema.json");
+/** The research-cycle schema (data/schemas/research-cycle.schema.json). */
+export function researchCycleSchema(): object {
+  return JSON.parse(readFileSync(join(bundledDataDir(), "schemas", "research-cycle.schema.json"), "utf8")) as object;
 }
 
-/** Validate an envelope; returns the problems (empty when valid). */
+/** The ajv the research-cycle schema compiles with (`code`: the build's, when it generates the validators' source). */
+export function researchCycleAjv(code: CodeOptions = {}) {
+  const ajv = newAjv({ allowUnionTypes: true, code });
+  for (const [name, format] of Object.entries(SCHEMA_FORMATS)) ajv.addFormat(name, format);
+  return ajv;
+}
+
+/** Validate an envelope; returns the problems (empty when valid). The validator is generated at build time with `researchCycleAjv`. */
 export function validateResearchCycle(doc: unknown): string[] {
-  if (!validator) {
-    const ajv = newAjv({ allowUnionTypes: true });
-    // ajv-formats is CommonJS: its module object carries the plugin as `default` (so does the plugin itself).
-    addFormats.default(ajv);
-    validator = ajv.compile(JSON.parse(readFileSync(researchCycleSchemaPath(), "utf8")));
-  }
   if (validator(doc)) return [];
   return (validator.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
 }

@@ -9,16 +9,12 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RegExpEngine } from "ajv/dist/types/index.js";
+import type { CodeOptions } from "ajv";
 import type { ValidateFunction } from "ajv/dist/2020.js";
+import { pythonFlagRegExp } from "../config/schema-runtime.js";
+import { tradecat as generatedTradecat } from "../config/validators.generated.js";
 import { newAjv } from "../tools/validate.js";
 import { bundledDataDir } from "../util/paths.js";
-
-/** Python's `(?i)` prefix read as JavaScript's `i` flag. */
-const pythonFlagRegExp: RegExpEngine = Object.assign(
-  (pattern: string, u: string) => (pattern.startsWith("(?i)") ? new RegExp(pattern.slice(4), `${u}i`) : new RegExp(pattern, u)),
-  { code: "tradewarden.pythonFlagRegExp" },
-);
 
 const TRADECAT_SCHEMA_FILE = "tradecat-research-cycle.schema.json";
 
@@ -40,12 +36,13 @@ export function tradecatSchema(dir = bundledDataDir()): object {
   return JSON.parse(readFileSync(join(dir, "schemas", TRADECAT_SCHEMA_FILE), "utf8")) as object;
 }
 
-/** Compiles a TradeCat schema (the vendored one, or one a test read from the seed). */
-function compileTradecat(schema: object): ValidateFunction {
-  return newAjv({ allowUnionTypes: true, code: { regExp: pythonFlagRegExp } }).compile(schema);
+/** The ajv TradeCat schemas compile with (`code`: the build's, when it generates the validators' source). */
+export function tradecatAjv(code: CodeOptions = {}) {
+  return newAjv({ allowUnionTypes: true, code: { ...code, regExp: pythonFlagRegExp } });
 }
 
-let validator: ValidateFunction | null = null;
+/** The vendored schema's validator, generated at build time with `tradecatAjv` (scripts/validators-source.ts). */
+const validator: ValidateFunction = generatedTradecat;
 
 /**
  * Everything TradeCat would refuse, schema first, then its audit's rules: safety flags other than its
@@ -53,7 +50,6 @@ let validator: ValidateFunction | null = null;
  * exit plan, and any tool-failure policy that would write the paper ledger.
  */
 export function tradecatProblems(doc: unknown): string[] {
-  validator ??= compileTradecat(tradecatSchema());
   const problems = validator(doc) ? [] : (validator.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
   if (typeof doc !== "object" || doc === null) return problems;
   const d = doc as Record<string, unknown>;

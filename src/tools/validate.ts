@@ -3,6 +3,7 @@
  * first use, reporting every issue as `{path, message}` plus the missing fields.
  */
 import Ajv2020, { type ErrorObject, type Options, type ValidateFunction } from "ajv/dist/2020.js";
+import { tools as generatedTools } from "../config/validators.generated.js";
 import { CATALOGUE } from "./catalogue.js";
 import { plainSchema } from "./render.js";
 
@@ -35,15 +36,16 @@ export function newAjv(extra: Options = {}): Ajv2020.default {
  * `minLength: 1` still means non-empty. ajv marks the `unicode` option deprecated, so its
  * start-up notice about it is filtered out of the logger (every other message still goes through).
  */
-function toolAjv(): Ajv2020.default {
+export function toolAjv(extra: Options = {}): Ajv2020.default {
   const warn = (...args: unknown[]) => {
     if (typeof args[0] === "string" && args[0].startsWith("DEPRECATED: option unicode")) return;
     console.warn(...args);
   };
-  return newAjv({ unicode: false, logger: { log: console.log, warn, error: console.error } });
+  return newAjv({ unicode: false, logger: { log: console.log, warn, error: console.error }, ...extra });
 }
 
-const ajv = toolAjv();
+/** Made on first use: the current catalogue's validators are generated at build time, so most processes never need it. */
+let ajv: Ajv2020.default | undefined;
 
 /** "/orders/0/quantity" → "$.orders[0].quantity". */
 function toJsonPath(pointer: string, extra?: string): string {
@@ -111,15 +113,20 @@ function collapseLiteralUnions(errors: ErrorObject[]): ErrorObject[] {
 /**
  * A validator over a set of contracts. Each tool's schema is compiled once, on its first call: a
  * process pays only for the tools it validates (compiling all sixteen at start-up was ~0.2 s of
- * every command). The contract tests compile every schema of every version.
+ * every command). The contract tests compile every schema of every version. `generated`: validators
+ * already compiled at build time, by tool name (the current catalogue's: scripts/validators-source.ts).
  */
-export function compileValidators(contracts: readonly { name: string; input: unknown }[]): (tool: string, args: unknown) => ValidationReport {
+export function compileValidators(
+  contracts: readonly { name: string; input: unknown }[],
+  generated: Readonly<Record<string, ValidateFunction>> = {},
+): (tool: string, args: unknown) => ValidationReport {
   const inputs = new Map(contracts.map((c) => [c.name, c.input]));
-  const validators = new Map<string, ValidateFunction>();
+  const validators = new Map<string, ValidateFunction>(Object.entries(generated).filter(([name]) => inputs.has(name)));
   return (tool, args) => {
     let validate = validators.get(tool);
     if (!validate) {
       if (!inputs.has(tool)) throw new Error(`no validator for tool ${tool}`);
+      ajv ??= toolAjv();
       validate = ajv.compile(plainSchema(inputs.get(tool)));
       validators.set(tool, validate);
     }
@@ -128,7 +135,7 @@ export function compileValidators(contracts: readonly { name: string; input: unk
 }
 
 /** Validates against the current catalogue. */
-export const validateArguments = compileValidators(CATALOGUE);
+export const validateArguments = compileValidators(CATALOGUE, generatedTools);
 
 function report(validate: ValidateFunction, args: unknown): ValidationReport {
   if (validate(args)) return { valid: true, issues: [], missing: [] };

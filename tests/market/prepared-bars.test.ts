@@ -22,6 +22,7 @@ describe("the prepared form of the bundled bars (data/market/bars.bin)", () => {
       expect(s.csvBytes).toBe(bytes.length);
       const parsed = parseBarBytes(bytes, s.symbol).bars;
       expect(s.bars.length, s.symbol).toBe(parsed.length);
+      expect(s.dates, `${s.symbol}: the header's dates are its bars'`).toEqual(parsed.map((b) => b.date));
       const differing = s.bars.findIndex((b, i) => {
         const p = parsed[i]!;
         return b.date !== p.date || (["open", "high", "low", "close", "volume"] as const).some((k) => !Object.is(b[k], p[k]));
