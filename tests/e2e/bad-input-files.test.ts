@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { acquireLock } from "../../src/journal/lock.js";
-import { cleanupHomes, freshHome, text, tw } from "./helpers.js";
+import { cleanupHomes, freshHome, text, tw, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -24,7 +24,7 @@ function fifoIn(dir: string, name: string): string {
 }
 
 function expectPromptRefusal(r: { timedOut?: boolean; exitCode?: number; stderr?: unknown }, code: number, says: string): void {
-  expect(r.timedOut, "the command hung on the file").toBe(false);
+  expect(r.timedOut === true, "the command hung on the file").toBe(false);
   expect(r.exitCode, text(r)).toBe(code);
   expect(String(r.stderr)).toContain(says);
   expect(String(r.stderr)).not.toContain("internal error");
@@ -95,7 +95,7 @@ describe("only regular files are read as data, refused at once", () => {
     const home = freshHome();
     const file = join(home, "big.json");
     writeFileSync(file, `{"orders":[],"pad":"${"x".repeat(17 * 1024 * 1024)}"}`);
-    const r = await tw(home, ["gate", "check", "--scenario", file], { timeoutMs: NO_HANG_MS });
+    const r = await twIn(home, ["gate", "check", "--scenario", file]);
     expectPromptRefusal(r, 2, `${file} is larger than 16 MiB, the limit for a scenario; refusing to read it`);
   }, 120_000);
 });
@@ -109,6 +109,7 @@ describe("imports", () => {
     writeFileSync(file, csv(["2024-01-05,10,11,9,10.5,1000", "2024-01-08,10,11,9,10.5,1000"]));
     const lock = await acquireLock(home, "run", { command: "tradewarden run (test)" });
     try {
+      // A process of its own: the lock is held by this (the test's) process.
       const r = await tw(home, ["data", "import", "--csv", file, "--symbol", "ABC"]);
       expect(r.exitCode, text(r)).toBe(2);
       expect(String(r.stderr)).toMatch(/lock|in use|running/i);
@@ -116,7 +117,7 @@ describe("imports", () => {
     } finally {
       await lock.release();
     }
-    const ok = await tw(home, ["data", "import", "--csv", file, "--symbol", "ABC"]);
+    const ok = await twIn(home, ["data", "import", "--csv", file, "--symbol", "ABC"]);
     expect(ok.exitCode, text(ok)).toBe(0);
     expect(existsSync(join(home, "tradewarden.lock"))).toBe(false);
   }, 120_000);
@@ -125,11 +126,11 @@ describe("imports", () => {
     const home = freshHome();
     const file = join(home, "bars.csv");
     writeFileSync(file, csv(["2024-01-05,1e308,1e308,1e308,1e308,100", "2024-01-08,10,11,9,10.5,1000"]));
-    const r = await tw(home, ["data", "import", "--csv", file, "--symbol", "BIG"]);
+    const r = await twIn(home, ["data", "import", "--csv", file, "--symbol", "BIG"]);
     expect(r.exitCode, text(r)).toBe(2);
     expect(String(r.stderr)).toContain("line 2: open 1e+308 is beyond 1000000000000000");
     expect(existsSync(join(home, "market"))).toBe(false);
-    const run = await tw(home, ["run", "--yes"]);
+    const run = await twIn(home, ["run", "--yes"]);
     expect(run.exitCode, text(run)).toBe(0);
   }, 120_000);
 });

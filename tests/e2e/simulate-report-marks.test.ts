@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOffline } from "./browser.js";
-import { cleanupHomes, expectExit, freshHome, jsonLines, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, jsonLines, twIn } from "./helpers.js";
 
 describe("a simulation with repeated trips and resets", () => {
   let sim = "";
@@ -16,7 +16,7 @@ describe("a simulation with repeated trips and resets", () => {
   beforeAll(async () => {
     const home = freshHome();
     const args = ["simulate", "--from", "2007-10-01", "--to", "2008-01-31", "--name", "trips"];
-    expectExit(await tw(home, [...args, "--set", "limits.max_drawdown_pct=3", "--reset-after", "5"], { timeoutMs: 120_000 }), 0);
+    expectExit(await twIn(home, [...args, "--set", "limits.max_drawdown_pct=3", "--reset-after", "5"]), 0);
     sim = join(home, "simulations", "trips");
   }, 150_000);
   afterAll(() => cleanupHomes());

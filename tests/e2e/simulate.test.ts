@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOffline } from "./browser.js";
-import { cleanupHomes, expectExit, freshHome, jsonLines, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, jsonLines, twIn } from "./helpers.js";
 
 function walk(dir: string, skip: string | null = null): string[] {
   const out: string[] = [];
@@ -56,11 +56,9 @@ describe("a simulation over the 2008 crash", () => {
   beforeAll(async () => {
     home = freshHome();
     // The home has an account of its own: one daily run.
-    expectExit(await tw(home, ["run", "--yes"]), 0);
+    expectExit(await twIn(home, ["run", "--yes"]), 0);
     before = fingerprint(home);
-    const r = await tw(home, ["simulate", "--from", "2008-05-01", "--to", "2008-10-31", "--name", "crash", "--set", "limits.max_drawdown_pct=5"], {
-      timeoutMs: 280_000,
-    });
+    const r = await twIn(home, ["simulate", "--from", "2008-05-01", "--to", "2008-10-31", "--name", "crash", "--set", "limits.max_drawdown_pct=5"]);
     out = String(r.stdout);
     exitCode = r.exitCode;
     sim = join(home, "simulations", "crash");
@@ -111,10 +109,10 @@ describe("a simulation over the 2008 crash", () => {
     const traded = days.find((d) => d.outcome === "executed");
     const runId = String(traded?.run_id);
     expect(readdirSync(join(sim, "runs", runId))).toEqual(["artifacts.json.br"]);
-    const audit = await tw(sim, ["audit", runId]);
+    const audit = await twIn(sim, ["audit", runId]);
     expectExit(audit, 0);
     expect(String(audit.stdout)).toMatch(/^audit ok/);
-    const replay = await tw(sim, ["replay", runId]);
+    const replay = await twIn(sim, ["replay", runId]);
     expectExit(replay, 0);
     expect(String(replay.stdout)).toMatch(/model call\(s\) replayed with identical requests; outcome submitted/);
   });
@@ -135,17 +133,17 @@ describe("a simulation over the 2008 crash", () => {
   }, 60_000);
 
   it("list, compare and report: the simulation in a table, side by side with another, its report rebuilt identically", async () => {
-    expectExit(await tw(home, ["simulate", "--from", "2009-03-02", "--to", "2009-03-13", "--name", "spring", "--set", "limits.max_drawdown_pct=10"]), 0);
-    const list = await tw(home, ["simulate", "list"]);
+    expectExit(await twIn(home, ["simulate", "--from", "2009-03-02", "--to", "2009-03-13", "--name", "spring", "--set", "limits.max_drawdown_pct=10"]), 0);
+    const list = await twIn(home, ["simulate", "list"]);
     expectExit(list, 0);
     expect(String(list.stdout)).toMatch(/crash\s+completed\s+2008-05-01→2008-10-31\s+129\/129\s+scripted:momentum/);
     expect(String(list.stdout)).toMatch(/spring\s+completed/);
-    const compare = await tw(home, ["simulate", "compare", "crash", "spring"]);
+    const compare = await twIn(home, ["simulate", "compare", "crash", "spring"]);
     expectExit(compare, 0);
     expect(String(compare.stdout)).toMatch(/^\s+crash\s+spring/);
     expect(String(compare.stdout)).toMatch(/trips\s+1 \(2008-\d\d-\d\d\)\s+0/);
     const saved = readFileSync(join(sim, "report.json"), "utf8");
-    const rebuilt = await tw(home, ["simulate", "report", "crash"]);
+    const rebuilt = await twIn(home, ["simulate", "report", "crash"]);
     expectExit(rebuilt, 0);
     expect(readFileSync(join(sim, "report.json"), "utf8")).toBe(saved);
     expect(readFileSync(join(home, "simulations", "spring", "tradewarden.toml"), "utf8")).toMatch(/max_drawdown_pct = 10/);
