@@ -194,7 +194,11 @@ describe("audit and replay find tampering", () => {
     lines[2] = (lines[2] ?? "").replace(needle, changed);
     writeFileSync(path, lines.join("\n"));
 
-    const [original, replayEdited, auditEdited] = await Promise.all([twIn(home, ["replay", runId]), twIn(home, ["replay", edited]), twIn(home, ["audit", edited])]);
+    const [original, replayEdited, auditEdited] = await Promise.all([
+      twIn(home, ["replay", runId]),
+      twIn(home, ["replay", edited]),
+      twIn(home, ["audit", edited]),
+    ]);
     expectExit(original, 0);
     expect(String(original.stdout)).toMatch(/replayed with identical requests/);
 
