@@ -1,10 +1,11 @@
 /**
- * `tradewarden approve` through the real CLI (dist/): a proposal recorded as awaiting approval and
+ * `tradewarden approve` through the CLI's `main` (in-process): a proposal recorded as awaiting approval and
  * decided later names its deciding run in `journal --json` and in the runs table; `approve` without
- * a terminal and without --yes refuses (exit 2), pointing to --yes, and starts nothing.
+ * a terminal and without --yes refuses (exit 2), pointing to --yes, and starts nothing. (An approve
+ * killed before it placed anything decides nothing: tests/e2e/interruptions.test.ts, a real process.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupHomes, copyOfHome, expectExit, freshHome, homeSnapshot, journalJson, jsonLines, text, tw, twIn } from "./helpers.js";
+import { cleanupHomes, copyOfHome, expectExit, freshHome, homeSnapshot, journalJson, jsonLines, text, twIn } from "./helpers.js";
 
 /** A home whose first run had no terminal and no --yes: its proposal awaits approval. Made once; each test decides a copy. */
 let awaiting = "";
@@ -29,18 +30,6 @@ describe.concurrent("approve: the decided proposal and the refusal without a ter
       .split("\n")
       .find((l) => l.startsWith(pending?.run_id ?? "?"));
     expect(line).toContain(`awaiting_approval → approved by run ${deciding?.run_id}`);
-  }, 90_000);
-
-  it("an `approve` stopped before it placed anything has decided nothing; the one that finishes is the deciding run", async () => {
-    const home = copyOfHome(awaiting);
-    const cut = await tw(home, ["approve", "--yes"], { faults: "journal.append:order_intent=kill" });
-    expect(cut.signal).toBe("SIGKILL");
-    const stopped = (await journalJson(home)) as unknown as { runs: { run_id: string; decided_by: unknown }[] };
-    expect(stopped.runs.map((r) => r.decided_by)).toEqual([null, null]);
-    expectExit(await twIn(home, ["approve", "--yes"]), 0);
-    const decided = (await journalJson(home)) as unknown as { runs: { run_id: string; decided_by: unknown }[] };
-    expect(decided.runs).toHaveLength(3);
-    expect(decided.runs[0]?.decided_by).toEqual({ run_id: decided.runs[2]?.run_id, decision: "approved" });
   }, 90_000);
 
   it("a proposal still awaiting approval is not shown decided", async () => {

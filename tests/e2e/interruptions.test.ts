@@ -67,7 +67,7 @@ describe.concurrent("a real CLI run cut short on the simulated broker", () => {
     expect(next.summary.exitCode).toBe(0);
   }, 60_000);
 
-  it("`approve RUN --yes` killed after its final gate (nothing placed): the proposal can still be approved in its session", async () => {
+  it("`approve RUN --yes` killed after its final gate (nothing placed): it decided nothing; the proposal can still be approved in its session, by the run that finishes", async () => {
     const home = freshHome();
     expectExit(await twIn(home, ["run"]), 6); // no terminal, no --yes: recorded as awaiting approval
     const [pending] = runIds(home);
@@ -76,11 +76,17 @@ describe.concurrent("a real CLI run cut short on the simulated broker", () => {
     const afterCut = await journalJson(home);
     expect(afterCut.orders).toHaveLength(0);
     expect(afterCut.runs.at(-1)?.approvals.map((a) => a.decision)).toEqual(["approved"]);
+    // An approve stopped before it placed anything has decided nothing (no run shows it decided).
+    expect((afterCut.runs as unknown as { decided_by: unknown }[]).map((r) => r.decided_by)).toEqual([null, null]);
     // before the fix: "has expired: run … came after it"
     const again = await twIn(home, ["approve", pending as string, "--yes"]);
     expectExit(again, 0);
     expect(text(again)).not.toMatch(/expired/);
     expect(String(again.stdout)).toMatch(/order filled/);
+    // The approve that finished is the deciding run.
+    const decided = (await journalJson(home)).runs as unknown as { run_id: string; decided_by: unknown }[];
+    expect(decided).toHaveLength(3);
+    expect(decided[0]?.decided_by).toEqual({ run_id: decided[2]?.run_id, decision: "approved" });
     await expectAgreement(home);
     // decided now: a third approve is refused as expired (a completed run came after it)
     const third = await twIn(home, ["approve", pending as string, "--yes"]);
