@@ -11,7 +11,7 @@ import { screenFacts } from "../../src/commands/killswitch-screen.js";
 import { killSwitchFacts } from "../../src/run/killswitch.js";
 import { createAccountServices } from "../../src/run/services.js";
 import { KillSwitchScreen } from "../../src/screens/KillSwitchScreen.js";
-import { cleanupHomes, expectExit, freshHome, journalJson, ofType, ROOT, runOutput, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, journalJson, ofType, ROOT, runOutput, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -49,7 +49,7 @@ describe("a foreign-currency universe (GBP instruments, USD account, [fx] GBP = 
       ].join("\n"),
     );
 
-    const r = await tw(home, ["run", "--yes", "--json"]);
+    const r = await twIn(home, ["run", "--yes", "--json"]);
     expectExit(r, 0);
     const { events } = runOutput(String(r.stdout));
     const day = ofType(events, "run.started")[0]!.trading_day;
@@ -84,9 +84,9 @@ describe("a foreign-currency universe (GBP instruments, USD account, [fx] GBP = 
       .at(-1);
     expect(cents(after!.value)).toBe(valueCents);
 
-    expectExit(await tw(home, ["journal", "verify"]), 0);
+    expectExit(await twIn(home, ["journal", "verify"]), 0);
     // The next run reconciles positions and the cash moved by trading (to the cent) and goes on.
-    const next = await tw(home, ["run", "--yes", "--json"]);
+    const next = await twIn(home, ["run", "--yes", "--json"]);
     expectExit(next, 0);
     expect(ofType(runOutput(String(next.stdout)).events, "reconcile.ok")).toHaveLength(1);
   }, 90_000);
@@ -95,7 +95,7 @@ describe("a foreign-currency universe (GBP instruments, USD account, [fx] GBP = 
 describe("the kill switch over a real drawdown (May 2008: the momentum policy's fall into its 5% limit)", () => {
   it("liquidation orders are flagged, outside the quota, listed by `killswitch --json` and on the kill-switch screen", async () => {
     const home = freshHome("[limits]\nmax_drawdown_pct = 5\n\n[broker.sim]\nstart_date = 2008-05-01\n");
-    const sim = await tw(home, ["simulate", "--from", "2008-05-01", "--to", "2008-05-13", "--json"], { timeoutMs: 80_000 });
+    const sim = await twIn(home, ["simulate", "--from", "2008-05-01", "--to", "2008-05-13", "--json"]);
     expectExit(sim, 0);
     const summary = JSON.parse(String(sim.stdout).trim().split("\n").at(-1) ?? "{}") as { summary: { outcomes: Record<string, number>; dir: string } };
     expect(summary.summary.outcomes.tripped).toBe(1);
@@ -113,7 +113,7 @@ describe("the kill switch over a real drawdown (May 2008: the momentum policy's 
     expect(liquidations.every((o) => o.liquidation && o.side === "SELL" && /-L\d+$/.test(o.client_order_id) && o.counted_at === null)).toBe(true);
     expect(orders.filter((o) => !o.liquidation).every((o) => o.counted_at !== null)).toBe(true);
 
-    const ks = await tw(simHome, ["killswitch", "--json"]);
+    const ks = await twIn(simHome, ["killswitch", "--json"]);
     expectExit(ks, 0);
     const facts = JSON.parse(String(ks.stdout)) as { liquidation: { orders: { client_order_id: string }[] } };
     expect(facts.liquidation.orders.map((o) => o.client_order_id).sort()).toEqual(liquidations.map((o) => o.client_order_id).sort());
@@ -131,10 +131,10 @@ describe("the kill switch over a real drawdown (May 2008: the momentum policy's 
 describe("the simulated clock moved back", () => {
   it("a run on a day not after the last completed run's is refused (exit 3) naming how to start a fresh account; a fresh account's tool results carry no later date", async () => {
     const home = freshHome("[broker.sim]\nstart_date = 2007-06-01\n");
-    expectExit(await tw(home, ["run", "--yes"]), 0);
-    expectExit(await tw(home, ["run", "--yes"]), 0);
-    expectExit(await tw(home, ["sim", "reset", "--start", "2007-03-01"]), 0);
-    const back = await tw(home, ["run", "--yes", "--json"]);
+    expectExit(await twIn(home, ["run", "--yes"]), 0);
+    expectExit(await twIn(home, ["run", "--yes"]), 0);
+    expectExit(await twIn(home, ["sim", "reset", "--start", "2007-03-01"]), 0);
+    const back = await twIn(home, ["run", "--yes", "--json"]);
     expectExit(back, 3);
     const { events, envelope } = runOutput(String(back.stdout));
     const failed = ofType(events, "preflight.failed")[0];
@@ -147,7 +147,7 @@ describe("the simulated clock moved back", () => {
 
     // A fresh account on an earlier day: nothing in any tool result is dated after its trading day.
     const fresh = freshHome("[broker.sim]\nstart_date = 2007-03-01\n");
-    const r = await tw(fresh, ["run", "--yes", "--json"]);
+    const r = await twIn(fresh, ["run", "--yes", "--json"]);
     expectExit(r, 0);
     const out = runOutput(String(r.stdout));
     const day = ofType(out.events, "run.started")[0]!.trading_day;

@@ -6,7 +6,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.js";
-import { ROOT, cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, tw } from "./helpers.js";
+import { ROOT, cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -23,10 +23,10 @@ describe("gate check --scenario --json", () => {
     const notJson = join(home, "not-json.json");
     writeFileSync(notJson, "{ this is not json");
     const results = await Promise.all([
-      ...scenarios.map((f) => tw(home, ["gate", "check", "--scenario", join(ROOT, "data/scenarios", f), "--json"])),
-      tw(home, ["gate", "check", "--scenario", bad, "--json"]),
-      tw(home, ["gate", "check", "--scenario", notJson, "--json"]),
-      tw(home, ["gate", "check", "--scenario", join(home, "missing.json"), "--json"]),
+      ...scenarios.map((f) => twIn(home, ["gate", "check", "--scenario", join(ROOT, "data/scenarios", f), "--json"])),
+      twIn(home, ["gate", "check", "--scenario", bad, "--json"]),
+      twIn(home, ["gate", "check", "--scenario", notJson, "--json"]),
+      twIn(home, ["gate", "check", "--scenario", join(home, "missing.json"), "--json"]),
     ]);
     const seenCodes = new Set<string>();
     const fundedSeen: string[] = [];
@@ -92,7 +92,7 @@ describe("gate check --scenario: a sell funding a buy (two-wave execution)", () 
   it("guardrail-trader's SELL BBB 20 @45 + BUY CCC 30: the buy is approved funded by the sell, with the amount; a buy beyond stays blocked", async () => {
     const home = freshHome();
     const file = join(ROOT, "data/scenarios/rebalance-funded.json");
-    const [json, table] = await Promise.all([tw(home, ["gate", "check", "--scenario", file, "--json"]), tw(home, ["gate", "check", "--scenario", file])]);
+    const [json, table] = await Promise.all([twIn(home, ["gate", "check", "--scenario", file, "--json"]), twIn(home, ["gate", "check", "--scenario", file])]);
     expectExit(json, 0);
     const out = JSON.parse(String(json.stdout)) as { decisions: Record<string, unknown>[]; portfolio_after: { cash: number } };
     expect(out.decisions.map((d) => [d.index, d.approved, d.funded_by_sells])).toEqual([
@@ -122,7 +122,7 @@ describe("audit and replay find tampering", () => {
 
   beforeAll(async () => {
     home = freshHome();
-    expectExit(await tw(home, ["run", "--yes"]), 0);
+    expectExit(await twIn(home, ["run", "--yes"]), 0);
     runId = runIds(home)[0] ?? "";
     runDir = join(home, "runs", runId);
   }, 60_000);
@@ -161,9 +161,9 @@ describe("audit and replay find tampering", () => {
     writeFileSync(join(injected, "events.jsonl"), `${rewritten.map((e) => JSON.stringify(e)).join("\n")}\n`);
 
     const [original, auditEdited, auditInjected] = await Promise.all([
-      tw(home, ["audit", runId, "--json"]),
-      tw(home, ["audit", edited, "--json"]),
-      tw(home, ["audit", injected, "--json"]),
+      twIn(home, ["audit", runId, "--json"]),
+      twIn(home, ["audit", edited, "--json"]),
+      twIn(home, ["audit", injected, "--json"]),
     ]);
     expectExit(original, 0);
     expect(JSON.parse(String(original.stdout))).toMatchObject({ ok: true, findings: [] });
@@ -194,7 +194,11 @@ describe("audit and replay find tampering", () => {
     lines[2] = (lines[2] ?? "").replace(needle, changed);
     writeFileSync(path, lines.join("\n"));
 
-    const [original, replayEdited, auditEdited] = await Promise.all([tw(home, ["replay", runId]), tw(home, ["replay", edited]), tw(home, ["audit", edited])]);
+    const [original, replayEdited, auditEdited] = await Promise.all([
+      twIn(home, ["replay", runId]),
+      twIn(home, ["replay", edited]),
+      twIn(home, ["audit", edited]),
+    ]);
     expectExit(original, 0);
     expect(String(original.stdout)).toMatch(/replayed with identical requests/);
 
@@ -221,7 +225,7 @@ describe("audit and replay find tampering", () => {
     lines[1] = JSON.stringify(tools);
     writeFileSync(path, lines.join("\n"));
 
-    const [replayEdited, auditEdited] = await Promise.all([tw(home, ["replay", edited]), tw(home, ["audit", edited])]);
+    const [replayEdited, auditEdited] = await Promise.all([twIn(home, ["replay", edited]), twIn(home, ["audit", edited])]);
     expect(replayEdited.exitCode).not.toBe(0);
     expect(replayEdited.exitCode).not.toBeUndefined();
     expect(String(replayEdited.stderr)).toMatch(/cassette_mismatch: request 1 differs from the record\w* (request )?at \$\.tools\[0\]\.description/);

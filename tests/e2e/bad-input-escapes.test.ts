@@ -11,7 +11,7 @@ import * as pty from "node-pty";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
 import { terminalEnv } from "../pty/helpers.js";
-import { BIN, ROOT, text, tw } from "./helpers.js";
+import { BIN, ROOT, text, twIn } from "./helpers.js";
 
 const TOOL = "get_\u202eportfolio\u001b]0;owned-tool\u0007\u001b[38;5;196mX";
 const STOP = "end\u2066_\u001b]0;owned-stop\u0007turn\u001b[38;5;197mY\u202c";
@@ -46,13 +46,13 @@ function expectNoPayload(out: string): void {
 describe("escape codes in a tool name and a stop reason", () => {
   it("reach no headless line, plain or --json", async () => {
     const home = await homeWithHostileModel();
-    const r = await tw(home, ["run", "--yes"], { env: { ANTHROPIC_API_KEY: KEY } });
+    const r = await twIn(home, ["run", "--yes"], { env: { ANTHROPIC_API_KEY: KEY } });
     expect(r.exitCode, text(r)).toBe(0);
     const out = text(r);
     expectNoPayload(out);
     expect(out).toContain("tool get_portfolioX rejected");
     expect(out).toContain("model stopped: end_turnY");
-    const j = await tw(home, ["run", "--yes", "--json"], { env: { ANTHROPIC_API_KEY: KEY } });
+    const j = await twIn(home, ["run", "--yes", "--json"], { env: { ANTHROPIC_API_KEY: KEY } });
     expect(j.exitCode, text(j)).toBe(0);
     // JSON keeps the value (escaped, so a terminal cannot act on it) and parses back to it.
     for (const raw of ["\u001b", "\u0007", "\u202e", "\u2066", "\u202c"]) expect(String(j.stdout), JSON.stringify(raw)).not.toContain(raw);

@@ -22,6 +22,7 @@ import {
   runOutput,
   tradingDays,
   tw,
+  twIn,
 } from "./helpers.js";
 
 afterAll(cleanupHomes);
@@ -38,7 +39,7 @@ function envelopeValidator() {
 describe("tradewarden run on a fresh home", () => {
   it("run --yes --json exits 0 with JSONL events then the envelope; journal and broker reconcile; artifacts audit and replay", async () => {
     const home = freshHome();
-    const r = await tw(home, ["run", "--yes", "--json"]);
+    const r = await tw(home, ["run", "--yes", "--json"]); // the one daily run of this file through the real process
     expectExit(r, 0);
     expect(String(r.stderr)).toBe("");
 
@@ -68,11 +69,11 @@ describe("tradewarden run on a fresh home", () => {
 
     // Read-only checks afterwards, in parallel.
     const [verify, status, journal, audit, replay] = await Promise.all([
-      tw(home, ["journal", "verify"]),
-      tw(home, ["sim", "status", "--json"]),
+      twIn(home, ["journal", "verify"]),
+      twIn(home, ["sim", "status", "--json"]),
       journalJson(home),
-      tw(home, ["audit", runId]),
-      tw(home, ["replay", runId]),
+      twIn(home, ["audit", runId]),
+      twIn(home, ["replay", runId]),
     ]);
     expectExit(verify, 0);
     expectExit(status, 0);
@@ -96,14 +97,14 @@ describe("tradewarden run on a fresh home", () => {
     const days = tradingDays();
     const separate: string[] = [];
     const runOnce = async () => {
-      const r = await tw(home, ["run", "--yes", "--json"]);
+      const r = await twIn(home, ["run", "--yes", "--json"]);
       expectExit(r, 0);
       const started = ofType(runOutput(String(r.stdout)).events, "run.started")[0];
       separate.push(String(started?.trading_day));
     };
-    // Ten separate processes (a `simulate` in between trades in a folder of its own, not here).
+    // Ten separate command runs, each reading the home afresh (a `simulate` in between trades in a folder of its own, not here).
     for (let i = 0; i < 5; i++) await runOnce();
-    expectExit(await tw(home, ["simulate", "--from", "2007-02-01", "--to", "2007-02-05", "--name", "aside"]), 0);
+    expectExit(await twIn(home, ["simulate", "--from", "2007-02-01", "--to", "2007-02-05", "--name", "aside"]), 0);
     for (let i = 0; i < 5; i++) await runOnce();
 
     const journal = await journalJson(home);
@@ -138,7 +139,7 @@ describe("tradewarden run on a fresh home", () => {
 
   it("no terminal and no --yes: exit 6, nothing placed, the proposal recorded as awaiting approval", async () => {
     const home = freshHome();
-    const r = await tw(home, ["run", "--json"]);
+    const r = await twIn(home, ["run", "--json"]);
     expectExit(r, 6);
     const { events, envelope } = runOutput(String(r.stdout));
     expect(ofType(events, "order.placed")).toHaveLength(0);
@@ -146,7 +147,7 @@ describe("tradewarden run on a fresh home", () => {
     expect(ofType(events, "approval.decided")[0]).toMatchObject({ decision: "awaiting", by: "none" });
     expect(envelope).toMatchObject({ outcome: "awaiting_approval", exit_code: 6 });
 
-    const [journal, status] = await Promise.all([journalJson(home), tw(home, ["sim", "status", "--json"])]);
+    const [journal, status] = await Promise.all([journalJson(home), twIn(home, ["sim", "status", "--json"])]);
     const run = journal.runs[0];
     expect(run).toMatchObject({ outcome: "awaiting_approval", exit_code: 6, status: "completed" });
     expect(run?.proposals).toHaveLength(1);
@@ -163,7 +164,7 @@ describe("tradewarden run on a fresh home", () => {
 describe("modes and headless output", () => {
   it("--mode observe runs up to the decision, places nothing and exits 0 (no --yes needed); plain output has no escape codes", async () => {
     const home = freshHome();
-    const r = await tw(home, ["run", "--mode", "observe"]);
+    const r = await twIn(home, ["run", "--mode", "observe"]);
     expectExit(r, 0);
     const out = String(r.stdout);
     expect(out).toMatch(/mode observe/);
@@ -182,7 +183,7 @@ describe("modes and headless output", () => {
 
   it("default (not a TTY) output of a trading run is plain lines: no colour, no cursor codes", async () => {
     const home = freshHome();
-    const r = await tw(home, ["run", "--yes"]);
+    const r = await twIn(home, ["run", "--yes"]);
     expectExit(r, 0);
     const out = String(r.stdout);
     expect(out).toMatch(/^run \S+ started: mode paper/m);

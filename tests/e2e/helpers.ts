@@ -94,6 +94,14 @@ export interface InProcessResult {
   command: string;
 }
 
+export interface TwInOptions {
+  env?: Record<string, string>;
+  /** The scheduler's test-only "now" (src/util/test-clock.ts), as `tw`'s `now`. */
+  now?: string;
+  /** The test-only opt-in for a loopback fake broker (src/broker/loopback.ts), as `tw`'s. */
+  allowLoopbackBroker?: boolean;
+}
+
 let inProcessQueue: Promise<unknown> = Promise.resolve();
 
 /**
@@ -102,7 +110,7 @@ let inProcessQueue: Promise<unknown> = Promise.resolve();
  * pipes, kills, a terminal, a lock held by another process still need `tw`). The output passes the
  * redactor as the process's does; calls run one at a time (main serves one command line at once).
  */
-export function twIn(home: string, args: readonly string[], opts: { env?: Record<string, string> } = {}): Promise<InProcessResult> {
+export function twIn(home: string, args: readonly string[], opts: TwInOptions = {}): Promise<InProcessResult> {
   const next = inProcessQueue.then(async () => {
     const { main } = await import("../../src/cli.js");
     let stdout = "";
@@ -110,9 +118,21 @@ export function twIn(home: string, args: readonly string[], opts: { env?: Record
     const io = { stdout: (t: string) => void (stdout += redact(t)), stderr: (t: string) => void (stderr += redact(t)), env: childEnv(opts.env) };
     // Counted apart from the spawned ones (tests/global-setup.ts reports both).
     if (process.env.TW_TEST_SPAWN_FILE) appendFileSync(`${process.env.TW_TEST_SPAWN_FILE}.in-process`, `${args.join(" ").slice(0, 200)}\n`);
-    const exitCode = await main([process.execPath, BIN, "--home", home, ...args], io);
-    const strip = (s: string) => s.replace(/\r?\n$/, "");
-    return { exitCode, stdout: strip(stdout), stderr: strip(stderr), command: `tradewarden (in-process) --home ${home} ${args.join(" ")}` };
+    // The test-only hooks a spawned child gets from its preload (tests/fixtures/*.mjs), armed for this command only.
+    const hooks: [symbol, unknown][] = [
+      ...(opts.now ? [[Symbol.for("tradewarden.tests.now"), opts.now] as [symbol, unknown]] : []),
+      ...(opts.allowLoopbackBroker ? [[Symbol.for("tradewarden.tests.allowLoopbackBroker"), true] as [symbol, unknown]] : []),
+    ];
+    const g = globalThis as Record<symbol, unknown>;
+    const saved = hooks.map(([k]) => [k, g[k]] as const);
+    for (const [k, v] of hooks) g[k] = v;
+    try {
+      const exitCode = await main([process.execPath, BIN, "--home", home, ...args], io);
+      const strip = (s: string) => s.replace(/\r?\n$/, "");
+      return { exitCode, stdout: strip(stdout), stderr: strip(stderr), command: `tradewarden (in-process) --home ${home} ${args.join(" ")}` };
+    } finally {
+      for (const [k, v] of saved) g[k] = v;
+    }
   });
   inProcessQueue = next.catch(() => undefined);
   return next;
@@ -215,8 +235,9 @@ export interface JournalDump {
   };
 }
 
+/** `journal --json`, read in-process (a read needs no process of its own). */
 export async function journalJson(home: string): Promise<JournalDump> {
-  const r = await tw(home, ["journal", "--json"]);
+  const r = await twIn(home, ["journal", "--json"]);
   expectExit(r, 0);
   return JSON.parse(String(r.stdout)) as JournalDump;
 }

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAccountServices } from "../../src/run/services.js";
 import { expectAgreement, ofType, runIn } from "../recovery/harness.js";
-import { cleanupHomes, expectExit, freshHome, journalJson, recordedEvents, runIds, text, tw, waitForLine } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, journalJson, recordedEvents, runIds, text, tw, twIn, waitForLine } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -27,7 +27,7 @@ describe.concurrent("a real CLI run cut short on the simulated broker", () => {
     const before = await createAccountServices(home, {}, { readOnly: true });
     expect(before.journal.verify().map((f) => f.code)).toContain("unsettled_order");
     // The killed process holds the lock no longer: the rerun is not refused.
-    const next = await tw(home, ["run", "--yes"]);
+    const next = await twIn(home, ["run", "--yes"]);
     expectExit(next, 0);
     expect(String(next.stdout)).toMatch(/order recovered \(run .*\): BUY \d+ \w+ tw-.*: intent → filled/);
     expect(String(next.stdout)).toMatch(/reconciled: journal and broker agree/);
@@ -67,23 +67,29 @@ describe.concurrent("a real CLI run cut short on the simulated broker", () => {
     expect(next.summary.exitCode).toBe(0);
   }, 60_000);
 
-  it("`approve RUN --yes` killed after its final gate (nothing placed): the proposal can still be approved in its session", async () => {
+  it("`approve RUN --yes` killed after its final gate (nothing placed): it decided nothing; the proposal can still be approved in its session, by the run that finishes", async () => {
     const home = freshHome();
-    expectExit(await tw(home, ["run"]), 6); // no terminal, no --yes: recorded as awaiting approval
+    expectExit(await twIn(home, ["run"]), 6); // no terminal, no --yes: recorded as awaiting approval
     const [pending] = runIds(home);
     const cut = await tw(home, ["approve", pending as string, "--yes"], { faults: "journal.append:order_intent=kill" });
     expect(cut.signal).toBe("SIGKILL");
     const afterCut = await journalJson(home);
     expect(afterCut.orders).toHaveLength(0);
     expect(afterCut.runs.at(-1)?.approvals.map((a) => a.decision)).toEqual(["approved"]);
+    // An approve stopped before it placed anything has decided nothing (no run shows it decided).
+    expect((afterCut.runs as unknown as { decided_by: unknown }[]).map((r) => r.decided_by)).toEqual([null, null]);
     // before the fix: "has expired: run … came after it"
-    const again = await tw(home, ["approve", pending as string, "--yes"]);
+    const again = await twIn(home, ["approve", pending as string, "--yes"]);
     expectExit(again, 0);
     expect(text(again)).not.toMatch(/expired/);
     expect(String(again.stdout)).toMatch(/order filled/);
+    // The approve that finished is the deciding run.
+    const decided = (await journalJson(home)).runs as unknown as { run_id: string; decided_by: unknown }[];
+    expect(decided).toHaveLength(3);
+    expect(decided[0]?.decided_by).toEqual({ run_id: decided[2]?.run_id, decision: "approved" });
     await expectAgreement(home);
     // decided now: a third approve is refused as expired (a completed run came after it)
-    const third = await tw(home, ["approve", pending as string, "--yes"]);
+    const third = await twIn(home, ["approve", pending as string, "--yes"]);
     expectExit(third, 2);
     expect(text(third)).toMatch(/expired/);
   }, 90_000);
@@ -113,10 +119,11 @@ describe("the first run of a fresh home cut short: the journal heals from its lo
     expect(existsSync(join(home, "journal.json"))).toBe(false);
     expect(readFileSync(join(home, "journal.log.jsonl"), "utf8")).toMatch(/"t":"init"/);
     // before the fix: "the journal … cannot be read …; restore it from a backup"
+    // A process of its own: the journal's load notice goes to the process's stderr (src/journal/load.ts), not a command's io.
     const next = await tw(home, ["run", "--yes"]);
     expectExit(next, 0);
     expect(String(next.stderr)).toMatch(/journal\.json was missing .*rebuilt from .*journal\.log\.jsonl \(1 events\)/);
-    expectExit(await tw(home, ["journal", "verify"]), 0);
+    expectExit(await twIn(home, ["journal", "verify"]), 0);
     await expectAgreement(home);
   }, 90_000);
 
@@ -131,13 +138,14 @@ describe("the first run of a fresh home cut short: the journal heals from its lo
           mkdirSync(home);
           const { bavail, bsize } = statfsSync(mnt);
           writeFileSync(join(mnt, "filler"), Buffer.alloc(Math.max(0, bavail * bsize - freeKiB * 1024)));
-          const full = await tw(home, ["run", "--yes"]);
+          // One disk-full first run as a process of its own (what a write error does to a process); the others in-process.
+          const full = freeKiB === 4 ? await tw(home, ["run", "--yes"]) : await twIn(home, ["run", "--yes"]);
           const what = `${freeKiB} KiB left: first run exit ${full.exitCode}\n${text(full).slice(-600)}`;
           rmSync(join(mnt, "filler"));
-          const verify = await tw(home, ["journal", "verify"]);
+          const verify = await twIn(home, ["journal", "verify"]);
           expect(verify.exitCode, `${what}\n${text(verify)}`).toBe(0);
           expect(text(verify)).not.toMatch(/cannot be read/);
-          const next = await tw(home, ["run", "--yes"]);
+          const next = await twIn(home, ["run", "--yes"]);
           expect(next.exitCode, `${what}\n${text(next)}`).toBe(0);
           await expectAgreement(home);
         } finally {
@@ -170,28 +178,29 @@ describe("concurrent first commands on a fresh home agree", () => {
 
   it("`reconcile --json` first on a fresh home is refused and writes nothing (it left the broker's 100,000 against journal cash 0)", async () => {
     const home = freshHome();
-    const r = await tw(home, ["reconcile", "--json"]);
+    const r = await twIn(home, ["reconcile", "--json"]);
     expectExit(r, 2);
     expect(text(r)).toMatch(/not initialised yet: run `tradewarden run`/);
     expect(existsSync(join(home, "sim-broker.json"))).toBe(false);
     expect(existsSync(join(home, "journal.log.jsonl"))).toBe(false);
   }, 60_000);
 
+  // The reconcile is a process of its own, the run runs in this one: two processes on one home's lock.
   it("`run --yes` and `reconcile --json` started together (the home's lock is the barrier): whichever wins, the books agree", async () => {
-    for (const reconcileFirst of [true, false, false]) {
+    for (const reconcileFirst of [true, false]) {
       const home = freshHome();
       const recP = tw(home, ["reconcile", "--json"]);
       // barrier: the run starts once reconcile holds the home's lock (its lock folder exists) — or has already exited
       if (reconcileFirst) await waitForLock(home, recP);
-      const [run, rec] = await Promise.all([tw(home, ["run", "--yes"]), recP]);
-      const round = reconcileFirst ? "reconcile took the lock first" : "started together";
+      const [run, rec] = await Promise.all([twIn(home, ["run", "--yes"]), recP]);
+      const round = reconcileFirst ? "reconcile took the lock first" : "started together (the run, not spawned, usually first)";
       const b = await books(home);
       const what = `${round}: run exit ${run.exitCode}, reconcile exit ${rec.exitCode}, books ${JSON.stringify(b)}`;
       // nothing written, or both books written and the journal holds the broker's cash
       if (b.broker === null) expect(b.journal, what).toBeNull();
       else if (run.exitCode !== 0) expect(b.journal, what).toBe(b.broker);
       expect([0, 2], what).toContain(rec.exitCode);
-      const next = await tw(home, ["reconcile", "--json"]);
+      const next = await twIn(home, ["reconcile", "--json"]);
       if (b.broker !== null) {
         expectExit(next, 0);
         expect(JSON.parse(String(next.stdout))).toMatchObject({ agree: true });

@@ -4,14 +4,14 @@
  * replays; `tools call get_position` then shows the bought holding in depth, as the next run would.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, journalJson, ofType, runOutput, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, journalJson, ofType, runOutput, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
 describe("the market tools in a scripted run", () => {
   it("the rebalance policy opens with the market overview, trades, and the run audits and replays; get_position shows what it bought", async () => {
     const home = freshHome('[model]\nscript = "rebalance"\n');
-    const r = await tw(home, ["run", "--yes", "--json"]);
+    const r = await twIn(home, ["run", "--yes", "--json"]);
     expectExit(r, 0);
     const { events, envelope } = runOutput(String(r.stdout));
     expect(ofType(events, "run.started")[0]?.model).toEqual({ provider: "scripted", id: "scripted:rebalance" });
@@ -23,7 +23,7 @@ describe("the market tools in a scripted run", () => {
     expect(placed.length).toBeGreaterThan(0);
 
     const runId = String(envelope.run_id);
-    const [verify, audit, replay] = await Promise.all([tw(home, ["journal", "verify"]), tw(home, ["audit", runId]), tw(home, ["replay", runId])]);
+    const [verify, audit, replay] = await Promise.all([twIn(home, ["journal", "verify"]), twIn(home, ["audit", runId]), twIn(home, ["replay", runId])]);
     expectExit(verify, 0);
     expectExit(audit, 0);
     expectExit(replay, 0);
@@ -31,7 +31,7 @@ describe("the market tools in a scripted run", () => {
     const held = Object.keys((await journalJson(home)).state.holdings);
     expect(held.length).toBeGreaterThan(0);
     const symbol = held[0] as string;
-    const pos = await tw(home, ["tools", "call", "get_position", JSON.stringify({ symbol }), "--json"]);
+    const pos = await twIn(home, ["tools", "call", "get_position", JSON.stringify({ symbol }), "--json"]);
     expectExit(pos, 0);
     const out = JSON.parse(String(pos.stdout)) as { success: boolean; result: Record<string, unknown> };
     expect(out.success).toBe(true);

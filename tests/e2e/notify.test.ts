@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { commandReceiver, notifyToml, type Receiver, startReceiver } from "../notify/receivers.js";
-import { cleanupHomes, expectExit, freshHome, text, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, text, tw, twIn } from "./helpers.js";
 
 const CANARY = "canary-e2e-51c0ffee";
 const receivers: Receiver[] = [];
@@ -41,7 +41,7 @@ test("run without a terminal → awaiting approval with the approve command; app
   const k = await allKinds();
   const home = freshHome(k.toml);
   const outputs: string[] = [];
-  const run = await tw(home, ["run"], { env: k.env });
+  const run = await twIn(home, ["run"], { env: k.env });
   outputs.push(text(run));
   expectExit(run, 6);
   expect(k.agree()).toEqual(["approval_needed"]);
@@ -52,7 +52,7 @@ test("run without a terminal → awaiting approval with the approve command; app
   expect(awaiting.expires.rule).toContain("session ends");
   expect(String(run.stdout)).toContain(awaiting.run_id);
 
-  const approve = await tw(home, ["approve", awaiting.run_id, "--yes"], { env: k.env });
+  const approve = await twIn(home, ["approve", awaiting.run_id, "--yes"], { env: k.env });
   outputs.push(text(approve));
   expectExit(approve, 0);
   expect(k.agree()).toEqual(["approval_needed", "executed"]);
@@ -60,7 +60,7 @@ test("run without a terminal → awaiting approval with the approve command; app
   expect(executed.orders_sent).toBe(awaiting.orders.length);
   expect(executed.title).toContain(`run executed, ${executed.orders_sent} order`);
 
-  const trip = await tw(home, ["killswitch", "trip", "--reason", "bad news on ALFA"], { env: k.env });
+  const trip = await twIn(home, ["killswitch", "trip", "--reason", "bad news on ALFA"], { env: k.env });
   outputs.push(text(trip));
   expectExit(trip, 0);
   expect(k.agree()).toEqual(["approval_needed", "executed", "killswitch_tripped"]);
@@ -68,7 +68,7 @@ test("run without a terminal → awaiting approval with the approve command; app
   expect(tripped).toMatchObject({ by: "operator", reason: "operator tripped the kill switch: bad news on ALFA" });
   expect(tripped.title).toContain("KILL SWITCH TRIPPED by the operator");
 
-  const doctor = await tw(home, ["doctor"], { env: k.env });
+  const doctor = await twIn(home, ["doctor"], { env: k.env });
   outputs.push(text(doctor));
   expect(String(doctor.stdout)).toMatch(/✔ webhook-1 \(webhook → 127\.0\.0\.1:\d+\): last delivery ok at .* \(killswitch_tripped, HTTP 200\)/);
   expect(String(doctor.stdout)).toContain("✔ command-5 (command → ");
@@ -98,6 +98,7 @@ test("run --yes → executed; a failing and a hanging channel leave the run's ex
     "",
   ].join("\n");
   const home = freshHome(toml);
+  // A process of its own: a hanging channel must not keep the process from ending with the run's exit code.
   const run = await tw(home, ["run", "--yes"]);
   expectExit(run, 0);
   const m = JSON.parse(ok.received[0]?.body ?? "{}");
@@ -107,7 +108,7 @@ test("run --yes → executed; a failing and a hanging channel leave the run's ex
   expect(String(run.stderr)).toContain("notification to down failed: HTTP 500: receiver is down (recorded; see tradewarden doctor)");
   expect(String(run.stderr)).toContain("notification to stuck failed: no answer within 1 s");
 
-  const doctor = await tw(home, ["doctor"]);
+  const doctor = await twIn(home, ["doctor"]);
   const out = String(doctor.stdout);
   expect(out).toMatch(/✖ down \(discord → 127\.0\.0\.1:\d+\): last delivery failed at .* \(executed\): HTTP 500: receiver is down/);
   expect(out).toMatch(/✖ stuck \(slack → 127\.0\.0\.1:\d+\): last delivery failed at .* \(executed\): no answer within 1 s/);

@@ -8,7 +8,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, recordedEvents, runIds, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, recordedEvents, runIds, tw, twIn } from "./helpers.js";
 
 let proxy: Server;
 let proxyUrl = "";
@@ -62,7 +62,7 @@ describe("research through a proxy that drops the connection", () => {
     expect(String(r.stdout)).toMatch(/^run finished: /m);
     const [runId] = runIds(home);
     expect(recordedEvents(home, runId as string).at(-1)).toMatchObject({ type: "run.finished", exit_code: 0 });
-    const journal = await tw(home, ["journal", "--json"]);
+    const journal = await twIn(home, ["journal", "--json"]);
     expect((JSON.parse(String(journal.stdout)) as { runs: { status: string }[] }).runs.map((x) => x.status)).toEqual(["completed"]);
   }, 90_000);
 });

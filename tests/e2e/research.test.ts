@@ -14,7 +14,7 @@ import { loadCorpus } from "../../src/research/embedded.js";
 import { bundledCorpusDir } from "../../src/research/setup.js";
 import { readArtifact } from "../../src/run/artifacts.js";
 import { maskerOfRun } from "../../src/run/masking.js";
-import { cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, simulationHome, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, simulationHome, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -28,25 +28,25 @@ function transcriptText(home: string, runId: string): string {
 describe("tradewarden research search", () => {
   it("on the embedded corpus: the cutoff day drops, the day before keeps; copies merge across www./subdomain hosts; a blank query exits 2", async () => {
     const home = freshHome();
-    const onDay = await tw(home, ["research", "search", "Lehman Brothers bankruptcy", "--as-of", "2008-09-15", "--json"]);
+    const onDay = await twIn(home, ["research", "search", "Lehman Brothers bankruptcy", "--as-of", "2008-09-15", "--json"]);
     expectExit(onDay, 0);
     const a = JSON.parse(String(onDay.stdout)) as { results: { title: string }[]; removed: { cutoff: number } };
     expect(a.results.map((r) => r.title)).not.toContain("Lehman Brothers files for bankruptcy; Merrill Lynch agrees sale");
     expect(a.removed.cutoff).toBeGreaterThanOrEqual(3);
-    const dayAfter = await tw(home, ["research", "search", "Lehman Brothers bankruptcy", "--as-of", "2008-09-16", "--json", "--max", "3"]);
+    const dayAfter = await twIn(home, ["research", "search", "Lehman Brothers bankruptcy", "--as-of", "2008-09-16", "--json", "--max", "3"]);
     const b = JSON.parse(String(dayAfter.stdout)) as { results: { title: string; outlets: string[]; published: string }[]; removed: { duplicates: number } };
     const story = b.results.find((r) => r.title.startsWith("Lehman Brothers files"));
     // Three copies: ledger-times.example, www.ledger-times.example and markets.wirenews.example — two outlets.
     expect(story).toMatchObject({ published: "2008-09-15", outlets: ["ledger-times.example", "markets.wirenews.example"] });
     expect(b.removed.duplicates).toBeGreaterThanOrEqual(2);
     expect(b.results.length).toBeLessThanOrEqual(3);
-    const text = await tw(home, ["research", "search", "Lehman Brothers bankruptcy", "--as-of", "2008-09-16"]);
+    const text = await twIn(home, ["research", "search", "Lehman Brothers bankruptcy", "--as-of", "2008-09-16"]);
     expect(String(text.stdout)).toMatch(/removed: cutoff \d+, undated \d+, policy 0, duplicates \d+/);
-    const blank = await tw(home, ["research", "search", "   ", "--as-of", "2008-09-16"]);
+    const blank = await twIn(home, ["research", "search", "   ", "--as-of", "2008-09-16"]);
     expectExit(blank, 2);
     expect(String(blank.stderr)).toMatch(/blank/);
     const off = freshHome('[research]\nprovider = "none"\n');
-    const disabled = await tw(off, ["research", "search", "Lehman", "--as-of", "2008-09-16", "--json"]);
+    const disabled = await twIn(off, ["research", "search", "Lehman", "--as-of", "2008-09-16", "--json"]);
     expectExit(disabled, 0);
     expect(JSON.parse(String(disabled.stdout))).toEqual({
       as_of: "2008-09-16",
@@ -59,7 +59,7 @@ describe("tradewarden research search", () => {
 
 describe("news in a simulated run", () => {
   it("articles published on or after the trading day about the researched instrument never reach the model; the log counts them", async () => {
-    const sim = await tw(freshHome(), ["simulate", "--from", "2007-01-03", "--to", "2007-01-04", "--json"]);
+    const sim = await twIn(freshHome(), ["simulate", "--from", "2007-01-03", "--to", "2007-01-04", "--json"]);
     expectExit(sim, 0);
     const home = simulationHome(String(sim.stdout));
     let counted = 0;
@@ -84,11 +84,11 @@ describe("news in a simulated run", () => {
       expect(cycle.research).toHaveLength(searches.length);
       expect(cycle.tool_calls.filter((c) => c.tool === "search_news").every((c) => c.provenance.source === "news")).toBe(true);
     }
-    expectExit(await tw(home, ["audit", runIds(home)[0] as string]), 0);
+    expectExit(await twIn(home, ["audit", runIds(home)[0] as string]), 0);
     expect(counted).toBeGreaterThan(0);
     // An unmasked run cannot be replayed "masked".
     const first = runIds(home)[0] as string;
-    const r = await tw(home, ["replay", first, "--mask"]);
+    const r = await twIn(home, ["replay", first, "--mask"]);
     expectExit(r, 2);
     expect(String(r.stderr)).toMatch(/recorded without masking/);
   }, 90_000);
@@ -96,7 +96,7 @@ describe("news in a simulated run", () => {
 
 describe("a masked simulation", () => {
   it("shows the model no real symbol, name, term or date; audit and replay pass; a leak in the model's text fails audit", async () => {
-    const sim = await tw(freshHome(), ["simulate", "--from", "2008-09-15", "--to", "2008-09-16", "--mask", "--json"]);
+    const sim = await twIn(freshHome(), ["simulate", "--from", "2008-09-15", "--to", "2008-09-16", "--mask", "--json"]);
     expectExit(sim, 0);
     const home = simulationHome(String(sim.stdout));
     const ids = runIds(home);
@@ -121,10 +121,10 @@ describe("a masked simulation", () => {
       expect(ofType(events, "mask.leak")).toEqual([]);
     }
     const [first] = ids as [string];
-    expectExit(await tw(home, ["audit", first]), 0);
-    expectExit(await tw(home, ["replay", first, "--mask", "--json"]), 0);
+    expectExit(await twIn(home, ["audit", first]), 0);
+    expectExit(await twIn(home, ["replay", first, "--mask", "--json"]), 0);
     // The orders the journal recorded are real (unmasked after validation).
-    const journal = JSON.parse(String((await tw(home, ["journal", "--json"])).stdout)) as { orders: { symbol: string }[] };
+    const journal = JSON.parse(String((await twIn(home, ["journal", "--json"])).stdout)) as { orders: { symbol: string }[] };
     const real = new Set(
       readFileSync(join(import.meta.dirname, "../../data/universe/sim.csv"), "utf8")
         .split("\n")
@@ -141,7 +141,7 @@ describe("a masked simulation", () => {
     const assistant = t.messages.find((m) => m.role === "assistant");
     assistant?.content.push({ type: "text", text: "This must be Lehman Brothers week: ALFA on 2008-09-15." });
     writeFileSync(path, JSON.stringify(t));
-    const audit = await tw(home, ["audit", id]);
+    const audit = await twIn(home, ["audit", id]);
     expectExit(audit, 1);
     expect(String(audit.stdout)).toMatch(/\[masking\].*ALFA/);
   }, 120_000);

@@ -5,14 +5,14 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, journalJson, ofType, quantities, runOutput, text, tw, waitForLine } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, journalJson, ofType, quantities, runOutput, text, tw, twIn, waitForLine } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
 describe("reconciliation", () => {
   it("a tampered broker position: the next run exits 3, places nothing and names the difference", async () => {
     const home = freshHome();
-    expectExit(await tw(home, ["run", "--yes"]), 0);
+    expectExit(await twIn(home, ["run", "--yes"]), 0);
 
     // The simulated broker's book: a snapshot, plus a write-ahead log of order operations since the
     // last day change. A run closes its day, so the snapshot holds everything; drop any log anyway.
@@ -25,7 +25,7 @@ describe("reconciliation", () => {
     rmSync(`${path}.log`, { force: true });
     const before = await journalJson(home);
 
-    const r = await tw(home, ["run", "--yes", "--json"]);
+    const r = await twIn(home, ["run", "--yes", "--json"]);
     expectExit(r, 3);
     const { events, envelope } = runOutput(String(r.stdout));
     expect(ofType(events, "order.placed")).toHaveLength(0);
@@ -37,7 +37,7 @@ describe("reconciliation", () => {
     expect(envelope).toMatchObject({ outcome: "reconcile_failed", exit_code: 3 });
 
     // The plain output names it too (a person reading the cron mail sees the symbol).
-    const plain = await tw(home, ["run", "--yes"]);
+    const plain = await twIn(home, ["run", "--yes"]);
     expectExit(plain, 3);
     expect(String(plain.stdout)).toMatch(new RegExp(`reconciliation failed: 1 difference\\(s\\)[\\s\\S]*${symbol}`));
 
@@ -61,13 +61,13 @@ describe("kill switch", () => {
   it("a crash drives the account past the drawdown limit: liquidation, HALTED, exit 5; the next run sells what is left and stays halted; a reset leaves it REDUCING", async () => {
     const home = freshHome(CRASH);
     // Getting there: five unattended daily runs (2020-02-20 … 2020-02-26); the account is invested, nothing tripped.
-    for (let i = 0; i < 5; i++) expectExit(await tw(home, ["run", "--yes"]), 0);
+    for (let i = 0; i < 5; i++) expectExit(await twIn(home, ["run", "--yes"]), 0);
     const invested = await journalJson(home);
     expect(invested.state.trading_state).toBe("ACTIVE");
     expect(Object.keys(invested.state.holdings).length).toBeGreaterThan(0);
 
     // The trip.
-    const trip = await tw(home, ["run", "--yes", "--json"]);
+    const trip = await twIn(home, ["run", "--yes", "--json"]);
     expectExit(trip, 5);
     const t = runOutput(String(trip.stdout));
     expect(ofType(t.events, "run.started")[0]?.trading_day).toBe("2020-02-27");
@@ -87,7 +87,7 @@ describe("kill switch", () => {
     const left = quantities(afterTrip.state.holdings);
 
     // The next run: still halted, sells what is left (if anything), never buys.
-    const halted = await tw(home, ["run", "--yes", "--json"]);
+    const halted = await twIn(home, ["run", "--yes", "--json"]);
     expectExit(halted, 5);
     const h = runOutput(String(halted.stdout));
     expect(h.envelope).toMatchObject({ outcome: "halted", exit_code: 5 });
@@ -101,10 +101,10 @@ describe("kill switch", () => {
     expect(afterHalt.state.trips).toHaveLength(1);
 
     // A person resets it; the next run is REDUCING: no BUY.
-    const reset = await tw(home, ["killswitch", "reset", "--yes", "--reason", "test"]);
+    const reset = await twIn(home, ["killswitch", "reset", "--yes", "--reason", "test"]);
     expectExit(reset, 0);
     expect(String(reset.stdout)).toMatch(/REDUCING/);
-    const reducing = await tw(home, ["run", "--yes", "--json"]);
+    const reducing = await twIn(home, ["run", "--yes", "--json"]);
     expectExit(reducing, 0);
     const d = runOutput(String(reducing.stdout));
     expect(ofType(d.events, "valuation")[0]?.trading_state).toBe("REDUCING");
@@ -128,7 +128,7 @@ describe("interruption and the lock", () => {
     expect(ofType(events, "order.placed")).toHaveLength(0);
     expect(envelope).toMatchObject({ outcome: "interrupted", exit_code: 130 });
 
-    const [verify, journal] = await Promise.all([tw(home, ["journal", "verify"]), journalJson(home)]);
+    const [verify, journal] = await Promise.all([twIn(home, ["journal", "verify"]), journalJson(home)]);
     expectExit(verify, 0);
     expect(journal.runs).toHaveLength(1);
     expect(journal.runs[0]).toMatchObject({ status: "interrupted", outcome: "interrupted", exit_code: 130 });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import * as pty from "node-pty";
 import { afterAll, describe, expect, it } from "vitest";
 import { openJournal } from "../../src/journal/journal.js";
-import { BIN, childEnv, cleanupHomes, expectExit, freshHome, jsonLines, ROOT, text, tw } from "./helpers.js";
+import { BIN, childEnv, cleanupHomes, expectExit, freshHome, jsonLines, ROOT, text, twIn } from "./helpers.js";
 
 afterAll(() => cleanupHomes());
 
@@ -25,7 +25,7 @@ async function expectBooksOf(dir: string, days: number): Promise<void> {
 describe("simulate: options", () => {
   it("--from 2003-01-02 on a fresh home starts exactly there (JSONL: a header, one line per day, a summary) and leaves the home's account alone", async () => {
     const home = freshHome();
-    const r = await tw(home, ["simulate", "--from", "2003-01-02", "--to", "2003-01-08", "--name", "early", "--json"]);
+    const r = await twIn(home, ["simulate", "--from", "2003-01-02", "--to", "2003-01-08", "--name", "early", "--json"]);
     expectExit(r, 0);
     const lines = jsonLines(String(r.stdout));
     expect(lines[0]).toMatchObject({
@@ -46,24 +46,24 @@ describe("simulate: options", () => {
 
   it("refuses a --from that is not a trading day, a bad --set, an unknown --model and an existing --name (exit 2, nothing created)", async () => {
     const home = freshHome();
-    const weekend = await tw(home, ["simulate", "--from", "2003-01-04", "--to", "2003-02-01"]);
+    const weekend = await twIn(home, ["simulate", "--from", "2003-01-04", "--to", "2003-02-01"]);
     expectExit(weekend, 2);
     expect(text(weekend)).toMatch(/--from 2003-01-04 is not a trading day in the market data \(the next trading day is 2003-01-06\)/);
-    const early = await tw(home, ["simulate", "--from", "2000-01-04"]);
+    const early = await twIn(home, ["simulate", "--from", "2000-01-04"]);
     expectExit(early, 2);
     expect(text(early)).toMatch(/a simulation needs 20 \(the first such day is 2000-02-01\)/);
-    const set = await tw(home, ["simulate", "--from", "2003-01-06", "--set", "limits.max_drawdown=10"]);
+    const set = await twIn(home, ["simulate", "--from", "2003-01-06", "--set", "limits.max_drawdown=10"]);
     expectExit(set, 2);
     expect(text(set)).toMatch(/unknown key "max_drawdown" in limits/);
-    const range = await tw(home, ["simulate", "--from", "2003-01-06", "--set", "limits.max_drawdown_pct=150"]);
+    const range = await twIn(home, ["simulate", "--from", "2003-01-06", "--set", "limits.max_drawdown_pct=150"]);
     expectExit(range, 2);
     expect(text(range)).toMatch(/limits\.max_drawdown_pct/);
-    const model = await tw(home, ["simulate", "--from", "2003-01-06", "--model", "scripted:nope"]);
+    const model = await twIn(home, ["simulate", "--from", "2003-01-06", "--model", "scripted:nope"]);
     expectExit(model, 2);
     expect(text(model)).toMatch(/model.script "nope" is not a scripted policy/);
     expect(existsSync(join(home, "simulations"))).toBe(false);
-    expectExit(await tw(home, ["simulate", "--from", "2003-01-06", "--to", "2003-01-06", "--name", "once"]), 0);
-    const again = await tw(home, ["simulate", "--from", "2003-01-06", "--to", "2003-01-06", "--name", "once"]);
+    expectExit(await twIn(home, ["simulate", "--from", "2003-01-06", "--to", "2003-01-06", "--name", "once"]), 0);
+    const again = await twIn(home, ["simulate", "--from", "2003-01-06", "--to", "2003-01-06", "--name", "once"]);
     expectExit(again, 2);
     expect(text(again)).toMatch(/a simulation named "once" already exists/);
   }, 180_000);
@@ -72,7 +72,7 @@ describe("simulate: options", () => {
     const home = freshHome("[limits]\nmax_drawdown_pct = 30\n");
     const file = join(home, "other.toml");
     writeFileSync(file, "[limits]\nmax_orders_per_month = 2\n[account]\ncapital = 50000\n");
-    const r = await tw(home, [
+    const r = await twIn(home, [
       "simulate",
       "--from",
       "2007-01-03",
@@ -101,7 +101,7 @@ describe("simulate: options", () => {
     expect(report.start_value).toBe(50000);
     expect(report.config.sets).toEqual(["limits.max_drawdown_pct=12.5"]);
     // The saved config is a valid home config: `config check` on the simulation's folder.
-    expectExit(await tw(join(home, "simulations/cfg"), ["config", "check"]), 0);
+    expectExit(await twIn(join(home, "simulations/cfg"), ["config", "check"]), 0);
   }, 90_000);
 });
 

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { afterAll, expect, test } from "vitest";
-import { cleanupHomes, expectExit, freshHome, tw } from "./helpers.js";
+import { cleanupHomes, expectExit, freshHome, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -18,18 +18,18 @@ interface Item {
 
 test("empty on a fresh home; after a watch run, the live entries as text and JSON", async () => {
   const home = freshHome();
-  const [empty, emptyJson] = await Promise.all([tw(home, ["watchlist"]), tw(home, ["watchlist", "--json"])]);
+  const [empty, emptyJson] = await Promise.all([twIn(home, ["watchlist"]), twIn(home, ["watchlist", "--json"])]);
   expectExit(empty, 0);
   expect(String(empty.stdout)).toBe("the watchlist is empty");
   expectExit(emptyJson, 0);
   expect(JSON.parse(String(emptyJson.stdout))).toEqual({ as_of_trading_day: null, items: [] });
   expect(readdirSync(home).filter((f) => f !== "tradewarden.toml")).toEqual([]);
 
-  expectExit(await tw(home, ["run", "--mode", "watch"]), 0);
-  const journal = JSON.parse(String((await tw(home, ["journal", "--json"])).stdout)) as { watchlist: Item[] };
+  expectExit(await twIn(home, ["run", "--mode", "watch"]), 0);
+  const journal = JSON.parse(String((await twIn(home, ["journal", "--json"])).stdout)) as { watchlist: Item[] };
   const live = journal.watchlist.filter((i) => i.status === "live");
   expect(live.length).toBeGreaterThan(0);
-  const [text, json] = await Promise.all([tw(home, ["watchlist"]), tw(home, ["watchlist", "--json"])]);
+  const [text, json] = await Promise.all([twIn(home, ["watchlist"]), twIn(home, ["watchlist", "--json"])]);
   expectExit(json, 0);
   const out = JSON.parse(String(json.stdout)) as { as_of_trading_day: string; items: Item[] };
   expect(out.as_of_trading_day).toMatch(/^\d{4}-\d\d-\d\d$/);
