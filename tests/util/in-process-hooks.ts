@@ -7,7 +7,7 @@
  */
 import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";
 import { faultPoint, setTestFaults } from "../../src/util/test-fault.js";
-import { type InProcessResult, twIn } from "../e2e/helpers.js";
+import { expectExit, type InProcessResult, type JournalDump, twIn } from "../e2e/helpers.js";
 
 const TEST_NOW = Symbol.for("tradewarden.tests.now");
 
@@ -41,4 +41,11 @@ export function twInWith(home: string, args: readonly string[], opts: HookOption
   });
   queue = next.catch(() => undefined);
   return next;
+}
+
+/** `journal --json` read in this process (what tests/e2e/helpers.ts `journalJson` reads from a child). */
+export async function journalJsonIn(home: string): Promise<JournalDump> {
+  const r = await twIn(home, ["journal", "--json"]);
+  expectExit(r, 0);
+  return JSON.parse(r.stdout) as JournalDump;
 }
