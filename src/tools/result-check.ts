@@ -8,18 +8,12 @@
  * for the whole suite: a violation is named on stderr and fails the command. The run's handler map
  * passes through `withResultCheck` (src/run/tool-handlers.ts); a checker that throws fails the call.
  *
- * Unarmed it is a no-op and the handlers are returned as they are.
+ * Unarmed it is a no-op and the handlers are returned as they are. The check itself (a result
+ * against its output schema) is src/tools/result-schema.ts.
  */
-import type { ValidateFunction } from "ajv";
-import { makeAjv } from "../config/ajv.js";
 import type { HandlerResult, ToolHandler } from "../core/tool-handler.js";
 import { contractOf } from "./catalogue.js";
-import { plainSchema } from "./render.js";
-import type { ToolContract } from "./types.js";
-
-export const TOOL_RESULT_CHECK = Symbol.for("tradewarden.tests.tool-result-check");
-
-export type ToolResultCheck = (contract: ToolContract, envelope: Readonly<Record<string, unknown>>) => void;
+import { schemaCheck, TOOL_RESULT_CHECK, type ToolResultCheck } from "./result-schema.js";
 
 function installed(): ToolResultCheck | undefined {
   const check = (globalThis as Record<symbol, unknown>)[TOOL_RESULT_CHECK];
@@ -43,34 +37,6 @@ export function withResultCheck(handlers: Record<string, ToolHandler>): Record<s
     };
   }
   return out;
-}
-
-let ajv: ReturnType<typeof makeAjv> | undefined;
-const compiled = new WeakMap<object, ValidateFunction>();
-
-/** The problems of an envelope against the contract's output schema (empty when it conforms). */
-export function toolResultProblems(contract: ToolContract, envelope: unknown): string[] {
-  let validate = compiled.get(contract.output);
-  if (!validate) {
-    ajv ??= makeAjv();
-    validate = ajv.compile(plainSchema(contract.output));
-    compiled.set(contract.output, validate);
-  }
-  if (validate(JSON.parse(JSON.stringify(envelope)))) return [];
-  return (validate.errors ?? []).map(
-    (e) => `${e.instancePath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`,
-  );
-}
-
-/** A checker that hands each violation (naming the tool and every problem) to `onViolation`, then throws it. */
-export function schemaCheck(onViolation: (message: string) => void): ToolResultCheck {
-  return (contract, envelope) => {
-    const problems = toolResultProblems(contract, envelope);
-    if (problems.length === 0) return;
-    const message = `${contract.name} answered outside its output schema: ${problems.join("; ")}`;
-    onViolation(message);
-    throw new Error(message);
-  };
 }
 
 /**

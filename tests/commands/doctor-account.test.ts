@@ -1,15 +1,17 @@
 /**
- * `tradewarden doctor` on an account that cannot trade, through the real CLI: HALTED and REDUCING
- * are failed checks with what to do (exit 1), never "all N checks passed"; a used-up spend cap too.
+ * `tradewarden doctor` on an account that cannot trade, through the CLI's entry (src/cli.tsx `main`, in
+ * this process): HALTED and REDUCING are failed checks with what to do (exit 1), never "all N checks
+ * passed"; a used-up spend cap too.
  */
 import { afterAll, expect, test } from "vitest";
 import type { DoctorReport } from "../../src/run/doctor/index.js";
-import { cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
+import { cleanupHomes, expectExit, freshHome, twIn } from "../e2e/helpers.js";
 
 afterAll(cleanupHomes);
 
 async function doctor(home: string): Promise<{ report: DoctorReport; exit: number | undefined; text: string }> {
-  const [json, plain] = await Promise.all([tw(home, ["doctor", "--json"]), tw(home, ["doctor"])]);
+  const json = await twIn(home, ["doctor", "--json"]);
+  const plain = await twIn(home, ["doctor"]);
   expect(plain.exitCode).toBe(json.exitCode);
   return { report: JSON.parse(String(json.stdout)) as DoctorReport, exit: json.exitCode, text: String(plain.stdout) };
 }
@@ -18,12 +20,12 @@ const check = (r: DoctorReport, id: string) => r.checks.find((c) => c.id === id)
 
 test("ACTIVE passes; HALTED and then REDUCING fail with their fix; exit 1", async () => {
   const home = freshHome();
-  expectExit(await tw(home, ["run", "--yes"]), 0);
+  expectExit(await twIn(home, ["run", "--yes"]), 0);
   const active = await doctor(home);
   expect(active.exit).toBe(0);
   expect(check(active.report, "account.trading")).toMatchObject({ ok: true, summary: expect.stringContaining("trading is ACTIVE") });
 
-  expectExit(await tw(home, ["killswitch", "trip", "--reason", "doctor test"]), 0);
+  expectExit(await twIn(home, ["killswitch", "trip", "--reason", "doctor test"]), 0);
   const halted = await doctor(home);
   expect(halted.exit).toBe(1);
   expect(check(halted.report, "account.trading")).toMatchObject({
@@ -36,7 +38,7 @@ test("ACTIVE passes; HALTED and then REDUCING fail with their fix; exit 1", asyn
   expect(halted.text).not.toMatch(/all \d+ checks passed/);
   expect(halted.text).toMatch(/1 of \d+ checks failed/);
 
-  expectExit(await tw(home, ["killswitch", "reset", "--yes", "--reason", "reviewed"]), 0);
+  expectExit(await twIn(home, ["killswitch", "reset", "--yes", "--reason", "reviewed"]), 0);
   const reducing = await doctor(home);
   expect(reducing.exit).toBe(1);
   expect(check(reducing.report, "account.trading")).toMatchObject({
@@ -48,7 +50,7 @@ test("ACTIVE passes; HALTED and then REDUCING fail with their fix; exit 1", asyn
 
 test("a used-up monthly spend cap: the account cannot trade, a failed check with the fix", async () => {
   const home = freshHome("[model]\nmonthly_budget_usd = 0\n");
-  await tw(home, ["run", "--yes"]);
+  await twIn(home, ["run", "--yes"]);
   const r = await doctor(home);
   expect(r.exit).toBe(1);
   expect(check(r.report, "account.spend")).toMatchObject({ ok: false, fix: expect.stringContaining("model.monthly_budget_usd") });

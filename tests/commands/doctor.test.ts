@@ -1,6 +1,7 @@
 /**
- * `tradewarden doctor` through the real CLI (dist/cli.js): a healthy home, then each failure it
- * knows, every one failing with its fix and exit 1. Alpaca checks run against the loopback fake of
+ * `tradewarden doctor` through the CLI's entry (src/cli.tsx `main`, in this process: doctor needs no
+ * process of its own): a healthy home, then each failure it knows, every one failing with its fix
+ * and exit 1. Alpaca checks run against the loopback fake of
  * Alpaca's paper API; --ping against the loopback fake of OpenAI's API, with a canary key that must
  * never be printed.
  */
@@ -15,7 +16,8 @@ import { type DoctorReport, runDoctor } from "../../src/run/doctor/index.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../agent/fake-openai-server.js";
 import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";
 import { FakeAlpaca } from "../broker/fake-alpaca.js";
-import { childEnv, cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
+import { childEnv, cleanupHomes, expectExit, freshHome } from "../e2e/helpers.js";
+import { twInWith } from "../util/in-process-hooks.js";
 
 const CANARY = "sk-proj-CANARY-doctor-5e1d2c3b4a";
 let openai: FakeOpenAI;
@@ -31,7 +33,7 @@ afterAll(async () => {
   cleanupHomes();
 });
 
-/** `doctor --json` (and, with `human`, the plain output too: same exit code). */
+/** `doctor --json` (and, with `human`, the plain output too: same exit code), through the CLI's entry. */
 async function doctor(
   home: string,
   args: string[] = [],
@@ -40,7 +42,8 @@ async function doctor(
   allowLoopbackBroker = false,
 ): Promise<{ report: DoctorReport; exit: number | undefined; text: string }> {
   const opts = { env, allowLoopbackBroker };
-  const [json, plain] = await Promise.all([tw(home, ["doctor", "--json", ...args], opts), human ? tw(home, ["doctor", ...args], opts) : null]);
+  const json = await twInWith(home, ["doctor", "--json", ...args], opts);
+  const plain = human ? await twInWith(home, ["doctor", ...args], opts) : null;
   expect(String(json.stderr)).toBe("");
   if (plain) expect(plain.exitCode).toBe(json.exitCode);
   return { report: JSON.parse(String(json.stdout)) as DoctorReport, exit: json.exitCode, text: String(plain?.stdout ?? "") };
@@ -78,7 +81,7 @@ describe("a healthy home", () => {
 
   test("after a run: the journal opens and verifies, the simulated book is shown", async () => {
     const home = freshHome();
-    expectExit(await tw(home, ["run", "--yes"]), 0);
+    expectExit(await twInWith(home, ["run", "--yes"]), 0);
     const { report, exit } = await doctor(home);
     expect(exit).toBe(0);
     expect(check(report, "home.journal")?.summary).toMatch(/opens and verifies \(1 run/);

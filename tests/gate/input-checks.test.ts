@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { GateOrder, GateResult, GateState, Limits } from "../../src/core/gate-types.js";
 import { evaluate } from "../../src/gate/evaluate.js";
-import { cleanupHomes, freshHome, text, tw } from "../e2e/helpers.js";
+import { cleanupHomes, freshHome, text, twIn } from "../e2e/helpers.js";
 import { buy, LIMITS, MARKET, sell, state, UNIVERSE } from "./helpers.js";
 
 afterAll(cleanupHomes);
@@ -74,7 +74,7 @@ describe("exactly what brokers check", () => {
 });
 
 describe("gate check --scenario keeps its JSON shape on hostile numbers", () => {
-  it("a 1e308 holding through the real CLI: exit 0, blocked, same keys as a clean scenario", async () => {
+  it("a 1e308 holding through the CLI's entry (src/cli.tsx main): exit 0, blocked, same keys as a clean scenario", async () => {
     const home = freshHome();
     const scenario = {
       universe: [{ symbol: "AAA", currency: "USD" }],
@@ -84,10 +84,10 @@ describe("gate check --scenario keeps its JSON shape on hostile numbers", () => 
     };
     const file = join(home, "s.json");
     writeFileSync(file, JSON.stringify(scenario));
-    const r = await tw(home, ["gate", "check", "--scenario", file, "--json"]);
+    const r = await twIn(home, ["gate", "check", "--scenario", file, "--json"]);
     expect(r.exitCode, text(r)).toBe(0);
     const out = JSON.parse(String(r.stdout)) as { decisions: { approved: boolean; reasons: { code: string }[] }[] };
-    const clean = await tw(home, ["gate", "check", "--scenario", join(import.meta.dirname, "../../data/scenarios/clean-buy.json"), "--json"]);
+    const clean = await twIn(home, ["gate", "check", "--scenario", join(import.meta.dirname, "../../data/scenarios/clean-buy.json"), "--json"]);
     expect(Object.keys(out).sort()).toEqual(Object.keys(JSON.parse(String(clean.stdout)) as object).sort());
     expect(out.decisions[0]?.approved).toBe(false);
     expect(out.decisions[0]?.reasons.map((x) => x.code)).toEqual(["number_out_of_range"]);

@@ -11,7 +11,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, ROOT, childEnv, cleanupHomes, expectExit, freshHome, journalJson, tw } from "../e2e/helpers.js";
+import { BIN, ROOT, childEnv, cleanupHomes, expectExit, freshHome, tw, twIn } from "../e2e/helpers.js";
+import { journalJsonIn } from "../util/in-process-hooks.js";
 import { type Json, call, groundedOrder } from "./helpers.js";
 
 afterAll(cleanupHomes);
@@ -67,7 +68,7 @@ describe("tradewarden mcp over Streamable HTTP", () => {
     const client = new Client({ name: "http-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     const listed = (await client.listTools()).tools;
-    const printed = await tw(home, ["tools", "--format", "mcp"]);
+    const printed = await twIn(home, ["tools", "--format", "mcp"]);
     expect(listed).toEqual(JSON.parse(String(printed.stdout)));
     const order = await groundedOrder(client, "ALFA", 3);
     expect((await call(client, "check_orders", { orders: [order] })).env.all_approved).toBe(true);
@@ -96,8 +97,8 @@ describe("tradewarden mcp over Streamable HTTP", () => {
     child.kill("SIGTERM");
     expect((await child2).exitCode).toBe(130);
     expect((await child).exitCode).toBe(130);
-    expect((await journalJson(home2)).runs.map((r) => r.outcome)).toEqual(["interrupted"]);
-    expect((await journalJson(home)).runs.map((r) => r.outcome)).toEqual(["awaiting_approval"]);
+    expect((await journalJsonIn(home2)).runs.map((r) => r.outcome)).toEqual(["interrupted"]);
+    expect((await journalJsonIn(home)).runs.map((r) => r.outcome)).toEqual(["awaiting_approval"]);
   }, 180_000);
 
   it("the MCP Inspector's CLI lists the tools and calls one", async () => {

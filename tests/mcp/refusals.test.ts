@@ -6,7 +6,8 @@
  * the holder named; a session killed mid-run leaves nothing stranded and the next session recovers.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, journalJson, recordedEvents, runIds, text, tw } from "../e2e/helpers.js";
+import { cleanupHomes, expectExit, freshHome, recordedEvents, runIds, text, twIn } from "../e2e/helpers.js";
+import { journalJsonIn } from "../util/in-process-hooks.js";
 import { call, connectStdio, groundedOrder } from "./helpers.js";
 
 afterAll(cleanupHomes);
@@ -14,7 +15,7 @@ afterAll(cleanupHomes);
 describe.concurrent("tradewarden mcp refuses", () => {
   it("--yes: unattended placement through a client is not offered (exit 2, nothing served)", async () => {
     const home = freshHome();
-    const r = await tw(home, ["mcp", "--yes"]);
+    const r = await twIn(home, ["mcp", "--yes"]);
     expectExit(r, 2);
     expect(text(r)).toMatch(/mcp --yes is refused: unattended placement through an MCP client is not offered/);
     expect(String(r.stdout)).toBe("");
@@ -23,7 +24,7 @@ describe.concurrent("tradewarden mcp refuses", () => {
 
   it("a live broker endpoint, before any broker connection (exit 2, nothing served)", async () => {
     const home = freshHome('[broker]\nkind = "alpaca"\n[broker.alpaca]\nbase_url = "https://api.alpaca.markets"\n');
-    const r = await tw(home, ["mcp"], { env: { APCA_API_KEY_ID: "PKTESTKEY123", APCA_API_SECRET_KEY: "secret-value-123" } });
+    const r = await twIn(home, ["mcp"], { env: { APCA_API_KEY_ID: "PKTESTKEY123", APCA_API_SECRET_KEY: "secret-value-123" } });
     expectExit(r, 2);
     expect(text(r)).toMatch(/refusing a non-paper broker endpoint \(alpaca https:\/\/api\.alpaca\.markets\): live trading is not a mode of tradewarden/);
     expect(text(r)).not.toContain("secret-value-123");
@@ -59,7 +60,7 @@ describe.concurrent("tradewarden mcp refuses", () => {
     } finally {
       await s.client.close();
     }
-    const dump = await journalJson(home);
+    const dump = await journalJsonIn(home);
     expect(dump.orders).toEqual([]);
     expect(dump.runs.map((r) => r.outcome)).toEqual(["awaiting_approval"]);
   }, 180_000);
@@ -78,7 +79,7 @@ describe.concurrent("tradewarden mcp refuses", () => {
       await a.client.close();
       await b.client.close();
     }
-    const dump = await journalJson(home);
+    const dump = await journalJsonIn(home);
     expect(dump.runs.map((r) => [r.status, r.outcome])).toEqual([["interrupted", "interrupted"]]);
   }, 180_000);
 
@@ -95,11 +96,11 @@ describe.concurrent("tradewarden mcp refuses", () => {
     } finally {
       await b.client.close();
     }
-    const dump = await journalJson(home);
+    const dump = await journalJsonIn(home);
     expect(dump.runs[0]).toMatchObject({ run_id: killedRun, status: "aborted" });
     expect(dump.orders).toEqual([]);
     const next = runIds(home).find((r) => r !== killedRun) ?? "";
     expect(recordedEvents(home, next).some((e) => e.type === "run.note" && e.message.includes(`run ${killedRun} had been left running`))).toBe(true);
-    expectExit(await tw(home, ["journal", "verify"]), 0);
+    expectExit(await twIn(home, ["journal", "verify"]), 0);
   }, 180_000);
 });

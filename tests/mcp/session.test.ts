@@ -6,7 +6,8 @@
  * exactly the orders the gate approves; get_proposal_status says so; `audit` and `journal verify` pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, journalJson, ofType, recordedEvents, runIds, tw } from "../e2e/helpers.js";
+import { cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, twIn } from "../e2e/helpers.js";
+import { journalJsonIn } from "../util/in-process-hooks.js";
 import { type Json, call, connectStdio, groundedOrder, texts } from "./helpers.js";
 
 let home = "";
@@ -38,7 +39,7 @@ afterAll(cleanupHomes);
 
 describe("tradewarden mcp over stdio", () => {
   it("lists every tool of the catalogue with the schemas `tools --format mcp` prints", async () => {
-    const r = await tw(home, ["tools", "--format", "mcp"]);
+    const r = await twIn(home, ["tools", "--format", "mcp"]);
     expectExit(r, 0);
     expect(listed).toEqual(JSON.parse(String(r.stdout)));
     const byName = new Map((listed as { name: string; annotations: Json }[]).map((t) => [t.name, t.annotations]));
@@ -71,7 +72,7 @@ describe("tradewarden mcp over stdio", () => {
     ]);
     expect((body.operator as Json).approve_command).toBe(`tradewarden --home ${JSON.stringify(home)} approve ${mcpRun} --yes`);
     expect(mark).toMatch(/untrusted data/);
-    const dump = await journalJson(home);
+    const dump = await journalJsonIn(home);
     expect(dump.runs.map((r) => [r.outcome, r.exit_code])).toEqual([["awaiting_approval", 6]]);
     expect(dump.orders).toEqual([]);
     const events = recordedEvents(home, mcpRun);
@@ -80,8 +81,8 @@ describe("tradewarden mcp over stdio", () => {
   });
 
   it("`approve RUN --yes` places exactly the gate-approved order; get_proposal_status says so; audit and journal verify pass", async () => {
-    expectExit(await tw(home, ["approve", mcpRun, "--yes"]), 0);
-    const dump = await journalJson(home);
+    expectExit(await twIn(home, ["approve", mcpRun, "--yes"]), 0);
+    const dump = await journalJsonIn(home);
     expect(dump.orders.map((o) => [o.symbol, o.side, o.quantity])).toEqual([["ALFA", "BUY", 10]]);
     const s = await connectStdio(home);
     try {
@@ -94,7 +95,7 @@ describe("tradewarden mcp over stdio", () => {
     } finally {
       await s.client.close();
     }
-    for (const run of runIds(home)) expectExit(await tw(home, ["audit", run]), 0);
-    expectExit(await tw(home, ["journal", "verify"]), 0);
+    for (const run of runIds(home)) expectExit(await twIn(home, ["audit", run]), 0);
+    expectExit(await twIn(home, ["journal", "verify"]), 0);
   }, 90_000);
 });

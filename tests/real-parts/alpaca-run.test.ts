@@ -1,24 +1,26 @@
 /**
  * The Alpaca paper path through the whole CLI: `tradewarden run --yes --json` with
  * `broker.kind = "alpaca"` and `broker.alpaca.base_url` pointing at a loopback fake of Alpaca's paper
- * REST v2 (tests/broker/fake-alpaca.ts), allowed only because the child preloads test code that sets the test-only loopback symbol
- * (src/broker/loopback.ts); the environment cannot allow it. The
- * scripted momentum model (no ANTHROPIC_API_KEY) trades two imported, up-trending symbols; the fake
+ * REST v2 (tests/broker/fake-alpaca.ts), allowed only because test code sets the test-only loopback
+ * symbol (src/broker/loopback.ts); the environment cannot allow it. The scripted momentum model (no ANTHROPIC_API_KEY) trades two imported, up-trending symbols; the fake
  * fills every order in full at its limit and reports the fills back as positions.
  *
- * Each child runs with a preload (`node --import`) that logs every outgoing connection attempt
- * (undici's fetch and net sockets) to a file, so "nothing was sent anywhere" is observed, not assumed.
+ * Each command runs in this process (src/cli.tsx `main`) with every outgoing connection attempt it
+ * makes (undici's fetch and net sockets) logged from the diagnostics channels, so "nothing was sent
+ * anywhere" is observed, not assumed. The signals at start-up need a process of their own: those
+ * runs are real children.
  */
+import dc from "node:diagnostics_channel";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.js";
 import { FakeAlpaca } from "../broker/fake-alpaca.js";
 import { ALLOW_LOOPBACK_HOOK, BIN, childEnv, ofType, ROOT, runOutput, TEST_FAULT_HOOK } from "../e2e/helpers.js";
 import { pausedAt } from "../e2e/pause.js";
+import { twInWith } from "../util/in-process-hooks.js";
 import { LAST_BAR, risingBarsCsv } from "./alpaca-bars.js";
 
 const KEY = "PKRUNTESTKEY0123456789";
@@ -51,35 +53,31 @@ interface Cli {
   exitCode: number | undefined;
   stdout: string;
   stderr: string;
-  /** Outgoing connection attempts the child made (undici and net), one line each. */
+  /** Outgoing connection attempts the command made (undici and net), one line each. */
   connections: string[];
 }
 
-/** `node --import <net logger> bin/tradewarden.js --home <home> ...args`, never rejects. */
+/**
+ * `tradewarden --home <home> ...args` in this process (src/cli.tsx `main`, with the test-only loopback
+ * opt-in unless `allowLoopback` is false), never rejects. Every outgoing connection attempt made while
+ * it runs (undici's fetch and net sockets) is logged from the diagnostics channels; this file's fake
+ * only accepts connections, so every line is the command's.
+ */
 async function tw(home: string, args: readonly string[], extraEnv: Record<string, string> = {}, allowLoopback = true): Promise<Cli> {
-  const dir = tempDir("tw-net-");
-  const log = join(dir, "connections.log");
-  const hook = join(dir, "net-log.mjs");
-  writeFileSync(
-    hook,
-    `import dc from "node:diagnostics_channel";\nimport { appendFileSync } from "node:fs";\nconst log = ${JSON.stringify(log)};\n` +
-      `dc.subscribe("undici:client:beforeConnect", (m) => appendFileSync(log, "fetch " + String(m?.connectParams?.host) + "\\n"));\n` +
-      `dc.subscribe("net.client.socket", () => appendFileSync(log, "socket\\n"));\n` +
-      (allowLoopback ? `globalThis[Symbol.for("tradewarden.tests.allowLoopbackBroker")] = true;\n` : ""),
-  );
-  // childEnv drops ANTHROPIC_API_KEY and TRADEWARDEN_HOME from this process's environment.
-  const env = childEnv({ APCA_API_KEY_ID: KEY, APCA_API_SECRET_KEY: SECRET, NO_COLOR: "1", ...extraEnv });
-  const r = await execa(process.execPath, ["--import", pathToFileURL(hook).href, BIN, "--home", home, ...args], {
-    cwd: ROOT,
-    env,
-    extendEnv: false,
-    reject: false,
-    stdin: "ignore",
-    timeout: 60_000,
-    killSignal: "SIGKILL",
-  });
-  const connections = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
-  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), connections };
+  const connections: string[] = [];
+  const onFetch = (m: unknown) => connections.push(`fetch ${String((m as { connectParams?: { host?: string } })?.connectParams?.host)}`);
+  const onSocket = () => connections.push("socket");
+  dc.subscribe("undici:client:beforeConnect", onFetch);
+  dc.subscribe("net.client.socket", onSocket);
+  try {
+    // childEnv (inside twIn) drops ANTHROPIC_API_KEY and TRADEWARDEN_HOME from this process's environment.
+    const env = { APCA_API_KEY_ID: KEY, APCA_API_SECRET_KEY: SECRET, NO_COLOR: "1", ...extraEnv };
+    const r = await twInWith(home, args, { env, allowLoopbackBroker: allowLoopback });
+    return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, connections };
+  } finally {
+    dc.unsubscribe("undici:client:beforeConnect", onFetch);
+    dc.unsubscribe("net.client.socket", onSocket);
+  }
 }
 
 function expectExit(r: Cli, code: number): void {

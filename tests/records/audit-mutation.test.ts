@@ -1,5 +1,5 @@
 /**
- * Audit finds any one-character edit of any artifact (issue #23). A real run (the real CLI) and a
+ * Audit finds any one-character edit of any artifact (issue #23). A real run (the CLI's entry, in-process) and a
  * real simulation (its days' artifacts packed); then each artifact is edited at many single
  * positions spread over the file — and at the places that used to go unnoticed: the transcript's
  * system prompt and task, a cassette response's `"input"` key, an event's `summary`, `at` and
@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACT_FILES, OPTIONAL_ARTIFACT_FILES, packRunDir, readArtifact } from "../../src/run/artifacts.js";
 import { auditRunDir } from "../../src/records/audit.js";
-import { cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
+import { cleanupHomes, expectExit, freshHome, twIn } from "../e2e/helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -24,9 +24,9 @@ let runDir = "";
 let simDir = "";
 beforeAll(async () => {
   home = freshHome();
-  expectExit(await tw(home, ["run", "--yes"]), 0);
+  expectExit(await twIn(home, ["run", "--yes"]), 0);
   runDir = join(home, "runs", readdirSync(join(home, "runs"))[0] as string);
-  expectExit(await tw(home, ["simulate", "--from", "2007-01-03", "--to", "2007-01-05", "--name", "s"]), 0);
+  expectExit(await twIn(home, ["simulate", "--from", "2007-01-03", "--to", "2007-01-05", "--name", "s"]), 0);
   const simRuns = join(home, "simulations", "s", "runs");
   simDir = join(simRuns, readdirSync(simRuns).sort()[1] as string);
 }, 180_000);

@@ -11,7 +11,7 @@ import { TOOL_NAMES } from "../../src/tools/catalogue.js";
 import { buildToolRuntime } from "../../src/tools/runtime.js";
 import type { ToolHandler } from "../../src/tools/types.js";
 import { TwError } from "../../src/core/errors.js";
-import { cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
+import { cleanupHomes, expectExit, freshHome, twIn } from "../e2e/helpers.js";
 import { type FakeTavily, MIXED, startFakeTavily } from "./fake-tavily.js";
 import { checked } from "../tools/checked.js";
 
@@ -95,10 +95,10 @@ describe("Tavily provider against a loopback fake", () => {
     expect(() => TavilyProvider.fromEnv({ TAVILY_API_KEY: KEY, TRADEWARDEN_TAVILY_BASE_URL: "https://example.com" })).toThrow(/loopback/);
   });
 
-  it("`research search --json` prints the public shape, through the real CLI", async () => {
+  it("`research search --json` prints the public shape, through the CLI's entry (src/cli.tsx main)", async () => {
     fake = await startFakeTavily(MIXED);
     const home = freshHome('[broker]\nkind = "sim"\n\n[research]\nprovider = "tavily"\nblock_domains = ["tradertalk.example"]\n');
-    const r = await tw(home, ["research", "search", "Fed rates", "--as-of", "2020-03-16", "--json"], {
+    const r = await twIn(home, ["research", "search", "Fed rates", "--as-of", "2020-03-16", "--json"], {
       env: { TAVILY_API_KEY: KEY, TRADEWARDEN_TAVILY_BASE_URL: fake.url },
     });
     expectExit(r, 0);
@@ -108,7 +108,7 @@ describe("Tavily provider against a loopback fake", () => {
     expect(Object.keys((doc.results as Record<string, unknown>[])[0] ?? {})).toEqual(["evidence_id", "title", "url", "published", "outlets", "snippet"]);
     expect(doc.removed).toEqual({ cutoff: 2, undated: 1, policy: 1, duplicates: 1 });
     expect(String(r.stdout) + String(r.stderr)).not.toContain(KEY);
-    const missing = await tw(home, ["research", "search", "Fed", "--as-of", "2020-03-16"], { env: { TRADEWARDEN_TAVILY_BASE_URL: fake.url } });
+    const missing = await twIn(home, ["research", "search", "Fed", "--as-of", "2020-03-16"], { env: { TRADEWARDEN_TAVILY_BASE_URL: fake.url } });
     expectExit(missing, 2);
     expect(String(missing.stderr)).toMatch(/TAVILY_API_KEY/);
   });

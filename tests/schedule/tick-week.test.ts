@@ -1,13 +1,16 @@
 /**
  * `tradewarden tick` over a simulated week (the week of Martin Luther King Day 2007, a market
- * holiday the bundled data's calendar leaves out), the real CLI with the scheduler's test clock:
+ * holiday the bundled data's calendar leaves out), the CLI's commands with the scheduler's test clock:
  * runs exactly in the due slots, retries a failed attempt up to the limit, skips the holiday without
- * a run (so without a model request), and never runs twice at once.
+ * a run (so without a model request), and never runs twice at once. The week's ticks run in this
+ * process (src/cli.tsx `main`); the two ticks started together are real processes (the lock is
+ * held by another process).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanupHomes, expectExit, freshHome, runIds, text, tw } from "../e2e/helpers.js";
+import { twInWith } from "../util/in-process-hooks.js";
 
 const TOML = `[schedule]
 mode = "yes"
@@ -39,7 +42,7 @@ async function tick(home: string, nyTime: string, faults?: string) {
   const [h, m] = (hm ?? "").split(":").map(Number);
   const now = new Date(`${day}T00:00:00Z`);
   now.setUTCHours((h ?? 0) + 5, m ?? 0);
-  const r = await tw(home, ["tick"], { now: now.toISOString(), timeoutMs: 120_000, ...(faults ? { faults } : {}) });
+  const r = await twInWith(home, ["tick"], { now: now.toISOString(), ...(faults ? { faults } : {}) });
   expectExit(r, 0);
   return r;
 }
@@ -97,13 +100,13 @@ describe("tick over a simulated week", () => {
     expect(attempts.filter((x) => x.exit_code === 0).map((x) => x.run_id)).toEqual(runs);
 
     // A manual run beside them: the journal and status tell them apart.
-    expectExit(await tw(home, ["run", "--yes"], { timeoutMs: 120_000 }), 0);
-    const journal = JSON.parse(String((await tw(home, ["journal", "--json"])).stdout)) as { runs: { run_id: string; trigger?: string }[] };
+    expectExit(await twInWith(home, ["run", "--yes"]), 0);
+    const journal = JSON.parse(String((await twInWith(home, ["journal", "--json"])).stdout)) as { runs: { run_id: string; trigger?: string }[] };
     expect(journal.runs.map((x) => x.trigger)).toEqual(["scheduled", "scheduled", "manual"]);
-    const table = String((await tw(home, ["journal"])).stdout);
+    const table = String((await twInWith(home, ["journal"])).stdout);
     expect(table.split("\n").filter((l) => l.includes("(scheduled)"))).toHaveLength(2);
 
-    const st = await tw(home, ["schedule", "status", "--json"], { now: "2007-01-20T15:30:00Z" });
+    const st = await twInWith(home, ["schedule", "status", "--json"], { now: "2007-01-20T15:30:00Z" });
     expectExit(st, 0);
     const status = JSON.parse(String(st.stdout)) as Record<string, unknown> & {
       runs: { scheduled: number; manual: number };
@@ -115,7 +118,7 @@ describe("tick over a simulated week", () => {
     expect(status.next_slot).toMatchObject({ slot: "morning", day: "2007-01-22", market_time: "2007-01-22 10:30 EST" });
     expect(status.heartbeat.at).toBe("2007-01-20T15:30:00.000Z");
     expect(status.installed).toBeNull();
-    const human = String((await tw(home, ["schedule", "status"], { now: "2007-01-20T15:30:00Z" })).stdout);
+    const human = String((await twInWith(home, ["schedule", "status"], { now: "2007-01-20T15:30:00Z" })).stdout);
     expect(human).toContain("runs: 2 scheduled, 1 manual");
     expect(human).toContain("attempt 3: exit 1");
     expect(human).toContain("skipped (closed)");

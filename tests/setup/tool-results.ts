@@ -8,7 +8,7 @@
  * armed by TRADEWARDEN_CHECK_TOOL_RESULTS from tests/global-setup.ts, and fail by their exit code.)
  */
 import { afterEach, expect } from "vitest";
-import { schemaCheck, TOOL_RESULT_CHECK } from "../../src/tools/result-check.js";
+import { schemaCheck, TOOL_RESULT_CHECK } from "../../src/tools/result-schema.js";
 
 const violations: string[] = [];
 

@@ -2,17 +2,17 @@
  * The docs page is generated from the contracts and kept current; `tradewarden tools` prints the
  * catalogue in each format.
  */
-import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { CommandIO } from "../../src/commands/io.js";
 import { cmdTools, TOOL_FORMATS } from "../../src/commands/tools.js";
 import { EXIT } from "../../src/core/exit-codes.js";
 import { CATALOGUE, CONTRACT_VERSION, TOOL_NAMES } from "../../src/tools/catalogue.js";
 import { TOOL_ERROR_CODE_LIST, TOOL_ERROR_CODES } from "../../src/core/tool-error-codes.js";
 import { ERROR_CONTRACT } from "../../src/agent/prompt.js";
+import { cleanupHomes, expectExit, freshHome, twIn } from "../e2e/helpers.js";
 import { renderAnthropic, renderCatalogue, renderMarkdown, renderMcp, renderOpenAI } from "../../src/tools/render.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -150,35 +150,45 @@ describe("cmdTools", () => {
   });
 });
 
-describe("tradewarden tools (the built CLI)", () => {
-  const cli = join(ROOT, "bin", "tradewarden.js");
+describe("tradewarden tools (through the CLI's entry, src/cli.tsx main)", () => {
+  const home = freshHome();
+  afterAll(cleanupHomes);
+  const cli = async (...args: string[]) => {
+    const r = await twIn(home, ["tools", ...args]);
+    return { ...r, out: `${r.stdout}\n` };
+  };
+  const ok = async (...args: string[]) => {
+    const r = await cli(...args);
+    expectExit(r, 0);
+    return r.out;
+  };
 
-  it("prints one OpenAI tool", () => {
-    const out = execFileSync(process.execPath, [cli, "tools", "--format", "openai", "--tool", "get_portfolio"], { cwd: ROOT, encoding: "utf8" });
+  it("prints one OpenAI tool", async () => {
+    const out = await ok("--format", "openai", "--tool", "get_portfolio");
     expect(JSON.parse(out)).toEqual([renderOpenAI(CATALOGUE[0])]);
   });
 
-  it("prints a table by default: every tool with its kind and a one-line purpose; --json is the catalogue", () => {
-    const out = execFileSync(process.execPath, [cli, "tools"], { cwd: ROOT, encoding: "utf8" });
+  it("prints a table by default: every tool with its kind and a one-line purpose; --json is the catalogue", async () => {
+    const out = await ok();
     const lines = out.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^tool +kind +purpose$/);
     for (const t of CATALOGUE) expect(out).toMatch(new RegExp(`^${t.name} +${t.kind} +\\S.{5,90}$`, "m"));
     expect(lines.length).toBeLessThan(CATALOGUE.length + 5);
     expect(out).toContain(`${CATALOGUE.length} tool(s), contract ${CONTRACT_VERSION}`);
     expect(out).toContain("Read the account this run manages\n");
-    const json = execFileSync(process.execPath, [cli, "tools", "--json"], { cwd: ROOT, encoding: "utf8" });
-    expect(json).toBe(execFileSync(process.execPath, [cli, "tools", "--format", "json"], { cwd: ROOT, encoding: "utf8" }));
+    const json = await ok("--json");
+    expect(json).toBe(await ok("--format", "json"));
     expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(renderCatalogue())));
-    const one = execFileSync(process.execPath, [cli, "tools", "--tool", "recall"], { cwd: ROOT, encoding: "utf8" });
+    const one = await ok("--tool", "recall");
     expect(one).toMatch(/^recall +read +/m);
     expect(one).toContain("1 tool(s)");
   });
 
-  it("exits 2 on an unknown format or tool", () => {
-    const badFormat = spawnSync(process.execPath, [cli, "tools", "--format", "yaml"], { cwd: ROOT, encoding: "utf8" });
-    expect(badFormat.status).toBe(EXIT.USAGE_OR_CONFIG);
-    const badTool = spawnSync(process.execPath, [cli, "tools", "--tool", "nope"], { cwd: ROOT, encoding: "utf8" });
-    expect(badTool.status).toBe(EXIT.USAGE_OR_CONFIG);
+  it("exits 2 on an unknown format or tool", async () => {
+    const badFormat = await cli("--format", "yaml");
+    expect(badFormat.exitCode).toBe(EXIT.USAGE_OR_CONFIG);
+    const badTool = await cli("--tool", "nope");
+    expect(badTool.exitCode).toBe(EXIT.USAGE_OR_CONFIG);
     expect(badTool.stderr).toContain('no tool named "nope"');
   });
 });

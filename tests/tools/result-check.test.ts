@@ -9,7 +9,7 @@ import { plainSchema } from "../../src/tools/render.js";
 import { withResultCheck } from "../../src/tools/result-check.js";
 import type { ToolHandler } from "../../src/tools/types.js";
 import { takeViolations } from "../setup/tool-results.js";
-import { toolResultProblems } from "../../src/tools/result-check.js";
+import { toolResultProblems } from "../../src/tools/result-schema.js";
 
 describe("output schemas", () => {
   it("are closed at the top level for every tool: a result is exactly what the contract declares", () => {
