@@ -16,8 +16,7 @@ import { type DoctorReport, runDoctor } from "../../src/run/doctor/index.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../agent/fake-openai-server.js";
 import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";
 import { FakeAlpaca } from "../broker/fake-alpaca.js";
-import { childEnv, cleanupHomes, expectExit, freshHome } from "../e2e/helpers.js";
-import { twInWith } from "../util/in-process-hooks.js";
+import { childEnv, cleanupHomes, expectExit, freshHome, twIn } from "../e2e/helpers.js";
 
 const CANARY = "sk-proj-CANARY-doctor-5e1d2c3b4a";
 let openai: FakeOpenAI;
@@ -42,8 +41,8 @@ async function doctor(
   allowLoopbackBroker = false,
 ): Promise<{ report: DoctorReport; exit: number | undefined; text: string }> {
   const opts = { env, allowLoopbackBroker };
-  const json = await twInWith(home, ["doctor", "--json", ...args], opts);
-  const plain = human ? await twInWith(home, ["doctor", ...args], opts) : null;
+  const json = await twIn(home, ["doctor", "--json", ...args], opts);
+  const plain = human ? await twIn(home, ["doctor", ...args], opts) : null;
   expect(String(json.stderr)).toBe("");
   if (plain) expect(plain.exitCode).toBe(json.exitCode);
   return { report: JSON.parse(String(json.stdout)) as DoctorReport, exit: json.exitCode, text: String(plain?.stdout ?? "") };
@@ -81,7 +80,7 @@ describe("a healthy home", () => {
 
   test("after a run: the journal opens and verifies, the simulated book is shown", async () => {
     const home = freshHome();
-    expectExit(await twInWith(home, ["run", "--yes"]), 0);
+    expectExit(await twIn(home, ["run", "--yes"]), 0);
     const { report, exit } = await doctor(home);
     expect(exit).toBe(0);
     expect(check(report, "home.journal")?.summary).toMatch(/opens and verifies \(1 run/);

@@ -10,9 +10,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Options, type Result, type ResultPromise, execa } from "execa";
+import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";
 import { RUN_EVENT_TYPES, type RunEvent } from "../../src/core/events.js";
 import { redact } from "../../src/core/redact.js";
 import { readArtifact } from "../../src/run/artifacts.js";
+import { faultPoint, setTestFaults } from "../../src/util/test-fault.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const BIN = join(ROOT, "bin/tradewarden.js");
@@ -100,6 +102,12 @@ export interface TwInOptions {
   now?: string;
   /** The test-only opt-in for a loopback fake broker (src/broker/loopback.ts), as `tw`'s. */
   allowLoopbackBroker?: boolean;
+  /**
+   * Fault spec (src/util/test-fault.ts), e.g. "run.services=enospc", armed for this command only: it
+   * fires again in the next command, as in a fresh process. Not "kill", "pause" or a signal: those
+   * need a process of their own (`tw`).
+   */
+  faults?: string;
 }
 
 let inProcessQueue: Promise<unknown> = Promise.resolve();
@@ -111,6 +119,7 @@ let inProcessQueue: Promise<unknown> = Promise.resolve();
  * redactor as the process's does; calls run one at a time (main serves one command line at once).
  */
 export function twIn(home: string, args: readonly string[], opts: TwInOptions = {}): Promise<InProcessResult> {
+  if (opts.faults && /=(kill|hup|term|int|pause)\b/.test(opts.faults)) throw new Error(`fault ${opts.faults} needs a process of its own: use tw()`);
   const next = inProcessQueue.then(async () => {
     const { main } = await import("../../src/cli.js");
     let stdout = "";
@@ -121,17 +130,21 @@ export function twIn(home: string, args: readonly string[], opts: TwInOptions = 
     // The test-only hooks a spawned child gets from its preload (tests/fixtures/*.mjs), armed for this command only.
     const hooks: [symbol, unknown][] = [
       ...(opts.now ? [[Symbol.for("tradewarden.tests.now"), opts.now] as [symbol, unknown]] : []),
-      ...(opts.allowLoopbackBroker ? [[Symbol.for("tradewarden.tests.allowLoopbackBroker"), true] as [symbol, unknown]] : []),
+      ...(opts.allowLoopbackBroker ? [[LOOPBACK_BROKER_FOR_TESTS, true] as [symbol, unknown]] : []),
     ];
     const g = globalThis as Record<symbol, unknown>;
     const saved = hooks.map(([k]) => [k, g[k]] as const);
     for (const [k, v] of hooks) g[k] = v;
+    setTestFaults(opts.faults ?? "");
     try {
       const exitCode = await main([process.execPath, BIN, "--home", home, ...args], io);
       const strip = (s: string) => s.replace(/\r?\n$/, "");
       return { exitCode, stdout: strip(stdout), stderr: strip(stderr), command: `tradewarden (in-process) --home ${home} ${args.join(" ")}` };
     } finally {
       for (const [k, v] of saved) g[k] = v;
+      // Disarmed and forgotten (what fired with it too), so the next command starts as a fresh process would.
+      setTestFaults("");
+      faultPoint("");
     }
   });
   inProcessQueue = next.catch(() => undefined);

@@ -11,8 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, ROOT, childEnv, cleanupHomes, expectExit, freshHome, tw, twIn } from "../e2e/helpers.js";
-import { journalJsonIn } from "../util/in-process-hooks.js";
+import { BIN, ROOT, childEnv, cleanupHomes, expectExit, freshHome, tw, twIn, journalJson } from "../e2e/helpers.js";
 import { type Json, call, groundedOrder } from "./helpers.js";
 
 afterAll(cleanupHomes);
@@ -97,8 +96,8 @@ describe("tradewarden mcp over Streamable HTTP", () => {
     child.kill("SIGTERM");
     expect((await child2).exitCode).toBe(130);
     expect((await child).exitCode).toBe(130);
-    expect((await journalJsonIn(home2)).runs.map((r) => r.outcome)).toEqual(["interrupted"]);
-    expect((await journalJsonIn(home)).runs.map((r) => r.outcome)).toEqual(["awaiting_approval"]);
+    expect((await journalJson(home2)).runs.map((r) => r.outcome)).toEqual(["interrupted"]);
+    expect((await journalJson(home)).runs.map((r) => r.outcome)).toEqual(["awaiting_approval"]);
   }, 180_000);
 
   it("the MCP Inspector's CLI lists the tools and calls one", async () => {

@@ -6,8 +6,7 @@
  * the holder named; a session killed mid-run leaves nothing stranded and the next session recovers.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, recordedEvents, runIds, text, twIn } from "../e2e/helpers.js";
-import { journalJsonIn } from "../util/in-process-hooks.js";
+import { cleanupHomes, expectExit, freshHome, recordedEvents, runIds, text, twIn, journalJson } from "../e2e/helpers.js";
 import { call, connectStdio, groundedOrder } from "./helpers.js";
 
 afterAll(cleanupHomes);
@@ -60,7 +59,7 @@ describe.concurrent("tradewarden mcp refuses", () => {
     } finally {
       await s.client.close();
     }
-    const dump = await journalJsonIn(home);
+    const dump = await journalJson(home);
     expect(dump.orders).toEqual([]);
     expect(dump.runs.map((r) => r.outcome)).toEqual(["awaiting_approval"]);
   }, 180_000);
@@ -79,7 +78,7 @@ describe.concurrent("tradewarden mcp refuses", () => {
       await a.client.close();
       await b.client.close();
     }
-    const dump = await journalJsonIn(home);
+    const dump = await journalJson(home);
     expect(dump.runs.map((r) => [r.status, r.outcome])).toEqual([["interrupted", "interrupted"]]);
   }, 180_000);
 
@@ -96,7 +95,7 @@ describe.concurrent("tradewarden mcp refuses", () => {
     } finally {
       await b.client.close();
     }
-    const dump = await journalJsonIn(home);
+    const dump = await journalJson(home);
     expect(dump.runs[0]).toMatchObject({ run_id: killedRun, status: "aborted" });
     expect(dump.orders).toEqual([]);
     const next = runIds(home).find((r) => r !== killedRun) ?? "";

@@ -6,8 +6,7 @@
  * exactly the orders the gate approves; get_proposal_status says so; `audit` and `journal verify` pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, twIn } from "../e2e/helpers.js";
-import { journalJsonIn } from "../util/in-process-hooks.js";
+import { cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, twIn, journalJson } from "../e2e/helpers.js";
 import { type Json, call, connectStdio, groundedOrder, texts } from "./helpers.js";
 
 let home = "";
@@ -72,7 +71,7 @@ describe("tradewarden mcp over stdio", () => {
     ]);
     expect((body.operator as Json).approve_command).toBe(`tradewarden --home ${JSON.stringify(home)} approve ${mcpRun} --yes`);
     expect(mark).toMatch(/untrusted data/);
-    const dump = await journalJsonIn(home);
+    const dump = await journalJson(home);
     expect(dump.runs.map((r) => [r.outcome, r.exit_code])).toEqual([["awaiting_approval", 6]]);
     expect(dump.orders).toEqual([]);
     const events = recordedEvents(home, mcpRun);
@@ -82,7 +81,7 @@ describe("tradewarden mcp over stdio", () => {
 
   it("`approve RUN --yes` places exactly the gate-approved order; get_proposal_status says so; audit and journal verify pass", async () => {
     expectExit(await twIn(home, ["approve", mcpRun, "--yes"]), 0);
-    const dump = await journalJsonIn(home);
+    const dump = await journalJson(home);
     expect(dump.orders.map((o) => [o.symbol, o.side, o.quantity])).toEqual([["ALFA", "BUY", 10]]);
     const s = await connectStdio(home);
     try {

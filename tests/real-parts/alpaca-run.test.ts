@@ -18,9 +18,8 @@ import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.js";
 import { FakeAlpaca } from "../broker/fake-alpaca.js";
-import { ALLOW_LOOPBACK_HOOK, BIN, childEnv, ofType, ROOT, runOutput, TEST_FAULT_HOOK } from "../e2e/helpers.js";
+import { ALLOW_LOOPBACK_HOOK, BIN, childEnv, ofType, ROOT, runOutput, TEST_FAULT_HOOK, twIn } from "../e2e/helpers.js";
 import { pausedAt } from "../e2e/pause.js";
-import { twInWith } from "../util/in-process-hooks.js";
 import { LAST_BAR, risingBarsCsv } from "./alpaca-bars.js";
 
 const KEY = "PKRUNTESTKEY0123456789";
@@ -72,7 +71,7 @@ async function tw(home: string, args: readonly string[], extraEnv: Record<string
   try {
     // childEnv (inside twIn) drops ANTHROPIC_API_KEY and TRADEWARDEN_HOME from this process's environment.
     const env = { APCA_API_KEY_ID: KEY, APCA_API_SECRET_KEY: SECRET, NO_COLOR: "1", ...extraEnv };
-    const r = await twInWith(home, args, { env, allowLoopbackBroker: allowLoopback });
+    const r = await twIn(home, args, { env, allowLoopbackBroker: allowLoopback });
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, connections };
   } finally {
     dc.unsubscribe("undici:client:beforeConnect", onFetch);

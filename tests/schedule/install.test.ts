@@ -9,8 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, cleanupHomes, expectExit, freshHome } from "../e2e/helpers.js";
-import { twInWith } from "../util/in-process-hooks.js";
+import { BIN, cleanupHomes, expectExit, freshHome, twIn } from "../e2e/helpers.js";
 import { commandReceiver } from "../notify/receivers.js";
 
 const dirs: string[] = [];
@@ -46,7 +45,7 @@ describe("schedule install / status / remove", () => {
   it("with systemd: a user timer and service calling this exact tick; remove takes both out", { timeout: 120_000 }, async () => {
     const u = userEnv(true);
     const home = freshHome();
-    const r = await twInWith(home, ["schedule", "install"], { env: u.env });
+    const r = await twIn(home, ["schedule", "install"], { env: u.env });
     expectExit(r, 0);
     expect(String(r.stdout)).toContain("systemd runs for this user (running): installed a systemd user timer");
     const service = readFileSync(join(u.unitDir, "tradewarden-tick.service"), "utf8");
@@ -70,19 +69,19 @@ describe("schedule install / status / remove", () => {
       "systemctl --user enable --now tradewarden-tick.timer",
     ]);
 
-    const st = JSON.parse(String((await twInWith(home, ["schedule", "status", "--json"], { env: u.env })).stdout)) as {
+    const st = JSON.parse(String((await twIn(home, ["schedule", "status", "--json"], { env: u.env })).stdout)) as {
       installed: { kind: string; files: string[] };
     };
     expect(st.installed.kind).toBe("systemd");
-    expect(String((await twInWith(home, ["schedule", "status"], { env: u.env })).stdout)).toContain("schedule: installed (systemd user timer");
+    expect(String((await twIn(home, ["schedule", "status"], { env: u.env })).stdout)).toContain("schedule: installed (systemd user timer");
 
-    const rm = await twInWith(home, ["schedule", "remove"], { env: u.env });
+    const rm = await twIn(home, ["schedule", "remove"], { env: u.env });
     expectExit(rm, 0);
     expect(existsSync(join(u.unitDir, "tradewarden-tick.service"))).toBe(false);
     expect(existsSync(join(u.unitDir, "tradewarden-tick.timer"))).toBe(false);
     expect(existsSync(join(home, "schedule", "install.json"))).toBe(false);
     expect(u.callsSoFar().slice(3)).toEqual(["systemctl --user disable --now tradewarden-tick.timer", "systemctl --user daemon-reload"]);
-    expect(String((await twInWith(home, ["schedule", "status"], { env: u.env })).stdout)).toContain("schedule: not installed");
+    expect(String((await twIn(home, ["schedule", "status"], { env: u.env })).stdout)).toContain("schedule: not installed");
   });
 
   it("without systemd: a marked crontab entry beside the user's own lines; remove leaves the table as it was", { timeout: 120_000 }, async () => {
@@ -90,7 +89,7 @@ describe("schedule install / status / remove", () => {
     const mine = "# my own jobs\n0 5 * * * echo mine\n";
     writeFileSync(u.table, mine);
     const home = freshHome();
-    const r = await twInWith(home, ["schedule", "install"], { env: u.env });
+    const r = await twIn(home, ["schedule", "install"], { env: u.env });
     expectExit(r, 0);
     expect(String(r.stdout)).toContain("systemd does not run for this user");
     expect(String(r.stdout)).toContain("added a crontab entry instead");
@@ -99,7 +98,7 @@ describe("schedule install / status / remove", () => {
       `${mine}# tradewarden schedule for ${home} (added by \`tradewarden schedule install\`; \`tradewarden schedule remove\` takes these two lines out)\n${entry}\n`,
     );
     // Installing again replaces its own lines, never adds a second entry.
-    expectExit(await twInWith(home, ["schedule", "install"], { env: u.env }), 0);
+    expectExit(await twIn(home, ["schedule", "install"], { env: u.env }), 0);
     expect(
       readFileSync(u.table, "utf8")
         .split("\n")
@@ -107,13 +106,13 @@ describe("schedule install / status / remove", () => {
     ).toHaveLength(1);
     expect(existsSync(u.unitDir)).toBe(false);
 
-    const st = JSON.parse(String((await twInWith(home, ["schedule", "status", "--json"], { env: u.env })).stdout)) as { installed: { kind: string } };
+    const st = JSON.parse(String((await twIn(home, ["schedule", "status", "--json"], { env: u.env })).stdout)) as { installed: { kind: string } };
     expect(st.installed.kind).toBe("cron");
 
-    expectExit(await twInWith(home, ["schedule", "remove"], { env: u.env }), 0);
+    expectExit(await twIn(home, ["schedule", "remove"], { env: u.env }), 0);
     expect(readFileSync(u.table, "utf8")).toBe(mine);
     expect(existsSync(join(home, "schedule", "install.json"))).toBe(false);
-    const again = await twInWith(home, ["schedule", "remove"], { env: u.env });
+    const again = await twIn(home, ["schedule", "remove"], { env: u.env });
     expect(String(again.stdout)).toContain("not installed");
   });
 
@@ -123,12 +122,12 @@ describe("schedule install / status / remove", () => {
     const u = userEnv(false);
     const cmd = commandReceiver();
     const home = freshHome(["[notify]", "[[notify.channels]]", 'kind = "command"', `command = ${JSON.stringify(cmd.argv)}`, ""].join("\n"));
-    expectExit(await twInWith(home, ["schedule", "install"], { env: u.env }), 0);
+    expectExit(await twIn(home, ["schedule", "install"], { env: u.env }), 0);
     // A tick on Tuesday 16 January 2007 at 09:00 New York (no slot due), then nothing until 11:00.
-    expectExit(await twInWith(home, ["tick"], { env: u.env, now: "2007-01-16T14:00:00Z" }), 0);
+    expectExit(await twIn(home, ["tick"], { env: u.env, now: "2007-01-16T14:00:00Z" }), 0);
     type Check = { id: string; ok: boolean; summary: string; fix?: string };
     const doctor = async (now: string) =>
-      (JSON.parse(String((await twInWith(home, ["doctor", "--json"], { env: u.env, now })).stdout)) as { checks: Check[] }).checks.filter((c) =>
+      (JSON.parse(String((await twIn(home, ["doctor", "--json"], { env: u.env, now })).stdout)) as { checks: Check[] }).checks.filter((c) =>
         c.id.startsWith("schedule."),
       );
     expect(await doctor("2007-01-16T14:20:00Z")).toEqual([expect.objectContaining({ id: "schedule.heartbeat", ok: true })]);
@@ -137,7 +136,7 @@ describe("schedule install / status / remove", () => {
     expect(silent?.summary).toContain("silent: no tick for 120 min while slot morning of 2007-01-16 was due");
     expect(silent?.fix).toContain("crontab -l");
     // The tick that comes back says the scheduler was silent.
-    const back = await twInWith(home, ["tick"], { env: u.env, now: "2007-01-16T16:00:00Z", faults: "run.services=enospc" });
+    const back = await twIn(home, ["tick"], { env: u.env, now: "2007-01-16T16:00:00Z", faults: "run.services=enospc" });
     expect(String(back.stderr)).toContain("the scheduler was silent for 120 min");
     // Doctor only reports; the tick that comes back sends the one notice of the silence.
     const notices = cmd.messages().filter((m) => m.event === "scheduler_silent");

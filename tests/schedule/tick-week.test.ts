@@ -9,8 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanupHomes, expectExit, freshHome, runIds, text, tw } from "../e2e/helpers.js";
-import { twInWith } from "../util/in-process-hooks.js";
+import { cleanupHomes, expectExit, freshHome, runIds, text, tw, twIn } from "../e2e/helpers.js";
 
 const TOML = `[schedule]
 mode = "yes"
@@ -42,7 +41,7 @@ async function tick(home: string, nyTime: string, faults?: string) {
   const [h, m] = (hm ?? "").split(":").map(Number);
   const now = new Date(`${day}T00:00:00Z`);
   now.setUTCHours((h ?? 0) + 5, m ?? 0);
-  const r = await twInWith(home, ["tick"], { now: now.toISOString(), ...(faults ? { faults } : {}) });
+  const r = await twIn(home, ["tick"], { now: now.toISOString(), ...(faults ? { faults } : {}) });
   expectExit(r, 0);
   return r;
 }
@@ -100,13 +99,13 @@ describe("tick over a simulated week", () => {
     expect(attempts.filter((x) => x.exit_code === 0).map((x) => x.run_id)).toEqual(runs);
 
     // A manual run beside them: the journal and status tell them apart.
-    expectExit(await twInWith(home, ["run", "--yes"]), 0);
-    const journal = JSON.parse(String((await twInWith(home, ["journal", "--json"])).stdout)) as { runs: { run_id: string; trigger?: string }[] };
+    expectExit(await twIn(home, ["run", "--yes"]), 0);
+    const journal = JSON.parse(String((await twIn(home, ["journal", "--json"])).stdout)) as { runs: { run_id: string; trigger?: string }[] };
     expect(journal.runs.map((x) => x.trigger)).toEqual(["scheduled", "scheduled", "manual"]);
-    const table = String((await twInWith(home, ["journal"])).stdout);
+    const table = String((await twIn(home, ["journal"])).stdout);
     expect(table.split("\n").filter((l) => l.includes("(scheduled)"))).toHaveLength(2);
 
-    const st = await twInWith(home, ["schedule", "status", "--json"], { now: "2007-01-20T15:30:00Z" });
+    const st = await twIn(home, ["schedule", "status", "--json"], { now: "2007-01-20T15:30:00Z" });
     expectExit(st, 0);
     const status = JSON.parse(String(st.stdout)) as Record<string, unknown> & {
       runs: { scheduled: number; manual: number };
@@ -118,7 +117,7 @@ describe("tick over a simulated week", () => {
     expect(status.next_slot).toMatchObject({ slot: "morning", day: "2007-01-22", market_time: "2007-01-22 10:30 EST" });
     expect(status.heartbeat.at).toBe("2007-01-20T15:30:00.000Z");
     expect(status.installed).toBeNull();
-    const human = String((await twInWith(home, ["schedule", "status"], { now: "2007-01-20T15:30:00Z" })).stdout);
+    const human = String((await twIn(home, ["schedule", "status"], { now: "2007-01-20T15:30:00Z" })).stdout);
     expect(human).toContain("runs: 2 scheduled, 1 manual");
     expect(human).toContain("attempt 3: exit 1");
     expect(human).toContain("skipped (closed)");
