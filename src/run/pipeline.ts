@@ -101,12 +101,13 @@ function approvePhases(resume: ResumedProposal): (ctx: RunStart) => Promise<Stop
   };
 }
 
-/** A run's id: its UTC start time and a random suffix (sortable by time). */
+/**
+ * A run's id: its UTC start time to the millisecond and a random suffix, so ids sort by start time
+ * (`latest` is the last) even for runs started within one second: a scheduler's retry, or commands
+ * run one after another in one process. Ids of earlier builds (to the second) still resolve.
+ */
 export function newRunId(at: Date): string {
-  const stamp = at
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
+  const stamp = at.toISOString().replace(/[-:.]/g, "");
   return `${stamp}-${randomBytes(3).toString("hex")}`;
 }
 
