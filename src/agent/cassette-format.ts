@@ -26,7 +26,7 @@ import {
 import type { ModelRequest } from "./types.js";
 import { fromDelta, isDeltaRequest } from "./cassette-delta.js";
 
-export type { CallLine, CanonicalRequest, CassetteMeta, StoredRequest, ToolsLine } from "./cassette-lines.js";
+export type { CallLine, CanonicalRequest, CassetteMeta, ToolsLine } from "./cassette-lines.js";
 
 export const CASSETTE_FORMAT = 3;
 /** The formats this build reads. */
