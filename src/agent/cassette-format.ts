@@ -5,8 +5,9 @@
  * Format 2 writes each distinct tool list once, as `{type:"tools", id, tools}` (id: SHA-256 of the
  * tools' canonical JSON) right before the first call that offers it; a call's request then carries
  * `tools_ref` instead of `tools`. Format 1 repeated `tools` in every call. The parser reads both
- * and hands back every call's full canonical request, tools resolved. A call's key is the same in
- * both formats: the SHA-256 of the canonical request with the full tool list.
+ * and hands back every call's full canonical request, tools resolved. Format 3 (./cassette-delta.ts)
+ * also stores each call's request as a delta on the previous call's. A call's key is the same in
+ * every format: the SHA-256 of the full canonical request with the full tool list.
  */
 import { createHash } from "node:crypto";
 import { EXIT } from "../core/exit-codes.js";
@@ -21,15 +22,15 @@ import {
   isCassetteMeta,
   isModelResponse,
   isStoredRequest,
-  type StoredRequest,
 } from "./cassette-lines.js";
 import type { ModelRequest } from "./types.js";
+import { fromDelta, isDeltaRequest } from "./cassette-delta.js";
 
-export type { CallLine, CanonicalRequest, CassetteMeta, StoredRequest, ToolsLine } from "./cassette-lines.js";
+export type { CallLine, CanonicalRequest, CassetteMeta, ToolsLine } from "./cassette-lines.js";
 
-export const CASSETTE_FORMAT = 2;
+export const CASSETTE_FORMAT = 3;
 /** The formats this build reads. */
-const READABLE_FORMATS = new Set([1, 2]);
+const READABLE_FORMATS = new Set([1, 2, 3]);
 
 /** A recorded call as the parser returns it: the full canonical request, whatever the format. */
 interface CassetteCall extends Omit<CallLine, "request"> {
@@ -220,12 +221,6 @@ export function requestKey(canonical: CanonicalRequest): string {
   return hash.digest("hex");
 }
 
-/** The request a call line stores: its tools replaced by the id of their tools line. */
-export function storedRequest(request: CanonicalRequest, toolsId: string): StoredRequest {
-  const { tools, ...rest } = request;
-  return tools === undefined ? rest : { ...rest, tools_ref: toolsId };
-}
-
 // ---- parsing ----
 
 interface KnownTools {
@@ -256,6 +251,26 @@ function metaProblem(rec: Line, line: number): string | null {
   return null;
 }
 
+/** What the parser carries from line to line: the tools lines read, the format, the previous call's full request (format 3). */
+interface ReadState {
+  known: Map<string, KnownTools>;
+  format: number;
+  prev: CanonicalRequest | null;
+}
+
+/** A format 3 call line's request, rebuilt on the previous call's, or a problem. */
+function resolveDelta(
+  stored: unknown,
+  line: number,
+  prev: CanonicalRequest | null,
+  known: Map<string, KnownTools>,
+): { request: CanonicalRequest; toolsLine?: number } | string {
+  if (!isDeltaRequest(stored)) return `line ${line}: its request is not a recorded delta (max_tokens, kept, messages, and system or tools_ref when present)`;
+  const full = fromDelta(prev, stored);
+  if (typeof full === "string") return `line ${line}: its request ${full}`;
+  return resolveRequest(stored.tools_ref === undefined ? full : { ...full, tools_ref: stored.tools_ref }, line, known);
+}
+
 /** A call line's full request (tools resolved), or a problem. */
 function resolveRequest(stored: unknown, line: number, known: Map<string, KnownTools>): { request: CanonicalRequest; toolsLine?: number } | string {
   const invalid = `line ${line}: its request is not a recorded request (system, messages, max_tokens, and tools or tools_ref)`;
@@ -282,13 +297,17 @@ function readToolsLine(rec: Line, line: number, known: Map<string, KnownTools>, 
 }
 
 /** Reads one line after the meta line into `out`; a problem's message, or null. */
-function readLine(rec: Line, line: number, known: Map<string, KnownTools>, out: CassetteRead): string | null {
-  if (rec.type === "tools") return readToolsLine(rec, line, known, out);
+function readLine(rec: Line, line: number, state: ReadState, out: CassetteRead): string | null {
+  if (rec.type === "tools") return readToolsLine(rec, line, state.known, out);
   const { response, request } = rec;
+  // Format 3: a call that cannot be read leaves no request for the next one to build on.
+  const prev = state.prev;
+  if (rec.type === "call") state.prev = null;
   if (!isCallHead(rec) || (response === undefined && rec.error === undefined)) return `line ${line} is not a recorded call`;
   if (response !== undefined && !isModelResponse(response)) return `line ${line}: its response is not a model answer (content, stop_reason, usage, model)`;
-  const resolved = resolveRequest(request, line, known);
+  const resolved = state.format === 3 ? resolveDelta(request, line, prev, state.known) : resolveRequest(request, line, state.known);
   if (typeof resolved === "string") return resolved;
+  if (state.format === 3) state.prev = resolved.request;
   const call: ParsedCall = { type: "call", index: rec.index, key: rec.key, request: resolved.request, line };
   if (response !== undefined) call.response = response;
   if (rec.error !== undefined) call.error = rec.error;
@@ -304,7 +323,7 @@ function readLine(rec: Line, line: number, known: Map<string, KnownTools>, out: 
  */
 export function readCassette(jsonl: string): CassetteRead {
   const out: CassetteRead = { meta: null, calls: [], tools: [], problems: [] };
-  const known = new Map<string, KnownTools>();
+  const state: ReadState = { known: new Map(), format: 1, prev: null };
   let first = true;
   for (const [i, text] of jsonl.split("\n").entries()) {
     if (text.trim().length === 0) continue;
@@ -313,11 +332,13 @@ export function readCassette(jsonl: string): CassetteRead {
     const wasFirst = first;
     first = false;
     let problem: string | null = rec ? null : `line ${line} is not JSON`;
+    if (!rec) state.prev = null; // format 3: a lost line leaves nothing to build on
     if (rec && wasFirst) {
       problem = metaProblem(rec, line);
       if (isCassetteMeta(rec)) out.meta = rec;
+      if (!problem) state.format = out.meta?.format ?? 1;
     } else if (rec) {
-      problem = readLine(rec, line, known, out);
+      problem = readLine(rec, line, state, out);
     }
     if (problem) out.problems.push({ line, message: problem });
   }

@@ -7,6 +7,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { Usage } from "../core/events.js";
 import { type ContentBlock, MODEL_CALL_ERROR_KINDS, type ModelResponse } from "./types.js";
+import type { DeltaRequest } from "./cassette-delta.js";
 
 const CassetteMetaSchema = Type.Object({
   type: Type.Literal("meta"),
@@ -60,7 +61,8 @@ const CallHeadSchema = Type.Object({
 });
 
 export interface CallLine extends Static<typeof CallHeadSchema> {
-  request: StoredRequest;
+  /** Formats 1 and 2: the request (format 1 with its tools inline); format 3: its delta (./cassette-delta.ts). */
+  request: StoredRequest | DeltaRequest;
   response?: ModelResponse;
 }
 

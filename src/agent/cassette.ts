@@ -1,7 +1,10 @@
 /**
  * Cassettes: record every model request and response of a run as JSONL, and replay them.
  *
- * Format 2 (CASSETTE_FORMAT; the lines and the parser are in cassette-format.ts):
+ * Format 3 (CASSETTE_FORMAT) is format 2 with each call's request stored as a delta on the previous
+ * call's (./cassette-delta.ts): `{max_tokens, system?, tools_ref?, kept, messages}`; its key is still
+ * that of the full request, which every reader rebuilds. Format 2 (the lines and the parser are in
+ * cassette-format.ts):
  * - a meta line `{type:"meta", format, contract_version, tools?, model, created_at}` (`tools`: the
  *   names of the tools the run offered; absent in older cassettes, which offered their version's all);
  * - each distinct tool list once, `{type:"tools", id, tools}` (id: SHA-256 of the tools' canonical
@@ -29,20 +32,22 @@ import {
   type CallLine,
   type CassetteMeta,
   CassetteError,
+  type CanonicalRequest,
   canonicalRequest,
   type ParsedCall,
   type ParsedCassette,
   parseCassette,
   redact,
   requestKey,
-  storedRequest,
   type ToolsLine,
   toolsCanonical,
 } from "./cassette-format.js";
+import { deltaOf } from "./cassette-delta.js";
 
 export {
   CASSETTE_FORMAT,
   type CallLine,
+  type CanonicalRequest,
   CassetteError,
   type CassetteMeta,
   type CassetteRead,
@@ -109,6 +114,8 @@ export class RecordingClient implements ModelClient {
   private index = 0;
   /** Ids of the tool lists already written (each is written once). */
   private readonly toolsWritten = new Set<string>();
+  /** The previous call's full request: the next call line stores its request as a delta on it. */
+  private prev: CanonicalRequest | null = null;
 
   constructor(
     private readonly inner: ModelClient,
@@ -136,7 +143,8 @@ export class RecordingClient implements ModelClient {
     const request = canonicalRequest(req);
     // A request that offers no tools (only a cast-built one: the type asks for a list) has no tools line.
     const tools = req.tools === undefined ? null : toolsCanonical(req.tools);
-    const entry: CallLine = { type: "call", index: this.index++, key: requestKey(request), request: storedRequest(request, tools?.id ?? "") };
+    const entry: CallLine = { type: "call", index: this.index++, key: requestKey(request), request: deltaOf(this.prev, request, tools?.id ?? null) };
+    this.prev = request;
     try {
       // Too-deep tool arguments are cut before they are recorded (./deep-input.ts).
       const response = withShallowToolInputs(await this.inner.complete(req, hooks));
@@ -220,6 +228,9 @@ export class ReplayClient implements ModelClient {
     // The key was computed when the call was recorded: a tools line edited since would go unnoticed.
     const digest = recorded.toolsLine === undefined ? undefined : this.toolsDigest.get(recorded.toolsLine);
     if (digest !== undefined && digest !== toolsCanonical(req.tools).id) throw this.mismatch(recorded, request, "$.tools");
+    // The recorded request (rebuilt from its delta in format 3) must be the one its key was made of:
+    // an edited call line is found here, naming the first path where it differs from this request.
+    if (requestKey(recorded.request) !== recorded.key) throw this.mismatch(recorded, request, "$ (the recorded request does not match its key)");
     this.next += 1;
     if (recorded.error) throw new ModelCallError(recorded.error.kind, recorded.error.message, recorded.error.status);
     const response = recorded.response;

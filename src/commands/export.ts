@@ -4,7 +4,8 @@
  * run's artifacts and checked against TradeCat's schema and audit rules before it is printed.
  */
 import { EXIT } from "../core/exit-codes.js";
-import { readResearchCycle, tradecatOfRun } from "../run/tradecat-export.js";
+import { researchCycleOf } from "../run/envelopes.js";
+import { tradecatOfRun } from "../run/tradecat-export.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 import { runDirOrReport } from "./run-id.js";
@@ -19,7 +20,7 @@ export function cmdExport(opts: { home: string; target: string; format: string }
   const dir = runDirOrReport("export", opts.home, opts.target, io);
   if (dir === null) return EXIT.USAGE_OR_CONFIG;
   try {
-    const doc = opts.format === "tradecat" ? tradecatOfRun(dir) : readResearchCycle(dir);
+    const doc = opts.format === "tradecat" ? tradecatOfRun(dir) : researchCycleOf(dir);
     io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
     return EXIT.OK;
   } catch (e) {

@@ -20,6 +20,7 @@ import { type RunEvent, RUN_EVENT_TYPES } from "../core/events.js";
 import { ordersHash } from "../run/approval.js";
 import { orderKey } from "../core/order.js";
 import { buildResearchCycle, validateResearchCycle } from "../run/research-cycle.js";
+import { derivedResearchCycle, hasDerivedEnvelopes } from "../run/envelopes.js";
 import { type CassetteRead, readCassette, requestKey } from "../agent/cassette.js";
 import { maskerOfRun } from "../run/masking.js";
 
@@ -59,10 +60,22 @@ function readTexts(runDir: string, add: Add): ArtifactTexts {
     } catch (e) {
       add("files", `${PACKED_FILE} cannot be read: ${(e as Error).message}`);
     }
+    if (text === null && key === "researchCycle") text = derivedCycleText(runDir, add);
     if (text === null) add("files", `${file} is missing`);
     else texts[key as keyof typeof ARTIFACT_FILES] = text;
   }
   return texts;
+}
+
+/** A simulated day's envelope, derived from the facts it kept and its events (checked like a written one); null when it kept none. */
+function derivedCycleText(runDir: string, add: Add): string | null {
+  try {
+    const cycle = derivedResearchCycle(runDir);
+    return cycle === null ? null : JSON.stringify(cycle);
+  } catch (e) {
+    add("research-cycle", `the envelope cannot be derived: ${(e as Error).message}`);
+    return "";
+  }
 }
 
 /** The event stream: one JSON event a line, known types, seq 1, 2, …, one run id, ending with run.finished. */
@@ -307,9 +320,23 @@ function checkMaskedTranscript(transcript: unknown, events: RunEvent[], add: (c:
 /** The TradeCat record, when the run wrote one: TradeCat's checks pass and it is what the run's artifacts give. */
 function auditTradecat(runDir: string, events: RunEvent[], add: (c: string, m: string) => void): void {
   let doc: unknown;
+  let text: string | null;
   try {
-    const text = readArtifact(runDir, "tradecat");
-    if (text === null) return; // runs recorded before the export existed
+    text = readArtifact(runDir, "tradecat");
+  } catch {
+    return; // an unreadable bundle: reported with the files
+  }
+  if (text === null) {
+    // A simulated day derives its record (runs recorded before the export existed have neither).
+    try {
+      const cycle = hasDerivedEnvelopes(runDir) ? derivedResearchCycle(runDir, events) : null;
+      if (cycle) for (const p of tradecatProblems(buildTradecatCycle(cycle, events))) add("tradecat", p);
+    } catch {
+      // a failed derivation is reported with the research-cycle envelope (readTexts)
+    }
+    return;
+  }
+  try {
     doc = JSON.parse(text);
   } catch {
     add("tradecat", `${TRADECAT_FILE} is not JSON`);

@@ -2,15 +2,17 @@
  * A run's artifacts under `runs/<run-id>/`: events.jsonl (streamed by the EventSink),
  * transcript.json, cassette.jsonl (written by the recording model client) and
  * research-cycle.json (validated before it is written). Writes are atomic (temp + rename).
- * A finished run's files may be packed into one compressed bundle (`artifacts.json.br`, what
- * simulations keep per day); readers go through `readArtifact`, which reads either form.
+ * A simulated day holds its artifacts in memory (`HeldArtifacts`) and writes them once, packed into
+ * one compressed bundle (`artifacts.json.br`) at close; its research-cycle and TradeCat envelopes
+ * are not written but derived when exported or audited, from the events and the facts the run kept
+ * (`envelope-facts.json`). Readers go through `readArtifact`, which reads either form.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { writeFileAtomicSync } from "../util/atomic-write.js";
-import { redactValue } from "../core/redact.js";
+import { redact, redactValue } from "../core/redact.js";
 import { READ_LIMITS, readRegularBytes, readRegularFile } from "../util/regular-file.js";
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from "node:zlib";
 
@@ -24,6 +26,8 @@ export const ARTIFACT_FILES = {
 /** Artifacts a run may lack (runs recorded before they existed): packed and read like the others. */
 export const OPTIONAL_ARTIFACT_FILES = {
   tradecat: "tradecat-research-cycle.json",
+  /** A simulated day's facts its envelopes are derived from (run/research-cycle.ts ResearchCycleFacts). */
+  envelopeFacts: "envelope-facts.json",
 } as const;
 
 /** Every artifact's file name, required and optional. */
@@ -95,23 +99,68 @@ export function readArtifact(runDir: string, key: ArtifactKey): string | null {
   return readPacked(runDir)?.get(fileOf(key)) ?? null;
 }
 
-/** Packs a finished run's artifact files into `artifacts.json.br` (written atomically), then removes the files. Returns the bundle's size in bytes. */
-export function packRunDir(runDir: string): number {
-  const names: string[] = [];
-  const parts: Buffer[] = [];
-  for (const name of ARTIFACT_FILE_NAMES) {
-    const p = join(runDir, name);
-    if (!existsSync(p)) continue;
-    names.push(name);
-    parts.push(readFileSync(p));
-  }
-  const head = Buffer.from(`${JSON.stringify({ format: PACKED_FORMAT, files: names.map((n, i) => [n, parts[i]?.length ?? 0]) })}\n`);
-  const raw = Buffer.concat([head, ...parts]);
+/** Packs texts by file name into `artifacts.json.br` (written in place). Returns the bundle's size in bytes. */
+function writePacked(runDir: string, files: readonly [string, Buffer][]): number {
+  const head = Buffer.from(`${JSON.stringify({ format: PACKED_FORMAT, files: files.map(([n, b]) => [n, b.length]) })}\n`);
+  const raw = Buffer.concat([head, ...files.map(([, b]) => b)]);
   const packed = brotliCompressSync(raw, {
     params: { [zlib.BROTLI_PARAM_QUALITY]: 2, [zlib.BROTLI_PARAM_LGWIN]: 22, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
   });
-  // Written in place (no temp file): until the plain files are removed, readers prefer them.
   writeFileSync(join(runDir, PACKED_FILE), packed);
-  for (const name of names) rmSync(join(runDir, name), { force: true });
   return packed.length;
+}
+
+/** Packs a finished run's artifact files into `artifacts.json.br`, then removes the files. Returns the bundle's size in bytes. */
+export function packRunDir(runDir: string): number {
+  const files: [string, Buffer][] = [];
+  for (const name of ARTIFACT_FILE_NAMES) {
+    const p = join(runDir, name);
+    if (existsSync(p)) files.push([name, readFileSync(p)]);
+  }
+  // Written in place (no temp file): until the plain files are removed, readers prefer them.
+  const size = writePacked(runDir, files);
+  for (const [name] of files) rmSync(join(runDir, name), { force: true });
+  return size;
+}
+
+/**
+ * A run's artifacts held in memory by file name (a simulated day): nothing is written, renamed,
+ * read back or removed per artifact; `writeHeld` packs them once when the run closes.
+ */
+export class HeldArtifacts {
+  readonly texts = new Map<string, string>();
+
+  set(name: string, text: string): void {
+    this.texts.set(name, text);
+  }
+
+  has(name: string): boolean {
+    return this.texts.has(name);
+  }
+
+  /** A JSON artifact, redacted like writeJsonAtomic's (compact: nobody reads the bundle by eye). */
+  setJson(name: string, value: unknown): void {
+    this.texts.set(name, `${JSON.stringify(redactValue(value))}\n`);
+  }
+
+  /** Appends one line (redacted, like `fileSink`'s) to an artifact. */
+  appendLine(name: string, line: string): void {
+    this.texts.set(name, `${this.texts.get(name) ?? ""}${redact(line)}\n`);
+  }
+}
+
+/** Writes a run's held artifacts, packed, into its folder. Returns the bundle's size in bytes. */
+export function writeHeld(runDir: string, held: HeldArtifacts): number {
+  const files: [string, Buffer][] = [];
+  for (const name of ARTIFACT_FILE_NAMES) {
+    const text = held.texts.get(name);
+    if (text !== undefined) files.push([name, Buffer.from(text, "utf8")]);
+  }
+  return writePacked(runDir, files);
+}
+
+/** Writes a JSON artifact: into the held ones when the run holds its artifacts, else its file (atomically). */
+export function putJsonArtifact(held: HeldArtifacts | undefined, path: string, value: unknown, durable: boolean): void {
+  if (held) held.setJson(basename(path), value);
+  else writeJsonAtomic(path, value, durable);
 }

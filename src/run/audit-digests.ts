@@ -19,6 +19,16 @@ const fileName = (key: (typeof KEYS)[number]): string => ({ ...ARTIFACT_FILES, .
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
+/** The SHA-256 of each artifact held in memory (a run writing its artifacts once), by file name. */
+export function digestsOf(texts: ReadonlyMap<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of KEYS) {
+    const text = texts.get(fileName(key));
+    if (text !== undefined) out[fileName(key)] = sha256(text);
+  }
+  return out;
+}
+
 /** The SHA-256 of each artifact of the run folder, by file name (an unreadable one is left out: audit names it). */
 export function artifactDigests(runDir: string): Record<string, string> {
   const out: Record<string, string> = {};

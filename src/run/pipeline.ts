@@ -118,7 +118,8 @@ export function newRunContext(deps: PipelineDeps): RunStart {
   deps.sink.runId = runId;
   const runDir = homePaths(deps.home).runDir(runId);
   const paths = ensureRunDir(runDir);
-  deps.sink.attachFile(paths.events);
+  // Held artifacts: the events are taken from the sink at close, never streamed to a file.
+  if (!deps.held) deps.sink.attachFile(paths.events);
   return {
     deps,
     runId,

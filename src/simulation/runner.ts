@@ -1,7 +1,7 @@
 /**
  * Runs a simulation: the daily-run pipeline (its public entry, `runDaily`) once per trading day
  * from `--from` to `--to`, in the simulation's own folder — its own journal, simulated broker and
- * runs, never the home's. Each day's artifacts are packed once the run is closed, its record
+ * runs, never the home's. Each day's artifacts are written once, packed, as its run closes, its record
  * appended to `days.jsonl`, and the report rebuilt at the end (also after an interruption or a
  * failed day, for the days done).
  */
@@ -13,7 +13,7 @@ import { fromMinor } from "../core/money.js";
 import { acquireLock, type LockHandle } from "../journal/lock.js";
 import { MarketData } from "../market/data.js";
 import { AutoApprover } from "../run/approval.js";
-import { packRunDir } from "../run/artifacts.js";
+import { HeldArtifacts } from "../run/artifacts.js";
 import { EventSink } from "../run/event-sink.js";
 import { EXIT } from "../core/exit-codes.js";
 import { resetKillSwitch } from "../run/killswitch.js";
@@ -246,8 +246,9 @@ async function simulateDay(svc: RunServices, day: string, signal: AbortSignal, m
     research: svc.research,
     ...(mask ? { mask } : {}),
     executorSleep: noSleep,
+    // The day's artifacts are held in memory and written once, packed, when its run closes.
+    held: new HeldArtifacts(),
   });
-  packRunDir(summary.runDir);
   const facts = dayFacts(sink.events);
   // Close-of-day marks: what is known once the day's bar is in (the next day's reference prices).
   const close = market.asOf(market.calendar.next(day) ?? "9999-12-31", {

@@ -5,11 +5,13 @@ import { join } from "node:path";
 import { AnthropicClient } from "../../src/agent/anthropic-client.js";
 import { createHash } from "node:crypto";
 import {
+  type CanonicalRequest,
   CassetteError,
   canonicalJson,
   canonicalRequest,
   fileSink,
   firstDifference,
+  type ParsedCall,
   parseCassette,
   readCassette,
   RecordingClient,
@@ -100,7 +102,7 @@ describe("record → replay", () => {
     const lines = original.rec.toJsonl().trim().split("\n");
     expect(JSON.parse(lines[0] as string)).toEqual({
       type: "meta",
-      format: 2,
+      format: 3,
       contract_version: CONTRACT_VERSION,
       model: "scripted",
       created_at: "2024-05-06T09:00:00.000Z",
@@ -252,7 +254,7 @@ describe("secrets are never recorded", () => {
     expect(Object.keys(JSON.parse(rec.lines[1] as string)).sort()).toEqual(["id", "tools", "type"]);
     const call = JSON.parse(rec.lines[2] as string);
     expect(Object.keys(call).sort()).toEqual(["index", "key", "request", "response", "type"]);
-    expect(Object.keys(call.request).sort()).toEqual(["max_tokens", "messages", "system", "tools_ref"]);
+    expect(Object.keys(call.request).sort()).toEqual(["kept", "max_tokens", "messages", "system", "tools_ref"]);
   });
 });
 
@@ -260,7 +262,7 @@ describe("secrets are never recorded", () => {
 // biome-ignore lint/suspicious/noExplicitAny: test fixture surgery
 type Rec = Record<string, any>;
 
-describe("format 2: each tool list written once", () => {
+describe("formats 2 and 3: each tool list written once", () => {
   const sha = (s: string) => createHash("sha256").update(s).digest("hex");
   const jsonLines = (jsonl: string) =>
     jsonl
@@ -273,17 +275,27 @@ describe("format 2: each tool list written once", () => {
     checkCassette(readCassette(jsonl), (_c, m) => found.push(m));
     return found;
   };
+  /** The same recording as format 2 wrote it: each call's full request, its tools by reference. */
+  const asFormat2 = (jsonl: string) => {
+    const calls = parseCassette(jsonl).calls;
+    const out: string[] = [];
+    for (const rec of jsonLines(jsonl)) {
+      if (rec.type === "meta") out.push(JSON.stringify({ ...rec, format: 2 }));
+      else if (rec.type === "tools") out.push(JSON.stringify(rec));
+      else {
+        const { tools: _tools, ...request } = (calls.shift() as ParsedCall).request;
+        out.push(JSON.stringify({ ...rec, request: { ...request, ...(rec.request.tools_ref ? { tools_ref: rec.request.tools_ref } : {}) } }));
+      }
+    }
+    return `${out.join("\n")}\n`;
+  };
   /** The same recording as format 1 wrote it: tools inline in every call, no tools lines. */
   const asFormat1 = (jsonl: string) => {
-    const tools = new Map<string, unknown>();
+    const calls = parseCassette(jsonl).calls;
     const out: string[] = [];
     for (const rec of jsonLines(jsonl)) {
       if (rec.type === "meta") out.push(JSON.stringify({ ...rec, format: 1 }));
-      else if (rec.type === "tools") tools.set(rec.id, rec.tools);
-      else {
-        const { tools_ref, ...request } = rec.request;
-        out.push(JSON.stringify({ ...rec, request: { ...request, tools: tools.get(tools_ref) } }));
-      }
+      else if (rec.type === "call") out.push(JSON.stringify({ ...rec, request: (calls.shift() as ParsedCall).request }));
     }
     return `${out.join("\n")}\n`;
   };
@@ -296,13 +308,13 @@ describe("format 2: each tool list written once", () => {
     const toolsLine = lines[1] as { id: string; tools: unknown[] };
     expect(toolsLine.tools.length).toBeGreaterThan(0);
     expect(toolsLine.id).toBe(sha(canonicalJson(toolsLine.tools)));
-    for (const call of lines.slice(2)) {
-      expect(call.request.tools).toBeUndefined();
-      expect(call.request.tools_ref).toBe(toolsLine.id);
-      expect(call.key).toBe(requestKey({ ...call.request, tools_ref: undefined, tools: toolsLine.tools }));
-    }
     // The parser hands back full requests, and audit finds nothing.
     const parsed = parseCassette(original.rec.toJsonl());
+    lines.slice(2).forEach((call, i) => {
+      expect(call.request.tools).toBeUndefined();
+      expect(call.request.tools_ref).toBe(toolsLine.id);
+      expect(call.key).toBe(requestKey(parsed.calls[i]?.request as CanonicalRequest));
+    });
     expect(parsed.calls.map((c) => c.line)).toEqual(lines.slice(2).map((_, i) => i + 3));
     for (const c of parsed.calls) expect(c.request.tools).toEqual(toolsLine.tools);
     expect(audit(original.rec.toJsonl())).toEqual([]);
@@ -338,7 +350,7 @@ describe("format 2: each tool list written once", () => {
     await rec.complete(req as unknown as Parameters<typeof rec.complete>[0]);
     const lines = jsonLines(rec.toJsonl());
     expect(lines.map((l) => l.type)).toEqual(["meta", "call"]);
-    expect(Object.keys(lines[1]?.request).sort()).toEqual(["max_tokens", "messages", "system"]);
+    expect(Object.keys(lines[1]?.request).sort()).toEqual(["kept", "max_tokens", "messages", "system"]);
     await new ReplayClient(rec.toJsonl()).complete(req as unknown as Parameters<typeof rec.complete>[0]);
   });
 
@@ -377,7 +389,7 @@ describe("format 2: each tool list written once", () => {
 
   test("a tools_ref naming no tools line, or a malformed tools line, is cassette_invalid naming the line; audit reports it", async () => {
     const original = await record();
-    const lines = original.rec.toJsonl().trim().split("\n");
+    const lines = asFormat2(original.rec.toJsonl()).trim().split("\n");
     const call = JSON.parse(lines[3] as string);
     call.request.tools_ref = "0".repeat(64);
     const unknownRef = [...lines.slice(0, 3), JSON.stringify(call), ...lines.slice(4)].join("\n");
@@ -400,8 +412,74 @@ describe("format 2: each tool list written once", () => {
   });
 
   test("a cassette of an unknown format is cassette_invalid", () => {
-    expect(() => new ReplayClient('{"type":"meta","format":3,"contract_version":"x","model":"m","created_at":"t"}\n')).toThrow(
-      /line 1: format 3 is not one this build reads \(1, 2\)/,
+    expect(() => new ReplayClient('{"type":"meta","format":4,"contract_version":"x","model":"m","created_at":"t"}\n')).toThrow(
+      /line 1: format 4 is not one this build reads \(1, 2, 3\)/,
     );
+  });
+
+  test("format 2 text (each call's full request) still replays and audits cleanly", async () => {
+    const original = await record();
+    const v2 = asFormat2(original.rec.toJsonl());
+    expect(JSON.parse(v2.split("\n")[0] as string).format).toBe(2);
+    expect(v2).not.toContain('"kept"');
+    const replay = new ReplayClient(v2, { contractVersion: CONTRACT_VERSION });
+    const w = makeWorld();
+    const again = await run({ client: replay, runtime: w.runtime, submitState: w.submit.state });
+    replay.assertConsumed();
+    expect(JSON.stringify(again.result.transcript)).toBe(JSON.stringify(original.result.transcript));
+    expect(parseCassette(v2).calls.map((c) => c.request)).toEqual(parseCassette(original.rec.toJsonl()).calls.map((c) => c.request));
+    expect(audit(v2)).toEqual([]);
+  });
+
+  test("format 3: a call stores only its new messages (and its system prompt when it changed); an edit of any delta is found by audit and replay", async () => {
+    const original = await record();
+    const jsonl = original.rec.toJsonl();
+    const lines = jsonLines(jsonl);
+    const calls = lines.filter((l) => l.type === "call");
+    const parsed = parseCassette(jsonl).calls;
+    calls.forEach((call, i) => {
+      expect(call.request.kept).toBe(i === 0 ? 0 : parsed[i - 1]?.request.messages.length);
+      expect(call.request.system === undefined).toBe(i > 0);
+    });
+    expect(jsonl.length).toBeLessThan(asFormat2(jsonl).length);
+    // Each call's delta edited in turn: its messages, its kept count, its max_tokens, its system.
+    const text = jsonl.trim().split("\n");
+    const edits: ((r: Rec) => void)[] = [
+      (r) => {
+        r.request.messages = [...r.request.messages, { role: "user", content: [{ type: "text", text: "x" }] }];
+      },
+      (r) => {
+        r.request.kept = r.request.kept === 0 ? 1 : r.request.kept - 1;
+      },
+      (r) => {
+        r.request.max_tokens += 1;
+      },
+      (r) => {
+        r.request.system = `${r.request.system ?? ""}!`;
+      },
+    ];
+    let cases = 0;
+    lines.forEach((rec, at) => {
+      if (rec.type !== "call") return;
+      for (const edit of edits) {
+        const changed = JSON.parse(text[at] as string) as Rec;
+        edit(changed);
+        const edited = [...text.slice(0, at), JSON.stringify(changed), ...text.slice(at + 1)].join("\n");
+        expect(
+          audit(edited).some((m) => m.startsWith(`cassette.jsonl line ${at + 1}`)),
+          `line ${at + 1}`,
+        ).toBe(true);
+        cases++;
+      }
+    });
+    expect(cases).toBe(4 * calls.length);
+    // Replay fails closed on an edited delta, naming where the request differs.
+    const second = lines.findIndex((l, i) => i > 2 && l.type === "call");
+    const changed = JSON.parse(text[second] as string) as Rec;
+    changed.request.max_tokens += 1;
+    const edited = [...text.slice(0, second), JSON.stringify(changed), ...text.slice(second + 1)].join("\n");
+    const err = await run({ client: new ReplayClient(edited), runtime: makeWorld().runtime }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CassetteError);
+    expect(err).toMatchObject({ code: "cassette_mismatch", details: { path: "$.max_tokens" } });
   });
 });

@@ -12,7 +12,7 @@ import { buildSystemPrompt, buildTaskMessage } from "../../agent/prompt.js";
 import { limitsOf } from "../../config/load.js";
 import { EXIT } from "../../core/exit-codes.js";
 import { CONTRACT_VERSION } from "../../tools/catalogue.js";
-import { writeJsonAtomic } from "../artifacts.js";
+import { ARTIFACT_FILES, putJsonArtifact } from "../artifacts.js";
 import { approveProposedStanding } from "../standing-approval.js";
 import { watchlistLines } from "../watchlist-brief.js";
 import { type Affordable, type Phase, type Proposed, Stop } from "./context.js";
@@ -36,7 +36,9 @@ export const agentPhase: Phase<Affordable, Proposed> = {
         toolCallLimits: Object.fromEntries(runtime.contracts.map((c) => [c.name, c.callLimit])),
       }),
     );
-    const client = new RecordingClient(deps.model.client, { sink: fileSink(ctx.paths.cassette), contractVersion: CONTRACT_VERSION, tools: offered });
+    const { held } = deps;
+    const cassette = held ? (line: string) => held.appendLine(ARTIFACT_FILES.cassette, line) : fileSink(ctx.paths.cassette);
+    const client = new RecordingClient(deps.model.client, { sink: cassette, contractVersion: CONTRACT_VERSION, tools: offered });
     const gen = runAgent({
       client,
       runtime,
@@ -56,7 +58,7 @@ export const agentPhase: Phase<Affordable, Proposed> = {
     const result = step.value;
     ctx.progress.agentResult = result;
     if (mask) for (const leak of modelTextLeaks(mask, result.transcript)) sink.emit(leak);
-    writeJsonAtomic(ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript }, ctx.deps.journal.durable);
+    putJsonArtifact(held, ctx.paths.transcript, { run_id: ctx.runId, system, messages: result.transcript }, journal.durable);
     if (result.outcome === "interrupted") return new Stop("interrupted", EXIT.INTERRUPTED, "interrupted during the agent loop; nothing placed");
     // A model that cannot be reached or refuses the key is an outage, not a hold: cron must see it.
     if (result.outcome === "model_error")

@@ -9,9 +9,9 @@ import { CASSETTE_FORMAT } from "../../agent/cassette.js";
 import { EXIT } from "../../core/exit-codes.js";
 import { CONTRACT_VERSION } from "../../tools/catalogue.js";
 import { packageVersion } from "../../util/paths.js";
-import { type ArtifactPaths, writeJsonAtomic } from "../artifacts.js";
-import { artifactDigests } from "../audit-digests.js";
-import { buildResearchCycle, validateResearchCycle } from "../research-cycle.js";
+import { ARTIFACT_FILES, type ArtifactPaths, type HeldArtifacts, OPTIONAL_ARTIFACT_FILES, putJsonArtifact, writeHeld, writeJsonAtomic } from "../artifacts.js";
+import { artifactDigests, digestsOf } from "../audit-digests.js";
+import { buildResearchCycle, type ResearchCycleFacts, validateResearchCycle } from "../research-cycle.js";
 import { writeTradecatCycle } from "../tradecat-export.js";
 import { faultPoint } from "../../util/test-fault.js";
 import { type RunStart, type RunSummary, Stop } from "./context.js";
@@ -42,6 +42,7 @@ export async function closeRun(ctx: RunStart, stopped: Stop): Promise<RunSummary
   // The artifacts are complete: the event file is written out and closed, and the run is finished
   // in the journal with each artifact's SHA-256 (audit finds any later edit of any of them).
   sink.close();
+  const digests = deps.held ? writeHeldRun(ctx) : null;
   if (started) {
     const status = s.outcome === "interrupted" ? "interrupted" : s.exitCode === EXIT.INTERNAL_ERROR ? "failed" : "completed";
     try {
@@ -52,7 +53,7 @@ export async function closeRun(ctx: RunStart, stopped: Stop): Promise<RunSummary
         message: s.message,
         at: now(),
         could_trade: couldTrade,
-        artifacts: artifactDigests(runDir),
+        artifacts: digests ?? artifactDigests(runDir),
       });
     } catch (e) {
       sink.emit({ type: "run.note", level: "warn", message: `could not close the run in the journal: ${(e as Error).message}` });
@@ -67,9 +68,9 @@ function writeArtifacts(ctx: RunStart, s: Stop): RunSummary {
   const { tradingDay } = ctx.progress;
   const { sink } = deps;
   if (!ctx.progress.agentResult && !(deps.resume && existsSync(paths.transcript)))
-    writeJsonAtomic(paths.transcript, { run_id: runId, system: null, messages: [] }, deps.journal.durable);
+    putJsonArtifact(deps.held, paths.transcript, { run_id: runId, system: null, messages: [] }, deps.journal.durable);
   const endpoint = deps.broker.endpoint();
-  const cycle = buildResearchCycle(sink.events, {
+  const facts: ResearchCycleFacts = {
     runId,
     mode: deps.mode,
     tradingDay: tradingDay || "0000-00-00",
@@ -79,7 +80,14 @@ function writeArtifacts(ctx: RunStart, s: Stop): RunSummary {
     broker: { kind: endpoint.kind === "sim" ? "simulated" : "alpaca_paper", endpoint: endpoint.url },
     secretsRead: deps.secretsRead,
     marketData: MARKET_DATA,
-  });
+  };
+  if (deps.held) {
+    // A simulated day: its envelopes are derived from these facts and its events when exported or audited.
+    deps.held.setJson(OPTIONAL_ARTIFACT_FILES.envelopeFacts, facts);
+    ensureCassette(paths, deps.model.id, now(), deps.held);
+    return { runId, outcome: s.outcome, exitCode: s.exitCode, message: s.message, tradingDay, runDir };
+  }
+  const cycle = buildResearchCycle(sink.events, facts);
   const problems = validateResearchCycle(cycle);
   if (problems.length > 0) {
     writeJsonAtomic(`${paths.researchCycle}.invalid`, cycle, deps.journal.durable);
@@ -108,11 +116,22 @@ function writeArtifacts(ctx: RunStart, s: Stop): RunSummary {
 }
 
 /** A run that never called the model still gets a cassette: its meta line and no calls. */
-function ensureCassette(paths: ArtifactPaths, modelId: string, at: Date): void {
-  if (!existsSync(paths.cassette)) {
-    writeFileSync(
-      paths.cassette,
-      `${JSON.stringify({ type: "meta", format: CASSETTE_FORMAT, contract_version: CONTRACT_VERSION, model: modelId, created_at: at.toISOString() })}\n`,
-    );
+function ensureCassette(paths: ArtifactPaths, modelId: string, at: Date, held?: HeldArtifacts): void {
+  const meta = `${JSON.stringify({ type: "meta", format: CASSETTE_FORMAT, contract_version: CONTRACT_VERSION, model: modelId, created_at: at.toISOString() })}\n`;
+  if (held) {
+    if (!held.has(ARTIFACT_FILES.cassette)) held.set(ARTIFACT_FILES.cassette, meta);
+  } else if (!existsSync(paths.cassette)) writeFileSync(paths.cassette, meta);
+}
+
+/** A run holding its artifacts: the events join them, all are written once (packed); their SHA-256s, from memory. */
+function writeHeldRun(ctx: RunStart): Record<string, string> | null {
+  const { held, sink } = ctx.deps;
+  if (!held) return null;
+  held.set(ARTIFACT_FILES.events, sink.events.map((e) => `${JSON.stringify(e)}\n`).join(""));
+  try {
+    writeHeld(ctx.runDir, held);
+  } catch (e) {
+    sink.emit({ type: "run.note", level: "warn", message: `could not write the run's artifacts: ${(e as Error).message}` });
   }
+  return digestsOf(held.texts);
 }

@@ -20,7 +20,7 @@ import type { Journal } from "../../journal/journal.js";
 import type { RunTrigger } from "../../journal/types.js";
 import type { MarketData, MarketView } from "../../market/data.js";
 import type { Approver } from "../approval.js";
-import type { ArtifactPaths } from "../artifacts.js";
+import type { ArtifactPaths, HeldArtifacts } from "../artifacts.js";
 import type { EventSink } from "../event-sink.js";
 import type { SessionClock } from "../session-clock.js";
 import type { ResearchSetup } from "../../research/search.js";
@@ -71,6 +71,11 @@ export interface PipelineDeps {
    * the final gate and the executor like any other (src/run/approve-pending.ts, approvePhases).
    */
   resume?: ResumedProposal;
+  /**
+   * Hold the run's artifacts in memory and write them once, packed, at close; its envelopes are
+   * derived when exported or audited (a simulated day: run/artifacts.ts). Default: files.
+   */
+  held?: HeldArtifacts;
 }
 
 export interface ResumedProposal {
