@@ -13,6 +13,7 @@ import type { RunEvent } from "../../src/core/events.js";
 import { loadCorpus } from "../../src/research/embedded.js";
 import { bundledCorpusDir } from "../../src/research/setup.js";
 import { readArtifact } from "../../src/run/artifacts.js";
+import { researchCycleOf } from "../../src/run/envelopes.js";
 import { maskerOfRun } from "../../src/run/masking.js";
 import { cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, simulationHome, twIn } from "./helpers.js";
 
@@ -76,8 +77,8 @@ describe("news in a simulated run", () => {
         counted += future.length;
         for (const f of future) expect(seen).not.toContain(JSON.stringify(f.title).slice(1, -1));
       }
-      // The research-cycle envelope carries the same execution log.
-      const cycle = JSON.parse(readArtifact(join(home, "runs", id), "researchCycle") ?? "") as {
+      // The research-cycle envelope (a simulated day's is derived from its recorded facts) carries the same execution log.
+      const cycle = researchCycleOf(join(home, "runs", id)) as {
         research: unknown[];
         tool_calls: { tool: string; provenance: { source: string } }[];
       };
