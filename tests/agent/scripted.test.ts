@@ -2,18 +2,23 @@ import { describe, expect, test } from "vitest";
 import { buildSystemPrompt, buildTaskMessage } from "../../src/agent/prompt.js";
 import { ScriptedClient } from "../../src/agent/scripted-client.js";
 import type { Limits } from "../../src/core/gate-types.js";
+import type { HandlerResult } from "../../src/core/tool-handler.js";
 import { ofType, run } from "./helpers.js";
 import { DOWN, makeWorld, series, UP } from "./world.js";
 
 const limits = { max_position_pct: 10, max_price_deviation_pct: 2 };
 
 describe("scripted momentum policy", () => {
-  test("uses the tools like an agent: market overview + portfolio + universe → histories → dry run → submit", async () => {
+  test("uses the tools like an agent: market overview + portfolio + universe → screen → histories → dry run → submit", async () => {
     const w = makeWorld();
     const { events, result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
     const calls = ofType(events, "tool.called").map((e) => e.tool);
-    expect(calls.slice(0, 3)).toEqual(["get_market_overview", "get_portfolio", "list_universe"]);
-    expect(calls.filter((c) => c === "get_price_history")).toHaveLength(3);
+    expect(calls.slice(0, 4)).toEqual(["get_market_overview", "get_portfolio", "list_universe", "screen_universe"]);
+    // Only the screen's matches are read: ALFA and GAMA rise, BETA falls and fails the entry screen.
+    const read = ofType(events, "tool.called")
+      .filter((e) => e.tool === "get_price_history")
+      .map((e) => (e.arguments as { symbol?: string }).symbol);
+    expect(read).toEqual(["ALFA", "GAMA"]);
     expect(calls.slice(-2)).toEqual(["check_orders", "submit_orders"]);
     expect(result.outcome).toBe("submitted");
   });
@@ -39,6 +44,27 @@ describe("scripted momentum policy", () => {
       for (const id of o.evidence_ids) expect(seen.has(id)).toBe(true);
     }
     expect(result.proposal?.decisions.every((d) => d.approved)).toBe(true);
+  });
+
+  test("the entry screen narrows only what is read: a failed screen reads every history and proposes the same orders", async () => {
+    const worldOf = (failScreen: boolean) =>
+      makeWorld(
+        { holdings: [{ symbol: "BETA", quantity: 40 }], series: { ALFA: UP(), BETA: DOWN(), GAMA: series(50, 0.006), DELT: DOWN(), ECHO: series(80, 0.002) } },
+        failScreen ? { handlers: { screen_universe: (): HandlerResult => ({ ok: false, code: "tool_execution_failed", message: "screen unavailable" }) } } : {},
+      );
+    const screened = worldOf(false);
+    const a = await run({ client: new ScriptedClient({ limits }), runtime: screened.runtime, submitState: screened.submit.state });
+    const unscreened = worldOf(true);
+    const b = await run({ client: new ScriptedClient({ limits }), runtime: unscreened.runtime, submitState: unscreened.submit.state });
+    expect(a.result.proposal?.orders.map((o) => [o.symbol, o.side])).toEqual([
+      ["BETA", "SELL"],
+      ["GAMA", "BUY"],
+      ["ALFA", "BUY"],
+    ]);
+    expect(a.result.proposal?.orders).toEqual(b.result.proposal?.orders);
+    // The holding's history is read (its exit rule), DELT is not; without the screen all five are.
+    expect(screened.handlerCalls.get_price_history).toBeLessThan(unscreened.handlerCalls.get_price_history ?? 0);
+    expect(unscreened.handlerCalls.get_price_history).toBe(5);
   });
 
   test("sells a holding below its SMA50; holds when nothing qualifies", async () => {

@@ -23,6 +23,8 @@ import type { ToolHandler } from "../../src/tools/types.js";
 import { type CorpusItem, EmbeddedProvider } from "../../src/research/embedded.js";
 import { mentionsOf } from "../../src/research/mentions.js";
 import { makeSearchNewsHandler } from "../../src/tools/handlers/search-news.js";
+import { makeScreenHandler } from "../../src/tools/handlers/screen-universe.js";
+import { SCREEN_DEFAULT_LIMIT } from "../../src/tools/defs/screen-universe.js";
 import { checked } from "../tools/checked.js";
 import { dispatchable } from "../../src/tools/define.js";
 
@@ -199,8 +201,12 @@ export function makeWorld(o: WorldOptions = {}, extra: { budgetChars?: number; h
     ),
     remember: () => ({ ok: true, data: { id: "note-1" } }),
     recall: () => ({ ok: true, data: { notes: [] } }),
+    screen_universe: counted(
+      "screen_universe",
+      dispatchable({ screen_universe: makeScreenHandler({ view: prices, universe, tradingDay: day, defaultLimit: SCREEN_DEFAULT_LIMIT }) })
+        .screen_universe as ToolHandler,
+    ),
     // Tools the scripted policies do not use (their behaviour is tested with the real handlers elsewhere).
-    screen_universe: () => ({ ok: true, data: { results: [] } }),
     execute_code: () => ({ ok: true, data: { result: null } }),
     get_watchlist: () => ({ ok: true, data: { items: [] } }),
     add_watchlist: () => ({ ok: true, data: { item: {} } }),

@@ -1,6 +1,8 @@
 /**
  * The momentum policy turn by turn: open with the market overview (when offered), the account and
- * the universe, read the price histories (holdings first, at most 12, all in one turn), search the news
+ * the universe, screen the listed instruments on its entry rule (screen_universe, when offered; the
+ * holdings' histories in the same turn), read the histories of the screen's matches (at most 12, in one
+ * turn; every listed one when the screen is not offered or fails), search the news
  * for the candidates, dry-run them through check_orders, then submit what the gate approved. In a
  * falling market (market-regime.ts) it buys nothing new and says so.
  */
@@ -15,7 +17,7 @@ export const MOMENTUM_RULE = `Exit rule: below SMA50 or >${STOP_DRAWDOWN_PCT}% u
 
 /** The momentum policy's next turn (in watch mode its candidates go on the watchlist instead). */
 export function momentumAction(steps: Step[], limits: ScriptedOptions["limits"], watch = false, offered: ReadonlySet<string> = new Set()): Action {
-  const first = sharedOpening(steps, offered);
+  const first = sharedOpening(steps, offered, { screen: true });
   if (first) return first;
 
   const momentum = momentumOrders(steps, limits);
