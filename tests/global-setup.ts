@@ -17,6 +17,7 @@ function newestMtime(dir: string): number {
 const SPAWN_SUMMARY = ".cache/test-spawns.json";
 
 export default function setup(): () => void {
+  const started = Date.now();
   // Every CLI child a test spawns checks its tool results against their output schemas (as the
   // test process does, tests/setup/tool-results.ts) and fails loudly on a violation (src/commands/process-run.ts).
   process.env.TRADEWARDEN_CHECK_TOOL_RESULTS = "1";
@@ -41,7 +42,9 @@ export default function setup(): () => void {
     const filtered = process.argv.slice(2).some((a) => !a.startsWith("-") && !["run", "vitest"].includes(a) && !a.endsWith("vitest.mjs"));
     if (!filtered) {
       mkdirSync(".cache", { recursive: true });
-      writeFileSync(SPAWN_SUMMARY, `${JSON.stringify({ spawns, in_process: inProcess, at: new Date().toISOString() })}\n`);
+      // The whole run's wall time too (the issue's suite figure), from the global setup to its teardown.
+      const wallS = Math.round((Date.now() - started) / 1000);
+      writeFileSync(SPAWN_SUMMARY, `${JSON.stringify({ spawns, in_process: inProcess, wall_s: wallS, at: new Date().toISOString() })}\n`);
     }
     process.stdout.write(
       `\nCLI processes started by this test run: ${spawns}; commands run in-process (src/cli.tsx main): ${inProcess}${filtered ? " (a filtered run)" : ""}\n`,
