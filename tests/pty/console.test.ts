@@ -3,15 +3,18 @@
  * defaults, the approval screen, a stray digit and Enter that must NOT approve, then the approval
  * with its confirmation; the journal afterwards holds the operator's approval and the fills.
  */
-import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { BIN, freshHome, spawnConsole, terminalEnv } from "./helpers.js";
+import { expectExit, twIn } from "../e2e/helpers.js";
+import { freshHome, spawnConsole } from "./helpers.js";
 
-function journalJson(home: string) {
-  return JSON.parse(execFileSync(process.execPath, [BIN, "--home", home, "journal", "--json"], { encoding: "utf8" })) as {
+/** `journal --json`, read in-process (only the console under test needs a terminal and a process of its own). */
+async function journalJson(home: string) {
+  const r = await twIn(home, ["journal", "--json"]);
+  expectExit(r, 0);
+  return JSON.parse(r.stdout) as {
     runs: { run_id: string; approvals: { decision: string; by: string; reason?: string }[]; outcome: string }[];
     fills: unknown[];
     orders: { status: string }[];
@@ -42,13 +45,14 @@ test("approve in a real terminal: stray keys do nothing, a confirmed approval tr
   await c.waitFor(() => c.exitCode() !== null, "the process to exit");
   expect(c.exitCode()).toBe(0);
   expect(c.text()).toContain("executed (exit 0)");
-  const j = journalJson(home);
+  const j = await journalJson(home);
   expect(j.runs).toHaveLength(1);
   expect(j.runs[0]?.outcome).toBe("executed");
   expect(j.runs[0]?.approvals.at(-1)).toMatchObject({ decision: "approved", by: "operator" });
   expect(j.fills.length).toBeGreaterThan(0);
-  const verify = execFileSync(process.execPath, [BIN, "--home", home, "journal", "verify"], { encoding: "utf8" });
-  expect(verify).toContain("journal ok");
+  const verify = await twIn(home, ["journal", "verify"]);
+  expectExit(verify, 0);
+  expect(verify.stdout).toContain("journal ok");
 }, 90_000);
 
 test("Ctrl+C on the approval screen exits 130 and places nothing", async () => {
@@ -58,7 +62,7 @@ test("Ctrl+C on the approval screen exits 130 and places nothing", async () => {
   c.term.write("\u0003");
   await c.waitFor(() => c.exitCode() !== null, "the process to exit");
   expect(c.exitCode()).toBe(130);
-  const j = journalJson(home);
+  const j = await journalJson(home);
   expect(j.orders).toHaveLength(0);
   expect(j.runs[0]?.outcome).toBe("interrupted");
 }, 90_000);
@@ -80,27 +84,19 @@ test("reject with a reason typed with coalesced backspaces: nothing is placed, t
   c.term.write("\r");
   await c.waitFor(() => c.exitCode() !== null, "the process to exit");
   expect(c.exitCode()).toBe(0);
-  const j = journalJson(home);
+  const j = await journalJson(home);
   expect(j.runs[0]?.outcome).toBe("rejected");
   expect(j.orders).toHaveLength(0);
   expect(j.runs[0]?.approvals.at(-1)).toMatchObject({ decision: "rejected", by: "operator", reason: "momentum names" });
 }, 90_000);
 
-/** A run without a terminal: the proposal is recorded as awaiting approval, exit 6. */
-function runWithoutTerminal(home: string): number {
-  try {
-    execFileSync(process.execPath, [BIN, "--home", home, "run"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: terminalEnv(home) });
-    return 0;
-  } catch (e) {
-    return (e as { status: number }).status;
-  }
-}
-
 /** A home whose first run, without a terminal or --yes, left its proposal awaiting approval: made once. */
 let pending = "";
-beforeAll(() => {
+beforeAll(async () => {
   pending = mkdtempSync(join(tmpdir(), "tw-pty-pending-"));
-  expect(runWithoutTerminal(pending)).toBe(6);
+  // A run without a terminal (in-process: no tty): the proposal is recorded as awaiting approval, exit 6.
+  const r = await twIn(pending, ["run"]);
+  expectExit(r, 6);
 }, 60_000);
 afterAll(() => rmSync(pending, { recursive: true, force: true }));
 
@@ -113,7 +109,7 @@ function pendingHome(): string {
 
 test("approve: a proposal awaiting approval (exit 6) is approved within its session and placed through the final gate", async () => {
   const home = pendingHome();
-  const before = journalJson(home);
+  const before = await journalJson(home);
   expect(before.runs[0]?.outcome).toBe("awaiting_approval");
   expect(before.orders).toHaveLength(0);
   const c = spawnConsole(home, ["approve"]);
@@ -129,36 +125,27 @@ test("approve: a proposal awaiting approval (exit 6) is approved within its sess
   await c.waitFor(() => c.exitCode() !== null, "the process to exit");
   expect(c.exitCode()).toBe(0);
   expect(c.text()).toContain("final gate:");
-  const j = journalJson(home);
+  const j = await journalJson(home);
   expect(j.runs).toHaveLength(2);
   expect(j.runs[1]?.outcome).toBe("executed");
   expect(j.runs[1]?.approvals.at(-1)).toMatchObject({ decision: "approved", by: "operator" });
   expect(j.fills.length).toBeGreaterThan(0);
   // Decided: nothing is pending any more.
-  expect(() => execFileSync(process.execPath, [BIN, "--home", home, "approve"], { encoding: "utf8", stdio: "pipe" })).toThrow(/nothing to approve/);
+  const again = await twIn(home, ["approve"]);
+  expect(again.exitCode).not.toBe(0);
+  expect(again.stderr).toMatch(/nothing to approve/);
 }, 120_000);
 
-test("approve outside the proposal's session: expired, says so, nothing placed", () => {
+test("approve outside the proposal's session: expired, says so, nothing placed", async () => {
   const home = pendingHome();
-  const first = journalJson(home).runs[0]?.run_id ?? "";
+  const first = (await journalJson(home)).runs[0]?.run_id ?? "";
   // The next run opens the next session (the simulated broker's next day).
-  execFileSync(process.execPath, [BIN, "--home", home, "run", "--yes"], { encoding: "utf8", stdio: "pipe" });
-  let out = "";
-  let status = 0;
-  try {
-    execFileSync(process.execPath, [BIN, "--home", home, "approve", first], { encoding: "utf8", stdio: "pipe" });
-  } catch (e) {
-    out = String((e as { stderr: string }).stderr);
-    status = (e as { status: number }).status;
-  }
-  expect(status).toBe(2);
-  expect(out).toContain(`the proposal of run ${first}`);
-  expect(out).toContain("has expired");
-  expect(
-    journalJson(home)
-      .runs.find((r) => r.run_id === first)
-      ?.approvals.at(-1)?.decision,
-  ).toBe("awaiting");
+  expectExit(await twIn(home, ["run", "--yes"]), 0);
+  const late = await twIn(home, ["approve", first]);
+  expect(late.exitCode).toBe(2);
+  expect(late.stderr).toContain(`the proposal of run ${first}`);
+  expect(late.stderr).toContain("has expired");
+  expect((await journalJson(home)).runs.find((r) => r.run_id === first)?.approvals.at(-1)?.decision).toBe("awaiting");
 }, 90_000);
 
 test("Ctrl+C exits 130 on every screen: journal browser, kill-switch screen, approve; full screens restore the terminal", async () => {

@@ -5,16 +5,17 @@
  * journal says, not HALTED. The reconcile screen after adopting (keys one at a time) says the
  * journal and the broker agree, not the differences it opened with.
  */
-import { execFileSync } from "node:child_process";
 import { expect, test } from "vitest";
+import { expectExit, twIn } from "../e2e/helpers.js";
 import { strayBuy } from "../e2e/stray.js";
 import { runIn } from "../recovery/harness.js";
-import { BIN, freshHome, spawnConsole, terminalEnv } from "./helpers.js";
+import { freshHome, spawnConsole } from "./helpers.js";
 
-function state(home: string): { trading_state: string; trips: { reason: string }[] } {
-  const j = JSON.parse(execFileSync(process.execPath, [BIN, "--home", home, "journal", "--json"], { encoding: "utf8", env: terminalEnv(home) })) as {
-    state: { trading_state: string; trips: { reason: string }[] };
-  };
+/** The journal's state (`journal --json`), read in-process (only the screens under test need a terminal). */
+async function state(home: string): Promise<{ trading_state: string; trips: { reason: string }[] }> {
+  const r = await twIn(home, ["journal", "--json"]);
+  expectExit(r, 0);
+  const j = JSON.parse(r.stdout) as { state: { trading_state: string; trips: { reason: string }[] } };
   return j.state;
 }
 
@@ -45,7 +46,7 @@ async function tripOnScreen(home: string, reason: string, slowly: boolean) {
   await trip.waitFor(() => trip.exitCode() !== null, "exit");
   expect(trip.exitCode()).toBe(0);
   expect(trip.text()).toContain("kill switch tripped: recorded in the journal");
-  const halted = state(home);
+  const halted = await state(home);
   expect(halted.trading_state).toBe("HALTED");
   expect(halted.trips.at(-1)?.reason).toMatch(new RegExp(`^operator tripped the kill switch: ${reason}`));
 }
@@ -65,7 +66,7 @@ async function resetOnScreen(home: string, reason: string, slowly: boolean, smal
   await reset.waitForText("Step 2 of 2");
   await send(reset, `${reason}\r`, slowly);
   await reset.waitForText("✓ Kill switch reset");
-  const after = state(home).trading_state;
+  const after = (await state(home)).trading_state;
   expect(after).not.toBe("HALTED");
   const frame = lastFrom(reset.text(), "Kill switch · trading state");
   expect(frame).toMatch(new RegExp(`^Kill switch · trading state ${after}`));
@@ -79,7 +80,7 @@ async function resetOnScreen(home: string, reason: string, slowly: boolean, smal
 test("kill-switch screen: trips and resets, keys one at a time and in one chunk; after each the title is the journal's state", async () => {
   const home = freshHome();
   expect((await runIn(home)).summary.exitCode).toBe(0);
-  expect(state(home).trading_state).toBe("ACTIVE");
+  expect((await state(home)).trading_state).toBe("ACTIVE");
   await tripOnScreen(home, "fire drill", true);
   await resetOnScreen(home, "drill over", false);
   await tripOnScreen(home, "second drill", false);

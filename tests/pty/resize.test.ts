@@ -4,12 +4,11 @@
  * — no old-width header, value line, title or footer above it, no line re-wrapped from a wider frame
  * — and keys (one at a time and in one chunk) still work.
  */
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../agent/fake-openai-server.js";
-import { BIN, terminalEnv } from "./helpers.js";
+import { expectExit, twIn } from "../e2e/helpers.js";
 import { count, pause, screenHome, spawnScreen } from "./screen-helpers.js";
 
 type Screen = ReturnType<typeof spawnScreen>;
@@ -28,12 +27,9 @@ async function resizeTo(c: Screen, cols: number, quietMs = 300) {
   await c.settle(quietMs);
 }
 
-function runWithoutTerminal(home: string): void {
-  try {
-    execFileSync(process.execPath, [BIN, "--home", home, "run"], { stdio: ["ignore", "pipe", "pipe"], env: terminalEnv(home) });
-  } catch {
-    // exit 6: the proposal awaits approval
-  }
+/** A run without a terminal (in-process: no tty): its proposal awaits approval, exit 6. */
+async function runWithoutTerminal(home: string): Promise<void> {
+  expectExit(await twIn(home, ["run"]), 6);
 }
 
 let fake: FakeOpenAI | null = null;
@@ -111,7 +107,7 @@ test("run screen while the model thinks: 70 → 160 → 80 shows one header, the
 
 test("journal browser and kill-switch screen (alternate screen): 120 → 80 and 70 → 160 leave only the new frame; keys still work", async () => {
   const home = screenHome();
-  runWithoutTerminal(home);
+  await runWithoutTerminal(home);
 
   const j = spawnScreen(home, ["journal"], 120, 40);
   await j.waitForText("Journal ·");

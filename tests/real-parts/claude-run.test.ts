@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, expect, test } from "vitest";
 import { breakpointCount, type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
+import { expectExit, twIn } from "../e2e/helpers.js";
 
 const BIN = join(process.cwd(), "bin", "tradewarden.js");
 const KEY = "sk-ant-test-0123456789abcdef";
@@ -111,8 +112,12 @@ test("run --yes with Claude (real SDK against a loopback fake): a grounded order
   }
   const runId = readdirSync(join(home, "runs"))[0] as string;
   for (const f of readdirSync(join(home, "runs", runId))) expect(readFileSync(join(home, "runs", runId, f), "utf8")).not.toContain(KEY);
-  const audit = await execa(process.execPath, [BIN, "--home", home, "audit", runId], { env, reject: false });
+  // The audit and the journal read run in-process (twIn): only the run is a process under test here.
+  const inEnv = { ANTHROPIC_API_KEY: KEY, NO_COLOR: "1" };
+  const audit = await twIn(home, ["audit", runId], { env: inEnv });
   expect(audit.exitCode).toBe(0);
-  const journal = JSON.parse((await execa(process.execPath, [BIN, "--home", home, "journal", "--json"], { env })).stdout) as { runs: { cost_usd: number }[] };
+  const read = await twIn(home, ["journal", "--json"], { env: inEnv });
+  expectExit(read, 0);
+  const journal = JSON.parse(read.stdout) as { runs: { cost_usd: number }[] };
   expect(journal.runs[0]?.cost_usd).toBeCloseTo(0.0096, 6);
 }, 60_000);

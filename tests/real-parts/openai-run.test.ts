@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, expect, test } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../agent/fake-openai-server.js";
+import { expectExit, twIn } from "../e2e/helpers.js";
 
 const BIN = join(process.cwd(), "bin", "tradewarden.js");
 const CANARY = "sk-proj-CANARY-7f3e9a1c5b2d4e6f8a0b";
@@ -115,7 +116,10 @@ test("run --yes --json on an OpenAI-compatible endpoint: a grounded order is pla
   expect(replay.stderr).toBe("");
   expect(replay.exitCode).toBe(0);
   expect(fake.requests).toHaveLength(3);
-  const journal = JSON.parse((await execa(process.execPath, [BIN, "--home", home, "journal", "--json"], { env })).stdout) as { runs: { cost_usd: number }[] };
+  // The journal read runs in-process (twIn): its output holds no key check, and it needs no process of its own.
+  const read = await twIn(home, ["journal", "--json"], { env: { OPENAI_API_KEY: CANARY, NO_COLOR: "1" } });
+  expectExit(read, 0);
+  const journal = JSON.parse(read.stdout) as { runs: { cost_usd: number }[] };
   expect(journal.runs[0]?.cost_usd).toBeCloseTo(0.001455, 9);
   for (const out of [audit, replay]) expect(`${out.stdout}${out.stderr}`).not.toContain(CANARY);
 }, 90_000);

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, expect, test } from "vitest";
 import { type Behaviour, type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
+import { twIn } from "../e2e/helpers.js";
 
 const BIN = join(process.cwd(), "bin", "tradewarden.js");
 const KEY = "sk-ant-test-0123456789abcdef";
@@ -39,11 +40,15 @@ function home(url: string): string {
   return dir;
 }
 
+/** The runs are spawned: their stderr, as a process writes it, must stay empty. */
 function cli(dir: string, args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: KEY, NO_COLOR: "1" };
   delete env.TRADEWARDEN_HOME;
   return execa(process.execPath, [BIN, "--home", dir, ...args], { env, reject: false, stdin: "ignore" });
 }
+
+/** A read of what a run recorded (audit, replay) needs no process of its own: in-process. */
+const cliIn = (dir: string, args: string[]) => twIn(dir, args, { env: { ANTHROPIC_API_KEY: KEY, NO_COLOR: "1" } });
 
 function onlyRun(dir: string): { id: string; events: Record<string, unknown>[] } {
   const id = readdirSync(join(dir, "runs"))[0] as string;
@@ -102,10 +107,10 @@ test("a model repeating a refused call: the run stops after the repair budget, s
   expect(cycle.model.agent_outcome).toBe("repair_budget");
 
   // The run audits clean and replays with identical requests to the same outcome.
-  const audit = await cli(looping, ["audit", run.id]);
+  const audit = await cliIn(looping, ["audit", run.id]);
   expect(audit.stdout + audit.stderr).not.toMatch(/finding/i);
   expect(audit.exitCode).toBe(0);
-  const replay = await cli(looping, ["replay", run.id]);
+  const replay = await cliIn(looping, ["replay", run.id]);
   expect(replay.stdout).toContain("3 model call(s) replayed with identical requests; outcome repair_budget (recorded repair_budget)");
   expect(replay.exitCode).toBe(0);
 }, 90_000);

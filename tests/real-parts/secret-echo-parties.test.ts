@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { auditRunDir } from "../../src/records/audit.js";
 import { type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
 import { startFakeOpenAI } from "../agent/fake-openai-server.js";
-import { cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
+import { cleanupHomes, expectExit, freshHome, tw, twIn } from "../e2e/helpers.js";
 import { echoAll, leaksOf } from "../fixtures/secret-forms.js";
 import { type FakeTavily, startFakeTavily } from "../research/fake-tavily.js";
 
@@ -120,7 +120,8 @@ describe("keys echoed by the model and the search provider, in every form", () =
       .join("\n");
     expect(texts.split('"type":"model.text"').length).toBeGreaterThan(20);
     expect(auditRunDir(join(home, "runs", runId), env)).toEqual([]);
-    const audit = await tw(home, ["audit", runId], { env });
+    // The audit command (in-process: its exit is what is checked here, not a process's output) agrees.
+    const audit = await twIn(home, ["audit", runId], { env });
     expectExit(audit, 0);
   }, 90_000);
 });

@@ -1,16 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { expect, test } from "vitest";
+import { twIn } from "../e2e/helpers.js";
 
 test("run --json refused before it starts (bad config) still answers with one JSON line, exit 2, and runs nothing", async () => {
   const home = mkdtempSync(join(tmpdir(), "tw-refused-"));
   try {
     writeFileSync(join(home, "tradewarden.toml"), "[limits]\nmax_position_pct = 150\n");
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    delete env.TRADEWARDEN_HOME;
-    const r = await execa(process.execPath, ["bin/tradewarden.js", "--home", home, "run", "--yes", "--json"], { env, reject: false });
+    // In-process (the refusal is what the command answers; no process of its own is under test).
+    const r = await twIn(home, ["run", "--yes", "--json"]);
     expect(r.exitCode).toBe(2);
     const lines = r.stdout.trim().split("\n");
     expect(lines).toHaveLength(1);

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { expect, test } from "vitest";
+import { twIn } from "../e2e/helpers.js";
 import { simulatedSessionClock, wallClock } from "../../src/run/session-clock.js";
 
 test("the simulated session clock is the trading day's noon in the account's zone, advancing with the wall clock", () => {
@@ -19,13 +19,8 @@ test("simulating across a month boundary: the monthly quota counts the trading d
   const home = mkdtempSync(join(tmpdir(), "tw-quota-"));
   try {
     writeFileSync(join(home, "tradewarden.toml"), "[limits]\nmax_orders_per_month = 1\n[broker.sim]\nstart_date = 2007-01-03\n");
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    delete env.ANTHROPIC_API_KEY;
-    delete env.TRADEWARDEN_HOME;
-    const r = await execa(process.execPath, ["bin/tradewarden.js", "--home", home, "simulate", "--from", "2007-01-03", "--to", "2007-03-30", "--json"], {
-      env,
-      reject: false,
-    });
+    // In-process (twIn drops ANTHROPIC_API_KEY and TRADEWARDEN_HOME from the environment, as the spawned child's did).
+    const r = await twIn(home, ["simulate", "--from", "2007-01-03", "--to", "2007-03-30", "--json"]);
     expect(r.exitCode).toBe(0);
     const runs = r.stdout
       .trim()
