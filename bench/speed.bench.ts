@@ -34,7 +34,8 @@ function baseBuild(): string | undefined {
   try {
     const sha = execFileSync("git", ["rev-parse", BASE_REF], { cwd: ROOT, encoding: "utf8" }).trim();
     const dir = join(tmpdir(), `tw-bench-base-${sha.slice(0, 12)}`);
-    if (existsSync(join(dir, "dist", "cli.js"))) return dir;
+    // Reused while whole: its node_modules link may name a checkout since removed (another worktree's).
+    if (existsSync(join(dir, "dist", "cli.js")) && existsSync(join(dir, "node_modules"))) return dir;
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const tar = execFileSync("git", ["archive", sha, "bin", "scripts", "src", "data", "package.json", "tsconfig.json"], { cwd: ROOT, maxBuffer: 1 << 30 });
