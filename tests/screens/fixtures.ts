@@ -1,6 +1,10 @@
-/** Shared fixtures of the screen tests: a journal with three runs, one run's detail, an account history. */
+/** Shared fixtures of the screen tests: a journal with three runs, one run's detail, an account history, an approval on screen. */
+import type { EventSink } from "../../src/run/event-sink.js";
+import { ApprovalQueue } from "../../src/screens/approval-queue.js";
 import type { JournalBrowserSource, JournalRunDetail, JournalRunSummary } from "../../src/screens/journal-data.js";
-import { ev, fakeGate, order, resetSeq } from "./helpers.js";
+import { type Mounted, mountRunConsole } from "../../src/screens/run-app.js";
+import type { io } from "./fake-terminal.js";
+import { ev, fakeGate, fakeRequest, order, resetSeq, waitFor } from "./helpers.js";
 
 export const runs: JournalRunSummary[] = [
   {
@@ -82,3 +86,41 @@ export const source = (): JournalBrowserSource => ({
     base_currency: "USD",
   }),
 });
+
+/** An account holding MSFT, with one fill: what the approval screens are shown over. */
+const approvalPortfolio = {
+  currency: "USD",
+  cash: 12_345.67,
+  value: 101_234.56,
+  holdings: [{ symbol: "MSFT", quantity: 120, price: 205.1, value: 24_612, weight: 0.2431, cost_basis: 23_000, unrealised_pnl: 1_612, currency: "USD" }],
+  last_fills: [{ at: "2026-02-27T15:00:00Z", run_id: "run-0", trading_day: "2026-02-27", symbol: "MSFT", side: "BUY" as const, quantity: 120, price: 191.67 }],
+};
+
+/**
+ * The run console mounted over `sink` (its account valued), asked to approve three orders (a buy,
+ * a sell of the holding, a buy): resolves with the approval screen's last frame. The app is added
+ * to `mounted` for the caller's cleanup.
+ */
+export async function approvalOnScreen(sink: EventSink, t: ReturnType<typeof io>, mounted: Mounted[]): Promise<string> {
+  sink.emit({
+    type: "valuation",
+    value: 101_234.56,
+    cash: 12_345.67,
+    peak: 103_000,
+    drawdown_pct: 1.71,
+    max_drawdown_pct: 25,
+    trading_state: "ACTIVE",
+    orders_used: 3,
+    orders_left: 7,
+    first_of_run: true,
+    portfolio: approvalPortfolio,
+  });
+  const queue = new ApprovalQueue();
+  mounted.push(mountRunConsole({ subscribe: (l) => sink.subscribe(l), replay: sink.events, queue, onInterrupt: () => {}, ...t.opts }));
+  const req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "SELL", 20, 201), order("TSLA", "BUY", 3, 60)], { holdings: { MSFT: 120 } });
+  req.portfolio = approvalPortfolio;
+  req.tradingDay = "2026-03-02";
+  void queue.decide(req);
+  await waitFor(() => t.stdout.lastFrameWith("Approve orders?") !== "", 3000, "the approval screen");
+  return t.stdout.lastFrameWith("Approve orders?");
+}

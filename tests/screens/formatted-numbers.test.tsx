@@ -7,17 +7,16 @@ import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import { bindingHash, SIDE_OF, type StandingOrder, type StandingType } from "../../src/journal/standing-orders.js";
 import { EventSink } from "../../src/run/event-sink.js";
-import { ApprovalQueue } from "../../src/screens/approval-queue.js";
 import { AccountBody } from "../../src/screens/journal-chart.js";
 import { JournalScreen } from "../../src/screens/JournalScreen.js";
 import { KillSwitchScreen } from "../../src/screens/KillSwitchScreen.js";
 import { ReconcileScreen } from "../../src/screens/ReconcileScreen.js";
-import { type Mounted, mountRunConsole } from "../../src/screens/run-app.js";
+import type { Mounted } from "../../src/screens/run-app.js";
 import { StandingApprovalScreen } from "../../src/screens/StandingApprovalScreen.js";
 import { findingsText } from "../util/unformatted.js";
 import { io } from "./fake-terminal.js";
-import { source } from "./fixtures.js";
-import { fakeRequest, KEY, order, sendInputAndWaitForChange, waitFor, waitForFrame } from "./helpers.js";
+import { approvalOnScreen, source } from "./fixtures.js";
+import { KEY, sendInputAndWaitForChange, waitForFrame } from "./helpers.js";
 import { scenarioEvents } from "./scenario.js";
 
 const mounted: Mounted[] = [];
@@ -48,42 +47,13 @@ function standing(id: string, type: StandingType, trigger: number): StandingOrde
   return { ...o, binding_hash: bindingHash(o) };
 }
 
-const portfolio = {
-  currency: "USD",
-  cash: 12_345.67,
-  value: 101_234.56,
-  holdings: [{ symbol: "MSFT", quantity: 120, price: 205.1, value: 24_612, weight: 0.2431, cost_basis: 23_000, unrealised_pnl: 1_612, currency: "USD" }],
-  last_fills: [{ at: "2026-02-27T15:00:00Z", run_id: "run-0", trading_day: "2026-02-27", symbol: "MSFT", side: "BUY" as const, quantity: 120, price: 191.67 }],
-};
-
 describe("no screen shows an unformatted number or time", () => {
   it("the run console and its approval screen", async () => {
     const t = io(120, 50);
     const sink = new EventSink();
     sink.runId = "20260302T140000Z-abcdef";
     for (const e of scenarioEvents(40)) if (e.type !== "run.finished") sink.emit(e);
-    sink.emit({
-      type: "valuation",
-      value: 101_234.56,
-      cash: 12_345.67,
-      peak: 103_000,
-      drawdown_pct: 1.71,
-      max_drawdown_pct: 25,
-      trading_state: "ACTIVE",
-      orders_used: 3,
-      orders_left: 7,
-      first_of_run: true,
-      portfolio,
-    });
-    const queue = new ApprovalQueue();
-    const app = mountRunConsole({ subscribe: (l) => sink.subscribe(l), replay: sink.events, queue, onInterrupt: () => {}, ...t.opts });
-    mounted.push(app);
-    const req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "SELL", 20, 201), order("TSLA", "BUY", 3, 60)], { holdings: { MSFT: 120 } });
-    req.portfolio = portfolio;
-    req.tradingDay = "2026-03-02";
-    void queue.decide(req);
-    await waitFor(() => t.stdout.lastFrameWith("Approve orders?") !== "", 3000, "the approval screen");
-    expect(findingsText("approval", t.stdout.lastFrameWith("Approve orders?"))).toBe("");
+    expect(findingsText("approval", await approvalOnScreen(sink, t, mounted))).toBe("");
   });
 
   it("the journal: runs list, a run's detail and the account chart", async () => {

@@ -6,25 +6,16 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { EventSink } from "../../src/run/event-sink.js";
-import { ApprovalQueue } from "../../src/screens/approval-queue.js";
-import { type Mounted, mountJournal, mountRunConsole } from "../../src/screens/run-app.js";
+import { type Mounted, mountJournal } from "../../src/screens/run-app.js";
 import { io } from "./fake-terminal.js";
-import { source } from "./fixtures.js";
-import { fakeRequest, order, waitFor } from "./helpers.js";
+import { approvalOnScreen, source } from "./fixtures.js";
+import { waitFor } from "./helpers.js";
 
 const WIDTHS = [70, 80, 120, 200] as const;
 const mounted: Mounted[] = [];
 afterEach(async () => {
   for (const m of mounted.splice(0)) m.unmount();
 });
-
-const portfolio = {
-  currency: "USD",
-  cash: 12_345.67,
-  value: 101_234.56,
-  holdings: [{ symbol: "MSFT", quantity: 120, price: 205.1, value: 24_612, weight: 0.2431, cost_basis: 23_000, unrealised_pnl: 1_612, currency: "USD" }],
-  last_fills: [{ at: "2026-02-27T15:00:00Z", run_id: "run-0", trading_day: "2026-02-27", symbol: "MSFT", side: "BUY" as const, quantity: 120, price: 191.67 }],
-};
 
 async function approvalAt(columns: number): Promise<string[]> {
   const t = io(columns, 40);
@@ -39,31 +30,8 @@ async function approvalAt(columns: number): Promise<string[]> {
     broker: { kind: "sim", account_id: "SIM-000001", endpoint: "sim:x" },
     base_currency: "USD",
   });
-  sink.emit({
-    type: "valuation",
-    value: 101_234.56,
-    cash: 12_345.67,
-    peak: 103_000,
-    drawdown_pct: 1.71,
-    max_drawdown_pct: 25,
-    trading_state: "ACTIVE",
-    orders_used: 3,
-    orders_left: 7,
-    first_of_run: true,
-    portfolio,
-  });
-  const queue = new ApprovalQueue();
-  const app = mountRunConsole({ subscribe: (l) => sink.subscribe(l), replay: sink.events, queue, onInterrupt: () => {}, ...t.opts });
-  mounted.push(app);
-  const req = fakeRequest([order("AAPL", "BUY", 10, 100), order("MSFT", "SELL", 20, 201), order("TSLA", "BUY", 3, 60)], { holdings: { MSFT: 120 } });
-  req.portfolio = portfolio;
-  req.tradingDay = "2026-03-02";
-  void queue.decide(req);
-  await waitFor(() => t.stdout.lastFrameWith("Approve orders?") !== "", 3000, "the approval screen");
-  return t.stdout
-    .lastFrameWith("Approve orders?")
-    .split("\n")
-    .map((l) => l.trimEnd());
+  const frame = await approvalOnScreen(sink, t, mounted);
+  return frame.split("\n").map((l) => l.trimEnd());
 }
 
 async function journalAt(columns: number): Promise<string[]> {
