@@ -108,29 +108,34 @@ describe("trigger rules", () => {
   });
 });
 
+/** Run r0 on 2024-01-05 bought `quantity` ALFA at 100 (filled), so the journal holds it. */
+async function holdAlfa(j: Awaited<ReturnType<typeof freshJournal>>, quantity: number): Promise<void> {
+  await j.startRun({
+    run_id: "r0",
+    mode: "paper",
+    trading_day: "2024-01-05",
+    at: "2024-01-05T14:00:00Z",
+    model: { provider: "scripted", id: "x" },
+    broker: { kind: "sim", account_id: "s", endpoint: "local" },
+  });
+  await j.recordOrderIntent({
+    run_id: "r0",
+    client_order_id: "c1",
+    index: 0,
+    symbol: "ALFA",
+    side: "BUY",
+    quantity,
+    limit_price: 100,
+    at: "2024-01-05T14:30:00Z",
+  });
+  await j.recordOrderUpdate("c1", { status: "accepted", broker_order_id: "b1", at: "2024-01-05T14:30:00Z" });
+  await j.bookFill("c1", { fill_id: "f1", symbol: "ALFA", side: "BUY", quantity, price: 100, commission: 0, fx_to_base: 1, at: "2024-01-05T14:31:00Z" });
+}
+
 describe("fireStandingOrders", () => {
   it("no second wave for standing orders: a fired buy only a fired sell's proceeds would pay for is blocked, the sell goes ahead", async () => {
     const j = await freshJournal({ capital: 10_000 });
-    await j.startRun({
-      run_id: "r0",
-      mode: "paper",
-      trading_day: "2024-01-05",
-      at: "2024-01-05T14:00:00Z",
-      model: { provider: "scripted", id: "x" },
-      broker: { kind: "sim", account_id: "s", endpoint: "local" },
-    });
-    await j.recordOrderIntent({
-      run_id: "r0",
-      client_order_id: "c1",
-      index: 0,
-      symbol: "ALFA",
-      side: "BUY",
-      quantity: 99,
-      limit_price: 100,
-      at: "2024-01-05T14:30:00Z",
-    });
-    await j.recordOrderUpdate("c1", { status: "accepted", broker_order_id: "b1", at: "2024-01-05T14:30:00Z" });
-    await j.bookFill("c1", { fill_id: "f1", symbol: "ALFA", side: "BUY", quantity: 99, price: 100, commission: 0, fx_to_base: 1, at: "2024-01-05T14:31:00Z" });
+    await holdAlfa(j, 99);
     // Cash 100: the buy (2,000) needs the stop-loss sell's proceeds.
     await arm(j, [standing("so-1", "buy_limit_below", 101, { quantity: 20 }), standing("so-2", "stop_loss", 101, { quantity: 99, limit_price: 99.5 })]);
     const { report, events, placed } = await fire(j);
@@ -145,26 +150,7 @@ describe("fireStandingOrders", () => {
 
   it("in REDUCING a fired buy is blocked by the final gate and not placed; a fired sell of a holding goes ahead", async () => {
     const j = await freshJournal({ capital: 10_000, reducing: 2 });
-    await j.startRun({
-      run_id: "r0",
-      mode: "paper",
-      trading_day: "2024-01-05",
-      at: "2024-01-05T14:00:00Z",
-      model: { provider: "scripted", id: "x" },
-      broker: { kind: "sim", account_id: "s", endpoint: "local" },
-    });
-    await j.recordOrderIntent({
-      run_id: "r0",
-      client_order_id: "c1",
-      index: 0,
-      symbol: "ALFA",
-      side: "BUY",
-      quantity: 10,
-      limit_price: 100,
-      at: "2024-01-05T14:30:00Z",
-    });
-    await j.recordOrderUpdate("c1", { status: "accepted", broker_order_id: "b1", at: "2024-01-05T14:30:00Z" });
-    await j.bookFill("c1", { fill_id: "f1", symbol: "ALFA", side: "BUY", quantity: 10, price: 100, commission: 0, fx_to_base: 1, at: "2024-01-05T14:31:00Z" });
+    await holdAlfa(j, 10);
     await j.trip({ run_id: "r0", at: "2024-01-06T14:00:00Z", value: 8000, peak: 10_000, drawdown_pct: 20, reason: "test" });
     await j.reset({ at: "2024-01-07T14:00:00Z", who: "alice", reason: "reviewed", value: 9000, reducing_runs: 2 });
     expect(j.tradingState()).toBe("REDUCING");
