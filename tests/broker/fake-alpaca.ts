@@ -19,6 +19,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";
 import { echoAll } from "../fixtures/secret-forms.js";
 
 export interface FakeOrder {
@@ -336,4 +338,21 @@ export class FakeAlpaca {
     }
     json(404, { code: 40410000, message: "not found" });
   }
+}
+
+/**
+ * A fake Alpaca for a whole test file: started before its tests with the test-only loopback opt-in
+ * (src/broker/loopback.ts; the environment cannot allow it), stopped and the opt-in withdrawn after.
+ */
+export function fakeAlpacaForFile(opts: FakeAlpacaOptions): FakeAlpaca {
+  const fake = new FakeAlpaca(opts);
+  beforeAll(async () => {
+    (globalThis as Record<symbol, unknown>)[LOOPBACK_BROKER_FOR_TESTS] = true;
+    await fake.start();
+  });
+  afterAll(async () => {
+    delete (globalThis as Record<symbol, unknown>)[LOOPBACK_BROKER_FOR_TESTS];
+    await fake.stop();
+  });
+  return fake;
 }

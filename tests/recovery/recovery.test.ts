@@ -13,10 +13,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { setTestFaults } from "../../src/util/test-fault.js";
-import { FakeAlpaca } from "../broker/fake-alpaca.js";
+import { fakeAlpacaForFile } from "../broker/fake-alpaca.js";
 import { ALPACA_ENV, KEY, SECRET, SYMBOLS, WAIT_S, alpacaHome, postedOnce } from "./alpaca-home.js";
 import { type CrashPoint, cleanupTempHomes, crashAt, expectAgreement, ofType, runIn, tempHome } from "./harness.js";
 
@@ -94,15 +93,7 @@ describe("a run on the simulated broker cut short, then the next run", () => {
   });
 });
 
-const fake = new FakeAlpaca({ key: KEY, secret: SECRET });
-beforeAll(async () => {
-  (globalThis as Record<symbol, unknown>)[LOOPBACK_BROKER_FOR_TESTS] = true;
-  await fake.start();
-});
-afterAll(async () => {
-  (globalThis as Record<symbol, unknown>)[LOOPBACK_BROKER_FOR_TESTS] = undefined;
-  await fake.stop();
-});
+const fake = fakeAlpacaForFile({ key: KEY, secret: SECRET });
 const fresh = () => {
   fake.reset();
   for (const s of SYMBOLS) fake.fillAtLimit.add(s);

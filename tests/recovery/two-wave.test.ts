@@ -8,11 +8,10 @@
  */
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";
+import { afterAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.js";
 import { createAccountServices } from "../../src/run/services.js";
-import { FakeAlpaca } from "../broker/fake-alpaca.js";
+import { fakeAlpacaForFile } from "../broker/fake-alpaca.js";
 import { ALPACA_ENV, KEY, SECRET, SYMBOLS, alpacaHome, postedOnce } from "./alpaca-home.js";
 import { cleanupTempHomes, expectAgreement, ofType, type RunOptions, runIn, tempHome } from "./harness.js";
 import { cents, PlannedModel, type PlanView } from "./planned-model.js";
@@ -181,15 +180,7 @@ async function crashBetweenWaves(home: string, onRun: (runId: string) => void, e
   await Promise.race([hit, run.then((r) => Promise.reject(new Error(`the run ended (${r.summary.outcome}: ${r.summary.message}) before the second wave`)))]);
 }
 
-const fake = new FakeAlpaca({ key: KEY, secret: SECRET });
-beforeAll(async () => {
-  (globalThis as Record<symbol, unknown>)[LOOPBACK_BROKER_FOR_TESTS] = true;
-  await fake.start();
-});
-afterAll(async () => {
-  (globalThis as Record<symbol, unknown>)[LOOPBACK_BROKER_FOR_TESTS] = undefined;
-  await fake.stop();
-});
+const fake = fakeAlpacaForFile({ key: KEY, secret: SECRET });
 
 /** An Alpaca home holding AAA bought with (almost) all the cash. */
 async function alpacaHolding() {

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import type { ProposedOrder } from "../../src/core/domain.js";
 import type { ApprovalDecision, Approver } from "../../src/run/approval.js";
 import { AutoApprover } from "../../src/run/approval.js";
@@ -20,8 +20,7 @@ import { createRunServices, accountDeps } from "../../src/run/services.js";
 import { buildTradecatCycle } from "../../src/run/tradecat.js";
 import { TRADECAT_FILE } from "../../src/run/tradecat-export.js";
 import { tradecatProblems, tradecatSchema } from "../../src/run/tradecat-rules.js";
-import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";
-import { FakeAlpaca } from "../broker/fake-alpaca.js";
+import { fakeAlpacaForFile } from "../broker/fake-alpaca.js";
 
 /** The seed file, where the planning repository sits beside this one (it does not on a bare CI clone). */
 const SEED = [
@@ -80,16 +79,8 @@ describe("the seed's schema", () => {
 });
 
 const homes: string[] = [];
-let alpaca: FakeAlpaca;
-beforeAll(async () => {
-  // The test-only opt-in for a loopback broker (src/broker/loopback.ts); the environment cannot allow it.
-  (globalThis as Record<symbol, unknown>)[LOOPBACK_BROKER_FOR_TESTS] = true;
-  alpaca = new FakeAlpaca({ key: "PKTESTKEY", secret: "test-secret-value" });
-  await alpaca.start();
-});
-afterAll(async () => {
-  delete (globalThis as Record<symbol, unknown>)[LOOPBACK_BROKER_FOR_TESTS];
-  await alpaca.stop();
+const alpaca = fakeAlpacaForFile({ key: "PKTESTKEY", secret: "test-secret-value" });
+afterAll(() => {
   for (const h of homes) rmSync(h, { recursive: true, force: true });
 });
 
