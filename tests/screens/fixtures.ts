@@ -1,6 +1,7 @@
 /** Shared fixtures of the screen tests: a journal with three runs, one run's detail, an account history, an approval on screen. */
 import type { EventSink } from "../../src/run/event-sink.js";
 import { ApprovalQueue } from "../../src/screens/approval-queue.js";
+import type { KillSwitchFacts } from "../../src/screens/KillSwitchScreen.js";
 import type { JournalBrowserSource, JournalRunDetail, JournalRunSummary } from "../../src/screens/journal-data.js";
 import { type Mounted, mountRunConsole } from "../../src/screens/run-app.js";
 import type { io } from "./fake-terminal.js";
@@ -124,3 +125,19 @@ export async function approvalOnScreen(sink: EventSink, t: ReturnType<typeof io>
   await waitFor(() => t.stdout.lastFrameWith("Approve orders?") !== "", 3000, "the approval screen");
   return t.stdout.lastFrameWith("Approve orders?");
 }
+
+/** A halted account: the kill switch tripped at 11% against a 10% limit, its liquidation partial. */
+export const halted: KillSwitchFacts = {
+  trading_state: "HALTED",
+  base_currency: "USD",
+  tripped_at: "2026-03-02T15:30:00Z",
+  run_id: "run-7",
+  value_at_trip: 89_000,
+  peak: 100_000,
+  drawdown_pct: 11,
+  limit_pct: 10,
+  reason: "drawdown 11.00% reached the 10% limit",
+  liquidation: { status: "partial", detail: "TSLA 3 unsold" },
+  current_value: 88_500,
+  reducing_runs_after_reset: 3,
+};

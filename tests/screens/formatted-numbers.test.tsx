@@ -15,7 +15,7 @@ import type { Mounted } from "../../src/screens/run-app.js";
 import { StandingApprovalScreen } from "../../src/screens/StandingApprovalScreen.js";
 import { findingsText } from "../util/unformatted.js";
 import { io } from "./fake-terminal.js";
-import { approvalOnScreen, source } from "./fixtures.js";
+import { approvalOnScreen, halted, source } from "./fixtures.js";
 import { KEY, sendInputAndWaitForChange, waitForFrame } from "./helpers.js";
 import { scenarioEvents } from "./scenario.js";
 
@@ -82,21 +82,7 @@ describe("no screen shows an unformatted number or time", () => {
     const f =
       render(
         <KillSwitchScreen
-          facts={{
-            trading_state: "HALTED",
-            base_currency: "USD",
-            tripped_at: "2026-03-02T15:30:00.123Z",
-            trading_day: "2026-03-02",
-            run_id: "run-7",
-            value_at_trip: 89_000,
-            peak: 100_000,
-            drawdown_pct: 11,
-            limit_pct: 10,
-            reason: "drawdown 11.00% reached the 10% limit",
-            liquidation: { status: "partial", detail: "TSLA 3 unsold" },
-            current_value: 88_500,
-            reducing_runs_after_reset: 3,
-          }}
+          facts={{ ...halted, tripped_at: "2026-03-02T15:30:00.123Z", trading_day: "2026-03-02" }}
           onReset={async () => {}}
           onExit={() => {}}
           onInterrupt={() => {}}

@@ -1,24 +1,10 @@
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type KillSwitchFacts, KillSwitchScreen } from "../../src/screens/KillSwitchScreen.js";
+import { halted } from "./fixtures.js";
 import { KEY, sendInputAndWaitForChange, typeText, waitForFrame } from "./helpers.js";
 
 afterEach(() => cleanup());
-
-const halted: KillSwitchFacts = {
-  trading_state: "HALTED",
-  base_currency: "USD",
-  tripped_at: "2026-03-02T15:30:00Z",
-  run_id: "run-7",
-  value_at_trip: 89_000,
-  peak: 100_000,
-  drawdown_pct: 11,
-  limit_pct: 10,
-  reason: "drawdown 11.00% reached the 10% limit",
-  liquidation: { status: "partial", detail: "TSLA 3 unsold" },
-  current_value: 88_500,
-  reducing_runs_after_reset: 3,
-};
 
 function setup(facts: KillSwitchFacts = halted, onReset = vi.fn(async (_a: { reason: string }) => {})) {
   const onExit = vi.fn();
