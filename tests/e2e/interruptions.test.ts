@@ -121,10 +121,11 @@ describe("the first run of a fresh home cut short: the journal heals from its lo
     expect(existsSync(join(home, "journal.json"))).toBe(false);
     expect(readFileSync(join(home, "journal.log.jsonl"), "utf8")).toMatch(/"t":"init"/);
     // before the fix: "the journal … cannot be read …; restore it from a backup"
-    // A process of its own: the journal's load notice goes to the process's stderr (src/journal/load.ts), not a command's io.
-    const next = await tw(home, ["run", "--yes"]);
+    // In-process: the journal's load notice is said on the command's stderr (noticeTo(io.stderr)).
+    const next = await twIn(home, ["run", "--yes"]);
     expectExit(next, 0);
-    expect(String(next.stderr)).toMatch(/journal\.json was missing .*rebuilt from .*journal\.log\.jsonl \(1 events\)/);
+    expect(next.stderr).toMatch(/journal\.json was missing .*rebuilt from .*journal\.log\.jsonl \(1 events\)/);
+    expect(next.stray).toBe("");
     expectExit(await twIn(home, ["journal", "verify"]), 0);
     await expectAgreement(home);
   }, 90_000);
