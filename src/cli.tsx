@@ -19,6 +19,7 @@ import { TwError } from "./core/errors.js";
 import { homeProblem } from "./util/home-check.js";
 import { packageVersion, resolveHome } from "./util/paths.js";
 import { registerSecretEnv } from "./core/redact.js";
+import { beginCommandInterrupts, interruptReceived } from "./commands/interrupts.js";
 
 /** The io of the command `main` is running: the process's (bin/tradewarden.js), or a caller's (tests run commands in-process). */
 let current: CommandIO | undefined;
@@ -356,11 +357,13 @@ configCmd
 export async function main(argv: readonly string[], callerIo: CommandIO): Promise<number> {
   current = callerIo;
   exitCode = EXIT.OK;
+  beginCommandInterrupts();
   // Every secret in the environment is known to the redactor before anything is printed or written.
   registerSecretEnv(callerIo.env);
   try {
     await program.parseAsync([...argv]);
-    return exitCode;
+    // Every interrupted command answers 130, whenever its signal came (as its process exits).
+    return interruptReceived() ? EXIT.INTERRUPTED : exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.OK;

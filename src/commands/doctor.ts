@@ -2,6 +2,7 @@
  * `tradewarden doctor [--json] [--ping]`: what is wrong with this set-up and how to fix it. Each
  * check ✔ or ✖ (with its fix on the next line); exit 0 only when every check passes, 1 otherwise.
  */
+import { noticeTo } from "../journal/load.js";
 import { type DoctorReport, runDoctor } from "../run/doctor/index.js";
 import { EXIT } from "../core/exit-codes.js";
 import type { CommandIO } from "./io.js";
@@ -23,7 +24,7 @@ export function formatDoctor(report: DoctorReport): string {
 }
 
 export async function cmdDoctor(opts: { home: string; json: boolean; ping: boolean }, io: CommandIO): Promise<number> {
-  const report = await runDoctor({ home: opts.home, env: io.env, ping: opts.ping });
+  const report = await runDoctor({ home: opts.home, env: io.env, ping: opts.ping, notice: noticeTo(io.stderr) });
   io.stdout(opts.json ? `${JSON.stringify(report)}\n` : formatDoctor(report));
   return report.ok ? EXIT.OK : EXIT.INTERNAL_ERROR;
 }

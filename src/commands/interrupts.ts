@@ -14,9 +14,19 @@ const INTERRUPT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 let received: string | null = null;
 let claims = 0;
 
-/** The first interrupting signal this process received, if any. */
+/** The first interrupting signal the current command received, if any. */
 export function interruptReceived(): string | null {
   return received;
+}
+
+/**
+ * Starts a command's interrupt state afresh (src/cli.tsx `main`, before it parses): a command run in
+ * a process after another one (tests run commands in-process) is not stopped by the signal that
+ * stopped the one before it. A process's single command loses nothing: a signal that arrives while
+ * nothing has claimed the interrupts ends the process at once, so none is pending when it starts.
+ */
+export function beginCommandInterrupts(): void {
+  received = null;
 }
 
 /**

@@ -216,10 +216,11 @@ function journalBrowserSource(journal: Journal, home: string, maxDrawdownPct: nu
 /** `tradewarden journal` without --json: the browser on a terminal, a plain runs table otherwise. */
 export async function cmdJournalBrowse(
   opts: { home: string; timezone: string; maxDrawdownPct: number; interactive: boolean; env: NodeJS.ProcessEnv },
-  io: { stdout: (s: string) => void },
+  io: { stdout: (s: string) => void; stderr: (s: string) => void },
 ): Promise<number> {
   const { openJournal } = await import("../journal/journal.js");
-  const journal = await openJournal(opts.home, { timezone: opts.timezone, readOnly: true });
+  const { noticeTo } = await import("../journal/load.js");
+  const journal = await openJournal(opts.home, { timezone: opts.timezone, readOnly: true, notice: noticeTo(io.stderr) });
   const source = journalBrowserSource(journal, opts.home, opts.maxDrawdownPct);
   if (opts.interactive) {
     prepareInkForTerminal();

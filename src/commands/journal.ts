@@ -1,5 +1,6 @@
 /** `tradewarden journal --json` and `tradewarden journal verify`. Both only read (no lock needed). */
 import { openJournal } from "../journal/journal.js";
+import { noticeTo } from "../journal/load.js";
 import { decidedBy } from "../journal/decided.js";
 import { fromMinor } from "../core/money.js";
 import { isIsoDay } from "../market/calendar.js";
@@ -27,7 +28,7 @@ export async function cmdJournalJson(args: { home: string; run?: string; from?: 
   try {
     checkDayRange(args);
     const timezone = args.timezone ?? "UTC";
-    const j = await openJournal(args.home, { timezone, readOnly: true });
+    const j = await openJournal(args.home, { timezone, readOnly: true, notice: noticeTo(io.stderr) });
     const all = j.runs();
     const runId =
       args.run === undefined
@@ -89,7 +90,7 @@ export async function cmdJournalJson(args: { home: string; run?: string; from?: 
 
 export async function cmdJournalVerify(args: { home: string; timezone?: string }, io: CommandIO): Promise<number> {
   try {
-    const j = await openJournal(args.home, { timezone: args.timezone ?? "UTC", readOnly: true });
+    const j = await openJournal(args.home, { timezone: args.timezone ?? "UTC", readOnly: true, notice: noticeTo(io.stderr) });
     const findings = j.verify();
     if (findings.length === 0) {
       io.stdout(

@@ -3,6 +3,7 @@
  * `tradewarden killswitch reset --yes --reason "…"` for scripts, and `tradewarden killswitch trip
  * --reason "…"`: an operator's halt outside an approval.
  */
+import { noticeTo } from "../journal/load.js";
 import { acquireLock } from "../journal/lock.js";
 import { EXIT } from "../core/exit-codes.js";
 import { dayAndClock, money, pct, quantity, wallClock } from "../core/format.js";
@@ -49,7 +50,7 @@ export async function cmdKillSwitchShow(opts: { home: string; json: boolean; int
     // The reset screen writes the journal: take the lock for as long as it is open.
     const lock = await acquireLock(opts.home, "reset");
     try {
-      const svc = await createAccountServices(opts.home, io.env);
+      const svc = await createAccountServices(opts.home, io.env, { notice: noticeTo(io.stderr) });
       prepareInkForTerminal();
       const { runKillSwitchScreen } = await import("./killswitch-screen.js");
       const { reset, tripped, interrupted } = await runKillSwitchScreen(svc, io.env);
@@ -68,7 +69,7 @@ export async function cmdKillSwitchShow(opts: { home: string; json: boolean; int
       await lock.release();
     }
   }
-  const svc = await createAccountServices(opts.home, io.env, { readOnly: true, requireInitialised: true });
+  const svc = await createAccountServices(opts.home, io.env, { readOnly: true, requireInitialised: true, notice: noticeTo(io.stderr) });
   const facts = await killSwitchFacts(svc);
   io.stdout(
     opts.json
@@ -89,7 +90,7 @@ export async function cmdKillSwitchReset(opts: { home: string; yes: boolean; rea
   }
   const lock = await acquireLock(opts.home, "reset");
   try {
-    const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true });
+    const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true, notice: noticeTo(io.stderr) });
     const reset = await resetKillSwitch(svc, { who: opts.who ?? operatorName(io.env), reason: opts.reason });
     const session = (await killSwitchFacts(svc)).as_of_trading_day;
     io.stdout(
@@ -132,7 +133,7 @@ export async function cmdKillSwitchTrip(opts: { home: string; yes: boolean; reas
   }
   const lock = await acquireLock(opts.home, "reset");
   try {
-    const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true });
+    const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true, notice: noticeTo(io.stderr) });
     const r = await tripByOperator(svc, reason);
     io.stdout(r.message);
     if (r.tripped) await announceTrip(opts.home, svc, io);

@@ -6,6 +6,7 @@
  * stop it safely: an open run closes as interrupted. Stdout carries the protocol only; what a person
  * reads goes to stderr.
  */
+import { noticeTo } from "../journal/load.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { requireConfig } from "../config/require.js";
@@ -47,7 +48,7 @@ export async function cmdMcp(opts: McpCommandOptions, io: CommandIO): Promise<nu
   const { port, idleMs } = checked(opts);
   // Refused before serving, as `run` would refuse: the configuration (a live endpoint among it) and the account's services.
   requireConfig(opts.home);
-  await createAccountServices(opts.home, io.env, { readOnly: true });
+  await createAccountServices(opts.home, io.env, { readOnly: true, notice: noticeTo(io.stderr) });
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;

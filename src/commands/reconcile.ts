@@ -5,6 +5,7 @@
  * terminal with type-to-confirm and a reason, headless with `--adopt-broker --yes --reason "…"` —
  * as append-only adjustments. Headless without `--adopt-broker` it is refused (exit 3).
  */
+import { noticeTo } from "../journal/load.js";
 import { assertPaperAccount, assertPaperEndpoint } from "../broker/guard.js";
 import { loopbackAllowedForTests } from "../broker/loopback.js";
 import { acquireLock } from "../journal/lock.js";
@@ -61,7 +62,7 @@ export async function cmdReconcile(opts: ReconcileOptions, io: CommandIO): Promi
     // A fresh home is refused before the broker is opened: a fresh simulated broker would write its
     // book while the journal stays uninitialised (cash 0 against the broker's capital). The first
     // `run` (or `init`) initialises both, under this same lock.
-    const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true });
+    const svc = await createAccountServices(opts.home, io.env, { requireInitialised: true, notice: noticeTo(io.stderr) });
     const endpoint = svc.broker.endpoint();
     assertPaperEndpoint(endpoint, { allowLoopback: loopbackAllowedForTests() });
     assertPaperAccount(endpoint, await svc.broker.account());

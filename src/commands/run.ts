@@ -4,6 +4,7 @@
  * headless printer otherwise), wires SIGINT/SIGTERM/SIGHUP to the run's AbortSignal, and returns the
  * run's exit code.
  */
+import { noticeTo } from "../journal/load.js";
 import { loopbackAllowedForTests } from "../broker/loopback.js";
 import { existsSync, readFileSync } from "node:fs";
 import { acquireLock, type LockHandle } from "../journal/lock.js";
@@ -73,7 +74,7 @@ async function runLocked(opts: RunCommandOptions, io: CommandIO, term: Terminal,
   try {
     faultPoint("run.claimed");
     if (!opts.scheduled) lock = await acquireLock(opts.home, "run");
-    const services = await createRunServices(opts.home, io.env);
+    const services = await createRunServices(opts.home, io.env, { notice: noticeTo(io.stderr) });
     faultPoint("run.services");
     // `approve`: the pending proposal and its session are checked before anything is shown.
     const resumed = opts.approve ? await resumeApproval(opts.home, opts.approve.runId, services, !opts.yes && !useConsole) : null;

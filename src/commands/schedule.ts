@@ -10,6 +10,7 @@ import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
 import { quantity } from "../core/format.js";
 import { openJournal } from "../journal/journal.js";
+import { noticeTo } from "../journal/load.js";
 import { MarketData } from "../market/data.js";
 import { simTradingDay } from "../run/market-open.js";
 import { foreignUnit, installCron, installSystemd, systemdAvailable, uninstall } from "../schedule/install.js";
@@ -66,9 +67,9 @@ export function cmdScheduleRemove(opts: { home: string }, io: CommandIO): number
   return EXIT.OK;
 }
 
-export async function loadScheduleStatus(home: string, now: Date): Promise<ScheduleStatus> {
+export async function loadScheduleStatus(home: string, now: Date, notice?: (message: string) => void): Promise<ScheduleStatus> {
   const { config } = requireConfig(home);
-  const journal = await openJournal(home, { timezone: config.account.timezone, readOnly: true });
+  const journal = await openJournal(home, { timezone: config.account.timezone, readOnly: true, ...(notice ? { notice } : {}) });
   let isTradingDay: ((day: string) => boolean) | undefined;
   if (config.broker.kind === "sim") {
     const market = MarketData.load({ home });
@@ -85,7 +86,7 @@ export async function loadScheduleStatus(home: string, now: Date): Promise<Sched
 }
 
 export async function cmdScheduleStatus(opts: { home: string; json: boolean }, io: CommandIO): Promise<number> {
-  const s = await loadScheduleStatus(opts.home, schedulerNow());
+  const s = await loadScheduleStatus(opts.home, schedulerNow(), noticeTo(io.stderr));
   io.stdout(opts.json ? `${JSON.stringify(s)}\n` : formatStatus(s));
   return EXIT.OK;
 }

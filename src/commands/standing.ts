@@ -8,13 +8,14 @@ import { price, wallClock } from "../core/format.js";
 import { EXIT } from "../core/exit-codes.js";
 import { acquireLock } from "../journal/lock.js";
 import { openJournal } from "../journal/journal.js";
+import { noticeTo } from "../journal/load.js";
 import { describeStanding, decideStanding } from "../run/standing-approval.js";
 import { reportError } from "./init.js";
 import type { CommandIO } from "./io.js";
 
 export async function cmdStandingList(args: { home: string; json: boolean }, io: CommandIO): Promise<number> {
   try {
-    const journal = await openJournal(args.home, { timezone: "UTC", readOnly: true });
+    const journal = await openJournal(args.home, { timezone: "UTC", readOnly: true, notice: noticeTo(io.stderr) });
     const all = [...journal.standingState().orders.values()];
     if (args.json) {
       io.stdout(`${JSON.stringify({ standing_orders: all })}\n`);
@@ -46,7 +47,7 @@ export async function cmdStandingDecide(
   let lock: { release(): Promise<void> } | undefined;
   try {
     lock = await acquireLock(args.home, "standing");
-    const journal = await openJournal(args.home, { timezone: "UTC" });
+    const journal = await openJournal(args.home, { timezone: "UTC", notice: noticeTo(io.stderr) });
     const by = args.who ?? userInfo().username;
     const o = await decideStanding(journal, { id: args.id, decision: args.decision, by, ...(args.reason ? { reason: args.reason } : {}), at: new Date() });
     io.stdout(`${o.status === "active" ? "approved (armed)" : "rejected"}: ${describeStanding(o)}; by ${by}; binds to ${o.binding_hash.slice(0, 16)}\n`);

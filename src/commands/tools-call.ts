@@ -3,13 +3,21 @@
  * would call it, printing what the model would receive.
  */
 import { EXIT } from "../core/exit-codes.js";
+import { noticeTo } from "../journal/load.js";
 import { callTool } from "../run/tool-call.js";
 import { TwError } from "../core/errors.js";
 import type { CommandIO } from "./io.js";
 
 export async function cmdToolsCall(opts: { home: string; tool: string; args?: string; asOf?: string; json: boolean }, io: CommandIO): Promise<number> {
   try {
-    const report = await callTool({ home: opts.home, tool: opts.tool, args: opts.args ?? "{}", ...(opts.asOf ? { asOf: opts.asOf } : {}), env: io.env });
+    const report = await callTool({
+      home: opts.home,
+      tool: opts.tool,
+      args: opts.args ?? "{}",
+      ...(opts.asOf ? { asOf: opts.asOf } : {}),
+      env: io.env,
+      notice: noticeTo(io.stderr),
+    });
     const o = report.outcome;
     const note = report.state === "throwaway_copy" ? "state-changing tool: it ran against a throwaway copy of the state; nothing was kept" : "read-only tool";
     if (opts.json) {

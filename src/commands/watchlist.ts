@@ -4,6 +4,7 @@
  * alerts. Read only, from the journal; "live" is as of the trading day the next run would trade.
  */
 import { openJournal } from "../journal/journal.js";
+import { noticeTo } from "../journal/load.js";
 import { activeWatchItems, type WatchItem } from "../journal/watchlist.js";
 import { EXIT } from "../core/exit-codes.js";
 import { price } from "../printers/format.js";
@@ -31,13 +32,13 @@ function describe(items: readonly WatchItem[], asOf: string | null, tickOf: (sym
 
 export async function cmdWatchlist(opts: { home: string; json: boolean; timezone: string }, io: CommandIO): Promise<number> {
   try {
-    const journal = await openJournal(opts.home, { timezone: opts.timezone, readOnly: true });
+    const journal = await openJournal(opts.home, { timezone: opts.timezone, readOnly: true, notice: noticeTo(io.stderr) });
     let items: WatchItem[] = [];
     let asOf: string | null = null;
     let tickOf = (_s: string): number | undefined => undefined;
     // A fresh home has no watchlist; opening the broker for its day would write a simulated book.
     if (journal.isInitialised() && journal.watchState().items.size > 0) {
-      const svc = await createAccountServices(opts.home, io.env, { readOnly: true, requireInitialised: true });
+      const svc = await createAccountServices(opts.home, io.env, { readOnly: true, requireInitialised: true, notice: noticeTo(io.stderr) });
       asOf = (await svc.peekSession()).tradingDay;
       items = activeWatchItems(svc.journal.watchState(), asOf);
       const ticks = new Map(svc.universe.map((u) => [u.symbol, u.tick]));

@@ -31,9 +31,14 @@ export interface LoadOptions {
   notice?: (message: string) => void;
 }
 
-const toStderr = (message: string) => {
-  process.stderr.write(`tradewarden: ${message}\n`);
-};
+/** A command's notice: what an open repaired, said as one line on the command's `write` (its io's stderr). */
+export const noticeTo =
+  (write: (text: string) => void) =>
+  (message: string): void =>
+    write(`tradewarden: ${message}\n`);
+
+/** Without a command's writer (a library caller): the process's stderr. */
+const toStderr = noticeTo((text) => process.stderr.write(text));
 
 function newHead(now: string): HeadDoc {
   return {

@@ -157,6 +157,8 @@ export interface ServiceOptions {
   keepClosedOrders?: boolean;
   /** Day changes between snapshots of the simulated broker's book (default 1; see SimBroker). */
   simSnapshotEvery?: number;
+  /** Told what the journal's open repaired (a command passes `noticeTo(io.stderr)`); default: the process's stderr. */
+  notice?: (message: string) => void;
 }
 
 export async function createAccountServices(home: string, env: NodeJS.ProcessEnv, opts: ServiceOptions = {}): Promise<AccountServices> {
@@ -168,6 +170,7 @@ export async function createAccountServices(home: string, env: NodeJS.ProcessEnv
     ...(opts.readOnly ? { readOnly: true } : {}),
     ...(opts.fsync === false ? { fsync: false } : {}),
     ...(opts.headOnFlush ? { headOnFlush: true } : {}),
+    ...(opts.notice ? { notice: opts.notice } : {}),
   });
   // Refused before the broker is opened: a fresh simulated broker would write its book.
   if (opts.requireInitialised && !journal.isInitialised()) {

@@ -38,7 +38,20 @@ export interface ToolCallReport {
 
 const NO_COMMISSION = { commission_per_share: 0, commission_min: 0, commission_max_pct: 0 };
 
-export async function callTool(opts: { home: string; tool: string; args: string; asOf?: string; env?: NodeJS.ProcessEnv }): Promise<ToolCallReport> {
+/** One tool call as a run on a day would make it. */
+export interface ToolCallOptions {
+  home: string;
+  tool: string;
+  /** The arguments as one JSON object. */
+  args: string;
+  /** The run's trading day (default: the day the next run would trade). */
+  asOf?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Told what the journal's open repaired (a command passes `noticeTo(io.stderr)`); default: the process's stderr. */
+  notice?: (message: string) => void;
+}
+
+export async function callTool(opts: ToolCallOptions): Promise<ToolCallReport> {
   const { config, universe } = requireConfig(opts.home);
   if (opts.asOf !== undefined && !isIsoDay(opts.asOf)) {
     throw new TwError("invalid_day", `--as-of must be a day as YYYY-MM-DD (got "${opts.asOf}")`, EXIT.USAGE_OR_CONFIG);
@@ -60,6 +73,7 @@ export async function callTool(opts: { home: string; tool: string; args: string;
       timezone: config.account.timezone,
       fsync: false,
       reducingRunsAfterReset: config.limits.reducing_runs_after_reset,
+      ...(opts.notice ? { notice: opts.notice } : {}),
     });
     if (!journal.isInitialised()) await journal.init({ capital: config.account.capital, currency: config.account.base_currency, at: new Date() });
     const fxToBase = fxToBaseOf(config);

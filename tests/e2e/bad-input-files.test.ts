@@ -1,39 +1,37 @@
 /**
- * Data files that are not regular files, or too big, and imports (issue #23), through the real CLI:
- * a FIFO or /dev/zero as a universe, a market file, a scenario or an import is refused at once,
- * naming the path — never waited on (each child has a kill timeout far below the test's, so a hang
- * fails the test instead of being killed quietly) — and a run leaves no lock behind. An import is a
- * writer (it takes the home's lock) and refuses any bar the reader would refuse.
+ * Data files that are not regular files, or too big, and imports (issue #23), through the CLI's
+ * commands (in-process: what is under test is what a command reads, not a process): a FIFO or
+ * /dev/zero as a universe, a market file, a scenario or an import is refused at once, naming the
+ * path — never waited on (a watchdog thread lets go of a reader waiting on a FIFO and the test
+ * fails, tests/e2e/fifo.ts; a device read without a bound fails at once, reading without end into
+ * memory) — and a run leaves no lock behind. An import is a writer (it takes the home's lock) and
+ * refuses any bar the reader would refuse.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { acquireLock } from "../../src/journal/lock.js";
-import { cleanupHomes, freshHome, text, tw, twIn } from "./helpers.js";
+import { type WatchedFifo, watchedFifo } from "./fifo.js";
+import { cleanupHomes, freshHome, text, twIn } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
-/** Far below the test's timeout: a child still reading a FIFO when it expires is SIGKILLed and the test fails. */
-const NO_HANG_MS = 30_000;
+const fifos: WatchedFifo[] = [];
+afterEach(async () => {
+  for (const f of fifos.splice(0)) await f.close();
+});
 
-/**
- * A FIFO is read by a process of its own (a reader that waited on it would block: the child's kill
- * timeout fails the test). A device is read in-process: a reader that did not bound it fails at
- * once (it reads without end into memory), it cannot wait.
- */
-function reading(file: string, home: string, args: readonly string[]) {
-  return file === "/dev/zero" || file.endsWith("ZERO.csv") ? twIn(home, args) : tw(home, args, { timeoutMs: NO_HANG_MS });
-}
-
+/** A FIFO at `dir/name`, watched (a command waiting on it is let go, and `hung` says so). */
 function fifoIn(dir: string, name: string): string {
-  const p = join(dir, name);
-  execFileSync("mkfifo", [p]);
-  return p;
+  const f = watchedFifo(dir, name);
+  fifos.push(f);
+  return f.path;
 }
 
-function expectPromptRefusal(r: { timedOut?: boolean; exitCode?: number; stderr?: unknown }, code: number, says: string): void {
-  expect(r.timedOut === true, "the command hung on the file").toBe(false);
+const hung = () => fifos.some((f) => f.waitedOn());
+
+function expectPromptRefusal(r: { exitCode?: number; stderr?: unknown }, code: number, says: string): void {
+  expect(hung(), "the command waited on a FIFO").toBe(false);
   expect(r.exitCode, text(r)).toBe(code);
   expect(String(r.stderr)).toContain(says);
   expect(String(r.stderr)).not.toContain("internal error");
@@ -52,7 +50,7 @@ describe("only regular files are read as data, refused at once", () => {
         ["config", "check"],
         ["run", "--yes"],
       ]) {
-        const r = await reading(file, home, args);
+        const r = await twIn(home, args);
         expectPromptRefusal(r, 2, `universe.files[0]: ${file} ${what}`);
         expect(existsSync(join(home, "tradewarden.lock"))).toBe(false);
       }
@@ -63,12 +61,12 @@ describe("only regular files are read as data, refused at once", () => {
     const home = freshHome();
     mkdirSync(join(home, "market"));
     const fifo = fifoIn(join(home, "market"), "ABC.csv");
-    let r: Awaited<ReturnType<typeof reading>> = await tw(home, ["run", "--yes"], { timeoutMs: NO_HANG_MS });
+    let r = await twIn(home, ["run", "--yes"]);
     expectPromptRefusal(r, 4, `${fifo} is a FIFO (named pipe), not a regular file`);
     expect(existsSync(join(home, "tradewarden.lock"))).toBe(false);
-    execFileSync("rm", [fifo]);
+    rmSync(fifo);
     symlinkSync("/dev/zero", join(home, "market", "ZERO.csv"));
-    r = await reading(join(home, "market", "ZERO.csv"), home, ["run", "--yes"]);
+    r = await twIn(home, ["run", "--yes"]);
     expectPromptRefusal(r, 4, `${join(home, "market", "ZERO.csv")} is a device, not a regular file`);
     expect(existsSync(join(home, "tradewarden.lock"))).toBe(false);
   }, 240_000);
@@ -80,9 +78,9 @@ describe("only regular files are read as data, refused at once", () => {
       [fifo, "is a FIFO (named pipe), not a regular file"],
       ["/dev/zero", "is a device, not a regular file"],
     ] as const) {
-      const g = await reading(file, home, ["gate", "check", "--scenario", file]);
+      const g = await twIn(home, ["gate", "check", "--scenario", file]);
       expectPromptRefusal(g, 2, `cannot read scenario ${file}: ${file} ${what}`);
-      const i = await reading(file, home, ["data", "import", "--csv", file, "--symbol", "ABC"]);
+      const i = await twIn(home, ["data", "import", "--csv", file, "--symbol", "ABC"]);
       expectPromptRefusal(i, 2, `cannot read ${file}: ${file} ${what}`);
     }
     expect(readdirSync(home).sort()).toEqual(["in.fifo"]);
@@ -93,10 +91,10 @@ describe("only regular files are read as data, refused at once", () => {
     const runDir = join(home, "some-run");
     mkdirSync(runDir);
     const fifo = fifoIn(runDir, "artifacts.json.br");
-    const r = await tw(home, ["replay", runDir], { timeoutMs: NO_HANG_MS });
+    const r = await twIn(home, ["replay", runDir]);
     expectPromptRefusal(r, 2, `${fifo} is a FIFO (named pipe), not a regular file`);
-    const a = await tw(home, ["audit", runDir], { timeoutMs: NO_HANG_MS });
-    expect(a.timedOut, "the command hung on the file").toBe(false);
+    const a = await twIn(home, ["audit", runDir]);
+    expect(hung(), "the command waited on a FIFO").toBe(false);
     expect(String(a.stdout)).toContain(`${fifo} is a FIFO (named pipe), not a regular file`);
   }, 120_000);
 
@@ -118,8 +116,8 @@ describe("imports", () => {
     writeFileSync(file, csv(["2024-01-05,10,11,9,10.5,1000", "2024-01-08,10,11,9,10.5,1000"]));
     const lock = await acquireLock(home, "run", { command: "tradewarden run (test)" });
     try {
-      // A process of its own: the lock is held by this (the test's) process.
-      const r = await tw(home, ["data", "import", "--csv", file, "--symbol", "ABC"]);
+      // In-process: the lock is held by another holder of this process (a lock between processes is tests/journal/lock.test.ts's).
+      const r = await twIn(home, ["data", "import", "--csv", file, "--symbol", "ABC"]);
       expect(r.exitCode, text(r)).toBe(2);
       expect(String(r.stderr)).toMatch(/lock|in use|running/i);
       expect(existsSync(join(home, "market"))).toBe(false);

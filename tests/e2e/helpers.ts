@@ -15,6 +15,7 @@ import { RUN_EVENT_TYPES, type RunEvent } from "../../src/core/events.js";
 import { redact } from "../../src/core/redact.js";
 import { readArtifact } from "../../src/run/artifacts.js";
 import { faultPoint, setTestFaults } from "../../src/util/test-fault.js";
+import { capturingProcessWrites } from "./process-writes.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const BIN = join(ROOT, "bin/tradewarden.js");
@@ -94,6 +95,8 @@ export interface InProcessResult {
   stdout: string;
   stderr: string;
   command: string;
+  /** What the command wrote past its io (the process's stdout/stderr, the console, warnings), raw: "" when it kept to its io. */
+  stray: string;
 }
 
 export interface TwInOptions {
@@ -104,22 +107,29 @@ export interface TwInOptions {
   allowLoopbackBroker?: boolean;
   /**
    * Fault spec (src/util/test-fault.ts), e.g. "run.services=enospc", armed for this command only: it
-   * fires again in the next command, as in a fresh process. Not "kill", "pause" or a signal: those
-   * need a process of their own (`tw`).
+   * fires again in the next command, as in a fresh process. "int", "term" and "hup" signal this
+   * process as a child would signal itself: only at a point where the command has claimed its
+   * interrupts (`run.claimed` and later), the in-process analogue of a signal sent there; a signal
+   * at a start-up point, "kill" and "pause" need a process of their own (`tw`).
    */
   faults?: string;
 }
 
 let inProcessQueue: Promise<unknown> = Promise.resolve();
 
+const SELF_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+const ignoreSignal = () => undefined;
+
 /**
  * `tradewarden --home <home> ...args` run in this process through src/cli.tsx's `main` (no spawn):
  * for usage, config and exit-code cases, which need no process of their own (signals, closed
  * pipes, kills, a terminal, a lock held by another process still need `tw`). The output passes the
- * redactor as the process's does; calls run one at a time (main serves one command line at once).
+ * redactor as the process's does; what the command writes past its io is kept apart, raw (`stray`).
+ * Calls run one at a time (main serves one command line at once).
  */
 export function twIn(home: string, args: readonly string[], opts: TwInOptions = {}): Promise<InProcessResult> {
-  if (opts.faults && /=(kill|hup|term|int|pause)\b/.test(opts.faults)) throw new Error(`fault ${opts.faults} needs a process of its own: use tw()`);
+  if (opts.faults && /=(kill|pause)\b/.test(opts.faults)) throw new Error(`fault ${opts.faults} needs a process of its own: use tw()`);
+  if (opts.faults && /(^|,)\s*cli\.[a-z]+=(hup|term|int)\b/.test(opts.faults)) throw new Error(`fault ${opts.faults} fires before a command runs: use tw()`);
   const next = inProcessQueue.then(async () => {
     const { main } = await import("../../src/cli.js");
     let stdout = "";
@@ -136,12 +146,23 @@ export function twIn(home: string, args: readonly string[], opts: TwInOptions = 
     const saved = hooks.map(([k]) => [k, g[k]] as const);
     for (const [k, v] of hooks) g[k] = v;
     setTestFaults(opts.faults ?? "");
+    // A signal the command sends itself lands in this worker: while the command runs, one that finds
+    // nothing claiming it is kept from ending the worker (the command's own handlers answer it).
+    const signalled = /=(hup|term|int)\b/.test(opts.faults ?? "");
+    if (signalled) for (const sig of SELF_SIGNALS) process.on(sig, ignoreSignal);
     try {
-      const exitCode = await main([process.execPath, BIN, "--home", home, ...args], io);
+      const { value: exitCode, writes } = await capturingProcessWrites(() => main([process.execPath, BIN, "--home", home, ...args], io));
       const strip = (s: string) => s.replace(/\r?\n$/, "");
-      return { exitCode, stdout: strip(stdout), stderr: strip(stderr), command: `tradewarden (in-process) --home ${home} ${args.join(" ")}` };
+      return {
+        exitCode,
+        stdout: strip(stdout),
+        stderr: strip(stderr),
+        stray: writes,
+        command: `tradewarden (in-process) --home ${home} ${args.join(" ")}`,
+      };
     } finally {
       for (const [k, v] of saved) g[k] = v;
+      if (signalled) for (const sig of SELF_SIGNALS) process.off(sig, ignoreSignal);
       // Disarmed and forgotten (what fired with it too), so the next command starts as a fresh process would.
       setTestFaults("");
       faultPoint("");

@@ -1,7 +1,7 @@
 /**
  * The real CLI (dist/cli.js) on the simulated broker, cut short once per kind of interruption — a
- * SIGKILL after the broker acknowledged an order, a SIGHUP (a closed terminal) at the same point, a
- * closed stdout pipe (`run --yes | sed '/order placed/q'`) — and after each the next plain run exits
+ * SIGKILL after the broker acknowledged an order, a SIGHUP (a closed terminal) at the same point
+ * (the run signals itself, in-process: the same handlers and close), a closed stdout pipe (`run --yes | sed '/order placed/q'`) — and after each the next plain run exits
  * 0, `journal verify` passes and the journal's holdings are the simulated broker's positions. The
  * cut points come from the test-only fault hook (src/util/test-fault.ts, armed by a preload). Every
  * other point of execution is cut in-process through the same pipeline, journal and broker
@@ -34,9 +34,11 @@ describe.concurrent("a real CLI run cut short on the simulated broker", () => {
     await expectAgreement(home);
   }, 60_000);
 
+  // In-process: the run signals itself as the child would (a SIGHUP to a real process at a claimed
+  // point is tests/e2e/startup-signals.test.ts's; the close under more signals, second-signal's).
   it("SIGHUP after the send: stops safely, books what was sent, exits 130; the next run exits 0", async () => {
     const home = freshHome();
-    const cut = await tw(home, ["run", "--yes"], { faults: "executor.after_send=hup" });
+    const cut = await twIn(home, ["run", "--yes"], { faults: "executor.after_send=hup" });
     expectExit(cut, 130);
     expect(String(cut.stderr)).toMatch(/SIGHUP: stopping the run/);
     const [runId] = runIds(home);
@@ -119,10 +121,11 @@ describe("the first run of a fresh home cut short: the journal heals from its lo
     expect(existsSync(join(home, "journal.json"))).toBe(false);
     expect(readFileSync(join(home, "journal.log.jsonl"), "utf8")).toMatch(/"t":"init"/);
     // before the fix: "the journal … cannot be read …; restore it from a backup"
-    // A process of its own: the journal's load notice goes to the process's stderr (src/journal/load.ts), not a command's io.
-    const next = await tw(home, ["run", "--yes"]);
+    // In-process: the journal's load notice is said on the command's stderr (noticeTo(io.stderr)).
+    const next = await twIn(home, ["run", "--yes"]);
     expectExit(next, 0);
-    expect(String(next.stderr)).toMatch(/journal\.json was missing .*rebuilt from .*journal\.log\.jsonl \(1 events\)/);
+    expect(next.stderr).toMatch(/journal\.json was missing .*rebuilt from .*journal\.log\.jsonl \(1 events\)/);
+    expect(next.stray).toBe("");
     expectExit(await twIn(home, ["journal", "verify"]), 0);
     await expectAgreement(home);
   }, 90_000);

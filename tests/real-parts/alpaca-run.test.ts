@@ -62,7 +62,7 @@ interface Cli {
  * it runs (undici's fetch and net sockets) is logged from the diagnostics channels; this file's fake
  * only accepts connections, so every line is the command's.
  */
-async function tw(home: string, args: readonly string[], extraEnv: Record<string, string> = {}, allowLoopback = true): Promise<Cli> {
+async function tw(home: string, args: readonly string[], extraEnv: Record<string, string> = {}, allowLoopback = true, faults?: string): Promise<Cli> {
   const connections: string[] = [];
   const onFetch = (m: unknown) => connections.push(`fetch ${String((m as { connectParams?: { host?: string } })?.connectParams?.host)}`);
   const onSocket = () => connections.push("socket");
@@ -71,7 +71,7 @@ async function tw(home: string, args: readonly string[], extraEnv: Record<string
   try {
     // childEnv (inside twIn) drops ANTHROPIC_API_KEY and TRADEWARDEN_HOME from this process's environment.
     const env = { APCA_API_KEY_ID: KEY, APCA_API_SECRET_KEY: SECRET, NO_COLOR: "1", ...extraEnv };
-    const r = await twIn(home, args, { env, allowLoopbackBroker: allowLoopback });
+    const r = await twIn(home, args, { env, allowLoopbackBroker: allowLoopback, ...(faults ? { faults } : {}) });
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, connections };
   } finally {
     dc.unsubscribe("undici:client:beforeConnect", onFetch);
@@ -319,27 +319,30 @@ describe("run --yes --json against a loopback fake Alpaca paper API", () => {
   it("a SIGTERM or SIGINT at start-up (the CLI loaded, its own handlers not yet installed; the stop claimed): exit 130, no POST, no order", async () => {
     for (const s of SYMBOLS) fake.fillAtLimit.add(s);
     const home = alpacaHome(fake.url);
-    for (const [point, signal] of [
-      ["cli.loaded", "SIGTERM"],
-      ["run.claimed", "SIGINT"],
-    ] as const) {
-      const go = join(home, `go-${point}`);
-      const child = execa(process.execPath, ["--import", ALLOW_LOOPBACK_HOOK, "--import", TEST_FAULT_HOOK, BIN, "--home", home, "run", "--yes", "--json"], {
-        cwd: ROOT,
-        env: childEnv({ APCA_API_KEY_ID: KEY, APCA_API_SECRET_KEY: SECRET, TRADEWARDEN_TEST_FAULT: `${point}=pause`, TRADEWARDEN_TEST_FAULT_GO: go }),
-        extendEnv: false,
-        reject: false,
-        timeout: 60_000,
-        killSignal: "SIGKILL",
-      });
-      await pausedAt(child, point);
-      child.kill(signal);
-      writeFileSync(go, "");
-      const r = await child;
-      expect(r.signal, point).toBeUndefined();
-      expect(r.exitCode, `${point}: ${String(r.stdout).slice(-2000)}`).toBe(130);
-      expect(fake.posts(), point).toHaveLength(0);
-      expect(fake.orders, point).toHaveLength(0);
-    }
+    // The stop claimed: the run signals itself there, in-process (the same handlers, adapter and fake).
+    const claimed = await tw(home, ["run", "--yes", "--json"], {}, true, "run.claimed=int");
+    expectExit(claimed, 130);
+    expect(claimed.stderr).toContain("SIGINT: stopping the run");
+    expect(fake.posts()).toHaveLength(0);
+    expect(fake.orders).toHaveLength(0);
+    // The CLI loaded, its handlers not yet installed: a signal only a process of its own can get.
+    const point = "cli.loaded";
+    const go = join(home, `go-${point}`);
+    const child = execa(process.execPath, ["--import", ALLOW_LOOPBACK_HOOK, "--import", TEST_FAULT_HOOK, BIN, "--home", home, "run", "--yes", "--json"], {
+      cwd: ROOT,
+      env: childEnv({ APCA_API_KEY_ID: KEY, APCA_API_SECRET_KEY: SECRET, TRADEWARDEN_TEST_FAULT: `${point}=pause`, TRADEWARDEN_TEST_FAULT_GO: go }),
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+      killSignal: "SIGKILL",
+    });
+    await pausedAt(child, point);
+    child.kill("SIGTERM");
+    writeFileSync(go, "");
+    const r = await child;
+    expect(r.signal, point).toBeUndefined();
+    expect(r.exitCode, `${point}: ${String(r.stdout).slice(-2000)}`).toBe(130);
+    expect(fake.posts(), point).toHaveLength(0);
+    expect(fake.orders, point).toHaveLength(0);
   }, 120_000);
 });

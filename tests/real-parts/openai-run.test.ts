@@ -1,19 +1,17 @@
 /**
- * The OpenAI path through the CLI: `tradewarden run --yes --json` with `model.provider = "openai"`,
+ * The OpenAI path through the CLI's commands (in-process): `tradewarden run --yes --json` with `model.provider = "openai"`,
  * a canary key in OPENAI_API_KEY and `model.base_url` pointing at a loopback fake Chat Completions
  * API (the real `openai` SDK, streaming). The fake plays a small agent: portfolio → price history →
  * one grounded order. The key must reach the fake's Authorization header and nothing else: not the
- * home (journal, artifacts, config), not stdout or stderr.
+ * home (journal, artifacts, config), not stdout or stderr, nor anything written past the command's io.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterEach, expect, test } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../agent/fake-openai-server.js";
 import { expectExit, twIn } from "../e2e/helpers.js";
 
-const BIN = join(process.cwd(), "bin", "tradewarden.js");
 const CANARY = "sk-proj-CANARY-7f3e9a1c5b2d4e6f8a0b";
 let fake: FakeOpenAI | null = null;
 const homes: string[] = [];
@@ -77,11 +75,11 @@ test("run --yes --json on an OpenAI-compatible endpoint: a grounded order is pla
   const home = mkdtempSync(join(tmpdir(), "tw-openai-"));
   homes.push(home);
   writeFileSync(join(home, "tradewarden.toml"), `[model]\nprovider = "openai"\nid = "gpt-5-mini"\nbase_url = "${fake.url}"\n`);
-  const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: CANARY, NO_COLOR: "1" };
-  delete env.TRADEWARDEN_HOME;
-  delete env.ANTHROPIC_API_KEY;
-  const r = await execa(process.execPath, [BIN, "--home", home, "run", "--yes", "--json"], { env, reject: false, stdin: "ignore" });
+  // In-process: what the run answers and prints is under test, and what it writes past its io (`stray`, raw) is nothing.
+  const env = { OPENAI_API_KEY: CANARY, NO_COLOR: "1" };
+  const r = await twIn(home, ["run", "--yes", "--json"], { env });
   expect(r.stderr).toBe("");
+  expect(r.stray).toBe("");
   expect(r.exitCode).toBe(0);
   const lines = r.stdout
     .trim()
@@ -103,23 +101,22 @@ test("run --yes --json on an OpenAI-compatible endpoint: a grounded order is pla
     expect(req.headers.authorization).toBe(`Bearer ${CANARY}`);
     expect(JSON.stringify(req.body)).not.toContain(CANARY);
   }
-  expect(`${r.stdout}${r.stderr}`).not.toContain(CANARY);
+  expect(`${r.stdout}${r.stderr}${r.stray}`).not.toContain(CANARY);
   const files = filesUnder(home);
   expect(files.some((f) => f.endsWith("cassette.jsonl"))).toBe(true);
   expect(files.some((f) => f.endsWith("tradecat-research-cycle.json"))).toBe(true);
   for (const f of files) expect(readFileSync(f, "utf8"), f).not.toContain(CANARY);
   const runId = readdirSync(join(home, "runs"))[0] as string;
-  const audit = await execa(process.execPath, [BIN, "--home", home, "audit", runId], { env, reject: false });
-  expect(audit.exitCode).toBe(0);
+  const audit = await twIn(home, ["audit", runId], { env });
+  expectExit(audit, 0);
   // replay from the cassette, offline: the fake gets no further call
-  const replay = await execa(process.execPath, [BIN, "--home", home, "replay", runId], { env, reject: false });
+  const replay = await twIn(home, ["replay", runId], { env });
   expect(replay.stderr).toBe("");
-  expect(replay.exitCode).toBe(0);
+  expectExit(replay, 0);
   expect(fake.requests).toHaveLength(3);
-  // The journal read runs in-process (twIn): its output holds no key check, and it needs no process of its own.
-  const read = await twIn(home, ["journal", "--json"], { env: { OPENAI_API_KEY: CANARY, NO_COLOR: "1" } });
+  const read = await twIn(home, ["journal", "--json"], { env });
   expectExit(read, 0);
   const journal = JSON.parse(read.stdout) as { runs: { cost_usd: number }[] };
   expect(journal.runs[0]?.cost_usd).toBeCloseTo(0.001455, 9);
-  for (const out of [audit, replay]) expect(`${out.stdout}${out.stderr}`).not.toContain(CANARY);
+  for (const out of [audit, replay]) expect(`${out.stdout}${out.stderr}${out.stray}`).not.toContain(CANARY);
 }, 90_000);

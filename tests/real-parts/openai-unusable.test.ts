@@ -8,12 +8,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterEach, expect, test } from "vitest";
 import type { Behaviour } from "../agent/fake-anthropic-server.js";
 import { type FakeOpenAI, sseChunks, startFakeOpenAI } from "../agent/fake-openai-server.js";
+import { twIn } from "../e2e/helpers.js";
 
-const BIN = join(process.cwd(), "bin", "tradewarden.js");
 const CANARY = "sk-proj-CANARY-unusable-3c1d9e7f5a";
 let fake: FakeOpenAI | null = null;
 const homes: string[] = [];
@@ -29,10 +28,8 @@ async function runAgainst(answer: Behaviour) {
   const home = mkdtempSync(join(tmpdir(), "tw-openai-unusable-"));
   homes.push(home);
   writeFileSync(join(home, "tradewarden.toml"), `[model]\nprovider = "openai"\nid = "gpt-5-mini"\nbase_url = "${fake.url}"\nmax_retries = 0\n`);
-  const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: CANARY, NO_COLOR: "1" };
-  delete env.TRADEWARDEN_HOME;
-  delete env.ANTHROPIC_API_KEY;
-  const r = await execa(process.execPath, [BIN, "--home", home, "run", "--yes", "--json"], { env, reject: false, stdin: "ignore" });
+  // In-process: what the run answers and prints is under test (what it writes past its io too: `stray`), not a process.
+  const r = await twIn(home, ["run", "--yes", "--json"], { env: { OPENAI_API_KEY: CANARY, NO_COLOR: "1" } });
   const lines = r.stdout
     .trim()
     .split("\n")
@@ -79,7 +76,7 @@ test.each([
     expect(finished.reason).toContain(`${fake?.url}/chat/completions`);
     expect(finished.reason).toMatch(what);
     expect(`${r.stdout}${r.stderr}`).toContain(`${fake?.url}/chat/completions`);
-    expect(`${r.stdout}${r.stderr}`).not.toContain(CANARY);
+    expect(`${r.stdout}${r.stderr}${r.stray}`).not.toContain(CANARY);
   },
   90_000,
 );

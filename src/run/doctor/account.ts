@@ -67,7 +67,11 @@ function spendCheck(j: Journal, ctx: DoctorContext): DoctorCheck[] {
 export async function accountChecks(ctx: DoctorContext): Promise<DoctorCheck[]> {
   let j: Journal;
   try {
-    j = await openJournal(ctx.home, { timezone: ctx.config?.account.timezone ?? "America/New_York", readOnly: true });
+    j = await openJournal(ctx.home, {
+      timezone: ctx.config?.account.timezone ?? "America/New_York",
+      readOnly: true,
+      ...(ctx.notice ? { notice: ctx.notice } : {}),
+    });
   } catch {
     return []; // the home section says why the journal does not open
   }

@@ -58,7 +58,7 @@ async function checkLock(home: string): Promise<DoctorCheck> {
 async function checkJournal(ctx: DoctorContext): Promise<DoctorCheck> {
   const timezone = ctx.config?.account.timezone ?? "America/New_York";
   try {
-    const journal = await openJournal(ctx.home, { timezone, readOnly: true });
+    const journal = await openJournal(ctx.home, { timezone, readOnly: true, ...(ctx.notice ? { notice: ctx.notice } : {}) });
     if (!journal.existsOnDisk())
       return pass(
         "home",

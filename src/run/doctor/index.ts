@@ -18,9 +18,23 @@ import { fail } from "./types.js";
 
 export type { DoctorReport } from "./types.js";
 
-export async function runDoctor(opts: { home: string; env: NodeJS.ProcessEnv; ping: boolean; now?: Date }): Promise<DoctorReport> {
+export async function runDoctor(opts: {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  ping: boolean;
+  now?: Date;
+  notice?: (message: string) => void;
+}): Promise<DoctorReport> {
   const { check: config, config: loaded, universe } = configCheck(opts.home);
-  const ctx: DoctorContext = { home: opts.home, env: opts.env, config: loaded, universe, ping: opts.ping, now: opts.now ?? new Date() };
+  const ctx: DoctorContext = {
+    home: opts.home,
+    env: opts.env,
+    config: loaded,
+    universe,
+    ping: opts.ping,
+    now: opts.now ?? new Date(),
+    ...(opts.notice ? { notice: opts.notice } : {}),
+  };
   const checks: DoctorCheck[] = [...(await homeChecks(ctx)), config];
   let market: MarketData | null = null;
   if (loaded) {

@@ -16,7 +16,7 @@ export async function scheduleChecks(ctx: DoctorContext): Promise<DoctorCheck[]>
   if (!ctx.config) return [];
   const config = ctx.config;
   // A journal that does not open is the home check's finding; the schedule is read without its runs.
-  const runs = await openJournal(ctx.home, { timezone: config.account.timezone, readOnly: true }).then(
+  const runs = await openJournal(ctx.home, { timezone: config.account.timezone, readOnly: true, ...(ctx.notice ? { notice: ctx.notice } : {}) }).then(
     (j) => j.runs(),
     () => [],
   );

@@ -30,6 +30,8 @@ export interface DoctorContext {
   universe: Universe;
   ping: boolean;
   now: Date;
+  /** Told what a journal open repaired (the command's stderr); default: the process's stderr. */
+  notice?: (message: string) => void;
 }
 
 export const pass = (section: DoctorSection, id: string, summary: string, details?: Record<string, unknown>): DoctorCheck => ({
