@@ -6,7 +6,7 @@ const common = {
   hookTimeout: 30_000,
   pool: "forks" as const,
   // Every tool result a test produces is checked against its output schema.
-  setupFiles: ["tests/setup/tool-results.ts"],
+  setupFiles: ["tests/setup/tool-results.ts", "tests/setup/fresh-redactor.ts"],
   // The console tests draw Ink into fake terminals as a person would see it. Ink reads CI at
   // import time and would draw only a final frame on CI machines; the product itself drops these
   // variables before loading Ink on a real terminal (src/util/terminal-env.ts).
@@ -16,15 +16,41 @@ const common = {
 const ALL = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];
 
 /**
- * Folders of in-process tests that leave no state behind them (no module mocks, no environment or
- * working-directory changes, no signal handlers): their files share one module graph per worker
- * (`isolate: false`) instead of each loading the product afresh, which cost ~1 s a file. Every
- * other folder (the real CLI, terminals, loopback servers, locks, module mocks) keeps a fresh
+ * Folders whose tests leave no state behind them (no module mocks, no environment or
+ * working-directory changes, no signal handlers or timers left, children and loopback servers they
+ * start are stopped by the file's own hooks; an environment a test needs is a child's or is set with
+ * vi.stubEnv): their files share one module graph per worker (`isolate: false`) instead of each
+ * loading the product afresh, which cost ~1 s a file. What a fresh process would forget is reset
+ * before every file by the setup files (the redactor's secrets: tests/setup/fresh-redactor.ts).
+ * Every other folder (the real CLI's end-to-end runs, terminals, module mocks) keeps a fresh
  * process per file.
  */
 const SHARED = [
   "tests/*.test.ts",
-  ...["agent", "broker", "config", "core", "docs", "executor", "gate", "market", "notify", "screens", "simulation", "tools", "types"].flatMap((d) => [
+  ...[
+    "agent",
+    "broker",
+    "commands",
+    "config",
+    "core",
+    "docs",
+    "executor",
+    "gate",
+    "journal",
+    "market",
+    "mcp",
+    "notify",
+    "records",
+    "recovery",
+    "reliability",
+    "research",
+    "run",
+    "schedule",
+    "screens",
+    "simulation",
+    "tools",
+    "types",
+  ].flatMap((d) => [
     `tests/${d}/**/*.test.ts`,
     `tests/${d}/**/*.test.tsx`,
   ]),
