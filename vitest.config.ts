@@ -54,6 +54,32 @@ const SHARED = [
     `tests/${d}/**/*.test.ts`,
     `tests/${d}/**/*.test.tsx`,
   ]),
+  // End-to-end files whose commands all run in-process (`twIn`: src/cli.tsx main) and start no CLI
+  // process of their own. A file that comes to need `tw` (a real process) leaves this list.
+  ...[
+    "account-truth.test.tsx",
+    "approve-decided.test.ts",
+    "artifacts.test.ts",
+    "bad-input-config.test.ts",
+    "bad-input-lifecycle.test.ts",
+    "bad-input-shapes.test.ts",
+    "bad-input-sim-book.test.ts",
+    "bad-input-state.test.ts",
+    "config-check-guard.test.ts",
+    "export.test.ts",
+    "formatted-numbers.test.ts",
+    "killswitch-trip.test.ts",
+    "market-tools.test.ts",
+    "reconcile.test.ts",
+    "research.test.ts",
+    "run-ids.test.ts",
+    "simulate-report-marks.test.ts",
+    "simulate.test.ts",
+    "standing-orders.test.ts",
+    "tools-and-watch.test.ts",
+    "watchlist.test.ts",
+    "words.test.ts",
+  ].map((f) => `tests/e2e/${f}`),
 ];
 
 export default defineConfig({
