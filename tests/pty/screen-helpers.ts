@@ -39,9 +39,12 @@ export function spawnScreen(home: string, args: readonly string[], cols = 120, r
   let exit: number | null = null;
   let lastData = Date.now();
   let lastResize = 0;
+  // A resize not yet answered by output: the program's redraw is still to come.
+  let redrawDue = false;
   term.onData((d) => {
     vt.write(d);
     lastData = Date.now();
+    redrawDue = false;
   });
   term.onExit((e) => {
     exit = e.exitCode;
@@ -60,13 +63,20 @@ export function spawnScreen(home: string, args: readonly string[], cols = 120, r
     vt,
     screen,
     exitCode: () => exit,
+    /** Whether the last resize has had no output yet (its redraw is still to come). */
+    awaitingRedraw: () => redrawDue,
     waitFor,
     waitForText: (needle: string, ms?: number) => waitFor(() => screen().some((l) => l.includes(needle)), JSON.stringify(needle), ms),
-    /** Waits until the program has written nothing for `quietMs` (its redraws are done). */
-    settle: (quietMs = 300) => waitFor(() => Date.now() - Math.max(lastData, lastResize) >= quietMs, "the screen to settle", 10_000),
+    /**
+     * Waits until the program has written nothing for `quietMs` (its redraws are done); after a
+     * resize, first for its redraw to begin (a loaded machine may take longer than `quietMs` to answer).
+     */
+    settle: (quietMs = 300) =>
+      waitFor(() => !redrawDue && Date.now() - Math.max(lastData, lastResize) >= quietMs, "the screen to settle (after a resize: its redraw)", 10_000),
     /** Resizes the window (the terminal re-wraps first, as xterm and tmux do), then the program redraws. */
     resize: (c: number, r = rows) => {
       lastResize = Date.now();
+      redrawDue = true;
       vt.resize(c, r);
       term.resize(c, r);
     },
