@@ -22,8 +22,9 @@ const ALL = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];
  * vi.stubEnv): their files share one module graph per worker (`isolate: false`) instead of each
  * loading the product afresh, which cost ~1 s a file. What a fresh process would forget is reset
  * before every file by the setup files (the redactor's secrets: tests/setup/fresh-redactor.ts).
- * Every other folder (the real CLI's end-to-end runs, terminals, module mocks) keeps a fresh
- * process per file.
+ * A helper module's own hooks would hold for the first file that loads it only: helpers clean up
+ * from inside the test instead (onTestFinished, tests/pty/helpers.ts). Every other folder (the real
+ * CLI's end-to-end runs, module mocks, process-wide test hooks) keeps a fresh process per file.
  */
 const SHARED = [
   "tests/*.test.ts",
@@ -40,6 +41,7 @@ const SHARED = [
     "market",
     "mcp",
     "notify",
+    "pty",
     "records",
     "recovery",
     "reliability",

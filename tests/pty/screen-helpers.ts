@@ -3,26 +3,35 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as pty from "node-pty";
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 import { BIN, terminalEnv } from "./helpers.js";
 import { VirtualTerminal } from "./vt.js";
 
 const running: { term: pty.IPty; exited: Promise<void> }[] = [];
 const homes: string[] = [];
-afterEach(async () => {
-  for (const { term, exited } of running.splice(0)) {
-    try {
-      term.kill();
-    } catch {
-      // already gone
+let armed = false;
+
+/** As in ./helpers.ts: armed from inside the test, so it holds in files that share this module. */
+function cleanUpAfterThisTest(): void {
+  if (armed) return;
+  armed = true;
+  onTestFinished(async () => {
+    armed = false;
+    for (const { term, exited } of running.splice(0)) {
+      try {
+        term.kill();
+      } catch {
+        // already gone
+      }
+      await Promise.race([exited, pause(3000)]);
     }
-    await Promise.race([exited, pause(3000)]);
-  }
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true, maxRetries: 3 });
-});
+    for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true, maxRetries: 3 });
+  });
+}
 
 /** A fresh TRADEWARDEN_HOME, removed after the test (once its programs have exited). */
 export function screenHome(): string {
+  cleanUpAfterThisTest();
   const home = mkdtempSync(join(tmpdir(), "tw-pty-resize-"));
   homes.push(home);
   return home;
@@ -33,6 +42,7 @@ export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Spawns `tradewarden --home <home> <args>` in a cols×rows terminal. */
 export function spawnScreen(home: string, args: readonly string[], cols = 120, rows = 40) {
   const term = pty.spawn(process.execPath, [BIN, "--home", home, ...args], { name: "xterm-256color", cols, rows, cwd: process.cwd(), env: terminalEnv(home) });
+  cleanUpAfterThisTest();
   let exited: () => void = () => {};
   running.push({ term, exited: new Promise<void>((r) => (exited = r)) });
   const vt = new VirtualTerminal(cols, rows);
