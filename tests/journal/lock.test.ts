@@ -6,10 +6,10 @@ import { describe, expect, it } from "vitest";
 import { acquireLock, isPidAlive, lockHolder } from "../../src/journal/lock.js";
 import { homePaths } from "../../src/util/paths.js";
 import { openJournal } from "../../src/journal/journal.js";
+import { childBundle } from "./child-bundle.js";
 import { freshJournal, tmpHome } from "./helpers.js";
 
-const child = (home: string, name: string) =>
-  execa(process.execPath, ["--import", "tsx", "tests/journal/fixtures/lock-child.ts", home, name], { reject: false, stdin: "pipe" });
+const child = (bundle: string, home: string, name: string) => execa(process.execPath, [bundle, home, name], { reject: false, stdin: "pipe" });
 
 /** A child's stdout, line by line: `next(match)` resolves with its next line that matches (throws if it ends first). */
 function lineReader(p: ReturnType<typeof child>) {
@@ -46,7 +46,8 @@ describe("home lock", () => {
   it("two processes starting a run at the same instant: exactly one proceeds", async () => {
     const j = await freshJournal();
     // The same two processes race three times (each loaded once: a barrier, READY, whatever the machine's load).
-    const ps = [child(j.home, "a"), child(j.home, "b")];
+    const bundle = await childBundle({ file: "tests/journal/fixtures/lock-child.ts" });
+    const ps = [child(bundle, j.home, "a"), child(bundle, j.home, "b")];
     const next = ps.map(lineReader);
     await Promise.all(next.map((n) => n(/^READY$/)));
     for (let round = 0; round < 3; round++) {
@@ -83,20 +84,13 @@ describe("home lock", () => {
   it("recovers a lock left by a dead process", async () => {
     const home = tmpHome();
     // a process that takes the lock and is killed
-    const p = execa(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "--input-type=module",
-        "-e",
-        `import { acquireLock } from "./src/journal/lock.js"; await acquireLock(${JSON.stringify(home)}, "run"); console.log("held"); setTimeout(() => {}, 30000);`,
-      ],
-      {
-        buffer: false,
-        reject: false,
-      },
-    );
+    const holder = await childBundle({
+      source: `import { acquireLock } from "./src/journal/lock.js"; await acquireLock(process.argv[2], "run"); console.log("held"); setTimeout(() => {}, 30000);`,
+    });
+    const p = execa(process.execPath, [holder, home], {
+      buffer: false,
+      reject: false,
+    });
     await new Promise<void>((r) => p.stdout!.once("data", () => r()));
     await expect(acquireLock(home, "run")).rejects.toMatchObject({ code: "locked" });
     p.kill("SIGKILL");
