@@ -45,6 +45,18 @@ describe("the redactor", () => {
     expect(e.size).toBe(1);
     expect(e.text("id PKABCDEFGH123 home /home/me")).toBe("id [redacted APCA_API_KEY_ID] home /home/me");
   });
+
+  it("forgets every secret as a fresh process would (each test file starts so: tests/setup/fresh-redactor.ts), and learns again", () => {
+    const f = new Redactor();
+    f.register("OLD_KEY", "sk-old-0123456789");
+    expect(f.text("k=sk-old-0123456789")).toBe("k=[redacted OLD_KEY]");
+    f.forget();
+    expect(f.size).toBe(0);
+    expect(f.text("k=sk-old-0123456789")).toBe("k=sk-old-0123456789");
+    expect(f.value({ "sk-old-0123456789": 1 })).toEqual({ "sk-old-0123456789": 1 });
+    f.register("NEW_KEY", "sk-new-9876543210");
+    expect(f.text("k=sk-new-9876543210 and sk-old-0123456789")).toBe("k=[redacted NEW_KEY] and sk-old-0123456789");
+  });
 });
 
 describe("the redactor, against every form a server may echo (tests/fixtures/secret-forms.ts)", () => {

@@ -9,7 +9,10 @@ import { cleanupHomes, expectExit, freshHome, journalJson, ofType, quantities, r
 
 afterAll(cleanupHomes);
 
-describe("reconciliation", () => {
+// Every case has its own home: they run at the same time (the in-process commands one after another,
+// tests/e2e/helpers.ts twIn), so the real processes' waits overlap the in-process runs.
+
+describe.concurrent("reconciliation", () => {
   it("a tampered broker position: the next run exits 3, places nothing and names the difference", async () => {
     const home = freshHome();
     expectExit(await twIn(home, ["run", "--yes"]), 0);
@@ -51,7 +54,7 @@ describe("reconciliation", () => {
   }, 60_000);
 });
 
-describe("kill switch", () => {
+describe.concurrent("kill switch", () => {
   // February 2020: started on the 20th, the momentum model is invested within a few runs; the
   // index falls ~12% from the 20th to the 27th. With an 8% drawdown limit the run of 2020-02-27
   // trips (the data and the scripted model are deterministic); its liquidation fills only in part
@@ -115,7 +118,7 @@ describe("kill switch", () => {
   }, 180_000);
 });
 
-describe("interruption and the lock", () => {
+describe.concurrent("interruption and the lock", () => {
   it("SIGINT during the model call: exit 130, the run closed as interrupted, nothing placed, the journal verifies", async () => {
     const home = freshHome('[model]\nscript = "slow"\n');
     const child = tw(home, ["run", "--yes", "--json"]);

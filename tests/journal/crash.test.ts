@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { openJournal } from "../../src/journal/journal.js";
+import { childBundle } from "./child-bundle.js";
 import { freshJournal, tmpHome } from "./helpers.js";
 
 describe("crash safety", () => {
@@ -11,7 +12,10 @@ describe("crash safety", () => {
     const home = j0.home;
     let lastRuns = 0;
     for (let round = 0; round < 4; round++) {
-      const child = execa(process.execPath, ["--import", "tsx", "tests/journal/fixtures/writer-child.ts", home, `w${round}`], { buffer: false, reject: false });
+      const child = execa(process.execPath, [await childBundle({ file: "tests/journal/fixtures/writer-child.ts" }), home, `w${round}`], {
+        buffer: false,
+        reject: false,
+      });
       await new Promise<void>((resolve, reject) => {
         child.stdout!.once("data", () => resolve());
         child.once("exit", (code) => reject(new Error(`writer exited early (${code})`)));
@@ -42,9 +46,9 @@ describe("crash safety of a fresh journal's first commit", () => {
     const script = `import { setTestFaults } from "./src/util/test-fault.js";
 import { openJournal } from "./src/journal/journal.js";
 setTestFaults("journal.log_fsync=kill");
-const j = await openJournal(${JSON.stringify(home)}, { timezone: "UTC" });
+const j = await openJournal(process.argv[2], { timezone: "UTC" });
 await j.init({ capital: 100000, currency: "USD", at: "2024-01-02T00:00:00Z" });`;
-    const child = await execa(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: process.cwd(), reject: false });
+    const child = await execa(process.execPath, [await childBundle({ source: script }), home], { reject: false });
     expect(child.signal).toBe("SIGKILL");
     expect(existsSync(join(home, "journal.json"))).toBe(false);
     const said: string[] = [];

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { openJournal } from "../../src/journal/journal.js";
 import type { GateDecision } from "../../src/core/gate-types.js";
 import type { ProposedOrder } from "../../src/core/domain.js";
+import { childBundle } from "./child-bundle.js";
 import { buy, finish, freshJournal, startRun, tmpHome } from "./helpers.js";
 
 describe("ledger", () => {
@@ -446,10 +447,15 @@ describe("runs", () => {
     const home = tmpHome();
     const j = await freshJournal({ home });
     // a child process starts a run and exits without finishing it
-    const script = `import { openJournal } from "./src/journal/journal.js";
-const j = await openJournal(${JSON.stringify(home)}, { timezone: "UTC", fsync: false });
-await j.startRun({ run_id: "child", mode: "paper", trading_day: "2024-01-02", at: new Date(), model: { provider: "x", id: "y" }, broker: { kind: "sim" } });`;
-    await execa(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: process.cwd() });
+    // (The children are bundled ahead: ./child-bundle.ts. One script: the run's id and age are its arguments.)
+    const starter = await childBundle({
+      source: `import { openJournal } from "./src/journal/journal.js";
+const [home, id, minutesAgo, stay] = process.argv.slice(2);
+const j = await openJournal(home, { timezone: "UTC", fsync: false });
+await j.startRun({ run_id: id, mode: "paper", trading_day: "2024-01-02", at: new Date(Date.now() - Number(minutesAgo) * 60000), model: { provider: "x", id: "y" }, broker: { kind: "sim" } });
+if (stay === "stay") { console.log("started"); setTimeout(() => {}, 20000); }`,
+    });
+    await execa(process.execPath, [starter, home, "child", "0", "exit"]);
     const j2 = await openJournal(home, { timezone: "UTC", fsync: false });
     expect(j2.run("child")?.status).toBe("running");
     const { aborted } = await startRun(j2, "next", new Date().toISOString());
@@ -458,21 +464,7 @@ await j.startRun({ run_id: "child", mode: "paper", trading_day: "2024-01-02", at
     await finish(j2, "next");
 
     // a live process with a recent run: refused; the same live process 40 minutes on: aborted
-    const live = (id: string, minutesAgo: number) =>
-      execa(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "--input-type=module",
-          "-e",
-          `import { openJournal } from "./src/journal/journal.js";
-const j = await openJournal(${JSON.stringify(home)}, { timezone: "UTC", fsync: false });
-await j.startRun({ run_id: "${id}", mode: "paper", trading_day: "2024-01-02", at: new Date(Date.now() - ${minutesAgo} * 60000), model: { provider: "x", id: "y" }, broker: { kind: "sim" } });
-console.log("started"); setTimeout(() => {}, 20000);`,
-        ],
-        { cwd: process.cwd(), buffer: false },
-      );
+    const live = (id: string, minutesAgo: number) => execa(process.execPath, [starter, home, id, String(minutesAgo), "stay"], { buffer: false });
     for (const [id, minutes, expectAbort] of [
       ["live-recent", 1, false],
       ["live-old", 40, true],

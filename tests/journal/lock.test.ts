@@ -6,51 +6,63 @@ import { describe, expect, it } from "vitest";
 import { acquireLock, isPidAlive, lockHolder } from "../../src/journal/lock.js";
 import { homePaths } from "../../src/util/paths.js";
 import { openJournal } from "../../src/journal/journal.js";
+import { childBundle } from "./child-bundle.js";
 import { freshJournal, tmpHome } from "./helpers.js";
 
-const child = (home: string, holdMs: number | "stdin", name: string) =>
-  execa(process.execPath, ["--import", "tsx", "tests/journal/fixtures/lock-child.ts", home, String(holdMs), name], { reject: false, stdin: "pipe" });
+const child = (bundle: string, home: string, name: string) => execa(process.execPath, [bundle, home, name], { reject: false, stdin: "pipe" });
 
-/** Resolves once the child has loaded and said READY (a barrier: a loaded machine starts children slowly). */
-const ready = (p: ReturnType<typeof child>) =>
-  new Promise<void>((resolve) => {
-    let seen = "";
-    p.stdout?.on("data", (d: Buffer) => {
-      seen += String(d);
-      if (seen.includes("READY")) resolve();
-    });
+/** A child's stdout, line by line: `next(match)` resolves with its next line that matches (throws if it ends first). */
+function lineReader(p: ReturnType<typeof child>) {
+  const lines: string[] = [];
+  let buffered = "";
+  let ended = false;
+  const wake: (() => void)[] = [];
+  const woken = () => {
+    for (const w of wake.splice(0)) w();
+  };
+  p.stdout?.on("data", (d: Buffer) => {
+    buffered += String(d);
+    for (let i = buffered.indexOf("\n"); i >= 0; i = buffered.indexOf("\n")) {
+      lines.push(buffered.slice(0, i));
+      buffered = buffered.slice(i + 1);
+    }
+    woken();
   });
-
-/** Resolves once the child's output (after READY) matches. */
-const said = (p: ReturnType<typeof child>, match: RegExp) =>
-  new Promise<string>((resolve) => {
-    let seen = "";
-    p.stdout?.on("data", (d: Buffer) => {
-      seen += String(d);
-      if (match.test(seen.replace(/^READY\n/, ""))) resolve(seen);
-    });
-    void p.then(() => resolve(seen));
+  void p.then(() => {
+    ended = true;
+    woken();
   });
+  let at = 0;
+  return async (match: RegExp): Promise<string> => {
+    for (;;) {
+      for (; at < lines.length; at++) if (match.test(lines[at] as string)) return lines[at++] as string;
+      if (ended) throw new Error(`the child ended without a line matching ${match}: ${lines.join("\n")}`);
+      await new Promise<void>((r) => wake.push(r));
+    }
+  };
+}
 
 describe("home lock", () => {
   it("two processes starting a run at the same instant: exactly one proceeds", async () => {
     const j = await freshJournal();
+    // The same two processes race three times (each loaded once: a barrier, READY, whatever the machine's load).
+    const bundle = await childBundle({ file: "tests/journal/fixtures/lock-child.ts" });
+    const ps = [child(bundle, j.home, "a"), child(bundle, j.home, "b")];
+    const next = ps.map(lineReader);
+    await Promise.all(next.map((n) => n(/^READY$/)));
     for (let round = 0; round < 3; round++) {
-      // Each holds the lock until told to let go: the holder is released only once the other has answered.
-      const ps = [child(j.home, "stdin", `a${round}`), child(j.home, "stdin", `b${round}`)];
-      await Promise.all(ps.map(ready));
-      const answers = ps.map((p) => said(p, /^(ACQUIRED|LOCKED|ERROR)/m));
+      const answers = next.map((n) => n(/^(ACQUIRED|LOCKED|ERROR)/));
       for (const p of ps) p.stdin?.write("go\n");
       const answered = await Promise.all(answers);
-      ps.forEach((p, i) => {
-        if (answered[i]?.includes("ACQUIRED")) p.stdin?.write("release\n");
-      });
-      const [a, b] = await Promise.all(ps);
-      const outs = [a, b].map((r) => String(r?.stdout).replace(/^READY\n/, ""));
-      expect(outs.filter((o) => o.startsWith("ACQUIRED"))).toHaveLength(1);
-      const refused = outs.find((o) => o.startsWith("LOCKED")) as string;
-      expect(refused).toMatch(/another tradewarden process \(pid \d+, run, since .*\) holds the lock/);
+      expect(answered.filter((o) => o.startsWith("ACQUIRED"))).toHaveLength(1);
+      expect(answered.find((o) => o.startsWith("LOCKED"))).toMatch(/another tradewarden process \(pid \d+, run, since .*\) holds the lock/);
+      // The holder lets go only now that the other has been refused; the next round starts with the lock free.
+      const holder = answered.findIndex((o) => o.startsWith("ACQUIRED"));
+      ps[holder]?.stdin?.write("release\n");
+      await next[holder]?.(/^RELEASED$/);
     }
+    for (const p of ps) p.stdin?.end();
+    expect((await Promise.all(ps)).map((r) => r.exitCode)).toEqual([0, 0]);
     const after = await openJournal(j.home, { timezone: "UTC" });
     expect(after.runs()).toHaveLength(3);
     expect(after.runs().every((r) => r.status === "completed")).toBe(true);
@@ -72,20 +84,13 @@ describe("home lock", () => {
   it("recovers a lock left by a dead process", async () => {
     const home = tmpHome();
     // a process that takes the lock and is killed
-    const p = execa(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "--input-type=module",
-        "-e",
-        `import { acquireLock } from "./src/journal/lock.js"; await acquireLock(${JSON.stringify(home)}, "run"); console.log("held"); setTimeout(() => {}, 30000);`,
-      ],
-      {
-        buffer: false,
-        reject: false,
-      },
-    );
+    const holder = await childBundle({
+      source: `import { acquireLock } from "./src/journal/lock.js"; await acquireLock(process.argv[2], "run"); console.log("held"); setTimeout(() => {}, 30000);`,
+    });
+    const p = execa(process.execPath, [holder, home], {
+      buffer: false,
+      reject: false,
+    });
     await new Promise<void>((r) => p.stdout!.once("data", () => r()));
     await expect(acquireLock(home, "run")).rejects.toMatchObject({ code: "locked" });
     p.kill("SIGKILL");

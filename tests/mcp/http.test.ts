@@ -58,11 +58,15 @@ function foreignHostStatus(url: string): Promise<number> {
   });
 }
 
-describe("tradewarden mcp over Streamable HTTP", () => {
+// The two cases share nothing (their own homes and processes): they run at the same time.
+describe.concurrent("tradewarden mcp over Streamable HTTP", () => {
   it("serves on 127.0.0.1: tools, a session to a proposal awaiting approval, resources; SIGTERM closes an open run as interrupted", async () => {
     const home = freshHome();
+    const home2 = freshHome();
+    // Both servers start at once (the second is for the SIGTERM check at the end).
     const child = tw(home, ["mcp", "--http", "0"], { timeoutMs: 170_000 });
-    const url = await servedUrl(child);
+    const child2 = tw(home2, ["mcp", "--http", "0"], { timeoutMs: 170_000 });
+    const [url, url2] = await Promise.all([servedUrl(child), servedUrl(child2)]);
     expect(await foreignHostStatus(url)).toBe(403);
     const client = new Client({ name: "http-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -87,10 +91,8 @@ describe("tradewarden mcp over Streamable HTTP", () => {
     await client.close();
 
     // A second client whose run is open when the server is stopped: the run closes as interrupted.
-    const home2 = freshHome();
-    const child2 = tw(home2, ["mcp", "--http", "0"], { timeoutMs: 170_000 });
     const second = new Client({ name: "http-test-2", version: "1.0.0" });
-    await second.connect(new StreamableHTTPClientTransport(new URL(await servedUrl(child2))));
+    await second.connect(new StreamableHTTPClientTransport(new URL(url2)));
     expect((await call(second, "get_portfolio", {})).env.success).toBe(true);
     child2.kill("SIGTERM");
     child.kill("SIGTERM");

@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { TYPE_AHEAD_GUARD_MS } from "../../src/screens/ApprovalScreen.js";
 import { expectExit, twIn } from "../e2e/helpers.js";
 import { freshHome, spawnConsole } from "./helpers.js";
 
@@ -20,6 +21,12 @@ async function journalJson(home: string) {
     orders: { status: string }[];
   };
 }
+
+/**
+ * A person reads the prompt before each key: keys sooner than the type-ahead guard after a prompt
+ * appears are cancelled (src/screens/ApprovalScreen.tsx), so each key waits just past it.
+ */
+const keyPause = () => new Promise((r) => setTimeout(r, TYPE_AHEAD_GUARD_MS + 50));
 
 test("approve in a real terminal: stray keys do nothing, a confirmed approval trades and is journalled", async () => {
   const home = freshHome();
@@ -37,10 +44,10 @@ test("approve in a real terminal: stray keys do nothing, a confirmed approval tr
   // A person reads the prompt before each key (faster keys are cancelled by the type-ahead guard).
   c.term.write("a");
   await c.waitForText("Cannot be undone");
-  await new Promise((r) => setTimeout(r, 500));
+  await keyPause();
   c.term.write("y");
   await c.waitForText("Press Enter to SEND");
-  await new Promise((r) => setTimeout(r, 500));
+  await keyPause();
   c.term.write("\r");
   await c.waitFor(() => c.exitCode() !== null, "the process to exit");
   expect(c.exitCode()).toBe(0);
@@ -67,8 +74,6 @@ test("Ctrl+C on the approval screen exits 130 and places nothing", async () => {
   expect(j.runs[0]?.outcome).toBe("interrupted");
 }, 90_000);
 
-const pause = (ms = 500) => new Promise((r) => setTimeout(r, ms));
-
 test("reject with a reason typed with coalesced backspaces: nothing is placed, the journal records exactly the intended text", async () => {
   const home = freshHome();
   const c = spawnConsole(home);
@@ -80,7 +85,7 @@ test("reject with a reason typed with coalesced backspaces: nothing is placed, t
   // Two backspaces in one write (a held key, or keys over SSH): both count.
   c.term.write("\x7f\x7f");
   await c.waitFor(() => /Reason \(optional\): momentum names\s*$/m.test(c.text().split("Reject all orders").at(-1) ?? ""), "two characters deleted");
-  await pause(300);
+  await new Promise((r) => setTimeout(r, 300));
   c.term.write("\r");
   await c.waitFor(() => c.exitCode() !== null, "the process to exit");
   expect(c.exitCode()).toBe(0);
@@ -117,10 +122,10 @@ test("approve: a proposal awaiting approval (exit 6) is approved within its sess
   expect(c.text()).toContain(`deciding the proposal of run ${before.runs[0]?.run_id}`);
   c.term.write("a");
   await c.waitForText("Cannot be undone");
-  await pause();
+  await keyPause();
   c.term.write("y");
   await c.waitForText("Press Enter to SEND");
-  await pause();
+  await keyPause();
   c.term.write("\r");
   await c.waitFor(() => c.exitCode() !== null, "the process to exit");
   expect(c.exitCode()).toBe(0);

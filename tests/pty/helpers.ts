@@ -3,23 +3,36 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as pty from "node-pty";
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 
 export const BIN = join(process.cwd(), "bin", "tradewarden.js");
-export const homes: string[] = [];
+const homes: string[] = [];
 const terms: pty.IPty[] = [];
-afterEach(() => {
-  for (const t of terms.splice(0)) {
-    try {
-      t.kill();
-    } catch {
-      // already gone
+let armed = false;
+
+/**
+ * The test that made a home or started a terminal ends them when it finishes: armed from inside the
+ * test (a file-level afterEach in this module would be registered for the first file only where
+ * files share their modules, vitest.config.ts `shared`).
+ */
+function cleanUpAfterThisTest(): void {
+  if (armed) return;
+  armed = true;
+  onTestFinished(() => {
+    armed = false;
+    for (const t of terms.splice(0)) {
+      try {
+        t.kill();
+      } catch {
+        // already gone
+      }
     }
-  }
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
-});
+    for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
+  });
+}
 
 export function freshHome(): string {
+  cleanUpAfterThisTest();
   const home = mkdtempSync(join(tmpdir(), "tw-pty-"));
   homes.push(home);
   return home;
@@ -51,6 +64,7 @@ export function spawnConsole(home: string, args: readonly string[] = ["run"]) {
     cwd: process.cwd(),
     env: terminalEnv(home),
   });
+  cleanUpAfterThisTest();
   terms.push(term);
   let out = "";
   let exit: number | null = null;

@@ -22,6 +22,28 @@ function expectCleanFrame(c: Screen, cols: number, markers: readonly string[]) {
   for (const m of markers) expect(count(lines, m), `${m} in\n${frame}`).toBe(1);
 }
 
+/** Whether the frame is clean now (expectCleanFrame's conditions): for a screen that never goes quiet. */
+function isCleanFrame(c: Screen, cols: number, markers: readonly string[]): boolean {
+  const lines = c.screen();
+  return c.vt.wrappedRows().length === 0 && lines.every((l) => l.length <= cols) && markers.every((m) => count(lines, m) === 1);
+}
+
+/**
+ * On a screen whose spinner keeps drawing (no quiet to wait for): waits for the redraw after the last
+ * resize, then for the frame to stay clean for `stableMs`, then checks it (a frame that never gets
+ * clean fails here with the screen, after 10 s).
+ */
+async function expectCleanFrameSoon(c: Screen, cols: number, markers: readonly string[], stableMs = 300) {
+  let cleanSince = 0;
+  const stable = () => {
+    if (c.awaitingRedraw() || !isCleanFrame(c, cols, markers)) cleanSince = 0;
+    else cleanSince ||= Date.now();
+    return cleanSince > 0 && Date.now() - cleanSince >= stableMs;
+  };
+  await c.waitFor(stable, `a clean frame at ${cols} columns for ${stableMs} ms`, 10_000).catch(() => {});
+  expectCleanFrame(c, cols, markers);
+}
+
 async function resizeTo(c: Screen, cols: number, quietMs = 300) {
   c.resize(cols);
   await c.settle(quietMs);
@@ -86,20 +108,17 @@ test("run screen while the model thinks: 70 → 160 → 80 shows one header, the
   const c = spawnScreen(home, ["run"], 70, 40);
   await c.waitFor(() => (fake?.requests.length ?? 0) >= 2, "the model's second call (it thinks)");
   await c.waitForText("get_portfolio");
-  await pause(500);
   const markers = ["tradewarden PAPER", "Checking the account first."];
-  expectCleanFrame(c, 70, markers);
-  // The spinner keeps drawing: wait a fixed time for the redraw instead of for quiet.
+  // The spinner keeps drawing: wait for the clean frame itself instead of for quiet.
+  await expectCleanFrameSoon(c, 70, markers);
   c.resize(160);
-  await pause(800);
-  expectCleanFrame(c, 160, markers);
+  await expectCleanFrameSoon(c, 160, markers);
   // A burst of resizes (a window dragged narrower): one clean frame at the final width.
   for (const cols of [140, 120, 100, 90, 80]) {
     c.resize(cols);
     await pause(20);
   }
-  await pause(800);
-  expectCleanFrame(c, 80, markers);
+  await expectCleanFrameSoon(c, 80, markers);
   c.term.write("\u0003");
   await c.waitFor(() => c.exitCode() !== null, "the run to exit");
   expect(c.exitCode()).toBe(130);

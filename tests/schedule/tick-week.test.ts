@@ -48,7 +48,9 @@ async function tick(home: string, nyTime: string, faults?: string) {
 
 afterAll(cleanupHomes);
 
-describe("tick over a simulated week", () => {
+// The two cases have their own homes: the real processes of the second run while the first's
+// in-process ticks do.
+describe.concurrent("tick over a simulated week", () => {
   it("runs in the due slots only, retries up to the limit, skips the holiday, records everything", { timeout: 600_000 }, async () => {
     const home = freshHome(TOML);
 
