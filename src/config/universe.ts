@@ -6,9 +6,9 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { parse } from "csv-parse/sync";
 import type { Instrument } from "../core/domain.js";
 import { isIsoCurrency } from "../core/money.js";
+import { csvRows as readCsvRows } from "../util/csv-rows.js";
 import { READ_LIMITS, readRequiredFile } from "../util/regular-file.js";
 import type { ConfigIssue } from "./types.js";
 
@@ -37,7 +37,7 @@ type Cell = (row: string[], name: string) => string | undefined;
 /** The CSV rows of one file, or null (with an issue) when it is not valid CSV. */
 function csvRows(label: string, text: string, issue: Issue): string[][] | null {
   try {
-    return parse(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true }) as string[][];
+    return readCsvRows(text);
   } catch (e) {
     const line = (e as { lines?: number }).lines;
     issue(label, line !== undefined ? `line ${line}` : "file", `CSV syntax error: ${(e as Error).message}`);

@@ -1,5 +1,7 @@
 // The types of validators.generated.js (scripts/validators-source.ts generates it; this file is written by hand).
+import type { Static } from "@sinclair/typebox";
 import type { ValidateFunction } from "ajv";
+import type { CONFIG_SCHEMA } from "./schema.js";
 
 export declare const config: ValidateFunction;
 export declare const scenario: ValidateFunction;
@@ -7,3 +9,5 @@ export declare const researchCycle: ValidateFunction;
 export declare const tradecat: ValidateFunction;
 /** Each tool's arguments (the current catalogue), by tool name. */
 export declare const tools: Readonly<Record<string, ValidateFunction>>;
+/** The config an empty document gives (its validated defaults; tests/config/validators-generated.test.ts keeps it so). */
+export declare const configDefaults: Static<typeof CONFIG_SCHEMA>;

@@ -29,6 +29,8 @@ export const config = group_defaults.config;
 export const scenario = group_defaults.scenario;
 export const researchCycle = group_research.researchCycle;
 export const tradecat = group_tradecat.tradecat;
+/** The config an empty document gives (its validated defaults). */
+export const configDefaults = {"account":{"base_currency":"USD","capital":100000,"timezone":"America/New_York"},"limits":{"max_position_pct":25,"max_orders_per_month":10,"max_drawdown_pct":25,"max_price_deviation_pct":2,"max_commission_pct":10,"allow_fractional":false,"max_order_notional":null,"max_price_age_days":5,"reducing_runs_after_reset":3,"liquidation_discount_pct":1},"universe":{"files":["universe/sim.csv"]},"model":{"provider":"auto","id":"claude-sonnet-5","max_tokens":4096,"request_timeout_s":60,"max_retries":2,"max_turns":20,"max_seconds":300,"run_budget_usd":0.5,"monthly_budget_usd":20,"script":"momentum","base_url":null,"api_key_env":null,"price":null},"broker":{"kind":"sim","sim":{"participation_pct":10,"commission_per_share":0.005,"commission_min":1,"commission_max_pct":1,"start_date":null},"alpaca":{"base_url":"https://paper-api.alpaca.markets"}},"executor":{"wait_s":120,"settle_s":15,"poll_ms":250},"research":{"provider":"embedded","block_domains":[],"allow_domains":[],"undated":"exclude","stale_evidence_days":30},"fx":{},"notify":{"timeout_s":5,"channels":[]},"schedule":{"timezone":"America/New_York","slots":[{"name":"morning","start":"10:30","end":"11:30"}],"attempts":3,"mode":"supervised"}};
 /** Each tool's arguments (the current catalogue), by tool name. */
 export const tools = {
   "get_portfolio": group_tools.tool_get_portfolio,

@@ -154,6 +154,9 @@ export async function acquireLock(home: string, purpose: LockPurpose, opts: Lock
     command: opts.command ?? [process.argv[1] ?? "tradewarden", ...process.argv.slice(2)].join(" "),
   };
   let compromised = false;
+  // Set as release() starts: removing holder.json changes the folder's mtime, and a refresh of
+  // proper-lockfile's falling in before its own release would otherwise report our release as a takeover.
+  let releasing = false;
   for (let attempt = 0; ; attempt++) {
     let release: (() => Promise<void>) | undefined;
     try {
@@ -165,6 +168,7 @@ export async function acquireLock(home: string, purpose: LockPurpose, opts: Lock
         stale: staleMs,
         update: Math.floor(staleMs / 4),
         onCompromised: (err) => {
+          if (releasing) return;
           compromised = true;
           if (opts.onCompromised) opts.onCompromised(err);
           else process.emitWarning(`tradewarden lock on ${home} was compromised: ${err.message}`);
@@ -208,6 +212,7 @@ export async function acquireLock(home: string, purpose: LockPurpose, opts: Lock
       async release() {
         if (released) return;
         released = true;
+        releasing = true;
         await unlink(join(lockDir, HOLDER)).catch(() => {});
         await unlock().catch((err: NodeJS.ErrnoException) => {
           if (err.code !== "ERELEASED" && err.code !== "ENOENT") throw err;

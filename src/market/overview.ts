@@ -1,11 +1,11 @@
 /**
  * The market overview (pure): the index's trend, the breadth of the universe, the realised
  * volatility regime and each sector's returns, from a point-in-time snapshot (./market-stats.ts).
- * Indicators from `trading-signals` (the screen's features; log returns and standard deviation).
+ * Indicators from ./indicators.ts (the screen's features; log returns and standard deviation).
  */
-import { getLogReturns, getStandardDeviation } from "trading-signals";
 import type { Bar } from "../core/domain.js";
 import { type InstrumentStats, type MarketSnapshot, meanOf } from "./market-stats.js";
+import { logReturns, standardDeviation } from "./indicators.js";
 import { computeFeatures } from "./screen.js";
 
 /** The realised-volatility window (trading days) and how many of its values make the 1-year median. */
@@ -68,7 +68,7 @@ export interface MarketOverview {
 
 /** Annualised volatility (percent) of the log returns of `closes` (population deviation × √252). */
 function annualisedVol(closes: readonly number[]): number {
-  return getStandardDeviation(getLogReturns([...closes])) * Math.sqrt(252) * 100;
+  return standardDeviation(logReturns(closes)) * Math.sqrt(252) * 100;
 }
 
 /** The 20-day volatility now, its median over the last year, and the regime their ratio gives. */

@@ -1,10 +1,10 @@
 /**
  * Point-in-time screening features (pure). Every value is computed from the bars it is given, which
- * the caller has already cut strictly before the trading day. The indicators come from
- * `trading-signals` (SMA, RSI, ROC, standard deviation of log returns), not hand-rolled.
+ * the caller has already cut strictly before the trading day. The indicators (SMA, RSI, ROC,
+ * standard deviation of log returns) are ./indicators.ts's: trading-signals' numbers, exactly.
  */
-import { getLogReturns, getStandardDeviation, ROC, RSI, SMA } from "trading-signals";
 import type { Bar } from "../core/domain.js";
+import { logReturns, rocLast, rsiLast, smaLast, standardDeviation } from "./indicators.js";
 import type { ScreenFeature } from "./screen-features.js";
 
 export type { ScreenFeature };
@@ -16,12 +16,6 @@ export const SCREEN_LOOKBACK_BARS = 253;
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
-/** The last value of an indicator fed with `values`, or null while it is not stable. */
-function last(ind: { updates(v: number[], replace?: boolean): unknown; isStable: boolean; getResult(): number | null }, values: number[]): number | null {
-  ind.updates(values, false);
-  return ind.isStable ? ind.getResult() : null;
-}
-
 function pctFrom(value: number | null, base: number | null): number | null {
   return value === null || base === null || !(base > 0) ? null : r2((value / base - 1) * 100);
 }
@@ -31,15 +25,15 @@ export function computeFeatures(bars: readonly Bar[]): FeatureRow {
   const closes = bars.slice(-SCREEN_LOOKBACK_BARS).map((b) => b.close);
   const n = closes.length;
   const close = n > 0 ? (closes[n - 1] as number) : null;
-  const roc = (k: number) => (n > k ? r2((last(new ROC(k), closes.slice(-(k + 1))) ?? Number.NaN) * 100) : null);
-  const sma = (k: number) => (n >= k ? last(new SMA(k), closes.slice(-k)) : null);
+  const roc = (k: number) => (n > k ? r2((rocLast(closes, k) ?? Number.NaN) * 100) : null);
+  const sma = (k: number) => (n >= k ? smaLast(closes, k) : null);
   const volWindow = closes.slice(-64);
-  const vol = volWindow.length === 64 ? r2(getStandardDeviation(getLogReturns(volWindow)) * Math.sqrt(252) * 100) : null;
-  const rsi = n >= 15 ? last(new RSI(14), closes) : null;
+  const vol = volWindow.length === 64 ? r2(standardDeviation(logReturns(volWindow)) * Math.sqrt(252) * 100) : null;
+  const rsi = n >= 15 ? rsiLast(closes, 14) : null;
   const high = n >= 252 ? Math.max(...closes.slice(-252)) : null;
   const volumes = bars.slice(-25).map((b) => b.volume);
-  const volNow = volumes.length === 25 ? last(new SMA(5), volumes.slice(-5)) : null;
-  const volBefore = volumes.length === 25 ? last(new SMA(20), volumes.slice(0, 20)) : null;
+  const volNow = volumes.length === 25 ? smaLast(volumes, 5) : null;
+  const volBefore = volumes.length === 25 ? smaLast(volumes.slice(0, 20), 20) : null;
   return {
     return_5d_pct: roc(5),
     return_21d_pct: roc(21),

@@ -1,9 +1,9 @@
 /**
  * The `get_price_history` summary: what about six months of daily closes say, in a few numbers.
  * Pure: give it bars (already point-in-time, or let it cut at `tradingDay`). The indicators (SMA,
- * log returns, standard deviation) come from `trading-signals`, as the screen's do (./screen.ts).
+ * log returns, standard deviation) are ./indicators.ts's (trading-signals' numbers), as the screen's are (./screen.ts).
  */
-import { getLogReturns, getStandardDeviation, SMA } from "trading-signals";
+import { logReturns as getLogReturns, standardDeviation as getStandardDeviation, smaLast } from "./indicators.js";
 import type { Bar } from "../core/domain.js";
 import { countBefore } from "./bars.js";
 
@@ -44,9 +44,8 @@ const r4 = (x: number) => Math.round(x * 10000) / 10000;
 const closes = (bars: readonly Bar[], from: number, to: number): number[] => bars.slice(from, to).map((b) => b.close);
 
 /** The indicator's value after all of `values` (it is stable: callers pass at least its interval). */
-function lastOf(ind: SMA, values: number[]): number {
-  ind.updates(values, false);
-  return ind.getResult() ?? Number.NaN;
+function lastOf(interval: number, values: number[]): number {
+  return smaLast(values, interval) ?? Number.NaN;
 }
 
 /**
@@ -82,7 +81,7 @@ export function summarizeHistory(symbol: string, bars: readonly Bar[], tradingDa
   const last = bars[end - 1]!;
   const closeAt = (back: number) => bars[end - 1 - back]!.close;
   const ret = (k: number) => (n > k ? r2((last.close / closeAt(k) - 1) * 100) : null);
-  const sma = (k: number) => (n < k ? null : r4(lastOf(new SMA(k), closes(bars, end - k, end))));
+  const sma = (k: number) => (n < k ? null : r4(lastOf(k, closes(bars, end - k, end))));
 
   // High/low/drawdown over the last six months of the window.
   const hlStart = Math.max(start, end - DEFAULT_LOOKBACK_DAYS);

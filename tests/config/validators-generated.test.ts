@@ -6,6 +6,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validatorsModule } from "../../scripts/validators-source.js";
+import { makeAjv } from "../../src/config/ajv.js";
+import { defaultConfig, validateConfigDocument } from "../../src/config/load.js";
+import { CONFIG_SCHEMA } from "../../src/config/schema.js";
 import { CATALOGUE } from "../../src/tools/catalogue.js";
 import * as generated from "../../src/config/validators.generated.js";
 
@@ -17,5 +20,19 @@ describe("build-time validators", () => {
 
   it("has one validator for each tool of the current catalogue", () => {
     expect(Object.keys(generated.tools).sort()).toEqual(CATALOGUE.map((c) => c.name).sort());
+  });
+
+  it("a config with nothing written is what the config's validator makes of an empty document, a fresh copy each time", () => {
+    const doc: Record<string, unknown> = {};
+    expect(makeAjv({ useDefaults: true }).compile(CONFIG_SCHEMA)(doc)).toBe(true);
+    const { limits, ...sections } = doc;
+    const first = defaultConfig();
+    expect(first).toEqual({ ...sections, source: null, limits: Object.assign({}, limits, { base_currency: "USD" }) });
+    first.account.capital = 1;
+    first.universe.files.push("elsewhere.csv");
+    expect(defaultConfig().account.capital).toBe(100000);
+    expect(defaultConfig().universe.files).toEqual(["universe/sim.csv"]);
+    const written = validateConfigDocument({ account: { capital: 5000 } }, "tradewarden.toml", "tradewarden.toml");
+    expect(written.ok && written.config.account).toEqual({ base_currency: "USD", capital: 5000, timezone: "America/New_York" });
   });
 });

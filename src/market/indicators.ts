@@ -1,0 +1,82 @@
+/**
+ * The indicators the screen, the overview and the summary use (SMA, ROC, Wilder's RSI, log returns,
+ * population standard deviation), as plain loops giving exactly `trading-signals`' numbers: the same
+ * arithmetic in the same order (tests/market/indicators.test.ts compares the two over random
+ * series). The library's per-update bookkeeping (a state snapshot per value) was ~30 ms of a `run`
+ * computing the features of the universe (issue 26), and loading it a few more.
+ */
+
+/** The mean of `values` (0 for none), summed from the first: trading-signals' getAverage. */
+export function average(values: readonly number[]): number {
+  let sum = 0;
+  for (const x of values) sum += x;
+  return values.length ? sum / values.length : 0;
+}
+
+/** The simple moving average of the last `interval` values; null with fewer (trading-signals' SMA after feeding `values`). */
+export function smaLast(values: readonly number[], interval: number): number | null {
+  return values.length < interval ? null : average(values.slice(values.length - interval));
+}
+
+/** The rate of change over `interval` values, (last − first) / first of the last interval + 1; null with fewer (trading-signals' ROC). */
+export function rocLast(values: readonly number[], interval: number): number | null {
+  if (values.length < interval + 1) return null;
+  const price = values[values.length - 1] as number;
+  const compare = values[values.length - 1 - interval] as number;
+  return (price - compare) / compare;
+}
+
+/**
+ * Wilder's RSI after all of `values`; null until `interval` changes are seen (trading-signals'
+ * RSI with its WSMA smoothing: the first average is the mean of the first `interval` gains
+ * (losses), each later one moves by (x − previous) / interval). An interval under 2 never has a
+ * value there (the library keeps only `interval` prices to take a change from), nor here.
+ */
+export function rsiLast(values: readonly number[], interval: number): number | null {
+  if (interval < 2) return null;
+  const gains: number[] = [];
+  const losses: number[] = [];
+  let avgGain: number | undefined;
+  let avgLoss: number | undefined;
+  const factor = 1 / interval;
+  const smooth = (prev: number | undefined, window: number[], x: number): number | undefined => {
+    window.push(x);
+    if (window.length > interval) window.shift();
+    if (prev !== undefined) return (x - prev) * factor + prev;
+    return window.length === interval ? average(window) : undefined;
+  };
+  let result: number | null = null;
+  for (let i = 1; i < values.length; i++) {
+    const current = values[i] as number;
+    const previous = values[i - 1] as number;
+    const up = current > previous;
+    avgLoss = smooth(avgLoss, losses, up ? 0 : previous - current);
+    avgGain = smooth(avgGain, gains, up ? current - previous : 0);
+    if (avgGain !== undefined && avgLoss !== undefined) result = avgLoss === 0 ? 100 : 100 - 100 / (avgGain / avgLoss + 1);
+  }
+  return result;
+}
+
+/** The log returns of consecutive values; throws on fewer than 2 values or a value ≤ 0 (trading-signals' getLogReturns). */
+export function logReturns(values: readonly number[]): number[] {
+  if (values.length < 2) throw new Error(`The log returns have to be taken over at least 2 values, but "${values.length}" was given.`);
+  const out: number[] = [];
+  for (let i = 1; i < values.length; i++) {
+    const a = values[i - 1] as number;
+    const b = values[i] as number;
+    if (a <= 0 || b <= 0) throw new Error(`The log returns need positive values, but "${a}" and "${b}" were given.`);
+    out.push(Math.log(b / a));
+  }
+  return out;
+}
+
+/** The population standard deviation (trading-signals' getStandardDeviation without a given mean). */
+export function standardDeviation(values: readonly number[]): number {
+  const middle = average(values);
+  let sum = 0;
+  for (const v of values) {
+    const d = v - middle;
+    sum += d * d;
+  }
+  return Math.sqrt(values.length ? sum / values.length : 0);
+}
