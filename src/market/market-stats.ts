@@ -15,6 +15,10 @@ const INDEX_SECTOR = "Index";
 /** Bars of one symbol strictly before the trading day, the last `limit` of them (a MarketView's `history`). */
 export type HistoryOf = (symbol: string, limit: number) => readonly Bar[];
 
+/** The screening features of a symbol's bars (computeFeatures, or a run's memo of it: run/run-features.ts). */
+export type FeaturesOf = (symbol: string, bars: readonly Bar[]) => FeatureRow;
+const computeOf: FeaturesOf = (_symbol, bars) => computeFeatures(bars);
+
 export interface InstrumentStats {
   symbol: string;
   name: string;
@@ -35,6 +39,8 @@ interface MarketIndex {
   name: string;
   derived: "instrument" | "equal_weight";
   bars: readonly Bar[];
+  /** The index's screening features (its trend: returns, SMA distances), computed once with the members'. */
+  features: FeatureRow;
 }
 
 export interface MarketSnapshot {
@@ -50,7 +56,7 @@ const sectorOf = (i: Pick<Instrument, "sector">) => i.sector ?? "Unclassified";
 const isIndex = (i: Pick<Instrument, "sector">) => sectorOf(i).toLowerCase() === INDEX_SECTOR.toLowerCase();
 
 /** Statistics of one instrument from its bars (oldest first); null without a bar. */
-function instrumentStats(inst: Instrument, bars: readonly Bar[]): InstrumentStats | null {
+function instrumentStats(inst: Instrument, bars: readonly Bar[], featuresOf: FeaturesOf): InstrumentStats | null {
   const lastBar = bars[bars.length - 1];
   if (!lastBar) return null;
   const closes = bars.map((b) => b.close);
@@ -63,7 +69,7 @@ function instrumentStats(inst: Instrument, bars: readonly Bar[]): InstrumentStat
     sector: sectorOf(inst),
     as_of: lastBar.date,
     last_close: lastBar.close,
-    features: computeFeatures(bars),
+    features: featuresOf(inst.symbol, bars),
     change_1d_pct: prev !== null && prev > 0 ? r2((lastBar.close / prev - 1) * 100) : null,
     new_high_52w: year ? lastBar.close >= Math.max(...year) : null,
     new_low_52w: year ? lastBar.close <= Math.min(...year) : null,
@@ -97,17 +103,17 @@ export function equalWeightBars(series: readonly (readonly Bar[])[]): Bar[] {
 }
 
 /** The snapshot of the universe as of the view the `history` function reads. */
-export function marketSnapshot(universe: readonly Instrument[], history: HistoryOf): MarketSnapshot {
+export function marketSnapshot(universe: readonly Instrument[], history: HistoryOf, featuresOf: FeaturesOf = computeOf): MarketSnapshot {
   const members: InstrumentStats[] = [];
   const memberBars: (readonly Bar[])[] = [];
-  let index: MarketIndex | null = null;
+  let index: Omit<MarketIndex, "features"> | null = null;
   for (const inst of [...universe].sort((a, b) => a.symbol.localeCompare(b.symbol))) {
     const bars = history(inst.symbol, MARKET_LOOKBACK_BARS);
     if (isIndex(inst)) {
       if (!index && bars.length > 0) index = { symbol: inst.symbol.toUpperCase(), name: inst.name ?? inst.symbol, derived: "instrument", bars };
       continue;
     }
-    const stats = instrumentStats(inst, bars);
+    const stats = instrumentStats(inst, bars, featuresOf);
     if (!stats) continue;
     members.push(stats);
     memberBars.push(bars);
@@ -116,7 +122,8 @@ export function marketSnapshot(universe: readonly Instrument[], history: History
     index = { symbol: null, name: `equal-weight index of ${memberBars.length} instruments`, derived: "equal_weight", bars: equalWeightBars(memberBars) };
   }
   const sectors = [...new Set(universe.filter((i) => !isIndex(i)).map(sectorOf))].sort();
-  return { members, index, sectors };
+  // The equal-weight index is no instrument: its features are named so no symbol's can stand for them.
+  return { members, index: index && { ...index, features: featuresOf(index.symbol ?? "=equal-weight", index.bars) }, sectors };
 }
 
 /** The mean of the defined values, 2 decimals; null when none is. */

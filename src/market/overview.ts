@@ -6,7 +6,6 @@
 import type { Bar } from "../core/domain.js";
 import { type InstrumentStats, type MarketSnapshot, meanOf } from "./market-stats.js";
 import { logReturns, standardDeviation } from "./indicators.js";
-import { computeFeatures } from "./screen.js";
 
 /** The realised-volatility window (trading days) and how many of its values make the 1-year median. */
 const VOL_WINDOW = 20;
@@ -89,7 +88,7 @@ export function volRegime(closes: readonly number[]): VolRegime {
 export function indexTrend(index: MarketSnapshot["index"]): IndexTrend | null {
   const lastBar: Bar | undefined = index?.bars[index.bars.length - 1];
   if (!index || !lastBar) return null;
-  const f = computeFeatures(index.bars);
+  const f = index.features;
   return {
     symbol: index.symbol,
     name: index.name,

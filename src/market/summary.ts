@@ -9,6 +9,8 @@ import { countBefore } from "./bars.js";
 
 export const DEFAULT_LOOKBACK_DAYS = 126;
 const MAX_LOOKBACK_DAYS = 252;
+/** The most bars a summary reads (the longest lookback, plus the bar its return starts from): callers need pass no more. */
+export const SUMMARY_MAX_BARS = MAX_LOOKBACK_DAYS + 1;
 const MIN_LOOKBACK_DAYS = 5;
 
 interface PriceHistorySummary {

@@ -103,8 +103,10 @@ export function readArtifact(runDir: string, key: ArtifactKey): string | null {
 function writePacked(runDir: string, files: readonly [string, Buffer][]): number {
   const head = Buffer.from(`${JSON.stringify({ format: PACKED_FORMAT, files: files.map(([n, b]) => [n, b.length]) })}\n`);
   const raw = Buffer.concat([head, ...files.map(([, b]) => b)]);
+  // Quality 0: a simulated day packs in under half the time of quality 2 for some 15% more bytes
+  // (a bundle ~16 → ~19 KB); any brotli stream reads the same, so older bundles and readers are unaffected.
   const packed = brotliCompressSync(raw, {
-    params: { [zlib.BROTLI_PARAM_QUALITY]: 2, [zlib.BROTLI_PARAM_LGWIN]: 22, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
+    params: { [zlib.BROTLI_PARAM_QUALITY]: 0, [zlib.BROTLI_PARAM_LGWIN]: 22, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
   });
   writeFileSync(join(runDir, PACKED_FILE), packed);
   return packed.length;

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { twIn } from "../e2e/helpers.js";
-import { simulatedSessionClock, wallClock } from "../../src/run/session-clock.js";
+import { DateTime } from "luxon";
+import { noonIn, simulatedSessionClock, wallClock } from "../../src/run/session-clock.js";
 
 test("the simulated session clock is the trading day's noon in the account's zone, advancing with the wall clock", () => {
   let wall = 1_000_000;
@@ -45,3 +46,29 @@ test("simulating across a month boundary: the monthly quota counts the trading d
     rmSync(home, { recursive: true, force: true });
   }
 }, 60_000);
+
+test("noon in a zone is luxon's noon there, every day of two years in twelve zones (daylight-saving days included)", () => {
+  const zones = [
+    "America/New_York",
+    "America/Los_Angeles",
+    "America/Sao_Paulo",
+    "America/St_Johns",
+    "Europe/London",
+    "Europe/Berlin",
+    "Asia/Kolkata",
+    "Asia/Kathmandu",
+    "Asia/Tokyo",
+    "Australia/Lord_Howe",
+    "Pacific/Auckland",
+    "Pacific/Chatham",
+  ];
+  for (const zone of zones) {
+    for (let d = Date.UTC(2019, 0, 1); d < Date.UTC(2021, 0, 1); d += 86_400_000) {
+      const day = new Date(d).toISOString().slice(0, 10);
+      expect(noonIn(day, zone), `${day} ${zone}`).toBe(DateTime.fromISO(day, { zone }).set({ hour: 12 }).toMillis());
+    }
+  }
+  expect(noonIn("2020-02-30", "Europe/London")).toBeNaN();
+  expect(noonIn("2020-02-01", "Not/AZone")).toBeNaN();
+  expect(() => simulatedSessionClock("Not/AZone")("2020-02-03")).toThrow("not a trading day");
+});

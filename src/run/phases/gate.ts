@@ -2,6 +2,7 @@
  * The gate as the run's phases use it: inputs assembled from the journal (re-read each time), the
  * broker's open orders as last read, and the run's point-in-time prices.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { ProposedOrder } from "../../core/domain.js";
 import type { GateDecision, OpenOrder } from "../../core/gate-types.js";
 import type { Broker } from "../../broker/types.js";
@@ -38,8 +39,21 @@ export function gateInputs(ctx: RunContext): GateInputSnapshot {
   });
 }
 
-/** The gate on the run's current state: one decision per order, each naming its order by input `index`. */
+/** The inputs of a run's last evaluation and its decisions, by the run's deps (its universe and fee schedule are theirs). */
+const lastGate = new WeakMap<RunContext["deps"], { inputs: unknown; decisions: GateDecision[] }>();
+
+/**
+ * The gate on the run's current state: one decision per order, each naming its order by input `index`.
+ * The gate is pure, and a day asks it the same question more than once (submit_orders, then the
+ * decision phase, on unchanged orders and state): inputs equal to the run's last evaluation's are
+ * answered with a copy of its decisions.
+ */
 export function evaluateOrders(ctx: RunContext, orders: readonly ProposedOrder[]): GateDecision[] {
   const g = gateInputs(ctx);
-  return evaluate([...orders], g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
+  const inputs = [orders, g.state, g.market, g.limits];
+  const last = lastGate.get(ctx.deps);
+  if (last && isDeepStrictEqual(last.inputs, inputs)) return structuredClone(last.decisions);
+  const decisions = evaluate([...orders], g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
+  lastGate.set(ctx.deps, { inputs: structuredClone(inputs), decisions: structuredClone(decisions) });
+  return decisions;
 }

@@ -5,7 +5,7 @@
  */
 import type { Instrument } from "../../core/domain.js";
 import type { MarketView } from "../../market/data.js";
-import { MARKET_LOOKBACK_BARS, type MarketSnapshot, marketSnapshot } from "../../market/market-stats.js";
+import { type FeaturesOf, MARKET_LOOKBACK_BARS, type MarketSnapshot, marketSnapshot } from "../../market/market-stats.js";
 import { marketOverview } from "../../market/overview.js";
 import { sectorSummary } from "../../market/sector.js";
 import type { getMarketOverview } from "../defs/get-market-overview.js";
@@ -16,6 +16,8 @@ export interface MarketWideDeps {
   view: MarketView;
   universe: readonly Instrument[];
   tradingDay: string;
+  /** The run's features memo, shared with screen_universe (computed here when absent). */
+  featuresOf?: FeaturesOf;
 }
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-");
@@ -26,7 +28,7 @@ export function makeMarketWideHandlers(deps: MarketWideDeps): {
 } {
   let cache: MarketSnapshot | null = null;
   const snapshot = () => {
-    cache ??= marketSnapshot(deps.universe, (s, n) => deps.view.history(s, Math.min(n, MARKET_LOOKBACK_BARS)));
+    cache ??= marketSnapshot(deps.universe, (s, n) => deps.view.history(s, Math.min(n, MARKET_LOOKBACK_BARS)), deps.featuresOf);
     return cache;
   };
 

@@ -9,7 +9,7 @@ import type { getPriceHistory } from "../defs/get-price-history.js";
 import type { listUniverse } from "../defs/list-universe.js";
 import type { AnswerOf, HandlerOf } from "../define.js";
 import type { MarketData, MarketView, ViewOptions } from "../../market/data.js";
-import { DEFAULT_LOOKBACK_DAYS, summarizeHistory } from "../../market/summary.js";
+import { DEFAULT_LOOKBACK_DAYS, SUMMARY_MAX_BARS, summarizeHistory } from "../../market/summary.js";
 
 const LIST_UNIVERSE_DEFAULT_LIMIT = 20;
 const LIST_UNIVERSE_MAX_LIMIT = 50;
@@ -113,7 +113,8 @@ export function makeMarketToolHandlers(deps: MarketToolDeps): MarketToolHandlers
       };
     }
     const lookback = int(args.lookback_days, DEFAULT_LOOKBACK_DAYS, 1, Number.MAX_SAFE_INTEGER);
-    const bars = view.history(symbol);
+    // Only the bars a summary can read (not the whole history, decoded and copied on every call).
+    const bars = view.history(symbol, SUMMARY_MAX_BARS);
     const res = summarizeHistory(symbol, bars, deps.tradingDay, lookback);
     if (!res.ok) return { ok: false, code: "data_unavailable", message: res.reason };
     return {

@@ -7,6 +7,7 @@ import type { Instrument } from "../../core/domain.js";
 import type { screenUniverse } from "../defs/screen-universe.js";
 import type { AnswerOf, HandlerOf } from "../define.js";
 import type { MarketView } from "../../market/data.js";
+import type { FeaturesOf } from "../../market/market-stats.js";
 import { computeFeatures, runScreen, SCREEN_LOOKBACK_BARS, type ScreenCandidate, type ScreenFeature, type ScreenFilter } from "../../market/screen.js";
 
 export interface ScreenToolDeps {
@@ -14,9 +15,12 @@ export interface ScreenToolDeps {
   universe: readonly Instrument[];
   tradingDay: string;
   defaultLimit: number;
+  /** The run's features memo, shared with the market-wide tools (computed here when absent). */
+  featuresOf?: FeaturesOf;
 }
 
 export function makeScreenHandler(deps: ScreenToolDeps): HandlerOf<typeof screenUniverse> {
+  const featuresOf: FeaturesOf = deps.featuresOf ?? ((_s, bars) => computeFeatures(bars));
   let cache: ScreenCandidate[] | null = null;
   const candidates = (): ScreenCandidate[] => {
     if (cache) return cache;
@@ -25,7 +29,7 @@ export function makeScreenHandler(deps: ScreenToolDeps): HandlerOf<typeof screen
       const bars = deps.view.history(inst.symbol, SCREEN_LOOKBACK_BARS);
       const lastBar = bars[bars.length - 1];
       if (!lastBar) continue;
-      cache.push({ symbol: inst.symbol.toUpperCase(), as_of: lastBar.date, last_close: lastBar.close, features: computeFeatures(bars) });
+      cache.push({ symbol: inst.symbol.toUpperCase(), as_of: lastBar.date, last_close: lastBar.close, features: featuresOf(inst.symbol, bars) });
     }
     return cache;
   };
