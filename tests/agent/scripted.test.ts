@@ -9,11 +9,14 @@ import { DOWN, makeWorld, series, UP } from "./world.js";
 const limits = { max_position_pct: 10, max_price_deviation_pct: 2 };
 
 describe("scripted momentum policy", () => {
-  test("uses the tools like an agent: market overview + portfolio + universe → screen → histories → dry run → submit", async () => {
+  test("uses the tools like an agent: market overview + portfolio + screen of the allowlist → histories → dry run → submit", async () => {
     const w = makeWorld();
     const { events, result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
     const calls = ofType(events, "tool.called").map((e) => e.tool);
-    expect(calls.slice(0, 4)).toEqual(["get_market_overview", "get_portfolio", "list_universe", "screen_universe"]);
+    expect(calls.slice(0, 3)).toEqual(["get_market_overview", "get_portfolio", "screen_universe"]);
+    // One screen over the whole allowlist replaces the listing.
+    expect(calls).not.toContain("list_universe");
+    expect(ofType(events, "model.turn_started")).toHaveLength(4);
     // Only the screen's matches are read: ALFA and GAMA rise, BETA falls and fails the entry screen.
     const read = ofType(events, "tool.called")
       .filter((e) => e.tool === "get_price_history")
@@ -62,9 +65,12 @@ describe("scripted momentum policy", () => {
       ["ALFA", "BUY"],
     ]);
     expect(a.result.proposal?.orders).toEqual(b.result.proposal?.orders);
-    // The holding's history is read (its exit rule), DELT is not; without the screen all five are.
+    // The holding's history is read (its exit rule), DELT is not; without the screen the universe is
+    // listed and all five are read.
     expect(screened.handlerCalls.get_price_history).toBeLessThan(unscreened.handlerCalls.get_price_history ?? 0);
     expect(unscreened.handlerCalls.get_price_history).toBe(5);
+    expect(screened.handlerCalls.list_universe).toBeUndefined();
+    expect(unscreened.handlerCalls.list_universe).toBe(1);
   });
 
   test("sells a holding below its SMA50; holds when nothing qualifies", async () => {
