@@ -73,6 +73,26 @@ describe("scripted momentum policy", () => {
     expect(unscreened.handlerCalls.list_universe).toBe(1);
   });
 
+  test("submits what the dry run approved by its check_id, without sending the orders again; orders changed after the check are sent in full", async () => {
+    const submitted = async (w: ReturnType<typeof makeWorld>) => {
+      const { events, result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
+      const calls = ofType(events, "tool.called");
+      const check = calls.find((e) => e.tool === "check_orders")?.arguments as { orders: unknown[] };
+      return { check, submit: calls.find((e) => e.tool === "submit_orders")?.arguments as Record<string, unknown>, result };
+    };
+    const plain = await submitted(makeWorld());
+    expect(plain.submit.check_id).toMatch(/^check:[0-9a-f]{10}$/);
+    expect(plain.submit).not.toHaveProperty("orders");
+    expect(plain.result.proposal?.orders).toEqual(plain.check.orders);
+    // Recent news on ALFA is cited after the check: the order changed, so it is sent, not named.
+    const news = [{ id: "n1", title: "ALFA raises guidance", url: "https://example.com/alfa", snippet: "ALFA guides up.", published: "2024-04-30" }];
+    const cited = await submitted(makeWorld({ news }));
+    expect(cited.submit).not.toHaveProperty("check_id");
+    const alfa = cited.result.proposal?.orders.find((o) => o.symbol === "ALFA");
+    expect(alfa?.reason).toContain('Latest news: "ALFA raises guidance"');
+    expect(cited.submit.orders).toEqual(cited.result.proposal?.orders);
+  });
+
   test("sells a holding below its SMA50; holds when nothing qualifies", async () => {
     const w = makeWorld({ holdings: [{ symbol: "BETA", quantity: 40 }], series: { BETA: DOWN(), DELT: DOWN() } });
     const { result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });

@@ -6,7 +6,7 @@
 import type { ProposedOrder } from "../../core/domain.js";
 import { hasOrderIntentType } from "../../core/order-intent.js";
 import { applyNews, newsToSearch } from "../scripted-news.js";
-import { type Action, opening, submit } from "./actions.js";
+import { type Action, opening, submit, submitChecked } from "./actions.js";
 import { last, type Step } from "./conversation.js";
 import { HISTORY_BATCH, MAX_HISTORIES } from "./momentum-orders.js";
 import { decisionsOf, holdingsOf, keepApproved, pendingCodes, universeOf } from "./results.js";
@@ -23,7 +23,7 @@ export function sharedOpening(steps: Step[], offered: ReadonlySet<string>): Acti
   const pf = last(steps, "get_portfolio", true)?.result;
   if (!pf) return holdUnread();
   const lastSubmit = last(steps, "submit_orders");
-  if (lastSubmit && !lastSubmit.ok) return afterRefusedSubmit(lastSubmit);
+  if (lastSubmit && !lastSubmit.ok) return afterRefusedSubmit(steps, lastSubmit);
   return historyCalls(steps, pf, universeOf(steps));
 }
 
@@ -79,6 +79,10 @@ export function researchAndSubmit(
     approved.length === 0
       ? `Holding: the gate blocked every ${words.label.toLowerCase()} candidate (${orders.map((o) => o.symbol).join(", ")}).${said}`
       : `${words.label}: ${listed(approved)}.${dropped ? ` ${dropped} candidate(s) dropped after the gate's dry run.` : ""} ${words.rule}${said}`;
+  // Exactly what the dry run checked: named by its check_id (tw-tools/3) rather than sent again.
+  const checkId = check?.ok && typeof check.result.check_id === "string" ? check.result.check_id : undefined;
+  if (checkId && approved.length > 0 && JSON.stringify(approved) === JSON.stringify(check?.input.orders))
+    return submitChecked(checkId, approved.length, summary, abandonable(steps));
   return submit(approved, summary, abandonable(steps));
 }
 
@@ -93,10 +97,17 @@ function abandonable(steps: Step[]): string[] {
   return [...new Set(pending.values())];
 }
 
+/** The orders a submission sent, or named by the check_id of a check_orders call. */
+function submittedOrders(steps: Step[], submission: Step): unknown {
+  const id = submission.input.check_id;
+  if (id === undefined) return submission.input.orders;
+  return steps.find((s) => s.name === "check_orders" && s.ok && s.result.check_id === id)?.input.orders;
+}
+
 /** The turn after a refused submit_orders: revise once, or hold. */
-export function afterRefusedSubmit(refused: Step): Action {
-  // The orders it sent itself, narrowed back to their type.
-  const sent: unknown = refused.input.orders;
+export function afterRefusedSubmit(steps: Step[], refused: Step): Action {
+  // The orders it sent itself (or named by a check_id), narrowed back to their type.
+  const sent = submittedOrders(steps, refused);
   const prev: ProposedOrder[] = Array.isArray(sent) ? sent.filter(hasOrderIntentType) : [];
   const abandoned: unknown = refused.input.abandon_error_codes;
   const code = String(refused.result.error_code ?? "");

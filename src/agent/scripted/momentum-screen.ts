@@ -44,7 +44,7 @@ export function momentumOpening(steps: Step[], offered: ReadonlySet<string>): Ac
   const pf = last(steps, "get_portfolio", true)?.result;
   if (!pf) return holdUnread();
   const lastSubmit = last(steps, "submit_orders");
-  if (lastSubmit && !lastSubmit.ok) return afterRefusedSubmit(lastSubmit);
+  if (lastSubmit && !lastSubmit.ok) return afterRefusedSubmit(steps, lastSubmit);
   const screened = last(steps, SCREEN);
   if (screened?.ok) return historyCalls(steps, pf, matchesOf(screened.result));
   // The screen failed: the listing instead, as when the screen is not offered.
