@@ -93,6 +93,24 @@ describe("scripted momentum policy", () => {
     expect(cited.submit.orders).toEqual(cited.result.proposal?.orders);
   });
 
+  test("reads only the histories the day can buy: the two likeliest entries the screen found, not a match whose SMA20 is below its SMA50", async () => {
+    // ODDS rose for months, fell back over the last 20 bars and jumped on the last two: above both
+    // averages with a strong 3-month return, but its SMA20 is under its SMA50 (not an entry).
+    const odds = [...UP().slice(0, 111), ...Array<number>(17).fill(120), 160, 160];
+    const w = makeWorld({ series: { ALFA: UP(), ODDS: odds, GAMA: series(50, 0.002), ECHO: series(80, 0.001), BETA: DOWN() } });
+    const { events, result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
+    const screened = ofType(events, "tool.result").find((e) => e.tool === "screen_universe");
+    expect(screened?.summary).toMatch(/^4 of 4 .*: ALFA .*, ODDS .*, GAMA /);
+    const read = ofType(events, "tool.called")
+      .filter((e) => e.tool === "get_price_history")
+      .map((e) => (e.arguments as { symbol?: string }).symbol);
+    expect(read).toEqual(["ALFA", "GAMA"]);
+    expect(result.proposal?.orders.map((o) => [o.symbol, o.side])).toEqual([
+      ["ALFA", "BUY"],
+      ["GAMA", "BUY"],
+    ]);
+  });
+
   test("sells a holding below its SMA50; holds when nothing qualifies", async () => {
     const w = makeWorld({ holdings: [{ symbol: "BETA", quantity: 40 }], series: { BETA: DOWN(), DELT: DOWN() } });
     const { result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
