@@ -58,6 +58,8 @@ function newsFor(symbol: string, steps: readonly NewsStep[]): { items: NewsItem[
 export function applyNews(orders: readonly ProposedOrder[], steps: readonly NewsStep[]): { orders: ProposedOrder[]; notes: string[] } {
   const notes: string[] = [];
   const out: ProposedOrder[] = [];
+  // The instruments whose newest news is old: one note for all of them.
+  const old: string[] = [];
   for (const o of orders) {
     const { items, asOf } = newsFor(o.symbol, steps);
     const newest = items[0];
@@ -74,7 +76,7 @@ export function applyNews(orders: readonly ProposedOrder[], steps: readonly News
       // Old news is not evidence for today's trade: said for what it is (in the run's summary, so the
       // order stays the one the gate checked), never cited.
       const age = asOf === null ? "" : `, ${daysBetween(newest.published, asOf).toLocaleString("en-US")} days before the trading day`;
-      notes.push(`no recent news on ${o.symbol}: the newest item naming it is from ${newest.published}${age}; not cited`);
+      old.push(`${o.symbol} (newest ${newest.published}${age})`);
       out.push(o);
       continue;
     }
@@ -82,5 +84,6 @@ export function applyNews(orders: readonly ProposedOrder[], steps: readonly News
     const reason = `${o.reason} Latest news: "${newest.title}" (${newest.published}).`.slice(0, 500);
     out.push({ ...o, evidence_ids: evidence, reason });
   }
+  if (old.length > 0) notes.push(`no recent news on ${old.join(" or ")}: not cited`);
   return { orders: out, notes };
 }

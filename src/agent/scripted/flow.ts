@@ -58,10 +58,11 @@ export function researchAndSubmit(
     // One turn for both: news can only drop a buy or reword a reason, so the gate's verdicts on
     // the candidates still hold for what is left of them after it.
     const news = toSearch.map((symbol) => ({ name: "search_news", input: { query: symbol, max_results: 3 } }));
-    const asked = toSearch.length > 0 ? `the news before the trading day for ${toSearch.join(", ")}` : "";
+    const asked = toSearch.length > 0 ? `news on ${toSearch.join(", ")}` : "";
     return {
+      // (The candidates themselves are in the check_orders call: not repeated in the text.)
       text: dryRun
-        ? `${words.label} candidates: ${listed(proposal.orders)}. ${asked ? `Checking ${asked} and dry-running` : "Dry-running"} them through the gate.`
+        ? `${asked ? `Checking ${asked} and dry-running` : "Dry-running"} the ${words.label.toLowerCase()} candidates through the gate.`
         : `Checking ${asked}.`,
       calls: [...news, ...(dryRun ? [{ name: "check_orders", input: { orders: proposal.orders } }] : [])],
     };
