@@ -5,11 +5,13 @@
  * replayed conversation gives the same answers.
  *
  * Default policy "momentum" (the run report shows it in each order's reason and the summary):
- *   1. get_market_overview (when the contract offers it), get_portfolio and list_universe (one turn,
- *      parallel calls); in a falling market (index below its SMA200 and a negative 1-month return)
- *      it buys nothing new and says so (src/agent/scripted/market-regime.ts);
- *   2. get_price_history for the holdings, then universe instruments in listed order, at most 12
- *      symbols, six parallel calls per turn;
+ *   1. get_market_overview (when the contract offers it), get_portfolio and screen_universe on the
+ *      entry rule over the whole allowlist, its 4 strongest matches (one turn, parallel calls;
+ *      list_universe instead when the screen is not offered or fails); in a falling market (index
+ *      below its SMA200 and a negative 1-month return) it buys nothing new and says so
+ *      (src/agent/scripted/market-regime.ts);
+ *   2. get_price_history for the holdings, then the screen's matches (or the listed instruments in
+ *      listed order, at most 12 symbols), in one turn;
  *   3. SELL a whole holding when its last close is below its SMA50, or it is more than 15% below its
  *      6-month high (limit = last close × 0.995, in cents);
  *   4. BUY (only when trading state is ACTIVE, at most 2 new positions, never adding to a holding)

@@ -2,8 +2,9 @@
  * The scripted model's news step (pure, derived from the conversation only): after the momentum
  * candidates are known it searches news for each candidate's symbol, then drops a buy that has
  * negative news from the last 30 days, and cites the newest dated item that names the instrument
- * next to its price history when it is from those 30 days. Older news is named as old and never
- * cited as if it were current; undated items are never cited.
+ * next to its price history when it is from those 30 days. Older news is named as old (a note for
+ * the run's summary; the order is left as it is) and never cited as if it were current; undated
+ * items are never cited.
  */
 import type { ProposedOrder } from "../core/domain.js";
 import { escapeRegExp } from "../util/regex.js";
@@ -57,6 +58,8 @@ function newsFor(symbol: string, steps: readonly NewsStep[]): { items: NewsItem[
 export function applyNews(orders: readonly ProposedOrder[], steps: readonly NewsStep[]): { orders: ProposedOrder[]; notes: string[] } {
   const notes: string[] = [];
   const out: ProposedOrder[] = [];
+  // The instruments whose newest news is old: one note for all of them.
+  const old: string[] = [];
   for (const o of orders) {
     const { items, asOf } = newsFor(o.symbol, steps);
     const newest = items[0];
@@ -70,14 +73,17 @@ export function applyNews(orders: readonly ProposedOrder[], steps: readonly News
       continue;
     }
     if (!recent) {
-      // Old news is not evidence for today's trade: said for what it is, never cited.
+      // Old news is not evidence for today's trade: said for what it is (in the run's summary, so the
+      // order stays the one the gate checked), never cited.
       const age = asOf === null ? "" : `, ${daysBetween(newest.published, asOf).toLocaleString("en-US")} days before the trading day`;
-      out.push({ ...o, reason: `${o.reason} No recent news: the newest item naming ${o.symbol} is from ${newest.published}${age}; not cited.`.slice(0, 500) });
+      old.push(`${o.symbol} (newest ${newest.published}${age})`);
+      out.push(o);
       continue;
     }
     const evidence = o.evidence_ids.includes(newest.evidence_id) || o.evidence_ids.length >= 10 ? o.evidence_ids : [...o.evidence_ids, newest.evidence_id];
     const reason = `${o.reason} Latest news: "${newest.title}" (${newest.published}).`.slice(0, 500);
     out.push({ ...o, evidence_ids: evidence, reason });
   }
+  if (old.length > 0) notes.push(`no recent news on ${old.join(" or ")}: not cited`);
   return { orders: out, notes };
 }

@@ -62,6 +62,11 @@ export const TOOL_ERROR_CODES = {
     instruction:
       "Cite, for each order, the evidence_id of that instrument's get_price_history result or of a dated search_news result that names it (call the tool first if needed), then call again.",
   },
+  unknown_check_id: {
+    retryable: true,
+    meaning: "submit_orders names a check_id that no check_orders call of this run returned (tw-tools/3).",
+    instruction: "Send the orders themselves in `orders`, or the `check_id` a check_orders call of this run returned.",
+  },
   search_failed: {
     retryable: false,
     meaning: "The news provider failed (network, quota, or an error answer); nothing was returned.",

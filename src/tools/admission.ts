@@ -2,12 +2,15 @@
  * A tool call's admission, everything before the call limit and the handler: unknown tool →
  * arguments parse (a JSON string, an object, not too deep) → empty optional lists dropped
  * (tw-tools/3 on, ./empty-lists.ts) → schema validation (all issues) →
- * entity unmasking (when masking is on; an ambiguous partial alias is refused) → grounding
+ * exactly one of orders and check_id on submit_orders (tw-tools/3 on, ./checked-orders.ts) →
+ * entity unmasking (when masking is on; an ambiguous partial alias is refused) → a submission's
+ * check_id replaced by the orders it names (tw-tools/3 on) → grounding
  * (evidence ids returned in this run, and about each order's own instrument) → pending check
  * (final tool). A refusal names its failure, its dispatch stage and the arguments to record.
  */
 import { isTooDeepStandIn, MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.js";
 import { GROUNDED_TOOLS } from "./catalogue.js";
+import { type CheckedOrders, eitherOrdersOrCheckId } from "./checked-orders.js";
 import { dropsEmptyOptionalLists, withoutEmptyOptionalLists } from "./empty-lists.js";
 import type { FailureSpec } from "./envelope.js";
 import type { EvidenceRegistry } from "./grounding.js";
@@ -30,6 +33,8 @@ export interface AdmissionContext {
   masking: ToolMasking | undefined;
   registry: EvidenceRegistry;
   pending: PendingTracker;
+  /** The run's checked orders (none for tw-tools/1 and /2). */
+  checked: CheckedOrders | undefined;
 }
 
 const RECEIVED_PREVIEW_CHARS = 500;
@@ -64,10 +69,15 @@ export function admit(c: AdmissionContext, name: string, rawArgs: unknown): Admi
   // 2. Schema validation: every issue at once (a refusal shows the arguments as received).
   const invalid = validationRefusal(c, contract, modelArgs, parsed.value);
   if (invalid) return invalid;
+  const neither = c.checked ? eitherOrdersOrCheckId(name, modelArgs, contract.example) : undefined;
+  if (neither) return refused({ ...neither, received: parsed.value }, "validation", parsed.value);
   // 2b. Unmasking: the model's aliases and shifted dates back to real terms; an ambiguous partial alias is refused.
   const unmasked = unmaskArguments(c, contract, modelArgs);
   if (!unmasked.ok) return unmasked;
-  const args = unmasked.value;
+  // 2c. A submission's check_id: the orders it names, checked earlier in this run.
+  const resolved = c.checked ? c.checked.resolve(name, unmasked.value, contract.example) : ({ ok: true, args: unmasked.value } as const);
+  if (!resolved.ok) return refused(resolved.spec, "grounding", unmasked.value);
+  const args = resolved.args;
   // 3. Grounding: evidence ids must name results this run returned, and each order must cite evidence about its instrument.
   const ungrounded = GROUNDED_TOOLS.has(name) ? groundingRefusal(c, contract, args) : undefined;
   if (ungrounded) return ungrounded;

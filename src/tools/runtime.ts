@@ -1,9 +1,11 @@
 /**
  * The per-run tool runtime: binds handlers to the contracts and dispatches every call in this
  * order: unknown tool → arguments parse → schema validation (all issues) → entity unmasking (when
- * masking is on; an ambiguous partial alias is refused) → grounding (evidence ids returned in this
+ * masking is on; an ambiguous partial alias is refused) → a submission's check_id replaced by the
+ * orders it names (tw-tools/3) → grounding (evidence ids returned in this
  * run, and about each order's own instrument) → pending check (final tool) → per-run call limit →
- * handler → envelope → masking (when on) → compaction.
+ * handler → envelope (a check_orders result gets its check_id: ./checked-orders.ts) → masking (when
+ * on) → compaction.
  * Invalid input never reaches a handler; a handler exception becomes `tool_execution_failed`.
  * The checks before the call limit (unknown tool to pending) live in `./admission.ts`. Every refusal
  * (admission or call limit) goes through the run's repair budget (`./repair-budget.ts`): a call sent
@@ -23,6 +25,8 @@ import { type RepairBudget, type Refusal, repairBudgetFor } from "./repair-budge
 import type { RepeatedRefusal } from "../agent/loop-types.js";
 import { summarizeEnvelope } from "./summary.js";
 import type { AnthropicToolDef, OpenAIToolDef } from "./render.js";
+import { renderedTools } from "./rendered-tools.js";
+import { type CheckedOrders, checkedOrdersFor } from "./checked-orders.js";
 import { EvidenceRegistry, type SubjectsOf } from "./grounding.js";
 import type { HandlerFailure, HandlerResult, HandlerSuccess, ServedContract, ToolCallContext, ToolHandler, ToolMasking } from "./types.js";
 import { type ContractSet, contractSet } from "./versions.js";
@@ -101,6 +105,8 @@ interface RunTools {
   admission: AdmissionContext;
   /** Identical refusals counted (none for tw-tools/1 and /2). */
   repairs: RepairBudget | undefined;
+  /** The orders each check_orders checked, by check_id (none for tw-tools/1 and /2). */
+  checked: CheckedOrders | undefined;
 }
 
 /** Build a run's runtime. Refuses to build while any catalogue tool has no handler. */
@@ -115,6 +121,7 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
   const pending = new PendingTracker();
   const registry = new EvidenceRegistry(opts.subjectsOf ?? (() => []));
   const masking = opts.masking;
+  const checked = checkedOrdersFor(set.version);
   const rt: RunTools = {
     set,
     opts,
@@ -126,8 +133,9 @@ export function buildToolRuntime(handlers: Partial<Record<string, ToolHandler>>,
     registry,
     successes: new Map(),
     inFlight: new Map(),
-    admission: { set, contractOf, available: set.contracts.map((t) => t.name), masking, registry, pending },
+    admission: { set, contractOf, available: set.contracts.map((t) => t.name), masking, registry, pending, checked },
     repairs: repairBudgetFor(set.version),
+    checked,
   };
   const shownTools = <T>(tools: T[]): T[] => (masking ? masking.mask(tools) : tools);
   return {
@@ -270,7 +278,9 @@ function handlerFailure({ rt, name, contract, args, started }: Call, result: Han
 }
 
 function handlerSuccess({ rt, name, args, started }: Call, result: HandlerSuccess): DispatchOutcome {
-  const outcome = finish(rt, name, args, "ok", successEnvelope(result.data ?? {}), started, result.data ?? {});
+  // A check's result names its orders for submit_orders (./checked-orders.ts).
+  const data = rt.checked ? rt.checked.answered(name, args, result.data ?? {}) : (result.data ?? {});
+  const outcome = finish(rt, name, args, "ok", successEnvelope(data), started, data);
   if (outcome.success) {
     rt.successes.set(name, (rt.successes.get(name) ?? 0) + 1);
     if (Array.isArray(result.evidenceIds))
@@ -352,40 +362,6 @@ function shown(masking: ToolMasking | undefined, envelope: Record<string, unknow
   const correction = envelope.correction;
   if (!isRecord(correction)) return envelope;
   return { ...envelope, correction: { ...correction, valid_arguments_example: masking.mask(correction.valid_arguments_example) } };
-}
-
-/**
- * The model-facing tool list of a contract set, rendered once per process and frozen: every run of
- * a simulation offers the same list, and one list object lets the cassette canonicalise and hash it
- * once (src/agent/cassette-format.ts caches by identity) instead of once per simulated day.
- */
-const rendered = new WeakMap<ContractSet, Map<string, readonly unknown[]>>();
-
-function renderedTools<K extends "anthropic" | "anthropic-strict" | "openai">(
-  set: ContractSet,
-  kind: K,
-): K extends "openai" ? OpenAIToolDef[] : AnthropicToolDef[] {
-  let bySet = rendered.get(set);
-  if (!bySet) {
-    bySet = new Map();
-    rendered.set(set, bySet);
-  }
-  let list = bySet.get(kind);
-  if (!list) {
-    list = deepFreeze(
-      kind === "openai" ? set.contracts.map((t) => set.openai(t)) : set.contracts.map((t) => set.anthropic(t, { strict: kind === "anthropic-strict" })),
-    );
-    bySet.set(kind, list);
-  }
-  return list as K extends "openai" ? OpenAIToolDef[] : AnthropicToolDef[];
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 function isHandlerResult(r: unknown): r is HandlerResult {

@@ -19,12 +19,22 @@ function search(published: string, title: string): NewsStep {
 }
 
 describe("the scripted policy's news step", () => {
-  it("does not cite news years before the trading day, and says how old it is", () => {
-    const { orders } = applyNews([order], [search("2000-05-29", "Hotel Health (HTLX) shares jump after a takeover approach")]);
-    expect(orders).toHaveLength(1);
-    expect(orders[0]?.evidence_ids).toEqual(["price:HTLX:2006-12-29"]);
-    expect(orders[0]?.reason).toContain("No recent news: the newest item naming HTLX is from 2000-05-29, 2,410 days before the trading day; not cited.");
-    expect(orders[0]?.reason).not.toContain("Latest news");
+  it("does not cite news years before the trading day, and says how old it is in a note for the summary (the order is the one checked)", () => {
+    const { orders, notes } = applyNews([order], [search("2000-05-29", "Hotel Health (HTLX) shares jump after a takeover approach")]);
+    expect(orders).toEqual([order]);
+    expect(notes).toEqual(["no recent news on HTLX (newest 2000-05-29, 2,410 days before the trading day): not cited"]);
+    // Several instruments with old news only: one note names them all.
+    const kilo: ProposedOrder = { ...order, symbol: "KILO", evidence_ids: ["price:KILO:2006-12-29"] };
+    const kiloNews = { ...search("2000-08-09", "Kilo Foods (KILO) expands"), input: { query: "KILO" } };
+    kiloNews.result = {
+      ...kiloNews.result,
+      results: [{ evidence_id: "news:k", title: "Kilo Foods (KILO) expands", snippet: "KILO", published: "2000-08-09" }],
+    };
+    const both = applyNews([order, kilo], [search("2000-05-29", "Hotel Health (HTLX) shares jump"), kiloNews]);
+    expect(both.orders).toEqual([order, kilo]);
+    expect(both.notes).toEqual([
+      "no recent news on HTLX (newest 2000-05-29, 2,410 days before the trading day) or KILO (newest 2000-08-09, 2,338 days before the trading day): not cited",
+    ]);
   });
 
   it("cites news from the 30 days before the trading day", () => {

@@ -9,11 +9,14 @@ import { DOWN, makeWorld, series, UP } from "./world.js";
 const limits = { max_position_pct: 10, max_price_deviation_pct: 2 };
 
 describe("scripted momentum policy", () => {
-  test("uses the tools like an agent: market overview + portfolio + universe → screen → histories → dry run → submit", async () => {
+  test("uses the tools like an agent: market overview + portfolio + screen of the allowlist → histories → dry run → submit", async () => {
     const w = makeWorld();
     const { events, result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
     const calls = ofType(events, "tool.called").map((e) => e.tool);
-    expect(calls.slice(0, 4)).toEqual(["get_market_overview", "get_portfolio", "list_universe", "screen_universe"]);
+    expect(calls.slice(0, 3)).toEqual(["get_market_overview", "get_portfolio", "screen_universe"]);
+    // One screen over the whole allowlist replaces the listing.
+    expect(calls).not.toContain("list_universe");
+    expect(ofType(events, "model.turn_started")).toHaveLength(4);
     // Only the screen's matches are read: ALFA and GAMA rise, BETA falls and fails the entry screen.
     const read = ofType(events, "tool.called")
       .filter((e) => e.tool === "get_price_history")
@@ -62,9 +65,50 @@ describe("scripted momentum policy", () => {
       ["ALFA", "BUY"],
     ]);
     expect(a.result.proposal?.orders).toEqual(b.result.proposal?.orders);
-    // The holding's history is read (its exit rule), DELT is not; without the screen all five are.
+    // The holding's history is read (its exit rule), DELT is not; without the screen the universe is
+    // listed and all five are read.
     expect(screened.handlerCalls.get_price_history).toBeLessThan(unscreened.handlerCalls.get_price_history ?? 0);
     expect(unscreened.handlerCalls.get_price_history).toBe(5);
+    expect(screened.handlerCalls.list_universe).toBeUndefined();
+    expect(unscreened.handlerCalls.list_universe).toBe(1);
+  });
+
+  test("submits what the dry run approved by its check_id, without sending the orders again; orders changed after the check are sent in full", async () => {
+    const submitted = async (w: ReturnType<typeof makeWorld>) => {
+      const { events, result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
+      const calls = ofType(events, "tool.called");
+      const check = calls.find((e) => e.tool === "check_orders")?.arguments as { orders: unknown[] };
+      return { check, submit: calls.find((e) => e.tool === "submit_orders")?.arguments as Record<string, unknown>, result };
+    };
+    const plain = await submitted(makeWorld());
+    expect(plain.submit.check_id).toMatch(/^check:[0-9a-f]{10}$/);
+    expect(plain.submit).not.toHaveProperty("orders");
+    expect(plain.result.proposal?.orders).toEqual(plain.check.orders);
+    // Recent news on ALFA is cited after the check: the order changed, so it is sent, not named.
+    const news = [{ id: "n1", title: "ALFA raises guidance", url: "https://example.com/alfa", snippet: "ALFA guides up.", published: "2024-04-30" }];
+    const cited = await submitted(makeWorld({ news }));
+    expect(cited.submit).not.toHaveProperty("check_id");
+    const alfa = cited.result.proposal?.orders.find((o) => o.symbol === "ALFA");
+    expect(alfa?.reason).toContain('Latest news: "ALFA raises guidance"');
+    expect(cited.submit.orders).toEqual(cited.result.proposal?.orders);
+  });
+
+  test("reads only the histories the day can buy: the two likeliest entries the screen found, not a match whose SMA20 is below its SMA50", async () => {
+    // ODDS rose for months, fell back over the last 20 bars and jumped on the last two: above both
+    // averages with a strong 3-month return, but its SMA20 is under its SMA50 (not an entry).
+    const odds = [...UP().slice(0, 111), ...Array<number>(17).fill(120), 160, 160];
+    const w = makeWorld({ series: { ALFA: UP(), ODDS: odds, GAMA: series(50, 0.002), ECHO: series(80, 0.001), BETA: DOWN() } });
+    const { events, result } = await run({ client: new ScriptedClient({ limits }), runtime: w.runtime, submitState: w.submit.state });
+    const screened = ofType(events, "tool.result").find((e) => e.tool === "screen_universe");
+    expect(screened?.summary).toMatch(/^4 of 4 .*: ALFA .*, ODDS .*, GAMA /);
+    const read = ofType(events, "tool.called")
+      .filter((e) => e.tool === "get_price_history")
+      .map((e) => (e.arguments as { symbol?: string }).symbol);
+    expect(read).toEqual(["ALFA", "GAMA"]);
+    expect(result.proposal?.orders.map((o) => [o.symbol, o.side])).toEqual([
+      ["ALFA", "BUY"],
+      ["GAMA", "BUY"],
+    ]);
   });
 
   test("sells a holding below its SMA50; holds when nothing qualifies", async () => {

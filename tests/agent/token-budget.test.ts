@@ -12,7 +12,9 @@ import { contractSet } from "../../src/tools/versions.js";
 import { buildToolRuntime } from "../../src/tools/runtime.js";
 import { offeredTools } from "../../src/tools/subsets.js";
 import type { ToolHandler } from "../../src/tools/types.js";
-import { currentCatalogue, estimateTokens } from "./token-budget.js";
+import { priceFor } from "../../src/agent/pricing.js";
+import type { CanonicalRequest } from "../../src/agent/cassette-format.js";
+import { currentCatalogue, dayCost, estimateTokens, MIN_CACHEABLE_TOKENS } from "./token-budget.js";
 
 /** The whole catalogue's budget (issue #26: ≤ 4,500 tokens for system prompt + tools, ≤ 250 a tool). */
 const BUDGET = 4500;
@@ -46,6 +48,33 @@ describe("tokens of the system prompt + tool list (every request carries them)",
   it("a run offering fewer tools carries fewer tokens", () => {
     const watch = currentCatalogue(offeredTools(TOOL_NAMES, { mode: "watch", tradingState: "ACTIVE" }));
     expect(watch.total).toBeLessThan(now.total);
+  });
+});
+
+describe("a day's cost with prompt caching", () => {
+  const price = priceFor("claude-sonnet-4-5");
+  /** Two requests of a conversation: the task, then the task, an answer and a tool result. */
+  const day = (systemChars: number): { request: CanonicalRequest }[] => {
+    const task = { role: "user", content: [{ type: "text", text: "Trading day: 2007-01-03." }] };
+    const answer = { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "get_portfolio", input: {} }] };
+    const result = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: '{"success":true}' }] };
+    const system = "s".repeat(systemChars);
+    return [{ request: { max_tokens: 100, system, messages: [task] } }, { request: { max_tokens: 100, system, messages: [task, answer, result] } }];
+  };
+
+  it(`a prefix under ${MIN_CACHEABLE_TOKENS} tokens caches nothing: every token is plain input`, () => {
+    const short = dayCost(day(400), price);
+    expect(short.prompt).toBeLessThan(MIN_CACHEABLE_TOKENS);
+    expect(short).toMatchObject({ cacheWrite: 0, cacheRead: 0, input: short.prompt });
+  });
+
+  it("a longer prefix is written by the first request and read by the next; only the new part is written again", () => {
+    const long = dayCost(day(4 * 2000), price);
+    const first = dayCost(day(4 * 2000).slice(0, 1), price);
+    expect(first.cacheWrite).toBe(first.prompt);
+    expect(long.cacheRead).toBe(first.prompt);
+    expect(long.cacheWrite).toBe(long.prompt - long.cacheRead);
+    expect(long.input).toBe(0);
   });
 });
 

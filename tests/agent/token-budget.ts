@@ -10,7 +10,9 @@
  *   bodies the Claude client would send (`buildMessageParams`, its breakpoints included): a body is a
  *   list of blocks (each tool, the system prompt, each message's content block); a breakpoint reads
  *   the longest prefix written earlier that ends at it or up to 20 blocks before it (the API's
- *   lookback), writes the prefix up to it, and what follows the last breakpoint is plain input.
+ *   lookback), writes the prefix up to it, and what follows the last breakpoint is plain input. A
+ *   breakpoint whose prefix is under `MIN_CACHEABLE_TOKENS` caches nothing (the API's minimum
+ *   cacheable prompt for Sonnet: a shorter prefix is neither written nor read, all plain input).
  */
 import { createHash } from "node:crypto";
 import { buildMessageParams } from "../../src/agent/anthropic-client.js";
@@ -94,6 +96,9 @@ function blocksOf(request: CanonicalRequest): Block[] {
 /** The API looks for a cached prefix at most this many blocks before a breakpoint. */
 const LOOKBACK_BLOCKS = 20;
 
+/** The shortest prompt prefix the API caches for Sonnet models: a breakpoint before it is ignored. */
+export const MIN_CACHEABLE_TOKENS = 1024;
+
 /**
  * One day's requests priced with the cache: a cold cache (a daily run: the day's first request writes
  * everything), or with `warm` the tools and system prompt already cached (a simulation's next day,
@@ -115,7 +120,8 @@ export function dayCost(calls: readonly { request: CanonicalRequest; response?: 
       hashes.push(h);
       cum.push(total);
     }
-    const marks = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
+    // A breakpoint ending a prefix shorter than the minimum caches nothing (neither written nor read).
+    const marks = blocks.flatMap((b, i) => (b.breakpoint && (cum[i] as number) >= MIN_CACHEABLE_TOKENS ? [i] : []));
     if (warmUp) {
       for (const p of marks) if (blocks[p]?.preamble) cache.add(hashes[p] as string);
       warmUp = false;

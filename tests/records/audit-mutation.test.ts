@@ -132,7 +132,7 @@ describe("audit finds any one-character edit of any artifact", () => {
 
     const transcript = join(dir, "transcript.json");
     const original = readFileSync(transcript, "utf8");
-    for (const re of [...(PLACES.transcript ?? []), /"input": \{\s*"(l)imit"/]) {
+    for (const re of [...(PLACES.transcript ?? []), /"input": \{\s*"(f)ilters"/]) {
       const [p] = positions(original, 0, [re]);
       writeFileSync(transcript, editAt(original, p?.at ?? 0));
       expect(

@@ -9,13 +9,22 @@ export interface Action {
 
 /** submit_orders with these orders (none = a hold), abandoning the given pending codes. */
 export function submit(orders: ProposedOrder[], summary: string, abandon: string[] = [], explanation?: string): Action {
-  const input: Record<string, unknown> = { orders, summary };
+  return submitAction({ orders }, orders.length, summary, abandon, explanation);
+}
+
+/** submit_orders naming the orders of a check_orders result by its check_id (tw-tools/3): they are not sent again. */
+export function submitChecked(checkId: string, count: number, summary: string, abandon: string[] = []): Action {
+  return submitAction({ check_id: checkId }, count, summary, abandon);
+}
+
+function submitAction(what: Record<string, unknown>, count: number, summary: string, abandon: string[], explanation?: string): Action {
+  const input: Record<string, unknown> = { ...what, summary };
   if (abandon.length > 0) {
     input.abandon_error_codes = abandon;
     input.abandon_explanation = explanation ?? "These retryable errors concern calls this proposal does not depend on.";
   }
   return {
-    text: orders.length === 0 ? "Submitting a hold." : `Submitting ${orders.length} order(s).`,
+    text: count === 0 ? "Submitting a hold." : `Submitting ${count} order(s).`,
     calls: [{ name: "submit_orders", input }],
   };
 }

@@ -6,7 +6,7 @@
 import type { ProposedOrder } from "../../core/domain.js";
 import { hasOrderIntentType } from "../../core/order-intent.js";
 import { applyNews, newsToSearch } from "../scripted-news.js";
-import { type Action, opening, submit } from "./actions.js";
+import { type Action, opening, submit, submitChecked } from "./actions.js";
 import { last, type Step } from "./conversation.js";
 import { HISTORY_BATCH, MAX_HISTORIES } from "./momentum-orders.js";
 import { decisionsOf, holdingsOf, keepApproved, pendingCodes, universeOf } from "./results.js";
@@ -16,61 +16,22 @@ import { decisionsOf, holdingsOf, keepApproved, pendingCodes, universeOf } from 
  * a hold when the portfolio could not be read; the revision of a refused submission; the price
  * histories. Undefined once all of them are done: the policy's own orders come next.
  */
-export function sharedOpening(steps: Step[], offered: ReadonlySet<string>, opts: { screen?: boolean } = {}): Action | undefined {
+export function sharedOpening(steps: Step[], offered: ReadonlySet<string>): Action | undefined {
   // The histories come from the holdings and the first MAX_HISTORIES listed: a longer listing is never read.
   const open = opening(steps, offered.has("get_market_overview"), MAX_HISTORIES);
   if (open) return open;
   const pf = last(steps, "get_portfolio", true)?.result;
-  if (!pf) return submit([], "Holding: the portfolio could not be read, so no trade can be sized safely.");
+  if (!pf) return holdUnread();
   const lastSubmit = last(steps, "submit_orders");
-  if (lastSubmit && !lastSubmit.ok) return afterRefusedSubmit(lastSubmit);
-  if (opts.screen && offered.has("screen_universe")) return screenedHistoryCalls(steps, pf);
+  if (lastSubmit && !lastSubmit.ok) return afterRefusedSubmit(steps, lastSubmit);
   return historyCalls(steps, pf, universeOf(steps));
 }
 
-/**
- * The entry rule's necessary part as screen_universe filters: a 3-month return, a distance above
- * SMA20 and above SMA50 of at least 0. A superset of the rule (rounding can only let a borderline
- * instrument through, never keep a qualifying one out; SMA20 > SMA50 is checked on the history), so
- * reading only the matches' histories finds the same candidates as reading every listed one.
- */
-const ENTRY_SCREEN = [
-  { feature: "return_63d_pct", min: 0 },
-  { feature: "dist_sma20_pct", min: 0 },
-  { feature: "dist_sma50_pct", min: 0 },
-] as const;
-
-/**
- * The histories to read when screening: first the listed instruments screened on the entry rule
- * (same turn: the holdings' histories, which the exit rule needs), then the matches' histories. A
- * failed screen falls back to reading every listed instrument.
- */
-function screenedHistoryCalls(steps: Step[], pf: Record<string, unknown>): Action | undefined {
-  const held = holdingsOf(pf).map((h) => h.symbol);
-  // The instruments reading every history would weigh: the listed ones within the cap, after the holdings.
-  const listed = [...new Set([...held, ...universeOf(steps)])].slice(0, MAX_HISTORIES).filter((s) => !held.includes(s));
-  const screened = last(steps, "screen_universe");
-  if (listed.length === 0) return historyCalls(steps, pf, []);
-  if (!screened) {
-    const heldCalls = historyCalls(steps, pf, [])?.calls ?? [];
-    return {
-      text: `Screening the ${listed.length} listed instruments on the entry rule${heldCalls.length > 0 ? "; reading the holdings' histories" : ""}.`,
-      calls: [{ name: "screen_universe", input: { symbols: listed, filters: ENTRY_SCREEN, limit: listed.length } }, ...heldCalls],
-    };
-  }
-  if (!screened.ok) return historyCalls(steps, pf, listed);
-  const rows = Array.isArray(screened.result.results) ? (screened.result.results as Record<string, unknown>[]) : [];
-  const matched = new Set(rows.map((r) => String(r.symbol ?? "")));
-  // In listed order, as when every listed history is read.
-  return historyCalls(
-    steps,
-    pf,
-    listed.filter((s) => matched.has(s)),
-  );
-}
+/** The hold when the portfolio could not be read. */
+export const holdUnread = (): Action => submit([], "Holding: the portfolio could not be read, so no trade can be sized safely.");
 
 /** The next batch of price histories to read (holdings first, then `candidates` in order), if any. */
-function historyCalls(steps: Step[], pf: Record<string, unknown>, candidates: readonly string[]): Action | undefined {
+export function historyCalls(steps: Step[], pf: Record<string, unknown>, candidates: readonly string[]): Action | undefined {
   const wanted = [...new Set([...holdingsOf(pf).map((h) => h.symbol), ...candidates])].slice(0, MAX_HISTORIES);
   const asked = new Set(steps.filter((s) => s.name === "get_price_history").map((s) => String(s.input.symbol)));
   const limitHit = steps.some((s) => s.name === "get_price_history" && s.result.error_code === "tool_call_limit_reached");
@@ -97,10 +58,11 @@ export function researchAndSubmit(
     // One turn for both: news can only drop a buy or reword a reason, so the gate's verdicts on
     // the candidates still hold for what is left of them after it.
     const news = toSearch.map((symbol) => ({ name: "search_news", input: { query: symbol, max_results: 3 } }));
-    const asked = toSearch.length > 0 ? `the news before the trading day for ${toSearch.join(", ")}` : "";
+    const asked = toSearch.length > 0 ? `news on ${toSearch.join(", ")}` : "";
     return {
+      // (The candidates themselves are in the check_orders call: not repeated in the text.)
       text: dryRun
-        ? `${words.label} candidates: ${listed(proposal.orders)}. ${asked ? `Checking ${asked} and dry-running` : "Dry-running"} them through the gate.`
+        ? `${asked ? `Checking ${asked} and dry-running` : "Dry-running"} the ${words.label.toLowerCase()} candidates through the gate.`
         : `Checking ${asked}.`,
       calls: [...news, ...(dryRun ? [{ name: "check_orders", input: { orders: proposal.orders } }] : [])],
     };
@@ -118,6 +80,10 @@ export function researchAndSubmit(
     approved.length === 0
       ? `Holding: the gate blocked every ${words.label.toLowerCase()} candidate (${orders.map((o) => o.symbol).join(", ")}).${said}`
       : `${words.label}: ${listed(approved)}.${dropped ? ` ${dropped} candidate(s) dropped after the gate's dry run.` : ""} ${words.rule}${said}`;
+  // Exactly what the dry run checked: named by its check_id (tw-tools/3) rather than sent again.
+  const checkId = check?.ok && typeof check.result.check_id === "string" ? check.result.check_id : undefined;
+  if (checkId && approved.length > 0 && JSON.stringify(approved) === JSON.stringify(check?.input.orders))
+    return submitChecked(checkId, approved.length, summary, abandonable(steps));
   return submit(approved, summary, abandonable(steps));
 }
 
@@ -132,10 +98,17 @@ function abandonable(steps: Step[]): string[] {
   return [...new Set(pending.values())];
 }
 
+/** The orders a submission sent, or named by the check_id of a check_orders call. */
+function submittedOrders(steps: Step[], submission: Step): unknown {
+  const id = submission.input.check_id;
+  if (id === undefined) return submission.input.orders;
+  return steps.find((s) => s.name === "check_orders" && s.ok && s.result.check_id === id)?.input.orders;
+}
+
 /** The turn after a refused submit_orders: revise once, or hold. */
-function afterRefusedSubmit(refused: Step): Action {
-  // The orders it sent itself, narrowed back to their type.
-  const sent: unknown = refused.input.orders;
+export function afterRefusedSubmit(steps: Step[], refused: Step): Action {
+  // The orders it sent itself (or named by a check_id), narrowed back to their type.
+  const sent = submittedOrders(steps, refused);
   const prev: ProposedOrder[] = Array.isArray(sent) ? sent.filter(hasOrderIntentType) : [];
   const abandoned: unknown = refused.input.abandon_error_codes;
   const code = String(refused.result.error_code ?? "");

@@ -11,7 +11,7 @@ import type { ScriptedOptions } from "./scripts.js";
 
 export const MAX_HISTORIES = 12;
 export const HISTORY_BATCH = 12;
-const MAX_BUYS = 2;
+export const MAX_BUYS = 2;
 export const STOP_DRAWDOWN_PCT = 15;
 
 type History = Record<string, unknown>;

@@ -49,6 +49,9 @@ const Decision = Type.Object(
 const Output = Type.Object(
   {
     success: Type.Literal(true),
+    check_id: Type.Optional(
+      Type.String({ description: "Names these orders for submit_orders (which takes it instead of the orders); added by the runtime, tw-tools/3 on." }),
+    ),
     all_approved: Type.Boolean(),
     decisions: Type.Array(Decision),
     portfolio_after: Type.Object(
@@ -69,7 +72,7 @@ export const checkOrders = defineTool({
     orders: [EXAMPLE_ORDER],
   },
   successSummary:
-    "success=true with all_approved and decisions[] ({symbol, side, quantity, limit_price, approved, reasons[{code, message}], notional, commission, funded_by_sells{amount, currency, placed_after_sells_fill, note} on a buy paid by the batch's sells, and stale_evidence[{evidence_id, day, age_trading_days}] when the order cites items older than the configured age: a note, not a block}) in evaluated order.",
+    "success=true with check_id (submit_orders takes it instead of the orders), all_approved and decisions[] ({symbol, side, quantity, limit_price, approved, reasons[{code, message}], notional, commission, funded_by_sells{amount, currency, placed_after_sells_fill, note} on a buy paid by the batch's sells, and stale_evidence[{evidence_id, day, age_trading_days}] when the order cites items older than the configured age: a note, not a block}) in evaluated order.",
   input: Input,
   output: Output,
   mutates: false,

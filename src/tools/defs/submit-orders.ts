@@ -1,13 +1,19 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "../define.js";
+import { CHECK_ID_PATTERN } from "../checked-orders.js";
 import { OrderSchema } from "./order.js";
 
 const Input = Type.Object(
   {
-    orders: Type.Array(OrderSchema, {
-      maxItems: 20,
-      description: "The orders; empty = hold.",
-    }),
+    orders: Type.Optional(
+      Type.Array(OrderSchema, {
+        maxItems: 20,
+        description: "The orders; empty = hold. Or check_id instead.",
+      }),
+    ),
+    check_id: Type.Optional(
+      Type.String({ pattern: CHECK_ID_PATTERN, description: "Instead of orders: a check_orders check_id, to submit the orders it checked." }),
+    ),
     summary: Type.String({
       minLength: 1,
       maxLength: 2000,
