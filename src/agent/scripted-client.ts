@@ -6,7 +6,7 @@
  *
  * Default policy "momentum" (the run report shows it in each order's reason and the summary):
  *   1. get_market_overview (when the contract offers it), get_portfolio and screen_universe on the
- *      entry rule over the whole allowlist, its 4 strongest matches (one turn, parallel calls;
+ *      entry rule over the whole allowlist, its 3 strongest matches (one turn, parallel calls;
  *      list_universe instead when the screen is not offered or fails); in a falling market (index
  *      below its SMA200 and a negative 1-month return) it buys nothing new and says so
  *      (src/agent/scripted/market-regime.ts);
