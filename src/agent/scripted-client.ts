@@ -21,10 +21,12 @@
  *      after earlier buys (2% kept back for commissions);
  *   5. orders capped by the orders left this month (sells first); nothing qualifies → hold;
  *   6. search_news for each candidate's symbol (src/agent/scripted-news.ts): a buy with negative news from
- *      the last 30 days is dropped; the newest dated item naming the instrument is cited next to its history;
+ *      the last 30 days is dropped; the newest dated item naming the instrument is cited next to its
+ *      history; older news is a note in the summary;
  *   7. check_orders on the candidates, drop what the gate blocks, submit_orders with the rest (or a
- *      hold), citing the portfolio's and each history's evidence_id. A bounce drops the blocked
- *      orders and submits once more; a pending-corrections refusal abandons the listed codes.
+ *      hold), citing the portfolio's and each history's evidence_id; orders unchanged since the check
+ *      are named by its check_id instead of being sent again. A bounce drops the blocked orders and
+ *      submits once more; a pending-corrections refusal abandons the listed codes.
  *
  * Policy "rebalance": momentum, plus a swap when the cash cannot fund the strongest candidate and
  * its 3-month return beats the weakest holding's by 10 points or more: get_position on that holding,
