@@ -76,7 +76,7 @@ export function buildSystemPrompt(input: PromptInput): string {
     "The session:",
     `- At most ${maxTurns} model turns. Running out of turns, time or budget, or a turn that ends without calling submit_orders, ends the run with no trades.`,
     `- Calls per run: ${calls}.`,
-    ...(offered("check_orders") ? ["- Dry-run candidate orders with check_orders before submitting."] : []),
+    ...(offered("check_orders") ? ["- Dry-run candidate orders with check_orders; to submit them unchanged, pass its check_id instead of the orders."] : []),
     "- Orders cite evidence_ids returned by tools in this run; other ids are refused.",
     "- A submit_orders refused for a blocked order gets one revision; after it, blocked orders are dropped and the rest go ahead.",
     "- Facts come only from tool results. Quantities and prices are numbers, not strings.",

@@ -6,7 +6,7 @@
  *
  * Default policy "momentum" (the run report shows it in each order's reason and the summary):
  *   1. get_market_overview (when the contract offers it), get_portfolio and screen_universe on the
- *      entry rule over the whole allowlist, its 4 strongest matches (one turn, parallel calls;
+ *      entry rule over the whole allowlist, its 3 strongest matches (one turn, parallel calls;
  *      list_universe instead when the screen is not offered or fails); in a falling market (index
  *      below its SMA200 and a negative 1-month return) it buys nothing new and says so
  *      (src/agent/scripted/market-regime.ts);
@@ -21,10 +21,12 @@
  *      after earlier buys (2% kept back for commissions);
  *   5. orders capped by the orders left this month (sells first); nothing qualifies → hold;
  *   6. search_news for each candidate's symbol (src/agent/scripted-news.ts): a buy with negative news from
- *      the last 30 days is dropped; the newest dated item naming the instrument is cited next to its history;
+ *      the last 30 days is dropped; the newest dated item naming the instrument is cited next to its
+ *      history; older news is a note in the summary;
  *   7. check_orders on the candidates, drop what the gate blocks, submit_orders with the rest (or a
- *      hold), citing the portfolio's and each history's evidence_id. A bounce drops the blocked
- *      orders and submits once more; a pending-corrections refusal abandons the listed codes.
+ *      hold), citing the portfolio's and each history's evidence_id; orders unchanged since the check
+ *      are named by its check_id instead of being sent again. A bounce drops the blocked orders and
+ *      submits once more; a pending-corrections refusal abandons the listed codes.
  *
  * Policy "rebalance": momentum, plus a swap when the cash cannot fund the strongest candidate and
  * its 3-month return beats the weakest holding's by 10 points or more: get_position on that holding,

@@ -1,6 +1,6 @@
 /**
  * The momentum policy's opening when screen_universe is offered: one screen of the whole allowlist
- * on the entry rule in the first turn (with the overview and the account; its 4 strongest matches),
+ * on the entry rule in the first turn (with the overview and the account; its 3 strongest matches),
  * then, in one turn, the histories of the holdings and of the likeliest entries among the matches,
  * no more than the day can buy (another turn only when a history turns one down). Fewer requests
  * and fewer histories than listing the universe and reading the listing. A failed screen falls
@@ -24,8 +24,8 @@ const ENTRY_SCREEN = [
   { feature: "dist_sma50_pct", min: 0 },
 ] as const;
 
-/** How many of the screen's matches (strongest 3-month return first) have their history read: twice the buys a day makes. */
-const SCREEN_TAKE = 4;
+/** How many of the screen's matches (strongest 3-month return first) it returns: the buys a day makes, and one to spare. */
+const SCREEN_TAKE = MAX_BUYS + 1;
 
 const SCREEN = "screen_universe";
 

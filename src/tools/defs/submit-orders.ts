@@ -8,12 +8,10 @@ const Input = Type.Object(
     orders: Type.Optional(
       Type.Array(OrderSchema, {
         maxItems: 20,
-        description: "The orders; empty = hold. Or check_id instead.",
+        description: "The orders; empty = hold.",
       }),
     ),
-    check_id: Type.Optional(
-      Type.String({ pattern: CHECK_ID_PATTERN, description: "Instead of orders: a check_orders check_id, to submit the orders it checked." }),
-    ),
+    check_id: Type.Optional(Type.String({ pattern: CHECK_ID_PATTERN, description: "Instead of orders: check_orders' check_id, for the orders it checked." })),
     summary: Type.String({
       minLength: 1,
       maxLength: 2000,
