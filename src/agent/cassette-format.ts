@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
-import { redactValue } from "../core/redact.js";
+import { redactValue, redactor } from "../core/redact.js";
 import {
   type CallLine,
   type CanonicalRequest,
@@ -166,15 +166,26 @@ interface CanonicalPiece {
   bytes?: Buffer;
 }
 
+/** What in a canonical text the redaction could change: a credential-like prefix, or a key JSON.parse keeps and an object copy drops. */
+const MAY_REDACT = /sk-|Bearer|__proto__/;
+
+/**
+ * `value`'s redacted canonical form and its JSON: the canonical JSON read back and redacted, then
+ * written again. With no secret registered and nothing credential-like in the text, the redaction
+ * cannot change it, and the first text (read back once) is the answer.
+ */
+function redactedCanonical(value: unknown): CanonicalPiece {
+  const json = canonicalJson(value);
+  if (redactor.size === 0 && !MAY_REDACT.test(json)) return { value: JSON.parse(json) as unknown, json };
+  const redacted = redact(JSON.parse(json) as unknown);
+  return { value: redacted, json: canonicalJson(redacted) };
+}
+
 function messageCanonical(message: unknown): CanonicalPiece {
-  if (message === null || typeof message !== "object") {
-    const value = redact(JSON.parse(canonicalJson(message ?? null)) as unknown);
-    return { value, json: canonicalJson(value) };
-  }
+  if (message === null || typeof message !== "object") return redactedCanonical(message ?? null);
   let hit = canonicalMessages.get(message);
   if (!hit) {
-    const value = redact(JSON.parse(canonicalJson(message)) as unknown);
-    hit = { value, json: canonicalJson(value) };
+    hit = redactedCanonical(message);
     canonicalMessages.set(message, hit);
   }
   return hit;
@@ -191,7 +202,7 @@ export function canonicalRequest(req: Pick<ModelRequest, "system" | "tools" | "m
   const tools = req.tools === undefined ? undefined : toolsCanonical(req.tools);
   const messages = req.messages.map(messageCanonical);
   // The scalars as their canonical JSON reads back (the same text and number), redacted.
-  const scalars: Pick<CanonicalRequest, "system" | "max_tokens"> = redact(JSON.parse(canonicalJson({ system: req.system, max_tokens: req.maxTokens })));
+  const scalars = redactedCanonical({ system: req.system, max_tokens: req.maxTokens }).value as Pick<CanonicalRequest, "system" | "max_tokens">;
   // Keys in canonical (sorted) order: max_tokens, messages, system, tools.
   const request: CanonicalRequest = { max_tokens: scalars.max_tokens, messages: messages.map((m) => m.value), system: scalars.system };
   const pieces: (string | CanonicalPiece)[] = [`{"max_tokens":${canonicalJson(scalars.max_tokens)},"messages":[`];

@@ -57,12 +57,19 @@ const isIndex = (i: Pick<Instrument, "sector">) => sectorOf(i).toLowerCase() ===
 
 /** Statistics of one instrument from its bars (oldest first); null without a bar. */
 function instrumentStats(inst: Instrument, bars: readonly Bar[], featuresOf: FeaturesOf): InstrumentStats | null {
-  const lastBar = bars[bars.length - 1];
+  const n = bars.length;
+  const lastBar = bars[n - 1];
   if (!lastBar) return null;
-  const closes = bars.map((b) => b.close);
-  const n = closes.length;
-  const prev = n >= 2 ? (closes[n - 2] as number) : null;
-  const year = n >= 252 ? closes.slice(-252) : null;
+  const prev = n >= 2 ? (bars[n - 2] as Bar).close : null;
+  // The last 252 closes' extremes, read in place (no array of closes, no spread of 252 arguments).
+  let high = Number.NEGATIVE_INFINITY;
+  let low = Number.POSITIVE_INFINITY;
+  for (let i = Math.max(0, n - 252); i < n; i++) {
+    const c = (bars[i] as Bar).close;
+    if (c > high) high = c;
+    if (c < low) low = c;
+  }
+  const year = n >= 252;
   return {
     symbol: inst.symbol.toUpperCase(),
     name: inst.name ?? inst.symbol.toUpperCase(),
@@ -71,8 +78,8 @@ function instrumentStats(inst: Instrument, bars: readonly Bar[], featuresOf: Fea
     last_close: lastBar.close,
     features: featuresOf(inst.symbol, bars),
     change_1d_pct: prev !== null && prev > 0 ? r2((lastBar.close / prev - 1) * 100) : null,
-    new_high_52w: year ? lastBar.close >= Math.max(...year) : null,
-    new_low_52w: year ? lastBar.close <= Math.min(...year) : null,
+    new_high_52w: year ? lastBar.close >= high : null,
+    new_low_52w: year ? lastBar.close <= low : null,
   };
 }
 

@@ -99,10 +99,15 @@ export function readArtifact(runDir: string, key: ArtifactKey): string | null {
   return readPacked(runDir)?.get(fileOf(key)) ?? null;
 }
 
-/** Packs texts by file name into `artifacts.json.br` (written in place). Returns the bundle's size in bytes. */
-function writePacked(runDir: string, files: readonly [string, Buffer][]): number {
-  const head = Buffer.from(`${JSON.stringify({ format: PACKED_FORMAT, files: files.map(([n, b]) => [n, b.length]) })}\n`);
-  const raw = Buffer.concat([head, ...files.map(([, b]) => b)]);
+/** Packs files (bytes or texts, by file name) into `artifacts.json.br` (written in place). Returns the bundle's size in bytes. */
+function writePacked(runDir: string, files: readonly [string, Buffer | string][]): number {
+  const sizes = files.map(([, b]) => (typeof b === "string" ? Buffer.byteLength(b, "utf8") : b.length));
+  const head = `${JSON.stringify({ format: PACKED_FORMAT, files: files.map(([n], i) => [n, sizes[i]]) })}\n`;
+  // One buffer, each file written into it in place (a held run's texts are not copied twice).
+  const headBytes = Buffer.byteLength(head, "utf8");
+  const raw = Buffer.allocUnsafe(headBytes + sizes.reduce((a, b) => a + (b as number), 0));
+  let at = raw.write(head, 0, "utf8");
+  for (const [, b] of files) at += typeof b === "string" ? raw.write(b, at, "utf8") : b.copy(raw, at);
   // Quality 0: a simulated day packs in under half the time of quality 2 for some 15% more bytes
   // (a bundle ~16 → ~19 KB); any brotli stream reads the same, so older bundles and readers are unaffected.
   const packed = brotliCompressSync(raw, {
@@ -153,10 +158,10 @@ export class HeldArtifacts {
 
 /** Writes a run's held artifacts, packed, into its folder. Returns the bundle's size in bytes. */
 export function writeHeld(runDir: string, held: HeldArtifacts): number {
-  const files: [string, Buffer][] = [];
+  const files: [string, string][] = [];
   for (const name of ARTIFACT_FILE_NAMES) {
     const text = held.texts.get(name);
-    if (text !== undefined) files.push([name, Buffer.from(text, "utf8")]);
+    if (text !== undefined) files.push([name, text]);
   }
   return writePacked(runDir, files);
 }
