@@ -8,49 +8,55 @@ import { homePaths } from "../../src/util/paths.js";
 import { openJournal } from "../../src/journal/journal.js";
 import { freshJournal, tmpHome } from "./helpers.js";
 
-const child = (home: string, holdMs: number | "stdin", name: string) =>
-  execa(process.execPath, ["--import", "tsx", "tests/journal/fixtures/lock-child.ts", home, String(holdMs), name], { reject: false, stdin: "pipe" });
+const child = (home: string, name: string) =>
+  execa(process.execPath, ["--import", "tsx", "tests/journal/fixtures/lock-child.ts", home, name], { reject: false, stdin: "pipe" });
 
-/** Resolves once the child has loaded and said READY (a barrier: a loaded machine starts children slowly). */
-const ready = (p: ReturnType<typeof child>) =>
-  new Promise<void>((resolve) => {
-    let seen = "";
-    p.stdout?.on("data", (d: Buffer) => {
-      seen += String(d);
-      if (seen.includes("READY")) resolve();
-    });
+/** A child's stdout lines, each awaited in turn (`next` resolves with the next line; "" once the child has exited). */
+function lineReader(p: ReturnType<typeof child>): { next: () => Promise<string> } {
+  const lines: string[] = [];
+  const waiting: ((l: string) => void)[] = [];
+  let buf = "";
+  let ended = false;
+  const push = (l: string) => {
+    const w = waiting.shift();
+    if (w) w(l);
+    else lines.push(l);
+  };
+  p.stdout?.on("data", (d: Buffer) => {
+    buf += String(d);
+    const parts = buf.split("\n");
+    buf = parts.pop() ?? "";
+    for (const l of parts) push(l);
   });
-
-/** Resolves once the child's output (after READY) matches. */
-const said = (p: ReturnType<typeof child>, match: RegExp) =>
-  new Promise<string>((resolve) => {
-    let seen = "";
-    p.stdout?.on("data", (d: Buffer) => {
-      seen += String(d);
-      if (match.test(seen.replace(/^READY\n/, ""))) resolve(seen);
-    });
-    void p.then(() => resolve(seen));
+  void p.finally(() => {
+    ended = true;
+    for (const w of waiting.splice(0)) w("");
   });
+  return { next: () => (lines.length > 0 ? Promise.resolve(lines.shift() as string) : ended ? Promise.resolve("") : new Promise((r) => waiting.push(r))) };
+}
 
 describe("home lock", () => {
   it("two processes starting a run at the same instant: exactly one proceeds", async () => {
     const j = await freshJournal();
+    // Two children serve three rounds each: every round both try at once; the holder lets go only once the other has answered.
+    const ps = [child(j.home, "a"), child(j.home, "b")];
+    const out = ps.map(lineReader);
+    expect(await Promise.all(out.map((o) => o.next()))).toEqual(["READY", "READY"]);
     for (let round = 0; round < 3; round++) {
-      // Each holds the lock until told to let go: the holder is released only once the other has answered.
-      const ps = [child(j.home, "stdin", `a${round}`), child(j.home, "stdin", `b${round}`)];
-      await Promise.all(ps.map(ready));
-      const answers = ps.map((p) => said(p, /^(ACQUIRED|LOCKED|ERROR)/m));
       for (const p of ps) p.stdin?.write("go\n");
-      const answered = await Promise.all(answers);
-      ps.forEach((p, i) => {
-        if (answered[i]?.includes("ACQUIRED")) p.stdin?.write("release\n");
-      });
-      const [a, b] = await Promise.all(ps);
-      const outs = [a, b].map((r) => String(r?.stdout).replace(/^READY\n/, ""));
-      expect(outs.filter((o) => o.startsWith("ACQUIRED"))).toHaveLength(1);
-      const refused = outs.find((o) => o.startsWith("LOCKED")) as string;
+      const answers = await Promise.all(out.map((o) => o.next()));
+      expect(
+        answers.filter((a) => a === "ACQUIRED"),
+        answers.join("\n"),
+      ).toHaveLength(1);
+      const refused = answers.find((a) => a.startsWith("LOCKED")) as string;
       expect(refused).toMatch(/another tradewarden process \(pid \d+, run, since .*\) holds the lock/);
+      const holder = answers.indexOf("ACQUIRED");
+      ps[holder]?.stdin?.write("release\n");
+      expect(await out[holder]?.next()).toBe("RELEASED");
     }
+    for (const p of ps) p.stdin?.end();
+    for (const r of await Promise.all(ps)) expect(r.exitCode, String(r.stdout)).toBe(0);
     const after = await openJournal(j.home, { timezone: "UTC" });
     expect(after.runs()).toHaveLength(3);
     expect(after.runs().every((r) => r.status === "completed")).toBe(true);
