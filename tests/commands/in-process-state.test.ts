@@ -29,8 +29,8 @@ describe("commands run one after another in one process", () => {
     // The reads rebuild it in memory (each says so); the run rebuilds it on disk.
     for (const args of [["journal", "verify"], ["journal", "--json"], ["doctor"], ["run", "--yes"]]) {
       const r = await twIn(home, args);
-      expect(r.stderr, args.join(" ")).toMatch(/journal\.json was missing .*rebuilt .*from .*journal\.log\.jsonl/);
       expect(r.stray, args.join(" ")).toBe("");
+      expect(r.stderr, args.join(" ")).toMatch(/journal\.json was missing .*rebuilt .*from .*journal\.log\.jsonl/);
     }
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 /**
- * The daily run end to end (issue 7, "What it must show"): the real CLI on the embedded defaults
- * (scripted model, simulated paper broker over the bundled data, local journal), no terminal.
+ * The daily run end to end (issue 7, "What it must show"): the CLI's commands (in-process; on a
+ * terminal, the real CLI in a pseudo-terminal) on the embedded defaults (scripted model, simulated
+ * paper broker over the bundled data, local journal), no terminal.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +22,6 @@ import {
   runIds,
   runOutput,
   tradingDays,
-  tw,
   twIn,
 } from "./helpers.js";
 
@@ -39,9 +39,11 @@ function envelopeValidator() {
 describe("tradewarden run on a fresh home", () => {
   it("run --yes --json exits 0 with JSONL events then the envelope; journal and broker reconcile; artifacts audit and replay", async () => {
     const home = freshHome();
-    const r = await tw(home, ["run", "--yes", "--json"]); // the one daily run of this file through the real process
+    // In-process: what the run answers is under test; nothing is written past its io (stray).
+    const r = await twIn(home, ["run", "--yes", "--json"]);
     expectExit(r, 0);
-    expect(String(r.stderr)).toBe("");
+    expect(r.stderr).toBe("");
+    expect(r.stray).toBe("");
 
     // Every line is JSON: RunEvents (type, seq 1..n, one run id), the research-cycle envelope last.
     const { events, envelope } = runOutput(String(r.stdout));

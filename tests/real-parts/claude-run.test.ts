@@ -1,17 +1,15 @@
 /**
- * The real Claude path through the CLI: `tradewarden run --yes --json` with ANTHROPIC_API_KEY set and
+ * The real Claude path through the CLI's commands (in-process): `tradewarden run --yes --json` with ANTHROPIC_API_KEY set and
  * `model.base_url` pointing at a loopback fake Messages API (the real SDK, streaming). The fake
  * plays a small agent: portfolio → price history → submit one grounded order. No internet, no key.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterEach, expect, test } from "vitest";
 import { breakpointCount, type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
 import { expectExit, twIn } from "../e2e/helpers.js";
 
-const BIN = join(process.cwd(), "bin", "tradewarden.js");
 const KEY = "sk-ant-test-0123456789abcdef";
 let fake: FakeAnthropic | null = null;
 const homes: string[] = [];
@@ -86,10 +84,11 @@ test("run --yes with Claude (real SDK against a loopback fake): a grounded order
   const home = mkdtempSync(join(tmpdir(), "tw-claude-"));
   homes.push(home);
   writeFileSync(join(home, "tradewarden.toml"), `[model]\nprovider = "anthropic"\nid = "claude-sonnet-5"\nbase_url = "${fake.url}"\n`);
-  const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: KEY, NO_COLOR: "1" };
-  delete env.TRADEWARDEN_HOME;
-  const r = await execa(process.execPath, [BIN, "--home", home, "run", "--yes", "--json"], { env, reject: false, stdin: "ignore" });
+  // In-process: the run's answers are under test; its stderr, and whatever it wrote past its io (stray), stay empty.
+  const inEnv = { ANTHROPIC_API_KEY: KEY, NO_COLOR: "1" };
+  const r = await twIn(home, ["run", "--yes", "--json"], { env: inEnv });
   expect(r.stderr).toBe("");
+  expect(r.stray).toBe("");
   expect(r.exitCode).toBe(0);
   const lines = r.stdout
     .trim()
@@ -112,8 +111,6 @@ test("run --yes with Claude (real SDK against a loopback fake): a grounded order
   }
   const runId = readdirSync(join(home, "runs"))[0] as string;
   for (const f of readdirSync(join(home, "runs", runId))) expect(readFileSync(join(home, "runs", runId, f), "utf8")).not.toContain(KEY);
-  // The audit and the journal read run in-process (twIn): only the run is a process under test here.
-  const inEnv = { ANTHROPIC_API_KEY: KEY, NO_COLOR: "1" };
   const audit = await twIn(home, ["audit", runId], { env: inEnv });
   expect(audit.exitCode).toBe(0);
   const read = await twIn(home, ["journal", "--json"], { env: inEnv });

@@ -1,5 +1,5 @@
 /**
- * The repair budget through the real CLI: `tradewarden run --yes` with the real Anthropic SDK against
+ * The repair budget through the CLI's commands (in-process): `tradewarden run --yes` with the real Anthropic SDK against
  * a loopback fake Messages API. A clean model reads the account and holds (sending
  * `abandon_error_codes: []`, which many models send for an empty optional list: accepted). A
  * looping model reads the account, then sends the same invalid submit_orders every turn: the run
@@ -10,12 +10,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterEach, expect, test } from "vitest";
 import { type Behaviour, type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
 import { twIn } from "../e2e/helpers.js";
 
-const BIN = join(process.cwd(), "bin", "tradewarden.js");
 const KEY = "sk-ant-test-0123456789abcdef";
 const usage = { input_tokens: 1200, output_tokens: 80, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 let fake: FakeAnthropic | null = null;
@@ -40,14 +38,10 @@ function home(url: string): string {
   return dir;
 }
 
-/** The runs are spawned: their stderr, as a process writes it, must stay empty. */
-function cli(dir: string, args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: KEY, NO_COLOR: "1" };
-  delete env.TRADEWARDEN_HOME;
-  return execa(process.execPath, [BIN, "--home", dir, ...args], { env, reject: false, stdin: "ignore" });
-}
-
-/** A read of what a run recorded (audit, replay) needs no process of its own: in-process. */
+/**
+ * In-process (no process of its own is under test). A run's stderr must stay empty: the command's
+ * own, and whatever it wrote past its io (`stray`, as a process would have printed it).
+ */
 const cliIn = (dir: string, args: string[]) => twIn(dir, args, { env: { ANTHROPIC_API_KEY: KEY, NO_COLOR: "1" } });
 
 function onlyRun(dir: string): { id: string; events: Record<string, unknown>[] } {
@@ -69,8 +63,9 @@ test("a model repeating a refused call: the run stops after the repair budget, s
   // The clean run: read the account, then hold (with abandon_error_codes: [], accepted as absent).
   fake.setResponder((_body, i) => (i === 0 ? call("tu_p", "get_portfolio", {}) : call(`tu_s${i}`, "submit_orders", hold)));
   const clean = home(fake.url);
-  const c = await cli(clean, ["run", "--yes", "--json"]);
+  const c = await cliIn(clean, ["run", "--yes", "--json"]);
   expect(c.stderr).toBe("");
+  expect(c.stray).toBe("");
   expect(c.exitCode).toBe(0);
   const cleanRequests = fake.requests.length;
   expect(cleanRequests).toBe(2);
@@ -86,8 +81,9 @@ test("a model repeating a refused call: the run stops after the repair budget, s
   const invalid = { orders: [], summary: "" };
   fake.setResponder((_body, i) => (i === 0 ? call("tu_p", "get_portfolio", {}) : call(`tu_s${i}`, "submit_orders", invalid)));
   const looping = home(fake.url);
-  const r = await cli(looping, ["run", "--yes"]);
+  const r = await cliIn(looping, ["run", "--yes"]);
   expect(r.stderr).toBe("");
+  expect(r.stray).toBe("");
   expect(r.exitCode).toBe(0); // no proposal, nothing placed: as after the turn limit
   expect(fake.requests.length).toBeLessThanOrEqual(cleanRequests + 3);
   expect(fake.requests.length).toBe(3); // the account, the refused submit, its unchanged repeat: no 20-request loop

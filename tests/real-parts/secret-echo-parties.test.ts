@@ -1,7 +1,8 @@
 /**
  * Keys echoed by every other party, in every form (tests/fixtures/secret-forms.ts: exact, case-
  * changed, base64 alone and inside a basic-auth pair or a header line, URL- and `\u`-escaped, JSON
- * in JSON, hex), through the real CLI:
+ * in JSON, hex), through the CLI's commands (in-process; what a command writes past its io is
+ * checked too, raw: `stray`; a key on a real process's output is tests/real-parts/secret-echo.test.ts's):
  * - a whole run where the search provider echoes its key in results and in an error, and the model
  *   writes both keys into its streamed text (split across events), into a search query and as a
  *   property name of tool arguments: no output, no file of the home and no request to another party
@@ -17,7 +18,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { auditRunDir } from "../../src/records/audit.js";
 import { type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
 import { startFakeOpenAI } from "../agent/fake-openai-server.js";
-import { cleanupHomes, expectExit, freshHome, tw, twIn } from "../e2e/helpers.js";
+import { cleanupHomes, expectExit, freshHome, twIn } from "../e2e/helpers.js";
 import { echoAll, leaksOf } from "../fixtures/secret-forms.js";
 import { type FakeTavily, startFakeTavily } from "../research/fake-tavily.js";
 
@@ -91,7 +92,7 @@ describe("keys echoed by the model and the search provider, in every form", () =
       `[model]\nprovider = "anthropic"\nid = "claude-sonnet-5"\nbase_url = "${fake.url}"\nmax_retries = 0\n\n[broker]\nkind = "sim"\n\n[research]\nprovider = "tavily"\n`,
     );
     const env = { ANTHROPIC_API_KEY: A_KEY, TAVILY_API_KEY: T_KEY, TRADEWARDEN_TAVILY_BASE_URL: tavily.url, NO_COLOR: "1", TRADEWARDEN_DEBUG: "1" };
-    const r = await tw(home, ["run", "--yes"], { env });
+    const r = await twIn(home, ["run", "--yes"], { env });
     expectExit(r, 0);
     const keys = [A_KEY, T_KEY];
 
@@ -107,7 +108,7 @@ describe("keys echoed by the model and the search provider, in every form", () =
     for (const q of tavily.requests) expect(leaks(JSON.stringify(q.body), keys), JSON.stringify(q.body)).toEqual([]);
 
     // The printed output (the streamed text included) and every file of the home.
-    const out = `${String(r.stdout)}\n${String(r.stderr)}`;
+    const out = `${r.stdout}\n${r.stderr}\n${r.stray}`;
     expect(leaks(out, keys)).toEqual([]);
     expect(out).toContain("[redacted ANTHROPIC_API_KEY]");
     for (const f of filesUnder(home)) expect(leaks(contents(f), keys), f).toEqual([]);
@@ -120,7 +121,7 @@ describe("keys echoed by the model and the search provider, in every form", () =
       .join("\n");
     expect(texts.split('"type":"model.text"').length).toBeGreaterThan(20);
     expect(auditRunDir(join(home, "runs", runId), env)).toEqual([]);
-    // The audit command (in-process: its exit is what is checked here, not a process's output) agrees.
+    // The audit command agrees.
     const audit = await twIn(home, ["audit", runId], { env });
     expectExit(audit, 0);
   }, 90_000);
@@ -149,7 +150,7 @@ describe("a search result that echoes the key exactly (a form always redacted)",
       `[model]\nprovider = "anthropic"\nid = "claude-sonnet-5"\nbase_url = "${fake.url}"\n\n[broker]\nkind = "sim"\n\n[research]\nprovider = "tavily"\n`,
     );
     const env = { ANTHROPIC_API_KEY: A_KEY, TAVILY_API_KEY: T_KEY, TRADEWARDEN_TAVILY_BASE_URL: tavily.url, NO_COLOR: "1" };
-    const r = await tw(home, ["run", "--yes"], { env });
+    const r = await twIn(home, ["run", "--yes"], { env });
     expectExit(r, 0);
     const runId = readdirSync(join(home, "runs"))[0] as string;
     expect(auditRunDir(join(home, "runs", runId), env)).toEqual([]);
@@ -167,8 +168,8 @@ describe("doctor --ping against a model API that echoes the key in every form", 
       ["doctor", "--ping"],
       ["doctor", "--ping", "--json"],
     ]) {
-      const r = await tw(home, args, { env: { ANTHROPIC_API_KEY: A_KEY, NO_COLOR: "1", TRADEWARDEN_DEBUG: "1" } });
-      const out = `${String(r.stdout)}\n${String(r.stderr)}`;
+      const r = await twIn(home, args, { env: { ANTHROPIC_API_KEY: A_KEY, NO_COLOR: "1", TRADEWARDEN_DEBUG: "1" } });
+      const out = `${r.stdout}\n${r.stderr}\n${r.stray}`;
       expect(out).toMatch(/model\.ping|one-token request/);
       expect(out).toContain("[redacted ANTHROPIC_API_KEY]");
       expect(leaks(out, [A_KEY])).toEqual([]);
@@ -180,8 +181,8 @@ describe("doctor --ping against a model API that echoes the key in every form", 
     closers.push(() => fake.close());
     fake.setResponder(() => ({ kind: "status", status: 401, errorType: "invalid_api_key", message: `Incorrect API key provided: ${echoAll(O_KEY)}` }));
     const home = freshHome(`[model]\nprovider = "openai"\nid = "gpt-5-mini"\nbase_url = "${fake.url}"\nmax_retries = 0\n`);
-    const r = await tw(home, ["doctor", "--ping"], { env: { OPENAI_API_KEY: O_KEY, NO_COLOR: "1", TRADEWARDEN_DEBUG: "1" } });
-    const out = `${String(r.stdout)}\n${String(r.stderr)}`;
+    const r = await twIn(home, ["doctor", "--ping"], { env: { OPENAI_API_KEY: O_KEY, NO_COLOR: "1", TRADEWARDEN_DEBUG: "1" } });
+    const out = `${r.stdout}\n${r.stderr}\n${r.stray}`;
     expect(out).toMatch(/model\.ping|one-token request/);
     expect(out).toContain("[redacted OPENAI_API_KEY]");
     expect(leaks(out, [O_KEY])).toEqual([]);
