@@ -70,8 +70,8 @@ export const SimLogRecordSchema = Type.Object({
 
 export type SimStateDoc = Static<typeof SimStateSchema>;
 
-const checkSimState = generatedChecker(SimStateSchema, generated.simState);
-const checkSimLogRecord = generatedChecker(SimLogRecordSchema, generated.simLogRecord);
+const checkSimState = generatedChecker(SimStateSchema, generated.simState, "the sim broker state");
+const checkSimLogRecord = generatedChecker(SimLogRecordSchema, generated.simLogRecord, "sim broker log records");
 
 function refuse(file: string, where: string, issues: { path: string; rule: string }[]): never {
   const list = issues.slice(0, 5).map((i) => `${where}${i.path || "(root)"}: ${i.rule}`);

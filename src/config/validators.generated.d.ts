@@ -15,7 +15,7 @@ export declare const configDefaults: Static<typeof CONFIG_SCHEMA>;
 export declare const journalHead: ValidateFunction;
 export declare const journalTrips: ValidateFunction;
 export declare const journalResets: ValidateFunction;
-export declare const journalEvents: Readonly<Record<string, ValidateFunction>>;
+export declare const journalEvents: Readonly<Record<string, ValidateFunction | undefined>>;
 /** The simulated broker's state document and its write-ahead log records. */
 export declare const simState: ValidateFunction;
 export declare const simLogRecord: ValidateFunction;

@@ -11,16 +11,9 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { HeadDoc as Head, JournalEvent } from "./types.js";
 import { EVENT_BODIES, HeadDoc, ResetRecord, TripRecord } from "./schemas.js";
 
-/** The generated validator of one event type (a type without one is a build that skipped `npm run validators:build`). */
-function eventValidator(t: string) {
-  const v = generated.journalEvents[t];
-  if (!v) throw new Error(`no generated validator for journal event ${t}: run \`npm run validators:build\``);
-  return v;
-}
+const checkers = new Map(Object.entries(EVENT_BODIES).map(([t, schema]) => [t, generatedChecker(schema, generated.journalEvents[t], `journal event ${t}`)]));
 
-const checkers = new Map(Object.entries(EVENT_BODIES).map(([t, schema]) => [t, generatedChecker(schema, eventValidator(t))]));
-
-const checkHead = generatedChecker(HeadDoc, generated.journalHead);
+const checkHead = generatedChecker(HeadDoc, generated.journalHead, "the journal head");
 
 const listed = (issues: { path: string; rule: string }[]) =>
   issues
@@ -55,8 +48,8 @@ export function assertEvent(line: number, ev: Record<string, unknown>, fail: (wh
   if (invalid) fail(invalid);
 }
 
-const checkTrips = generatedChecker(Type.Array(TripRecord), generated.journalTrips);
-const checkResets = generatedChecker(Type.Array(ResetRecord), generated.journalResets);
+const checkTrips = generatedChecker(Type.Array(TripRecord), generated.journalTrips, "schema 1 trips");
+const checkResets = generatedChecker(Type.Array(ResetRecord), generated.journalResets, "schema 1 resets");
 
 /** A schema 1 journal's trips, imported as they are, must be what the log's `import_state` holds. */
 export function assertImportedTrips(trips: unknown, fail: (why: string) => never): asserts trips is Static<typeof TripRecord>[] {
