@@ -1,11 +1,12 @@
 /**
  * The schema of the simulated broker's state file (`sim-broker.json`) and of the lines of its
- * write-ahead log (`sim-broker.json.log`), as TypeBox types compiled with ajv. The state is checked
+ * write-ahead log (`sim-broker.json.log`), as TypeBox types (validated by ajv code generated at build time). The state is checked
  * in full when it is read, before anything trades on it or writes it back; a refusal names the
  * file and the place ("orders[2].quantity: must be a number >= 0, got \"lots\"").
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { schemaChecker } from "../config/ajv.js";
+import { generatedChecker } from "../config/ajv.js";
+import * as generated from "../config/validators.generated.js";
 import { BrokerError } from "./errors.js";
 import { bookIssues } from "./simulated-book.js";
 import { BrokerFillSchema, BrokerOrderSchema, LIMIT, NonNeg } from "./records.js";
@@ -38,7 +39,7 @@ export const SimFillSchema = Type.Object({
 
 const Position = Type.Object({ quantity: Num, cost: Num });
 
-const SimStateSchema = Type.Object({
+export const SimStateSchema = Type.Object({
   version: Type.Literal(1),
   account_id: Type.String({ minLength: 1 }),
   currency: Type.String({ pattern: "^[A-Z]{3}$" }),
@@ -69,8 +70,8 @@ export const SimLogRecordSchema = Type.Object({
 
 export type SimStateDoc = Static<typeof SimStateSchema>;
 
-const checkSimState = schemaChecker(SimStateSchema);
-const checkSimLogRecord = schemaChecker(SimLogRecordSchema);
+const checkSimState = generatedChecker(SimStateSchema, generated.simState, "the sim broker state");
+const checkSimLogRecord = generatedChecker(SimLogRecordSchema, generated.simLogRecord, "sim broker log records");
 
 function refuse(file: string, where: string, issues: { path: string; rule: string }[]): never {
   const list = issues.slice(0, 5).map((i) => `${where}${i.path || "(root)"}: ${i.rule}`);

@@ -189,6 +189,20 @@ export function generatedValidator<S extends object>(schema: S, validate: Valida
   return () => validate as ValidateFunction<Checked<S>>;
 }
 
+/**
+ * A checker of `schema` that answers with the issues (empty when the value fits), from its validator
+ * generated at build time (src/config/validators.generated.js: the same ajv set-up as
+ * `schemaChecker`'s, so the same issues; tests/config/validators-generated.test.ts keeps it current).
+ */
+export function generatedChecker(schema: object, validate: ValidateFunction | undefined, name: string): (value: unknown) => SchemaIssue[] {
+  registered.push(schema);
+  return (value) => {
+    // Missing only in a tree where a schema was added without regenerating (the generator loads the modules calling this).
+    if (!validate) throw new Error(`no validator generated for ${name}: run \`npm run validators:build\``);
+    return validate(value) ? [] : describeErrors(validate.errors);
+  };
+}
+
 /** A validator of `schema` that answers with the issues (empty when the value fits); compiled on first use. */
 export function schemaChecker(schema: object): (value: unknown) => SchemaIssue[] {
   const compiled = lazyValidator(schema);

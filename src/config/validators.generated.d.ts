@@ -11,3 +11,11 @@ export declare const tradecat: ValidateFunction;
 export declare const tools: Readonly<Record<string, ValidateFunction>>;
 /** The config an empty document gives (its validated defaults; tests/config/validators-generated.test.ts keeps it so). */
 export declare const configDefaults: Static<typeof CONFIG_SCHEMA>;
+/** The journal's head document, a schema 1 journal's trips and resets, and each event body by type. */
+export declare const journalHead: ValidateFunction;
+export declare const journalTrips: ValidateFunction;
+export declare const journalResets: ValidateFunction;
+export declare const journalEvents: Readonly<Record<string, ValidateFunction | undefined>>;
+/** The simulated broker's state document and its write-ahead log records. */
+export declare const simState: ValidateFunction;
+export declare const simLogRecord: ValidateFunction;

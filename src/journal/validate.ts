@@ -1,18 +1,19 @@
 /**
  * The journal's files checked in full on open, before anything reads a balance or writes: the head
  * document (`journal.json`) and every committed line of the event log (`journal.log.jsonl`) against
- * the TypeBox schemas of schemas.ts (compiled with ajv), one per event type. An unknown event type, a wrong-typed or
+ * the TypeBox schemas of schemas.ts (ajv's validators generated at build time), one per event type. An unknown event type, a wrong-typed or
  * non-finite field is refused naming the file, the line and the key — never skipped, never found
  * only after a run has appended to the journal.
  */
-import { schemaChecker } from "../config/ajv.js";
+import { generatedChecker } from "../config/ajv.js";
+import * as generated from "../config/validators.generated.js";
 import { type Static, Type } from "@sinclair/typebox";
 import type { HeadDoc as Head, JournalEvent } from "./types.js";
 import { EVENT_BODIES, HeadDoc, ResetRecord, TripRecord } from "./schemas.js";
 
-const checkers = new Map(Object.entries(EVENT_BODIES).map(([t, schema]) => [t, schemaChecker(schema)]));
+const checkers = new Map(Object.entries(EVENT_BODIES).map(([t, schema]) => [t, generatedChecker(schema, generated.journalEvents[t], `journal event ${t}`)]));
 
-const checkHead = schemaChecker(HeadDoc);
+const checkHead = generatedChecker(HeadDoc, generated.journalHead, "the journal head");
 
 const listed = (issues: { path: string; rule: string }[]) =>
   issues
@@ -47,8 +48,8 @@ export function assertEvent(line: number, ev: Record<string, unknown>, fail: (wh
   if (invalid) fail(invalid);
 }
 
-const checkTrips = schemaChecker(Type.Array(TripRecord));
-const checkResets = schemaChecker(Type.Array(ResetRecord));
+const checkTrips = generatedChecker(Type.Array(TripRecord), generated.journalTrips, "schema 1 trips");
+const checkResets = generatedChecker(Type.Array(ResetRecord), generated.journalResets, "schema 1 resets");
 
 /** A schema 1 journal's trips, imported as they are, must be what the log's `import_state` holds. */
 export function assertImportedTrips(trips: unknown, fail: (why: string) => never): asserts trips is Static<typeof TripRecord>[] {

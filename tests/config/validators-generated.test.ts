@@ -6,9 +6,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validatorsModule } from "../../scripts/validators-source.js";
-import { makeAjv } from "../../src/config/ajv.js";
+import { Type } from "@sinclair/typebox";
+import type { ValidateFunction } from "ajv";
+import { SimLogRecordSchema, SimStateSchema } from "../../src/broker/simulated-state.js";
+import { generatedChecker, makeAjv, schemaChecker } from "../../src/config/ajv.js";
 import { defaultConfig, validateConfigDocument } from "../../src/config/load.js";
 import { CONFIG_SCHEMA } from "../../src/config/schema.js";
+import { EVENT_BODIES, HeadDoc, ResetRecord, TripRecord } from "../../src/journal/schemas.js";
 import { CATALOGUE } from "../../src/tools/catalogue.js";
 import * as generated from "../../src/config/validators.generated.js";
 
@@ -34,5 +38,22 @@ describe("build-time validators", () => {
     expect(defaultConfig().universe.files).toEqual(["universe/sim.csv"]);
     const written = validateConfigDocument({ account: { capital: 5000 } }, "tradewarden.toml", "tradewarden.toml");
     expect(written.ok && written.config.account).toEqual({ base_currency: "USD", capital: 5000, timezone: "America/New_York" });
+  });
+
+  it("the journal's and the sim broker's stored files get the same issues from the generated validators as from compiling their schemas", () => {
+    const stored: [string, object, ValidateFunction | undefined][] = [
+      ["head", HeadDoc, generated.journalHead],
+      ["trips", Type.Array(TripRecord), generated.journalTrips],
+      ["resets", Type.Array(ResetRecord), generated.journalResets],
+      ["sim state", SimStateSchema, generated.simState],
+      ["sim log", SimLogRecordSchema, generated.simLogRecord],
+      ...Object.entries(EVENT_BODIES).map(([t, schema]): [string, object, ValidateFunction | undefined] => [t, schema, generated.journalEvents[t]]),
+    ];
+    const bad: unknown[] = [{}, null, [], [{ at: 1 }], { t: "x", seq: -1, at: "", run_id: 7, quantity: "lots", orders: [{}] }];
+    for (const [name, schema, validate] of stored) {
+      const fromBuild = generatedChecker(schema, validate, name);
+      const compiled = schemaChecker(schema);
+      for (const value of bad) expect(fromBuild(value), `${name} ${JSON.stringify(value)}`).toEqual(compiled(value));
+    }
   });
 });
