@@ -154,28 +154,35 @@ test("approve outside the proposal's session: expired, says so, nothing placed",
 }, 90_000);
 
 test("Ctrl+C exits 130 on every screen: journal browser, kill-switch screen, approve; full screens restore the terminal", async () => {
-  const home = pendingHome();
+  // The three screens at once, each on its own copy of the home (one would wait for another's lock).
+  const approveScreen = async () => {
+    const approve = spawnConsole(pendingHome(), ["approve"]);
+    await approve.waitForText("Approve orders?");
+    approve.term.write("\u0003");
+    await approve.waitFor(() => approve.exitCode() !== null, "approve to exit");
+    expect(approve.exitCode()).toBe(130);
+  };
 
-  const approve = spawnConsole(home, ["approve"]);
-  await approve.waitForText("Approve orders?");
-  approve.term.write("\u0003");
-  await approve.waitFor(() => approve.exitCode() !== null, "approve to exit");
-  expect(approve.exitCode()).toBe(130);
+  const journalBrowser = async () => {
+    const journal = spawnConsole(pendingHome(), ["journal"]);
+    await journal.waitForText("Journal ·");
+    journal.term.write("\u0003");
+    await journal.waitFor(() => journal.exitCode() !== null, "the journal browser to exit");
+    expect(journal.exitCode()).toBe(130);
+    // The browser drew in the alternate screen and gave the terminal back.
+    expect(journal.raw()).toContain("\u001b[?1049h");
+    expect(journal.raw().lastIndexOf("\u001b[?1049l")).toBeGreaterThan(journal.raw().lastIndexOf("\u001b[?1049h"));
+  };
 
-  const journal = spawnConsole(home, ["journal"]);
-  await journal.waitForText("Journal ·");
-  journal.term.write("\u0003");
-  await journal.waitFor(() => journal.exitCode() !== null, "the journal browser to exit");
-  expect(journal.exitCode()).toBe(130);
-  // The browser drew in the alternate screen and gave the terminal back.
-  expect(journal.raw()).toContain("\u001b[?1049h");
-  expect(journal.raw().lastIndexOf("\u001b[?1049l")).toBeGreaterThan(journal.raw().lastIndexOf("\u001b[?1049h"));
+  const killSwitchScreen = async () => {
+    const ks = spawnConsole(pendingHome(), ["killswitch"]);
+    await ks.waitForText("Kill switch · trading state");
+    ks.term.write("\u0003");
+    // The last line is awaited before the exit: node-pty may report the exit before the output's last chunk.
+    await ks.waitForText("interrupted: no change");
+    await ks.waitFor(() => ks.exitCode() !== null, "the kill-switch screen to exit");
+    expect(ks.exitCode()).toBe(130);
+  };
 
-  const ks = spawnConsole(home, ["killswitch"]);
-  await ks.waitForText("Kill switch · trading state");
-  ks.term.write("\u0003");
-  // The last line is awaited before the exit: node-pty may report the exit before the output's last chunk.
-  await ks.waitForText("interrupted: no change");
-  await ks.waitFor(() => ks.exitCode() !== null, "the kill-switch screen to exit");
-  expect(ks.exitCode()).toBe(130);
+  await Promise.all([approveScreen(), journalBrowser(), killSwitchScreen()]);
 }, 120_000);
