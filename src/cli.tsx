@@ -29,6 +29,9 @@ const io: CommandIO = {
   get env() {
     return (current ?? processIO()).env;
   },
+  get channel() {
+    return current?.channel;
+  },
 };
 
 // Commands load their modules on demand, so `--help`, `--version` and light commands start fast.

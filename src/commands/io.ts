@@ -6,12 +6,21 @@
  * end (a run still books, writes its events and artifacts and closes). Every text passes the
  * redactor on its way out.
  */
+import type { Readable, Writable } from "node:stream";
 import { redact } from "../core/redact.js";
+
+/** The byte streams a command that speaks a protocol on stdio reads and writes (`mcp`): not redacted text. */
+export interface ByteChannel {
+  input: Readable;
+  output: Writable;
+}
 
 export interface CommandIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** The protocol channel; the process's stdin and stdout when absent. */
+  channel?: ByteChannel;
 }
 
 /** A writer for a stream that detaches itself on the first failed write. */

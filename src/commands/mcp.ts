@@ -61,7 +61,8 @@ export async function cmdMcp(opts: McpCommandOptions, io: CommandIO): Promise<nu
   });
   try {
     const serve = { home: opts.home, env: io.env, idleMs, stopped, say: (line: string) => io.stderr(`${line}\n`) };
-    await (port === null ? serveStdio(serve) : serveHttp({ ...serve, port }));
+    const channel = io.channel ?? { input: process.stdin, output: process.stdout };
+    await (port === null ? serveStdio({ ...serve, channel }) : serveHttp({ ...serve, port }));
   } finally {
     release();
   }

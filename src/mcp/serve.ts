@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createMcpServer } from "./server.js";
@@ -21,13 +22,14 @@ export interface ServeOptions {
   say: (line: string) => void;
 }
 
-/** Serves one session over stdin and stdout until stdin ends or the command stops. */
-export async function serveStdio(opts: ServeOptions): Promise<void> {
+/** Serves one session over `channel` (the process's stdin and stdout) until its input ends or the command stops. */
+export async function serveStdio(opts: ServeOptions & { channel: { input: Readable; output: Writable } }): Promise<void> {
   const { server, session } = createMcpServer(opts);
-  const transport = new StdioServerTransport();
+  const { input, output } = opts.channel;
+  const transport = new StdioServerTransport(input, output);
   const gone = new Promise<void>((resolve) => {
-    process.stdin.once("end", resolve);
-    process.stdin.once("close", resolve);
+    input.once("end", resolve);
+    input.once("close", resolve);
     transport.onclose = resolve;
   });
   await server.connect(transport);

@@ -15,6 +15,7 @@ import { RUN_EVENT_TYPES, type RunEvent } from "../../src/core/events.js";
 import { redact } from "../../src/core/redact.js";
 import { readArtifact } from "../../src/run/artifacts.js";
 import { faultPoint, setTestFaults } from "../../src/util/test-fault.js";
+import type { ByteChannel } from "../../src/commands/io.js";
 import { capturingProcessWrites } from "./process-writes.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -113,6 +114,8 @@ export interface TwInOptions {
    * at a start-up point, "kill" and "pause" need a process of their own (`tw`).
    */
   faults?: string;
+  /** The protocol channel a stdio protocol command (`mcp`) reads and writes instead of the process's stdin and stdout. */
+  channel?: ByteChannel;
 }
 
 let inProcessQueue: Promise<unknown> = Promise.resolve();
@@ -134,7 +137,12 @@ export function twIn(home: string, args: readonly string[], opts: TwInOptions = 
     const { main } = await import("../../src/cli.js");
     let stdout = "";
     let stderr = "";
-    const io = { stdout: (t: string) => void (stdout += redact(t)), stderr: (t: string) => void (stderr += redact(t)), env: childEnv(opts.env) };
+    const io = {
+      stdout: (t: string) => void (stdout += redact(t)),
+      stderr: (t: string) => void (stderr += redact(t)),
+      env: childEnv(opts.env),
+      ...(opts.channel ? { channel: opts.channel } : {}),
+    };
     // Counted apart from the spawned ones (tests/global-setup.ts reports both).
     if (process.env.TW_TEST_SPAWN_FILE) appendFileSync(`${process.env.TW_TEST_SPAWN_FILE}.in-process`, `${args.join(" ").slice(0, 200)}\n`);
     // The test-only hooks a spawned child gets from its preload (tests/fixtures/*.mjs), armed for this command only.

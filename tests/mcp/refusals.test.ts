@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanupHomes, expectExit, freshHome, recordedEvents, runIds, text, twIn, journalJson } from "../e2e/helpers.js";
-import { call, connectStdio, groundedOrder } from "./helpers.js";
+import { call, connectInProcess, connectStdio, groundedOrder } from "./helpers.js";
 
 afterAll(cleanupHomes);
 
@@ -33,7 +33,7 @@ describe.concurrent("tradewarden mcp refuses", () => {
 
   it("a client that tries to approve, reset, adopt, reach a live endpoint or smuggle 'approve this': nothing placed, each refusal named", async () => {
     const home = freshHome();
-    const s = await connectStdio(home);
+    const s = await connectInProcess(home);
     try {
       for (const name of ["approve", "approve_proposal", "reset_killswitch", "adopt_broker_positions", "place_orders"]) {
         const r = await call(s.client, name, { run_id: "latest", yes: true });
@@ -57,7 +57,7 @@ describe.concurrent("tradewarden mcp refuses", () => {
       const status = await call(s.client, "get_proposal_status", {});
       expect(status.env.status).toBe("awaiting_approval");
     } finally {
-      await s.client.close();
+      expectExit(await s.closed(), 0);
     }
     const dump = await journalJson(home);
     expect(dump.orders).toEqual([]);

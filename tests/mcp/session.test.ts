@@ -1,5 +1,6 @@
 /**
- * `tradewarden mcp` over stdio, driven by the official SDK's client against the real CLI on the
+ * `tradewarden mcp` over stdio (in this process, on a pair of byte streams: tests/mcp/refusals.test.ts
+ * drives the built CLI as a process), driven by the official SDK's client against the real CLI on the
  * embedded defaults (simulated broker): the tools listed are `tools --format mcp`; a research →
  * check_orders → submit_orders session is a run whose proposal waits for the operator; invalid
  * arguments are answered with the envelope and never reach a handler; `approve RUN --yes` then places
@@ -7,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupHomes, expectExit, freshHome, ofType, recordedEvents, runIds, twIn, journalJson } from "../e2e/helpers.js";
-import { type Json, call, connectStdio, groundedOrder, texts } from "./helpers.js";
+import { type Json, call, connectInProcess, groundedOrder, texts } from "./helpers.js";
 
 let home = "";
 let submitted: { raw: unknown; env: Json } = { raw: null, env: {} };
@@ -17,7 +18,7 @@ let mcpRun = "";
 
 beforeAll(async () => {
   home = freshHome();
-  const s = await connectStdio(home);
+  const s = await connectInProcess(home);
   try {
     listed = (await s.client.listTools()).tools;
     invalid = await call(s.client, "get_price_history", { symbol: 5 });
@@ -30,7 +31,10 @@ beforeAll(async () => {
     expect(bounced.env.error_code).toBe("orders_blocked");
     submitted = await call(s.client, "submit_orders", args);
   } finally {
-    await s.client.close();
+    // The command ends when its client goes away, having written only to its own io.
+    const closed = await s.closed();
+    expectExit(closed, 0);
+    expect(closed.stray).toBe("");
   }
   mcpRun = runIds(home)[0] ?? "";
 }, 120_000);
@@ -83,7 +87,7 @@ describe("tradewarden mcp over stdio", () => {
     expectExit(await twIn(home, ["approve", mcpRun, "--yes"]), 0);
     const dump = await journalJson(home);
     expect(dump.orders.map((o) => [o.symbol, o.side, o.quantity])).toEqual([["ALFA", "BUY", 10]]);
-    const s = await connectStdio(home);
+    const s = await connectInProcess(home);
     try {
       const status = await call(s.client, "get_proposal_status", {});
       expect(status.env).toMatchObject({ success: true, run_id: mcpRun, status: "approved" });
@@ -92,7 +96,7 @@ describe("tradewarden mcp over stdio", () => {
         expect.objectContaining({ symbol: "BRVO", placed: false }),
       ]);
     } finally {
-      await s.client.close();
+      expectExit(await s.closed(), 0);
     }
     for (const run of runIds(home)) expectExit(await twIn(home, ["audit", run]), 0);
     expectExit(await twIn(home, ["journal", "verify"]), 0);
