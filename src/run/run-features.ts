@@ -8,15 +8,15 @@
 import type { FeaturesOf } from "../market/market-stats.js";
 import { computeFeatures, type FeatureRow, SCREEN_LOOKBACK_BARS } from "../market/screen.js";
 
-/** A memo of computeFeatures for one run's view (do not share it between views of different days). */
-export function runFeatures(): FeaturesOf {
+/** A memo of `compute` (computeFeatures) for one run's view (do not share it between views of different days). */
+export function runFeatures(compute: (bars: Parameters<FeaturesOf>[1]) => FeatureRow = computeFeatures): FeaturesOf {
   const memo = new Map<string, FeatureRow>();
   return (symbol, bars) => {
     const used = Math.min(bars.length, SCREEN_LOOKBACK_BARS);
     const key = `${symbol.toUpperCase()} ${bars[bars.length - used]?.date ?? ""} ${bars[bars.length - 1]?.date ?? ""} ${used}`;
     let row = memo.get(key);
     if (row === undefined) {
-      row = computeFeatures(bars);
+      row = compute(bars);
       memo.set(key, row);
     }
     return row;

@@ -3,8 +3,9 @@
  * one run compute each instrument's features once between them, and answer exactly what they
  * answer computing them each on their own.
  */
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MarketData } from "../../src/market/data.js";
+import { computeFeatures } from "../../src/market/screen.js";
 import { loadUniverseCsv } from "../../src/market/universe.js";
 import { runFeatures } from "../../src/run/run-features.js";
 import type { FeaturesOf } from "../../src/market/market-stats.js";
@@ -13,17 +14,12 @@ import { makeScreenHandler } from "../../src/tools/handlers/screen-universe.js";
 import type { HandlerResult, ToolCallContext } from "../../src/tools/types.js";
 import { checked } from "../tools/checked.js";
 
-const calls = vi.hoisted(() => ({ n: 0 }));
-vi.mock("../../src/market/screen.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/market/screen.js")>();
-  return {
-    ...real,
-    computeFeatures: (...args: Parameters<typeof real.computeFeatures>) => {
-      calls.n++;
-      return real.computeFeatures(...args);
-    },
-  };
-});
+let computed = 0;
+/** computeFeatures, counted. */
+const counted = (bars: Parameters<typeof computeFeatures>[0]) => {
+  computed++;
+  return computeFeatures(bars);
+};
 
 const market = MarketData.load();
 const universe = loadUniverseCsv();
@@ -53,14 +49,15 @@ describe("a run's features memo", () => {
   });
 
   it("computes each instrument's features once for the screen, the overview and the sector summary together", () => {
-    calls.n = 0;
-    answers();
-    const alone = calls.n;
-    calls.n = 0;
-    answers(runFeatures());
+    // Each tool computing its own (what they do without a memo), then the run's memo.
+    computed = 0;
+    answers((_symbol, bars) => counted(bars));
+    const alone = computed;
+    computed = 0;
+    answers(runFeatures(counted));
     // Each instrument once, the index included (its trend in the overview and the sector summary).
-    expect(calls.n).toBe(universe.length);
-    expect(alone).toBeGreaterThan(calls.n);
+    expect(computed).toBe(universe.length);
+    expect(alone).toBeGreaterThan(computed);
   });
 
   it("tells windows of different bars apart", () => {
