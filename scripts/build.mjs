@@ -1,6 +1,6 @@
 // Builds the CLI into dist/cli.js (and the sandbox worker into dist/sandbox-worker.js) plus lazily loaded chunks (ESM).
 // Runs on `npm ci` through the `prepare` script, so `npx tradewarden` works right after install.
-// The pure dependencies (typebox, trading-signals, ajv, luxon, decimal.js, commander, ink, react...) are bundled in:
+// The pure dependencies (typebox, ajv, luxon, decimal.js, commander, ink, react...) are bundled in:
 // loading ~460 separate ES modules was most of every command's start-up (issue #26). What must stay a
 // package is external: quickjs-emscripten loads its WebAssembly files by path, react-devtools-core is an
 // optional import of Ink's that is never installed, and uplot is read as text (src/simulation/html.ts).
