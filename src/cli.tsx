@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { runProcess } from "./commands/process-run.js";
-import { type CommandIO, processIO } from "./commands/io.js";
+import { type CommandIO, processIO, redactedIO } from "./commands/io.js";
 import { registerData } from "./commands/data-cli.js";
 import { registerSimulate } from "./commands/simulate-cli.js";
 import { registerKillSwitchAndStanding } from "./commands/killswitch-standing-cli.js";
@@ -358,7 +358,8 @@ configCmd
  * `runAsProcess`, tests call it in-process with an io that collects the output.
  */
 export async function main(argv: readonly string[], callerIo: CommandIO): Promise<number> {
-  current = callerIo;
+  // Whatever io the caller gave (the process's, or a test's), the command's text passes the redactor.
+  current = redactedIO(callerIo);
   exitCode = EXIT.OK;
   beginCommandInterrupts();
   // Every secret in the environment is known to the redactor before anything is printed or written.

@@ -42,16 +42,28 @@ function detachableWriter(stream: NodeJS.WriteStream): { write: (text: string) =
   };
 }
 
+/** The ios whose text already passes the redactor (made by `redactedIO`). */
+const redacting = new WeakSet<CommandIO>();
+
+/** `io` with every text it is given passed through the redactor first (itself when it already is). */
+export function redactedIO(io: CommandIO): CommandIO {
+  if (redacting.has(io)) return io;
+  const out: CommandIO = {
+    stdout: (t) => io.stdout(redact(t)),
+    stderr: (t) => io.stderr(redact(t)),
+    env: io.env,
+    ...(io.channel ? { channel: io.channel } : {}),
+  };
+  redacting.add(out);
+  return out;
+}
+
 let shared: CommandIO | null = null;
 
 export const processIO = (): CommandIO => {
   if (shared) return shared;
   const out = detachableWriter(process.stdout);
   const err = detachableWriter(process.stderr);
-  shared = {
-    stdout: (t) => out.write(redact(t)),
-    stderr: (t) => err.write(redact(t)),
-    env: process.env,
-  };
+  shared = redactedIO({ stdout: out.write, stderr: err.write, env: process.env });
   return shared;
 };

@@ -12,7 +12,6 @@ import { pathToFileURL } from "node:url";
 import { type Options, type Result, type ResultPromise, execa } from "execa";
 import { LOOPBACK_BROKER_FOR_TESTS } from "../../src/broker/loopback.js";
 import { RUN_EVENT_TYPES, type RunEvent } from "../../src/core/events.js";
-import { redact } from "../../src/core/redact.js";
 import { readArtifact } from "../../src/run/artifacts.js";
 import { faultPoint, setTestFaults } from "../../src/util/test-fault.js";
 import type { ByteChannel } from "../../src/commands/io.js";
@@ -126,8 +125,9 @@ const ignoreSignal = () => undefined;
 /**
  * `tradewarden --home <home> ...args` run in this process through src/cli.tsx's `main` (no spawn):
  * for usage, config and exit-code cases, which need no process of their own (signals, closed
- * pipes, kills, a terminal, a lock held by another process still need `tw`). The output passes the
- * redactor as the process's does; what the command writes past its io is kept apart, raw (`stray`).
+ * pipes, kills, a terminal, a lock held by another process still need `tw`). The output is kept as
+ * the command wrote it (main redacts whatever io it is given, as the process's: the no-key checks
+ * test the product); what the command writes past its io is kept apart, raw (`stray`).
  * Calls run one at a time (main serves one command line at once).
  */
 export function twIn(home: string, args: readonly string[], opts: TwInOptions = {}): Promise<InProcessResult> {
@@ -137,9 +137,10 @@ export function twIn(home: string, args: readonly string[], opts: TwInOptions = 
     const { main } = await import("../../src/cli.js");
     let stdout = "";
     let stderr = "";
+    // Raw: what the command wrote through its io, which main itself passes through the redactor.
     const io = {
-      stdout: (t: string) => void (stdout += redact(t)),
-      stderr: (t: string) => void (stderr += redact(t)),
+      stdout: (t: string) => void (stdout += t),
+      stderr: (t: string) => void (stderr += t),
       env: childEnv(opts.env),
       ...(opts.channel ? { channel: opts.channel } : {}),
     };
