@@ -5,7 +5,12 @@
  *
  * - `tw-tools/3` (current): the catalogue in `catalogue.ts`, rendered by `render.ts`. It differs
  *   from v2 in the kinds: the account's own notes, watchlist and standing-order writes are `write`;
- *   and it adds `get_proposal_status` (what became of a proposal).
+ *   it adds `get_proposal_status` (what became of a proposal) and the market tools; `check_orders`
+ *   answers a `check_id` and `submit_orders` takes exactly one of `orders` or that `check_id`
+ *   (swapped for the orders before grounding; an id no check of the run returned is refused as
+ *   `unknown_check_id`); empty optional lists are taken as absent; an identical refused call
+ *   repeated counts toward the repair budget. It is this round's one new version and is frozen
+ *   when the round ends.
  * - `tw-tools/1` and `tw-tools/2`: frozen as data snapshots (`data/contracts/tw-tools-1.json`,
  *   `tw-tools-2.json`: the catalogue JSON each version printed). Their descriptions, schemas and call
  *   limits are served from the snapshot, never re-derived from today's code, so later edits to a

@@ -37,7 +37,7 @@ test("simulating across a month boundary: the monthly quota counts the trading d
       byMonth.set(m, agg);
     }
     // Each month: exactly one order sent (the quota), then the model is no longer called that month.
-    // Three trading days each side of the boundary prove it (the wall clock's month never changes).
+    // Trading days on each side of the boundary (four in January, two in February) prove it (the wall clock's month never changes).
     for (const m of ["2007-01", "2007-02"]) {
       expect(byMonth.get(m)?.orders, m).toBe(1);
       expect(byMonth.get(m)?.exhausted ?? 0, m).toBeGreaterThan(0);
