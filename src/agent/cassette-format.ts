@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { redactValue, redactor } from "../core/redact.js";
+import { canonicalJson } from "../util/canonical-json.js";
 import {
   type CallLine,
   type CanonicalRequest,
@@ -97,16 +98,7 @@ function scrubPatterns<T>(value: T): T {
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-/** JSON with object keys sorted at every level and `undefined` members dropped. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
-}
+export { canonicalJson };
 
 interface CanonicalTools {
   value: unknown[];

@@ -8,6 +8,7 @@
  * up, or from an earlier run) is refused with `unknown_check_id`. tw-tools/1 and /2 have none of this.
  */
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../util/canonical-json.js";
 import type { FailureSpec } from "./envelope.js";
 import type { ContractVersion } from "./versions.js";
 
@@ -22,23 +23,9 @@ const VERSIONS_WITHOUT: ReadonlySet<ContractVersion> = new Set(["tw-tools/1", "t
 const CHECK_TOOL = "check_orders";
 const SUBMIT_TOOL = "submit_orders";
 
-/** JSON with object keys sorted: the same orders hash the same whatever order their keys came in. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (v !== null && typeof v === "object") {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .filter((k) => o[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(v) ?? "null";
-}
-
 /** The check id of a batch of orders. */
 export function checkIdOf(orders: unknown): string {
-  return PREFIX + createHash("sha256").update(canonical(orders)).digest("hex").slice(0, HEX_CHARS);
+  return PREFIX + createHash("sha256").update(canonicalJson(orders)).digest("hex").slice(0, HEX_CHARS);
 }
 
 /** A submission's orders resolved from its check id, or the refusal of the call. */

@@ -10,6 +10,7 @@
  * the run (outcome `repair_budget`) instead of asking the model again.
  */
 import type { RepeatedRefusal } from "../agent/loop-types.js";
+import { canonicalJson } from "../util/canonical-json.js";
 import { nestsDeeperThan } from "../util/json-depth.js";
 import type { Admission, DispatchStage } from "./admission.js";
 import type { ContractVersion } from "./versions.js";
@@ -91,16 +92,4 @@ export class RepairBudget {
       : "this exact call was refused before with the same error; sent unchanged again, it ends the run";
     return { ...entry, spec: { ...entry.spec, message: `${entry.spec.message} (${note})` } };
   }
-}
-
-/** JSON with every object's keys sorted: the same arguments give the same text whatever their key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
