@@ -60,7 +60,7 @@ export async function cmdMcp(opts: McpCommandOptions, io: CommandIO): Promise<nu
     stop();
   });
   try {
-    const serve = { home: opts.home, env: io.env, idleMs, stopped, say: (line: string) => io.stderr(`${line}\n`) };
+    const serve = { home: opts.home, env: io.env, idleMs, stopped, say: (line: string) => io.stderr(`${line}\n`), notice: noticeTo(io.stderr) };
     const channel = io.channel ?? { input: process.stdin, output: process.stdout };
     await (port === null ? serveStdio({ ...serve, channel }) : serveHttp({ ...serve, port }));
   } finally {

@@ -15,6 +15,7 @@ import { dayJson, liveLine, plainLine, summaryJson, summaryText, Tally } from ".
 import { buildReport } from "../simulation/report.js";
 import { runSimulation, type SimulationRequest } from "../simulation/runner.js";
 import { TwError } from "../core/errors.js";
+import { noticeTo } from "../journal/load.js";
 import { claimInterrupts } from "./interrupts.js";
 import type { CommandIO } from "./io.js";
 import { wrapText } from "../screens/text.js";
@@ -55,7 +56,7 @@ export async function cmdSimulate(opts: SimulateOptions, io: CommandIO): Promise
   try {
     const { json, live, columns, ...request } = opts;
     const result = await runSimulation(
-      { ...request, env: io.env },
+      { ...request, env: io.env, notice: noticeTo(io.stderr) },
       {
         stopRequested: stop.stopRequested,
         signal: stop.signal,

@@ -43,20 +43,23 @@ export const RESOURCES = [
 
 const LAST_RUNS = 20;
 
-async function readJournal(home: string) {
+/** Told what a journal open repaired (the command's stderr). */
+type Notice = (message: string) => void;
+
+async function readJournal(home: string, notice: Notice) {
   const { config } = requireConfig(home);
-  return openJournal(home, { timezone: config.account.timezone, readOnly: true, reducingRunsAfterReset: config.limits.reducing_runs_after_reset });
+  return openJournal(home, { timezone: config.account.timezone, readOnly: true, reducingRunsAfterReset: config.limits.reducing_runs_after_reset, notice });
 }
 
-async function portfolio(home: string, env: NodeJS.ProcessEnv): Promise<unknown> {
+async function portfolio(home: string, env: NodeJS.ProcessEnv, notice: Notice): Promise<unknown> {
   const { config } = requireConfig(home);
   const asOf = config.broker.kind === "sim" ? {} : { asOf: new Date().toISOString().slice(0, 10) };
-  const report = await callTool({ home, tool: "get_portfolio", args: "{}", env, ...asOf });
+  const report = await callTool({ home, tool: "get_portfolio", args: "{}", env, notice, ...asOf });
   return { as_of_trading_day: report.trading_day, ...JSON.parse(report.outcome.text) };
 }
 
-async function runs(home: string): Promise<unknown> {
-  const journal = await readJournal(home);
+async function runs(home: string, notice: Notice): Promise<unknown> {
+  const journal = await readJournal(home, notice);
   const last = journal.runs().slice(-LAST_RUNS).reverse();
   return {
     runs: last.map((r) => ({
@@ -74,21 +77,21 @@ async function runs(home: string): Promise<unknown> {
   };
 }
 
-async function killswitch(home: string, env: NodeJS.ProcessEnv): Promise<unknown> {
-  const svc = await createAccountServices(home, env, { readOnly: true });
+async function killswitch(home: string, env: NodeJS.ProcessEnv, notice: Notice): Promise<unknown> {
+  const svc = await createAccountServices(home, env, { readOnly: true, notice });
   if (!svc.journal.isInitialised()) return { trading_state: "NORMAL", message: "the journal is not initialised yet: the first run opens it" };
   return killSwitchFacts(svc);
 }
 
 /** A resource's content as JSON; an unknown URI is refused. */
-export async function readResource(uri: string, home: string, env: NodeJS.ProcessEnv): Promise<unknown> {
+export async function readResource(uri: string, home: string, env: NodeJS.ProcessEnv, notice: Notice): Promise<unknown> {
   switch (uri) {
     case "tradewarden://portfolio":
-      return portfolio(home, env);
+      return portfolio(home, env, notice);
     case "tradewarden://runs":
-      return runs(home);
+      return runs(home, notice);
     case "tradewarden://killswitch":
-      return killswitch(home, env);
+      return killswitch(home, env, notice);
     case "tradewarden://tools":
       return renderCatalogue();
     default:

@@ -20,6 +20,8 @@ export interface ServeOptions {
   /** Resolves when the command is told to stop (a signal). */
   stopped: Promise<void>;
   say: (line: string) => void;
+  /** Told what a journal open repaired (the command's stderr). */
+  notice: (message: string) => void;
 }
 
 /** Serves one session over `channel` (the process's stdin and stdout) until its input ends or the command stops. */

@@ -33,9 +33,12 @@ function listedTools() {
   return CATALOGUE.map((t) => renderMcp(t));
 }
 
-export function createMcpServer(opts: { home: string; env: NodeJS.ProcessEnv; idleMs: number }): { server: Server; session: McpSession } {
+export function createMcpServer(opts: { home: string; env: NodeJS.ProcessEnv; idleMs: number; notice: (message: string) => void }): {
+  server: Server;
+  session: McpSession;
+} {
   const server = new Server({ name: "tradewarden", version: packageVersion() }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
-  const session = new McpSession({ home: opts.home, env: opts.env, idleMs: opts.idleMs, client: () => clientName(server) });
+  const session = new McpSession({ home: opts.home, env: opts.env, idleMs: opts.idleMs, notice: opts.notice, client: () => clientName(server) });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listedTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const { content, isError } = await session.call(req.params.name, req.params.arguments ?? {});
@@ -43,7 +46,7 @@ export function createMcpServer(opts: { home: string; env: NodeJS.ProcessEnv; id
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES.map((r) => ({ ...r })) }));
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-    const value = await readResource(req.params.uri, opts.home, opts.env);
+    const value = await readResource(req.params.uri, opts.home, opts.env, opts.notice);
     return { contents: [{ uri: req.params.uri, mimeType: "application/json", text: redact(JSON.stringify(value, null, 2)) }] };
   });
   return { server, session };

@@ -33,6 +33,8 @@ export interface SessionOptions {
   client: () => string;
   /** A run ends when the client makes no call for this long (ms). */
   idleMs: number;
+  /** Told what a journal open repaired (the command's stderr). */
+  notice: (message: string) => void;
 }
 
 /** What a run of the session needs: the account's services and the research; no model (the client brings its own). */
@@ -113,6 +115,7 @@ export class McpSession {
       timezone: config.account.timezone,
       readOnly: true,
       reducingRunsAfterReset: config.limits.reducing_runs_after_reset,
+      notice: this.opts.notice,
     });
     const status = proposalStatus(journal, this.awaitingRun);
     if (status.status !== "awaiting_approval") {
@@ -155,7 +158,7 @@ export class McpSession {
       // Research first (a missing search key refuses before anything opens), then the account: the paper guard before any broker I/O.
       const { config } = requireConfig(this.opts.home);
       const research = createResearchSetup(config.research, { env: this.opts.env, historical: config.broker.kind === "sim" });
-      services = { ...(await createAccountServices(this.opts.home, this.opts.env)), research };
+      services = { ...(await createAccountServices(this.opts.home, this.opts.env, { notice: this.opts.notice })), research };
       services.secretsRead = [...services.secretsRead, ...research.secretsRead];
     } catch (e) {
       await lock.release();

@@ -43,6 +43,8 @@ export interface SimulationRequest {
   /** Entity masking: the model sees opaque aliases, neutral names and shifted dates. */
   mask?: boolean;
   env: NodeJS.ProcessEnv;
+  /** Told what the simulation's journal open repaired (the command's stderr); default: the process's. */
+  notice?: (message: string) => void;
 }
 
 export interface SimulationProgress {
@@ -125,6 +127,7 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
       market,
       keepClosedOrders: false,
       simSnapshotEvery: SIM_SNAPSHOT_EVERY,
+      ...(req.notice ? { notice: req.notice } : {}),
     });
     const mask = req.mask ? maskerFor(svc.universe) : undefined;
     hooks.onStart?.(meta);
