@@ -98,8 +98,6 @@ function scrubPatterns<T>(value: T): T {
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-export { canonicalJson };
-
 interface CanonicalTools {
   value: unknown[];
   json: string;

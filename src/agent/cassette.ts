@@ -51,7 +51,6 @@ export {
   CassetteError,
   type CassetteMeta,
   type CassetteRead,
-  canonicalJson,
   canonicalRequest,
   type ParsedCall,
   type ParsedCassette,

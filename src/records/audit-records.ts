@@ -10,7 +10,8 @@
  * Compared in canonical JSON (keys sorted, credentials redacted, as the cassette stores requests).
  * Pure over parsed contents.
  */
-import { canonicalJson, redact } from "../agent/cassette-format.js";
+import { redact } from "../agent/cassette-format.js";
+import { canonicalJson } from "../util/canonical-json.js";
 import type { RunEvent } from "../core/events.js";
 
 type Add = (check: string, message: string) => void;

@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, canonicalRequest, redact, requestKey } from "../../src/agent/cassette-format.js";
+import { canonicalRequest, redact, requestKey } from "../../src/agent/cassette-format.js";
+import { canonicalJson } from "../../src/util/canonical-json.js";
 import type { ModelRequest } from "../../src/agent/types.js";
 import { redactor } from "../../src/core/redact.js";
 

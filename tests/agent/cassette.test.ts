@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AnthropicClient } from "../../src/agent/anthropic-client.js";
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../../src/util/canonical-json.js";
 import {
   type CanonicalRequest,
   CassetteError,
-  canonicalJson,
   canonicalRequest,
   fileSink,
   firstDifference,
