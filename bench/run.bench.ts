@@ -10,15 +10,14 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { afterAll, bench, describe } from "vitest";
+import { userEnv } from "./user-env.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin/tradewarden.js");
 const TARGET_MS = 1500;
 const ITERATIONS = 15;
 
-const env: Record<string, string> = {};
-for (const [k, v] of Object.entries(process.env))
-  if (v !== undefined && !["ANTHROPIC_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR"].includes(k)) env[k] = v;
+const env = userEnv();
 
 const samples: number[] = [];
 const homes: string[] = [];

@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync }
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, bench, describe } from "vitest";
+import { userEnv } from "./user-env.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const PRELOAD = join(ROOT, "bench/rss-at-exit.cjs");
@@ -26,9 +27,7 @@ const PRELOAD = join(ROOT, "bench/rss-at-exit.cjs");
 const BASE_REF = process.env.TW_BENCH_BASE ?? "cc8427e35524fc656e8476d3b7529289db66eb8d";
 const ROUNDS = 5;
 
-const env: Record<string, string> = {};
-for (const [k, v] of Object.entries(process.env))
-  if (v !== undefined && !["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "TRADEWARDEN_HOME", "NO_COLOR", "FORCE_COLOR", "NODE_OPTIONS"].includes(k)) env[k] = v;
+const env = userEnv();
 
 /** The previous build's package folder, built on first use; undefined when git cannot make it. */
 function baseBuild(): string | undefined {
