@@ -3,10 +3,12 @@
 // The pure dependencies (typebox, ajv, luxon, decimal.js, commander, ink, react...) are bundled in:
 // loading ~460 separate ES modules was most of every command's start-up (issue #26). What must stay a
 // package is external: quickjs-emscripten loads its WebAssembly files by path, react-devtools-core is an
-// optional import of Ink's that is never installed, and uplot is read as text (src/simulation/html.ts).
+// optional import of Ink's that is never installed, uplot is read as text (src/simulation/html.ts), and
+// ajv's schema compiler is required only by a process that compiles a schema (src/config/ajv-compiler.ts).
+import { cpSync } from "node:fs";
 import { build } from "esbuild";
 
-const EXTERNAL = ["quickjs-emscripten", "react-devtools-core", "uplot"];
+const EXTERNAL = ["quickjs-emscripten", "react-devtools-core", "uplot", "ajv/dist/2020.js"];
 
 await build({
   // The sandbox worker is its own entry: worker threads load it by path (src/research/sandbox.ts).
@@ -30,3 +32,7 @@ await build({
   // React's production build: the development build holds far more memory in long runs.
   define: { "process.env.NODE_ENV": '"production"' },
 });
+
+// The validators' groups are required by path on first use (src/config/validators.generated.js), from
+// beside the chunk that holds that module: they are not bundled, so a command reads only the groups it checks.
+cpSync("src/config/validators", "dist/chunks/validators", { recursive: true });

@@ -1,10 +1,10 @@
 /**
- * `npm run validators:build`: writes src/config/validators.generated.js (scripts/validators-source.ts
- * says what it holds). The schemas' modules import that file, so a file that does not load (a
+ * `npm run validators:build`: writes src/config/validators.generated.js and its groups' code in
+ * src/config/validators/ (scripts/validators-source.ts says what they hold). The schemas' modules import that file, so a file that does not load (a
  * conflicted merge, say) is first replaced by an empty one the generator can start from.
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -22,6 +22,12 @@ try {
   console.log(`(${OUT} did not load: starting from an empty one)`);
   writeFileSync(OUT, EMPTY);
 }
-const { validatorsModule } = await import("./validators-source.js");
+const { GROUP_DIR, validatorGroupFiles, validatorsModule } = await import("./validators-source.js");
+const groupDir = join(OUT, "..", GROUP_DIR);
+mkdirSync(groupDir, { recursive: true });
+const groups = validatorGroupFiles();
+// A group no longer generated leaves no file behind.
+for (const f of readdirSync(groupDir)) if (!(f in groups)) rmSync(join(groupDir, f));
+for (const [f, text] of Object.entries(groups)) writeFileSync(join(groupDir, f), text);
 writeFileSync(OUT, validatorsModule());
-console.log(`wrote ${OUT}`);
+console.log(`wrote ${OUT} and ${Object.keys(groups).length} group files in ${groupDir}`);

@@ -5,12 +5,13 @@
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { CodeOptions } from "ajv";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { newAjv2020 } from "./ajv-compiler.js";
 import { SCHEMA_FORMATS } from "./schema-runtime.js";
 
 /** `code`: the build's options when it generates the validators' source (scripts/validators-source.ts). */
 export function makeAjv(options: { useDefaults?: boolean; code?: CodeOptions } = {}): Ajv2020 {
-  const ajv = new Ajv2020({
+  const ajv = newAjv2020({
     strict: true,
     allErrors: true,
     verbose: true,

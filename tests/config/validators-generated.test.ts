@@ -2,10 +2,10 @@
  * The validators compiled at build time (src/config/validators.generated.js) are what compiling
  * their schemas gives now: a schema changed without `npm run validators:build` fails here.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { validatorsModule } from "../../scripts/validators-source.js";
+import { GROUP_DIR, validatorGroupFiles, validatorsModule } from "../../scripts/validators-source.js";
 import { Type } from "@sinclair/typebox";
 import type { ValidateFunction } from "ajv";
 import { SimLogRecordSchema, SimStateSchema } from "../../src/broker/simulated-state.js";
@@ -20,6 +20,13 @@ describe("build-time validators", () => {
   it("regenerating src/config/validators.generated.js gives the same text (run `npm run validators:build` otherwise)", () => {
     const file = readFileSync(join(import.meta.dirname, "..", "..", "src", "config", "validators.generated.js"), "utf8");
     expect(validatorsModule() === file).toBe(true);
+  });
+
+  it("regenerating each group's code in src/config/validators/ gives the same files, and no other file is there", () => {
+    const dir = join(import.meta.dirname, "..", "..", "src", "config", GROUP_DIR);
+    const groups = validatorGroupFiles();
+    expect(readdirSync(dir).sort()).toEqual(Object.keys(groups).sort());
+    for (const [f, text] of Object.entries(groups)) expect(readFileSync(join(dir, f), "utf8") === text, f).toBe(true);
   });
 
   it("has one validator for each tool of the current catalogue", () => {

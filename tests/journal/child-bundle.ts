@@ -7,7 +7,7 @@
  * every test process, so a changed source is never run stale.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 
@@ -34,12 +34,21 @@ async function bundle(entry: { file: string } | { source: string }): Promise<str
   const r = await build({ ...input, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", write: false, logLevel: "warning" });
   const text = r.outputFiles[0]?.text ?? "";
   const file = join(OUT, `${createHash("sha256").update(text).digest("hex").slice(0, 20)}.mjs`);
-  if (!existsSync(file)) {
-    mkdirSync(OUT, { recursive: true });
-    // Whole or not at all: a file of the same name another worker is writing is the same text.
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
+  if (!existsSync(file)) writeWhole(file, text);
+  // The validators' groups are required from beside the bundle on first use, as the CLI's are (scripts/build.mjs).
+  const groups = join(ROOT, "src", "config", "validators");
+  for (const f of readdirSync(groups)) {
+    const to = join(OUT, "validators", f);
+    const groupText = readFileSync(join(groups, f), "utf8");
+    if (!existsSync(to) || readFileSync(to, "utf8") !== groupText) writeWhole(to, groupText);
   }
   return file;
+}
+
+/** Whole or not at all: a file of the same name another worker is writing is the same text. */
+function writeWhole(file: string, text: string): void {
+  mkdirSync(join(file, ".."), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
 }
