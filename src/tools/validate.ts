@@ -2,7 +2,8 @@
  * Schema validation of tool arguments: ajv (draft 2020-12, strict), compiled once per tool on
  * first use, reporting every issue as `{path, message}` plus the missing fields.
  */
-import Ajv2020, { type ErrorObject, type Options, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject, Options, ValidateFunction } from "ajv/dist/2020.js";
+import { newAjv2020 } from "../config/ajv-compiler.js";
 import { tools as generatedTools } from "../config/validators.generated.js";
 import { CATALOGUE } from "./catalogue.js";
 import { plainSchema } from "./render.js";
@@ -23,9 +24,8 @@ export interface ValidationReport {
  * 2020-12 meta-schema by tests/config/schemas-valid.test.ts instead of by every process (compiling
  * the meta-schema cost ~50 ms of start-up per instance).
  */
-export function newAjv(extra: Options = {}): Ajv2020.default {
-  const AjvCtor = (Ajv2020 as unknown as { default: typeof Ajv2020.default }).default ?? Ajv2020;
-  return new AjvCtor({ strict: true, allErrors: true, useDefaults: false, allowUnionTypes: false, validateSchema: false, ...extra });
+export function newAjv(extra: Options = {}): Ajv2020 {
+  return newAjv2020({ strict: true, allErrors: true, useDefaults: false, allowUnionTypes: false, validateSchema: false, ...extra });
 }
 
 /**
@@ -36,7 +36,7 @@ export function newAjv(extra: Options = {}): Ajv2020.default {
  * `minLength: 1` still means non-empty. ajv marks the `unicode` option deprecated, so its
  * start-up notice about it is filtered out of the logger (every other message still goes through).
  */
-export function toolAjv(extra: Options = {}): Ajv2020.default {
+export function toolAjv(extra: Options = {}): Ajv2020 {
   const warn = (...args: unknown[]) => {
     if (typeof args[0] === "string" && args[0].startsWith("DEPRECATED: option unicode")) return;
     console.warn(...args);
@@ -45,7 +45,7 @@ export function toolAjv(extra: Options = {}): Ajv2020.default {
 }
 
 /** Made on first use: the current catalogue's validators are generated at build time, so most processes never need it. */
-let ajv: Ajv2020.default | undefined;
+let ajv: Ajv2020 | undefined;
 
 /** "/orders/0/quantity" → "$.orders[0].quantity". */
 function toJsonPath(pointer: string, extra?: string): string {
