@@ -58,7 +58,7 @@ interface Sample {
  * One process of `args`, start to exit, on a fresh home — or, with `history`, on a home where one
  * `run --yes` went before (a journal and a simulated broker to open and check: every later run).
  */
-function once(root: string | null, args: readonly string[], history = false): Sample {
+function once(root: string | null, args: readonly string[], history = false, runEnv: Record<string, string> = env): Sample {
   const home = mkdtempSync(join(tmpdir(), "tw-bench-speed-"));
   const usage = join(home, "usage.json");
   const argv = root === null ? args : ["--require", PRELOAD, join(root, "bin", "tradewarden.js"), "--home", home, ...args];
@@ -70,7 +70,7 @@ function once(root: string | null, args: readonly string[], history = false): Sa
         stdio: ["pipe", "ignore", "pipe"],
       });
     const t0 = performance.now();
-    execFileSync(process.execPath, argv, { cwd: root ?? ROOT, env: { ...env, TW_BENCH_USAGE_FILE: usage }, stdio: ["pipe", "ignore", "pipe"] });
+    execFileSync(process.execPath, argv, { cwd: root ?? ROOT, env: { ...runEnv, TW_BENCH_USAGE_FILE: usage }, stdio: ["pipe", "ignore", "pipe"] });
     const wallMs = performance.now() - t0;
     const u = existsSync(usage) ? (JSON.parse(readFileSync(usage, "utf8")) as { user_ms: number; system_ms: number }) : { user_ms: Number.NaN, system_ms: 0 };
     return { wallMs, cpuMs: u.user_ms + u.system_ms };
@@ -186,6 +186,26 @@ function measureAll(): void {
     unit: "s",
   });
   rows.push({ figure: "`run --yes`, home with one earlier run, CPU time", now: again.now.cpuMs, before: again.before?.cpuMs, goal: undefined, unit: "s" });
+  if (env.NODE_EXTRA_CA_CERTS !== undefined) {
+    // Node reads and parses that CA file at every process start, before any of our code (~0.04 s on
+    // the development machine, whose shell sets it): the same two figures without it show what is ours.
+    const { NODE_EXTRA_CA_CERTS: _, ...bare } = env;
+    rows.push({
+      figure: "`node -e 0`, without NODE_EXTRA_CA_CERTS (this machine sets it)",
+      now: ab(undefined, () => once(null, ["-e", "0"], false, bare), ROUNDS).now.wallMs,
+      before: undefined,
+      goal: undefined,
+      unit: "s",
+    });
+    const bareRun = ab(base, (root) => once(root, ["run", "--yes"], false, bare), ROUNDS);
+    rows.push({
+      figure: "`run --yes`, fresh home, without NODE_EXTRA_CA_CERTS",
+      now: bareRun.now.wallMs,
+      before: bareRun.before?.wallMs,
+      goal: undefined,
+      unit: "s",
+    });
+  }
   const version = ab(base, (root) => once(root, ["--version"]), ROUNDS);
   rows.push({ figure: "`--version`, start → exit", now: version.now.wallMs, before: version.before?.wallMs, goal: undefined, unit: "s" });
   const day = ab(base, simulatedDay, 1);
