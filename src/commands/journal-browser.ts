@@ -188,7 +188,8 @@ function decidedField(journal: Journal, runId: string) {
   return d ? { decided_by: d } : {};
 }
 
-function journalBrowserSource(journal: Journal, home: string, maxDrawdownPct: number): JournalBrowserSource {
+/** What the journal browser reads: the journal's runs, each run's detail and the account's history (exported for tests/pty/fresh-after-action.test.ts). */
+export function journalBrowserSource(journal: Journal, home: string, maxDrawdownPct: number): JournalBrowserSource {
   const currency = journal.isInitialised() ? journal.baseCurrency() : "USD";
   return {
     listRuns: () =>

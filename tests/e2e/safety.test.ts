@@ -1,6 +1,6 @@
 /**
  * The daily run's stops end to end (issue 7): a broker that disagrees with the journal, a crash
- * that trips the kill switch, SIGINT during the model call, and two runs at once.
+ * that trips the kill switch, SIGINT during the model call, and a second run while one holds the lock.
  */
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -138,28 +138,25 @@ describe.concurrent("interruption and the lock", () => {
     expect(journal.orders).toHaveLength(0);
   }, 60_000);
 
-  // The winner is kept in its model call past the lock's first refresh (staleMs / 4 = 5 s): a
+  // The holder is kept in its model call past the lock's first refresh (staleMs / 4 = 5 s): a
   // regression check for src/journal/lock.ts, where writing holder.json into the lock folder changed
   // the folder's mtime, proper-lockfile took that for a takeover ("lock ... was compromised") and
   // the folder was left behind, refusing every run for the next 20 s (any run with a real model).
-  it("two runs at once: exactly one is refused, naming the lock holder; the holder, past the lock's refresh, releases it cleanly", async () => {
+  // The holder is a process (the refusal names its pid; the SIGINT that stops it is real); the second
+  // run, started while it holds the lock, runs in this process. Two processes racing for the lock at
+  // the same instant, exactly one proceeding, is tests/journal/lock.test.ts's.
+  it("two runs at once: the second is refused, naming the lock holder; the holder, past the lock's refresh, releases it cleanly", async () => {
     const home = freshHome('[model]\nscript = "slow"\n');
-    const a = tw(home, ["run", "--yes", "--json"]);
-    const b = tw(home, ["run", "--yes", "--json"]);
-    const inModel = (c: typeof a) => waitForLine(c, (l) => l.includes('"type":"model.turn_started"'));
-    const waits = { a: inModel(a), b: inModel(b) };
-    waits.a.catch(() => {});
-    waits.b.catch(() => {});
-    // Whichever loses the race is refused at once; the winner is in its (endless) model call.
-    const first = await Promise.race([a.then(() => "a" as const), b.then(() => "b" as const)]);
-    const [loser, winner, winnerInModel] = first === "a" ? [a, b, waits.b] : [b, a, waits.a];
-    const refused = await loser;
+    const holder = tw(home, ["run", "--yes", "--json"]);
+    // The holder is in its (endless) model call: it holds the lock.
+    await waitForLine(holder, (l) => l.includes('"type":"model.turn_started"'));
+    const refused = await twIn(home, ["run", "--yes", "--json"]);
     expect(refused.exitCode).toBe(2);
-    expect(String(refused.stderr)).toMatch(/another tradewarden process \(pid (\d+), run, since [^)]+\) holds the lock/);
-    expect(String(refused.stderr)).toContain(`pid ${winner.pid}`);
-    expect(String(refused.stdout)).not.toContain("run.started");
+    expect(refused.stderr).toMatch(/another tradewarden process \(pid (\d+), run, since [^)]+\) holds the lock/);
+    expect(holder.pid).not.toBe(process.pid);
+    expect(refused.stderr).toContain(`pid ${holder.pid}`);
+    expect(refused.stdout).not.toContain("run.started");
 
-    await winnerInModel;
     // Past the lock's first refresh: seen, not assumed, as the lock folder's mtime moving on.
     const lockDir = join(home, "tradewarden.lock");
     const taken = statSync(lockDir).mtimeMs;
@@ -168,8 +165,8 @@ describe.concurrent("interruption and the lock", () => {
       if (Date.now() > deadline) throw new Error("the lock was not refreshed within 30 s");
       await new Promise((r) => setTimeout(r, 100));
     }
-    winner.kill("SIGINT");
-    const done = await winner;
+    holder.kill("SIGINT");
+    const done = await holder;
     expectExit(done, 130);
     expect(text(done)).not.toMatch(/compromised/);
     expect(existsSync(join(home, "tradewarden.lock"))).toBe(false);

@@ -66,17 +66,19 @@ describe.concurrent("tradewarden mcp refuses", () => {
 
   it("a second session on the same home while a run is open: refused with the holder named", async () => {
     const home = freshHome();
+    // The holder is a process of its own (its pid is what the refusal names); the refused session runs in this one.
     const a = await connectStdio(home, "first-client");
-    const b = await connectStdio(home, "second-client");
+    const b = await connectInProcess(home, "second-client");
     try {
       expect((await call(a.client, "get_portfolio", {})).env.success).toBe(true);
       const refused = await call(b.client, "get_portfolio", {});
       expect(refused.env.error_code).toBe("home_locked");
+      expect(a.transport.pid).not.toBe(process.pid);
       expect(String(refused.env.error)).toContain(`pid ${a.transport.pid}`);
       expect(String(refused.env.error)).toContain("tradewarden mcp (client first-client 1.0.0)");
     } finally {
       await a.client.close();
-      await b.client.close();
+      expectExit(await b.closed(), 0);
     }
     const dump = await journalJson(home);
     expect(dump.runs.map((r) => [r.status, r.outcome])).toEqual([["interrupted", "interrupted"]]);
@@ -89,11 +91,12 @@ describe.concurrent("tradewarden mcp refuses", () => {
     const killedRun = runIds(home)[0];
     process.kill(a.transport.pid ?? 0, "SIGKILL");
     await a.client.close().catch(() => {});
-    const b = await connectStdio(home);
+    // The killed session needs a process of its own; the next one runs in this process.
+    const b = await connectInProcess(home);
     try {
       expect((await call(b.client, "get_portfolio", {})).env.success).toBe(true);
     } finally {
-      await b.client.close();
+      expectExit(await b.closed(), 0);
     }
     const dump = await journalJson(home);
     expect(dump.runs[0]).toMatchObject({ run_id: killedRun, status: "aborted" });

@@ -2,13 +2,19 @@
  * Issue #25 in a real terminal (node-pty): after an action the screen shows the journal's state,
  * read back. The kill-switch screen trips an active account (`K`, HALT, a reason — keys one at a
  * time) and then says HALTED; reopened, a reset (keys in one chunk) leaves it saying what the
- * journal says, not HALTED. The reconcile screen after adopting (keys one at a time) says the
+ * journal says, not HALTED (and the journal browser's account view, read in-process, follows the
+ * reset's peak). The reconcile screen after adopting (keys one at a time) says the
  * journal and the broker agree, not the differences it opened with.
  */
 import { expect, test } from "vitest";
+import { journalBrowserSource } from "../../src/commands/journal-browser.js";
+import { createAccountServices } from "../../src/run/services.js";
+import { mountJournal } from "../../src/screens/run-app.js";
 import { expectExit, twIn } from "../e2e/helpers.js";
 import { strayBuy } from "../e2e/stray.js";
 import { runIn } from "../recovery/harness.js";
+import { io, screenText } from "../screens/fake-terminal.js";
+import { waitFor } from "../screens/helpers.js";
 import { freshHome, spawnConsole } from "./helpers.js";
 
 /** The journal's state (`journal --json`), read in-process (only the screens under test need a terminal). */
@@ -17,6 +23,29 @@ async function state(home: string): Promise<{ trading_state: string; trips: { re
   expectExit(r, 0);
   const j = JSON.parse(r.stdout) as { state: { trading_state: string; trips: { reason: string }[] } };
   return j.state;
+}
+
+/**
+ * The journal browser's account view (`v`) of this home, mounted in this process on a 120×40 fake
+ * terminal as `tradewarden journal` mounts it (what it reads is under test here, not the terminal:
+ * the browser's keys and resizes on a real one are tests/pty/resize.test.ts's and console.test.ts's).
+ */
+async function accountView(home: string): Promise<string> {
+  const svc = await createAccountServices(home, {}, { readOnly: true });
+  const t = io(120, 40);
+  const source = journalBrowserSource(svc.journal, home, svc.config.limits.max_drawdown_pct);
+  const j = mountJournal({ source, onExit: () => {} }, { ...t.opts, alternateScreen: true });
+  await waitFor(() => screenText(t.stdout.all).includes("Journal ·"), 5000, "the journal browser");
+  const drawn = t.stdout.all.length;
+  const since = () => screenText(t.stdout.all.slice(drawn));
+  t.stdin.send("v");
+  await waitFor(() => since().includes("headroom"), 5000, "the account view").catch((e: Error) => {
+    throw new Error(`${e.message}; drawn so far:\n${screenText(t.stdout.all).slice(-3000)}`);
+  });
+  const view = since();
+  t.stdin.send("q");
+  await j.waitUntilExit();
+  return view;
 }
 
 /** The text after the last time `needle` was drawn (the frame on screen now). */
@@ -86,13 +115,7 @@ test("kill-switch screen: trips and resets, keys one at a time and in one chunk;
   await tripOnScreen(home, "second drill", false);
   await resetOnScreen(home, "second drill over", true, true);
   // The journal's account view before the next run: the limit line follows the reset's peak.
-  const j = spawnConsole(home, ["journal"]);
-  await j.waitForText("Journal ·");
-  j.term.write("v");
-  await j.waitForText("headroom");
-  expect(j.text()).toMatch(/reset after day \d{4}-\d\d-\d\d: value = peak [\d,.]+ USD · drawdown 0\.00% of max \d+% · REDUCING/);
-  j.term.write("q");
-  await j.waitFor(() => j.exitCode() !== null, "exit");
+  expect(await accountView(home)).toMatch(/reset after day \d{4}-\d\d-\d\d: value = peak [\d,.]+ USD · drawdown 0\.00% of max \d+% · REDUCING/);
 }, 120_000);
 
 test.each([

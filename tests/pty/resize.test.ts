@@ -124,14 +124,18 @@ test("run screen while the model thinks: 70 → 160 → 80 shows one header, the
   expect(c.exitCode()).toBe(130);
 }, 90_000);
 
-test("journal browser and kill-switch screen (alternate screen): 120 → 80 and 70 → 160 leave only the new frame; keys still work", async () => {
+test("journal browser and kill-switch screen (alternate screen): 70 → 160 → 80 → 160 leave only the new frame; keys still work", async () => {
   const home = screenHome();
   await runWithoutTerminal(home);
 
-  const j = spawnScreen(home, ["journal"], 120, 40);
+  // One journal browser for every resize: widened from a narrow first frame, narrowed, widened again.
+  const j = spawnScreen(home, ["journal"], 70, 40);
   await j.waitForText("Journal ·");
   await j.settle();
   const jm = ["tradewarden · Journal · 1 run(s)", "run 1 of 1", "Enter open run"];
+  await resizeTo(j, 160);
+  expectCleanFrame(j, 160, jm);
+  expect(j.screen().join("\n")).toMatch(/\d\d:\d\d UTC/);
   await resizeTo(j, 80);
   expectCleanFrame(j, 80, jm);
   expect(j.screen().join("\n")).not.toMatch(/\d\d:\d\d UTC/);
@@ -140,37 +144,27 @@ test("journal browser and kill-switch screen (alternate screen): 120 → 80 and 
   await j.waitForText("await");
   await resizeTo(j, 160);
   expectCleanFrame(j, 160, ["tradewarden · Journal ·", "filter / await"]);
-  j.term.write("\u0003");
+  // One key after the resizes: Esc ends the filter, q leaves.
+  j.term.write("\u001b");
+  await j.settle();
+  j.term.write("q");
   await j.waitFor(() => j.exitCode() !== null, "the journal browser to exit");
-  expect(j.exitCode()).toBe(130);
+  expect(j.exitCode()).toBe(0);
 
-  const wide = spawnScreen(home, ["journal"], 70, 40);
-  await wide.waitForText("Journal ·");
-  await wide.settle();
-  await resizeTo(wide, 160);
-  expectCleanFrame(wide, 160, jm);
-  expect(wide.screen().join("\n")).toMatch(/\d\d:\d\d UTC/);
-  // One key after the resize: q leaves.
-  wide.term.write("q");
-  await wide.waitFor(() => wide.exitCode() !== null, "the journal browser to exit");
-  expect(wide.exitCode()).toBe(0);
-
-  for (const [from, to] of [
-    [120, 80],
-    [70, 160],
-  ] as const) {
-    const k = spawnScreen(home, ["killswitch"], from, 40);
-    await k.waitForText("Kill switch · trading state");
-    await k.settle();
+  // One kill-switch screen: widened, narrowed, then the help opens and a further resize redraws it cleanly.
+  const k = spawnScreen(home, ["killswitch"], 70, 40);
+  await k.waitForText("Kill switch · trading state");
+  await k.settle();
+  for (const to of [160, 80]) {
     await resizeTo(k, to);
     expectCleanFrame(k, to, ["Kill switch · trading state", "Current value"]);
-    // One key after the resize: the help opens, and a further resize redraws it cleanly.
-    k.term.write("?");
-    await k.waitForText("Keys · kill switch");
-    await resizeTo(k, from);
-    expectCleanFrame(k, from, ["Keys · kill switch"]);
-    k.term.write("\u0003");
-    await k.waitFor(() => k.exitCode() !== null, "the kill-switch screen to exit");
-    expect(k.exitCode()).toBe(130);
   }
+  // One key after the resize: the help opens, and a further resize redraws it cleanly.
+  k.term.write("?");
+  await k.waitForText("Keys · kill switch");
+  await resizeTo(k, 120);
+  expectCleanFrame(k, 120, ["Keys · kill switch"]);
+  k.term.write("\u0003");
+  await k.waitFor(() => k.exitCode() !== null, "the kill-switch screen to exit");
+  expect(k.exitCode()).toBe(130);
 }, 120_000);

@@ -4,8 +4,8 @@
  * exact, case-changed, base64 alone and in a basic-auth pair or a header line, URL- and
  * `\u`-escaped, JSON in JSON, hex, a `Bearer` header). The canary appears in no file under the home and
  * in no output; the run ends non-zero (exit 4: the model is unavailable) and its events say so;
- * `audit` finds no secret. The real CLI once (its printed output included); the other statuses
- * through the same pipeline in this process.
+ * `audit` finds no secret. The CLI's main once (its printed output included, and what it wrote past
+ * its io); the other statuses through the run's pipeline.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Redactor } from "../../src/core/redact.js";
 import { auditRunDir } from "../../src/records/audit.js";
 import { type FakeAnthropic, startFakeAnthropic } from "../agent/fake-anthropic-server.js";
-import { cleanupHomes, expectExit, freshHome, tw } from "../e2e/helpers.js";
+import { cleanupHomes, expectExit, freshHome, twIn } from "../e2e/helpers.js";
 import { echoAll, leaksOf } from "../fixtures/secret-forms.js";
 import { cleanupTempHomes, ofType, runIn, tempHome } from "../recovery/harness.js";
 
@@ -60,13 +60,15 @@ function expectNoLeakOnDisk(home: string): void {
 }
 
 describe("a model API that echoes the key in its error bodies", () => {
-  it("HTTP 401 through the real CLI: no output and no file holds the key in any form; exit 4, model_unavailable", async () => {
+  // The CLI's main in this process (src/cli.tsx): its output as the command wrote it, and whatever it
+  // wrote past its io (the process's own stdout and stderr, the console, warnings: `stray`, raw).
+  it("HTTP 401 through the CLI's main: no output and no file holds the key in any form; exit 4, model_unavailable", async () => {
     const home = freshHome(await echoingModel(401));
-    const r = await tw(home, ["run", "--yes"], { env: ENV });
+    const r = await twIn(home, ["run", "--yes"], { env: ENV });
     // The fake did see the key (it echoed it) — so the redaction is what kept it out.
     expect(JSON.stringify(fake?.requests[0]?.headers)).toContain(CANARY);
     expectExit(r, 4);
-    expect(leaks(`${String(r.stdout)}\n${String(r.stderr)}`)).toEqual([]);
+    expect(leaks(`${r.stdout}\n${r.stderr}\n${r.stray}`)).toEqual([]);
     expect(String(r.stdout)).toMatch(/run finished: model_unavailable \(exit 4\): the model was unavailable: .*\[redacted ANTHROPIC_API_KEY\]/);
     expectNoLeakOnDisk(home);
   }, 60_000);

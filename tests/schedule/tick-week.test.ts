@@ -3,13 +3,14 @@
  * holiday the bundled data's calendar leaves out), the CLI's commands with the scheduler's test clock:
  * runs exactly in the due slots, retries a failed attempt up to the limit, skips the holiday without
  * a run (so without a model request), and never runs twice at once. The week's ticks run in this
- * process (src/cli.tsx `main`); the two ticks started together are real processes (the lock is
- * held by another process).
+ * process (src/cli.tsx `main`); of the two ticks at once, the one that holds the lock is a real
+ * process (the other finds the lock held by another process).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanupHomes, expectExit, freshHome, runIds, text, tw, twIn } from "../e2e/helpers.js";
+import { pausedAt } from "../e2e/pause.js";
 
 const TOML = `[schedule]
 mode = "yes"
@@ -125,21 +126,22 @@ describe.concurrent("tick over a simulated week", () => {
     expect(human).toContain("skipped (closed)");
   });
 
-  it("two ticks started together: one runs, the other records a skip; never two runs at once", { timeout: 300_000 }, async () => {
+  // The first tick is a process of its own, paused inside its run while it holds the lock; the second,
+  // started meanwhile, runs in this process and finds the lock held by the other. Two processes racing
+  // for the lock at the same instant, exactly one proceeding, is tests/journal/lock.test.ts's.
+  it("two ticks at once: one runs, the other records a skip; never two runs at once", { timeout: 300_000 }, async () => {
     const home = freshHome(TOML);
     const go = join(home, "go");
     const at = "2007-01-18T15:30:00.000Z";
-    const opts = { now: at, faults: "run.services=pause", env: { TRADEWARDEN_TEST_FAULT_GO: go }, timeoutMs: 120_000 };
-    const a = tw(home, ["tick"], opts);
-    const b = tw(home, ["tick"], opts);
-    // The one that finds the lock held ends first (the other is paused inside its run, holding the lock).
-    const first = await Promise.race([a, b]);
-    expectExit(first, 0);
-    expect(text(first)).toContain("another tradewarden process holds the home: skipped");
+    const running = tw(home, ["tick"], { now: at, faults: "run.services=pause", env: { TRADEWARDEN_TEST_FAULT_GO: go }, timeoutMs: 120_000 });
+    await pausedAt(running, "run.services");
+    const skipped = await twIn(home, ["tick"], { now: at });
+    expectExit(skipped, 0);
+    expect(text(skipped)).toContain("another tradewarden process holds the home: skipped");
+    // The skip opened no run (the holder, paused before its services, has not opened one yet either).
+    expect(runIds(home)).toEqual([]);
     writeFileSync(go, "");
-    const [ra, rb] = await Promise.all([a, b]);
-    expectExit(ra, 0);
-    expectExit(rb, 0);
+    expectExit(await running, 0);
     expect(runIds(home)).toHaveLength(1);
     const recs = log(home);
     expect(recs.map((x) => [x.kind, x.reason ?? x.exit_code])).toEqual([
