@@ -169,9 +169,12 @@ test("Ctrl+C exits 130 on every screen: journal browser, kill-switch screen, app
     journal.term.write("\u0003");
     await journal.waitFor(() => journal.exitCode() !== null, "the journal browser to exit");
     expect(journal.exitCode()).toBe(130);
-    // The browser drew in the alternate screen and gave the terminal back.
+    // The browser drew in the alternate screen and gave the terminal back (awaited: node-pty may
+    // report the exit before the output's last chunk).
     expect(journal.raw()).toContain("\u001b[?1049h");
-    expect(journal.raw().lastIndexOf("\u001b[?1049l")).toBeGreaterThan(journal.raw().lastIndexOf("\u001b[?1049h"));
+    const givenBack = () => journal.raw().lastIndexOf("\u001b[?1049l") > journal.raw().lastIndexOf("\u001b[?1049h");
+    await journal.waitFor(givenBack, "the alternate screen to be left", 3_000);
+    expect(givenBack()).toBe(true);
   };
 
   const killSwitchScreen = async () => {

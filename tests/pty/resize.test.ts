@@ -146,7 +146,8 @@ test("journal browser and kill-switch screen (alternate screen): 70 → 160 → 
   expectCleanFrame(j, 160, ["tradewarden · Journal ·", "filter / await"]);
   // One key after the resizes: Esc ends the filter, q leaves.
   j.term.write("\u001b");
-  await j.settle();
+  // A lone Esc is told from the start of a sequence by a pause: "q" sent before it is read would be Alt+q.
+  await j.waitFor(() => !j.screen().join("\n").includes("filter / await"), "Esc to end the filter");
   j.term.write("q");
   await j.waitFor(() => j.exitCode() !== null, "the journal browser to exit");
   expect(j.exitCode()).toBe(0);
