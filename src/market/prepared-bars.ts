@@ -116,25 +116,22 @@ function lazySeries(days: readonly string[], s: SeriesHeader, volumes: Float64Ar
   const slice = (from: number, to: number): Bar[] => {
     const lo = Math.max(0, from);
     const hi = Math.min(s.count, to);
-    const out: Bar[] = [];
+    if (hi <= lo) return [];
     for (let i = lo; i < hi; i++) {
-      let bar = decoded[i];
-      if (!bar) {
-        const at = first + i;
-        const p = at * 4;
-        bar = {
-          date: days[s.start + i]!,
-          open: prices[p]! / 100,
-          high: prices[p + 1]! / 100,
-          low: prices[p + 2]! / 100,
-          close: prices[p + 3]! / 100,
-          volume: volumes[at]!,
-        };
-        decoded[i] = bar;
-      }
-      out.push(bar);
+      if (decoded[i]) continue;
+      const at = first + i;
+      const p = at * 4;
+      decoded[i] = {
+        date: days[s.start + i]!,
+        open: prices[p]! / 100,
+        high: prices[p + 1]! / 100,
+        low: prices[p + 2]! / 100,
+        close: prices[p + 3]! / 100,
+        volume: volumes[at]!,
+      };
     }
-    return out;
+    // Every bar of the range is decoded now: one copy of them (a day reads ~300 bars of each symbol, several times).
+    return decoded.slice(lo, hi) as Bar[];
   };
   return {
     symbol: s.symbol,
