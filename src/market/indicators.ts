@@ -82,13 +82,20 @@ export function logReturns(values: readonly number[]): number[] {
   return out;
 }
 
-/** The population standard deviation (trading-signals' getStandardDeviation without a given mean). */
-export function standardDeviation(values: readonly number[]): number {
-  const middle = average(values);
+/**
+ * The population standard deviation (trading-signals' getStandardDeviation without a given mean) of
+ * `values`, or of those from index `from` to `to` (exclusive), read in place: the same sums in the
+ * same order as over a copy of them.
+ */
+export function standardDeviation(values: readonly number[], from = 0, to = values.length): number {
+  const n = to - from;
+  let total = 0;
+  for (let i = from; i < to; i++) total += values[i] as number;
+  const middle = n ? total / n : 0;
   let sum = 0;
-  for (const v of values) {
-    const d = v - middle;
+  for (let i = from; i < to; i++) {
+    const d = (values[i] as number) - middle;
     sum += d * d;
   }
-  return Math.sqrt(values.length ? sum / values.length : 0);
+  return Math.sqrt(n ? sum / n : 0);
 }
