@@ -14,6 +14,9 @@
 const POW10: readonly number[] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 const LIMIT = 2 ** 51;
 
+/** 10^digits for 0 ≤ digits ≤ 15; undefined past them. */
+export const pow10 = (digits: number): number | undefined => POW10[digits];
+
 /** The whole number x × 10^digits when x's decimal value has at most `digits` decimals (|result| < 2^51); else undefined. */
 export function scaledWhole(x: number, digits: number): number | undefined {
   const p = POW10[digits];
