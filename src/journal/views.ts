@@ -39,12 +39,27 @@ function wholeHolding(quantity: number, h: HoldingState, digits: number): Holdin
   return { quantity, avg_cost: basis / per, cost_basis, currency: h.currency };
 }
 
+/**
+ * A usage record's time in epoch ms, parsed once per record: the month's spend is asked a few times
+ * a run and reads every record, so a many-day simulation parsed the same times again each day. Keyed
+ * by the record (a folded record is never changed), so it cannot disagree with its `at`.
+ */
+const usageTimes = new WeakMap<object, number>();
+function usageMs(u: State["usage"][number]): number {
+  let ms = usageTimes.get(u);
+  if (ms === undefined) {
+    ms = toMs(u.at);
+    usageTimes.set(u, ms);
+  }
+  return ms;
+}
+
 /** LLM spend (USD) of usage records inside the window (epoch ms, end exclusive). */
 export function spendInMonth(s: State, w: { start: number; end: number }): number {
   let micros = 0;
   for (let i = s.usage.length - 1; i >= 0; i--) {
     const u = s.usage[i] as State["usage"][number];
-    const ms = toMs(u.at);
+    const ms = usageMs(u);
     if (ms >= w.start && ms < w.end) micros += u.cost_micros;
   }
   return microsToUsd(micros);
