@@ -32,6 +32,7 @@ import type {
 } from "./types.js";
 import { holdingsView, lastCompletedTradingDay, spendInMonth, tradingCashFlowMinor } from "./views.js";
 import type { WatchState } from "./watchlist.js";
+import { withProps } from "../util/with-props.js";
 
 export abstract class JournalReads {
   readonly home: string;
@@ -93,7 +94,7 @@ export abstract class JournalReads {
   }
 
   private view(r: RunRecord): RunRecord {
-    return { ...r, notes: [...r.notes] };
+    return withProps(r, { notes: [...r.notes] });
   }
 
   protected requireRun(id: string): RunRecord {
