@@ -7,7 +7,6 @@ import type { FundedBuyRecord, ReconcileDifference, RunOutcome, Usage } from "..
 import { TwError } from "../core/errors.js";
 import { usdToMicros } from "../core/money.js";
 import { redactValue } from "../core/redact.js";
-import { withProps } from "../util/with-props.js";
 import { homePaths } from "../util/paths.js";
 import { faultPoint } from "../util/test-fault.js";
 import { type AmountInput, depositEvents, initEvents, usage } from "./account.js";
@@ -115,7 +114,7 @@ export class Journal extends JournalReads {
   private async commit(bodies: JournalEventBody[]): Promise<void> {
     const head = this.db.data;
     // Every text that reaches the append-only log passes the redactor first (an error message may carry an echoed key).
-    const numbered = bodies.map((b, i): JournalEvent => withProps(redactValue(b), { seq: head.log.last_seq + i + 1 }));
+    const numbered = bodies.map((b, i): JournalEvent => ({ ...redactValue(b), seq: head.log.last_seq + i + 1 }));
     const { events, text, hash } = chainEvents(numbered, head.log.last_hash ?? CHAIN_ORIGIN);
     for (const b of bodies) faultPoint(`journal.append:${b.t}`);
     const committed = this.log.append(head.log.committed_bytes, text, this.durable);
