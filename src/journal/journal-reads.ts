@@ -32,7 +32,6 @@ import type {
 } from "./types.js";
 import { holdingsView, lastCompletedTradingDay, spendInMonth, tradingCashFlowMinor } from "./views.js";
 import type { WatchState } from "./watchlist.js";
-import { withProps } from "../util/with-props.js";
 
 export abstract class JournalReads {
   readonly home: string;
@@ -94,7 +93,7 @@ export abstract class JournalReads {
   }
 
   private view(r: RunRecord): RunRecord {
-    return withProps(r, { notes: [...r.notes] });
+    return { ...r, notes: [...r.notes] };
   }
 
   protected requireRun(id: string): RunRecord {
