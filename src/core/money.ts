@@ -6,6 +6,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Decimal } from "decimal.js";
 import { EXIT } from "./exit-codes.js";
+import { scaledWhole, wholeOverPow10, wholeProduct } from "./exact-number.js";
 import { TwError } from "./errors.js";
 
 /** A Decimal with enough precision that cost-basis arithmetic never rounds in practice. */
@@ -126,8 +127,11 @@ function checkMinor(d: Dec, what: string): number {
 
 /** Major amount → integer minor units, rounded half-even. Throws on non-finite input. */
 export function toMinor(amount: number | string | Dec, currency: string): number {
-  if (typeof amount === "number" && !Number.isFinite(amount)) {
-    throw new TwError("invalid_amount", `amount ${amount} is not a finite number`, EXIT.USAGE_OR_CONFIG);
+  if (typeof amount === "number") {
+    if (!Number.isFinite(amount)) throw new TwError("invalid_amount", `amount ${amount} is not a finite number`, EXIT.USAGE_OR_CONFIG);
+    // Already on the minor grid (a price, a cash amount read back from minor units): nothing to round.
+    const whole = scaledWhole(amount, minorDigits(currency));
+    if (whole !== undefined) return whole;
   }
   let d: Dec;
   try {
@@ -167,11 +171,16 @@ export function exactMinor(amount: number | string, currency: string, what: stri
 
 /** Integer minor units → major amount as the nearest number (e.g. 12345 USD → 123.45). */
 export function fromMinor(minor: number, currency: string): number {
-  return new Dec(minor).div(new Dec(10).pow(minorDigits(currency))).toNumber();
+  const digits = minorDigits(currency);
+  return wholeOverPow10(minor, digits) ?? new Dec(minor).div(new Dec(10).pow(digits)).toNumber();
 }
 
 /** quantity × price × fx, exactly, rounded half-even to minor units of `currency`. */
 export function productToMinor(quantity: number | string, price: number | string, fx: number | string, currency: string): number {
+  if (fx === 1 && typeof quantity === "number" && typeof price === "number") {
+    const whole = wholeProduct(quantity, price, minorDigits(currency));
+    if (whole !== undefined) return whole;
+  }
   const d = new Dec(quantity).mul(price).mul(fx);
   if (!d.isFinite()) throw new TwError("invalid_amount", "non-finite product", EXIT.USAGE_OR_CONFIG);
   return checkMinor(roundMinor(d, currency), "amount");
@@ -181,8 +190,8 @@ export function productToMinor(quantity: number | string, price: number | string
  * LLM spend is kept in whole micro-dollars everywhere (the loop's running total, its budgets, the
  * journal's usage records), so per-call costs add up exactly. ±Infinity (no cap) stays infinite.
  */
-export const usdToMicros = (usd: number): number => (Number.isFinite(usd) ? halfEvenUnits(usd, 6).toNumber() : usd);
+export const usdToMicros = (usd: number): number => (Number.isFinite(usd) ? (scaledWhole(usd, 6) ?? halfEvenUnits(usd, 6).toNumber()) : usd);
 
 /** An amount already in micro-dollars (e.g. tokens × USD per million tokens) → whole micro-dollars, half-even. */
 export const wholeMicros = (micros: DecValue): number => halfEvenUnits(micros, 0).toNumber();
-export const microsToUsd = (micros: number): number => new Dec(micros).div(1_000_000).toNumber();
+export const microsToUsd = (micros: number): number => wholeOverPow10(micros, 6) ?? new Dec(micros).div(1_000_000).toNumber();

@@ -8,7 +8,7 @@ import type { Side } from "../core/domain.js";
 import { Dec } from "../core/money.js";
 import { TERMINAL_ORDER_STATUSES } from "../core/order-lifecycle.js";
 import type { State } from "./state.js";
-import type { ActivityItem, OrderRecord, RunRecord } from "./types.js";
+import type { ActivityItem, FillRecord, OrderRecord, RunRecord } from "./types.js";
 
 export interface ActivityOptions {
   /** Only runs whose trading day is before this day (YYYY-MM-DD). */
@@ -18,16 +18,35 @@ export interface ActivityOptions {
 /** The last `n` orders of paper-mode runs (newest run first) and what became of each. */
 export function recentActivity(s: State, n = 10, opts: ActivityOptions = {}): ActivityItem[] {
   const out: ActivityItem[] = [];
+  const fillsOf = fillIndex(s);
   for (let i = s.runIds.length - 1; i >= 0 && out.length < n; i--) {
     const r = s.runs.get(s.runIds[i] as string) as RunRecord;
     if (r.mode !== "paper") continue;
     if (opts.before !== undefined && !(r.trading_day < opts.before)) continue;
-    out.push(...runActivity(s, r).slice(0, n - out.length));
+    out.push(...runActivity(s, r, fillsOf).slice(0, n - out.length));
   }
   return out;
 }
 
-function runActivity(s: State, r: RunRecord): ActivityItem[] {
+/** Each order's fills in the fill list's order, gathered in one pass over it when first asked (one call's index, not kept). */
+type FillsOf = (clientOrderId: string) => readonly FillRecord[];
+
+function fillIndex(s: State): FillsOf {
+  let byOrder: Map<string, FillRecord[]> | undefined;
+  return (id) => {
+    if (!byOrder) {
+      byOrder = new Map();
+      for (const f of s.fillList) {
+        const list = byOrder.get(f.client_order_id);
+        if (list) list.push(f);
+        else byOrder.set(f.client_order_id, [f]);
+      }
+    }
+    return byOrder.get(id) ?? [];
+  };
+}
+
+function runActivity(s: State, r: RunRecord, fillsOf: FillsOf): ActivityItem[] {
   const items: ActivityItem[] = [];
   const orders = (s.ordersByRun.get(r.run_id) ?? []).map((id) => s.orders.get(id) as OrderRecord);
   const used = new Set<string>();
@@ -48,7 +67,7 @@ function runActivity(s: State, r: RunRecord): ActivityItem[] {
       const match = orders.find((o) => !o.liquidation && !used.has(o.client_order_id) && o.symbol === po.symbol && o.side === po.side);
       if (match) {
         used.add(match.client_order_id);
-        items.push(orderActivity(s, r, match));
+        items.push(orderActivity(r, match, fillsOf));
         return;
       }
       const d = proposal.decisions.find((x) => x.order.symbol === po.symbol && x.order.side === po.side) ?? proposal.decisions[idx];
@@ -77,12 +96,12 @@ function runActivity(s: State, r: RunRecord): ActivityItem[] {
       items.push({ ...it, outcome: "not_placed", counted: false, detail: why });
     });
   }
-  for (const o of orders) if (!used.has(o.client_order_id)) items.push(orderActivity(s, r, o));
+  for (const o of orders) if (!used.has(o.client_order_id)) items.push(orderActivity(r, o, fillsOf));
   return items;
 }
 
-function orderActivity(s: State, r: RunRecord, o: OrderRecord): ActivityItem {
-  const fills = s.fillList.filter((f) => f.client_order_id === o.client_order_id);
+function orderActivity(r: RunRecord, o: OrderRecord, fillsOf: FillsOf): ActivityItem {
+  const fills = fillsOf(o.client_order_id);
   const filled = fills.reduce((a, f) => a.add(f.quantity), new Dec(0));
   const filledQty = Math.max(filled.toNumber(), o.filled_quantity);
   const avg = filled.gt(0)

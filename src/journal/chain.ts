@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import type { JournalEvent } from "./types.js";
 import { lifecycleIssue } from "./lifecycle-check.js";
 import { assertEvent } from "./validate.js";
+import { withProps } from "../util/with-props.js";
 
 export const CHAIN_ORIGIN = "0".repeat(64);
 
@@ -28,7 +29,7 @@ export function chainEvents(events: JournalEvent[], prev: string): { events: Jou
   let text = "";
   const out: JournalEvent[] = [];
   for (const e of events) {
-    const ev: JournalEvent = { ...e, prev: hash };
+    const ev: JournalEvent = withProps(e, { prev: hash });
     const line = JSON.stringify(ev);
     hash = chainNext(hash, line);
     text += `${line}\n`;

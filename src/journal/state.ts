@@ -10,7 +10,7 @@ import { applyStanding, emptyStandingState, type StandingState } from "./standin
 import type { AdjustmentRecord, ApprovalRecord, Checkpoint, FillRecord, JournalEvent, LedgerEntry, Note, OrderRecord } from "./types.js";
 import type { ProposalRecord, ResetRecord, RunRecord, TripRecord, UsageRecord } from "./types.js";
 
-interface HoldingState {
+export interface HoldingState {
   qty: Dec;
   basis: Dec; // base-currency minor units, exact (fractional after partial sells)
   currency: string;

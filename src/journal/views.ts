@@ -1,16 +1,19 @@
 /** Read views over the folded journal state (pure): holdings, spend, the trading cash flow, the last completed run. */
+import { pow10, wholeOverPow10 } from "../core/exact-number.js";
 import { Dec, microsToUsd, minorDigits } from "../core/money.js";
-import type { State } from "./state.js";
+import type { HoldingState, State } from "./state.js";
 import { toMs } from "./time.js";
 import type { Holding, RunRecord } from "./types.js";
 
 export function holdingsView(s: State): Record<string, Holding> {
   const cur = s.account?.currency ?? "USD";
-  const scale = new Dec(10).pow(minorDigits(cur));
+  const digits = minorDigits(cur);
+  const scale = new Dec(10).pow(digits);
   const out: Record<string, Holding> = {};
   for (const [sym, h] of s.holdings) {
-    out[sym] = {
-      quantity: h.qty.toNumber(),
+    const quantity = h.qty.toNumber();
+    out[sym] = wholeHolding(quantity, h, digits) ?? {
+      quantity,
       avg_cost: h.qty.gt(0) ? h.basis.div(h.qty).div(scale).toNumber() : 0,
       cost_basis: h.basis.toDecimalPlaces(0, Dec.ROUND_HALF_EVEN).div(scale).toNumber(),
       currency: h.currency,
@@ -19,12 +22,44 @@ export function holdingsView(s: State): Record<string, Holding> {
   return out;
 }
 
+/**
+ * The view of a holding of whole shares with a whole cost basis (minor units), both safe integers,
+ * by number division: each quotient is the nearest number to the exact one, as the Decimal
+ * quotients read back are (a 40-digit Decimal quotient of integers under 2^53 cannot round across
+ * a midpoint between two numbers: tests/journal/holdings-view.test.ts). Undefined otherwise.
+ */
+function wholeHolding(quantity: number, h: HoldingState, digits: number): Holding | undefined {
+  if (!(quantity > 0) || !Number.isSafeInteger(quantity) || !h.basis.isInteger()) return undefined;
+  const basis = h.basis.toNumber();
+  const cost_basis = wholeOverPow10(basis, digits);
+  const scale = pow10(digits);
+  if (cost_basis === undefined || scale === undefined) return undefined;
+  const per = quantity * scale;
+  if (!Number.isSafeInteger(per)) return undefined;
+  return { quantity, avg_cost: basis / per, cost_basis, currency: h.currency };
+}
+
+/**
+ * A usage record's time in epoch ms, parsed once per record: the month's spend is asked a few times
+ * a run and reads every record, so a many-day simulation parsed the same times again each day. Keyed
+ * by the record (a folded record is never changed), so it cannot disagree with its `at`.
+ */
+const usageTimes = new WeakMap<object, number>();
+function usageMs(u: State["usage"][number]): number {
+  let ms = usageTimes.get(u);
+  if (ms === undefined) {
+    ms = toMs(u.at);
+    usageTimes.set(u, ms);
+  }
+  return ms;
+}
+
 /** LLM spend (USD) of usage records inside the window (epoch ms, end exclusive). */
 export function spendInMonth(s: State, w: { start: number; end: number }): number {
   let micros = 0;
   for (let i = s.usage.length - 1; i >= 0; i--) {
     const u = s.usage[i] as State["usage"][number];
-    const ms = toMs(u.at);
+    const ms = usageMs(u);
     if (ms >= w.start && ms < w.end) micros += u.cost_micros;
   }
   return microsToUsd(micros);

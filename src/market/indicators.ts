@@ -15,7 +15,12 @@ export function average(values: readonly number[]): number {
 
 /** The simple moving average of the last `interval` values; null with fewer (trading-signals' SMA after feeding `values`). */
 export function smaLast(values: readonly number[], interval: number): number | null {
-  return values.length < interval ? null : average(values.slice(values.length - interval));
+  const n = values.length;
+  if (n < interval) return null;
+  // average() of the last `interval` values, summed in place (no copy of them).
+  let sum = 0;
+  for (let i = n - interval; i < n; i++) sum += values[i] as number;
+  return interval ? sum / interval : 0;
 }
 
 /** The rate of change over `interval` values, (last − first) / first of the last interval + 1; null with fewer (trading-signals' ROC). */
@@ -34,25 +39,32 @@ export function rocLast(values: readonly number[], interval: number): number | n
  */
 export function rsiLast(values: readonly number[], interval: number): number | null {
   if (interval < 2) return null;
-  const gains: number[] = [];
-  const losses: number[] = [];
-  let avgGain: number | undefined;
-  let avgLoss: number | undefined;
+  // The first averages are the means of the first `interval` gains (losses), summed from the first
+  // as trading-signals' getAverage does; no window of them is kept (nothing reads it afterwards).
+  let gainSum = 0;
+  let lossSum = 0;
+  let seen = 0;
+  let avgGain = 0;
+  let avgLoss = 0;
   const factor = 1 / interval;
-  const smooth = (prev: number | undefined, window: number[], x: number): number | undefined => {
-    window.push(x);
-    if (window.length > interval) window.shift();
-    if (prev !== undefined) return (x - prev) * factor + prev;
-    return window.length === interval ? average(window) : undefined;
-  };
   let result: number | null = null;
   for (let i = 1; i < values.length; i++) {
     const current = values[i] as number;
     const previous = values[i - 1] as number;
     const up = current > previous;
-    avgLoss = smooth(avgLoss, losses, up ? 0 : previous - current);
-    avgGain = smooth(avgGain, gains, up ? current - previous : 0);
-    if (avgGain !== undefined && avgLoss !== undefined) result = avgLoss === 0 ? 100 : 100 - 100 / (avgGain / avgLoss + 1);
+    const loss = up ? 0 : previous - current;
+    const gain = up ? current - previous : 0;
+    if (seen < interval) {
+      lossSum += loss;
+      gainSum += gain;
+      if (++seen < interval) continue;
+      avgLoss = lossSum / interval;
+      avgGain = gainSum / interval;
+    } else {
+      avgLoss = (loss - avgLoss) * factor + avgLoss;
+      avgGain = (gain - avgGain) * factor + avgGain;
+    }
+    result = avgLoss === 0 ? 100 : 100 - 100 / (avgGain / avgLoss + 1);
   }
   return result;
 }
@@ -70,13 +82,20 @@ export function logReturns(values: readonly number[]): number[] {
   return out;
 }
 
-/** The population standard deviation (trading-signals' getStandardDeviation without a given mean). */
-export function standardDeviation(values: readonly number[]): number {
-  const middle = average(values);
+/**
+ * The population standard deviation (trading-signals' getStandardDeviation without a given mean) of
+ * `values`, or of those from index `from` to `to` (exclusive), read in place: the same sums in the
+ * same order as over a copy of them.
+ */
+export function standardDeviation(values: readonly number[], from = 0, to = values.length): number {
+  const n = to - from;
+  let total = 0;
+  for (let i = from; i < to; i++) total += values[i] as number;
+  const middle = n ? total / n : 0;
   let sum = 0;
-  for (const v of values) {
-    const d = v - middle;
+  for (let i = from; i < to; i++) {
+    const d = (values[i] as number) - middle;
     sum += d * d;
   }
-  return Math.sqrt(values.length ? sum / values.length : 0);
+  return Math.sqrt(n ? sum / n : 0);
 }

@@ -66,8 +66,8 @@ export interface MarketOverview {
 }
 
 /** Annualised volatility (percent) of log returns (population deviation × √252). */
-function annualisedVol(returns: readonly number[]): number {
-  return standardDeviation(returns) * Math.sqrt(252) * 100;
+function annualisedVol(returns: readonly number[], from: number, to: number): number {
+  return standardDeviation(returns, from, to) * Math.sqrt(252) * 100;
 }
 
 /** The 20-day volatility now, its median over the last year, and the regime their ratio gives. */
@@ -78,7 +78,7 @@ export function volRegime(closes: readonly number[]): VolRegime {
   // `end` is the VOL_WINDOW returns between closes end − VOL_WINDOW − 1 and end − 1.
   const from = n < VOL_WINDOW + VOL_YEAR ? n - VOL_WINDOW - 1 : n - VOL_WINDOW - VOL_YEAR;
   const returns = logReturns(closes.slice(from));
-  const volAt = (end: number) => annualisedVol(returns.slice(end - VOL_WINDOW - 1 - from, end - 1 - from));
+  const volAt = (end: number) => annualisedVol(returns, end - VOL_WINDOW - 1 - from, end - 1 - from);
   const now = volAt(n);
   if (n < VOL_WINDOW + VOL_YEAR) return { vol_20d_pct: r2(now), median_1y_pct: null, ratio: null, regime: null };
   const year = Array.from({ length: VOL_YEAR }, (_, k) => volAt(n - k)).sort((a, b) => a - b);

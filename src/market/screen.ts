@@ -22,18 +22,19 @@ function pctFrom(value: number | null, base: number | null): number | null {
 
 /** Features of one instrument from its bars (oldest first, all strictly before the trading day). */
 export function computeFeatures(bars: readonly Bar[]): FeatureRow {
-  const closes = bars.slice(-SCREEN_LOOKBACK_BARS).map((b) => b.close);
+  const from = Math.max(0, bars.length - SCREEN_LOOKBACK_BARS);
+  const closes: number[] = [];
+  for (let i = from; i < bars.length; i++) closes.push((bars[i] as Bar).close);
   const n = closes.length;
   const close = n > 0 ? (closes[n - 1] as number) : null;
   const roc = (k: number) => (n > k ? r2((rocLast(closes, k) ?? Number.NaN) * 100) : null);
   const sma = (k: number) => (n >= k ? smaLast(closes, k) : null);
-  const volWindow = closes.slice(-64);
-  const vol = volWindow.length === 64 ? r2(standardDeviation(logReturns(volWindow)) * Math.sqrt(252) * 100) : null;
+  const vol = n >= 64 ? r2(standardDeviation(logReturns(closes.slice(-64))) * Math.sqrt(252) * 100) : null;
   const rsi = n >= 15 ? rsiLast(closes, 14) : null;
-  const high = n >= 252 ? Math.max(...closes.slice(-252)) : null;
-  const volumes = bars.slice(-25).map((b) => b.volume);
-  const volNow = volumes.length === 25 ? smaLast(volumes, 5) : null;
-  const volBefore = volumes.length === 25 ? smaLast(volumes.slice(0, 20), 20) : null;
+  const high = n >= 252 ? maxOfLast(closes, 252) : null;
+  const volumes = bars.length >= 25 ? bars.slice(-25).map((b) => b.volume) : null;
+  const volNow = volumes ? smaLast(volumes, 5) : null;
+  const volBefore = volumes ? smaLast(volumes.slice(0, 20), 20) : null;
   return {
     return_5d_pct: roc(5),
     return_21d_pct: roc(21),
@@ -47,6 +48,17 @@ export function computeFeatures(bars: readonly Bar[]): FeatureRow {
     dist_high_252d_pct: pctFrom(close, high),
     volume_change_pct: pctFrom(volNow, volBefore),
   };
+}
+
+/** Math.max of the last `k` values (k ≥ 1 of them), read in place (no spread of k arguments). */
+function maxOfLast(values: readonly number[], k: number): number {
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = values.length - k; i < values.length; i++) {
+    const v = values[i] as number;
+    if (v > max || Number.isNaN(v)) max = v;
+    if (Number.isNaN(max)) return max;
+  }
+  return max;
 }
 
 export interface ScreenFilter {

@@ -3,7 +3,7 @@
  * Pure: give it bars (already point-in-time, or let it cut at `tradingDay`). The indicators (SMA,
  * log returns, standard deviation) are ./indicators.ts's (trading-signals' numbers), as the screen's are (./screen.ts).
  */
-import { logReturns as getLogReturns, standardDeviation as getStandardDeviation, smaLast } from "./indicators.js";
+import { standardDeviation as getStandardDeviation, smaLast } from "./indicators.js";
 import type { Bar } from "../core/domain.js";
 import { countBefore } from "./bars.js";
 
@@ -58,8 +58,10 @@ function lastOf(interval: number, values: number[]): number {
 function annualisedVolatilityPct(bars: readonly Bar[], start: number, end: number): number | null {
   const returns: number[] = [];
   for (let i = start + 1; i < end; i++) {
-    const pair = [bars[i - 1]!.close, bars[i]!.close];
-    if (pair[0]! > 0 && pair[1]! > 0) returns.push(...getLogReturns(pair));
+    const a = bars[i - 1]!.close;
+    const b = bars[i]!.close;
+    // The log return of the pair (indicators.ts logReturns([a, b]) is [Math.log(b / a)] for positive a and b), without its arrays.
+    if (a > 0 && b > 0) returns.push(Math.log(b / a));
   }
   const m = returns.length;
   if (m < 2) return null;

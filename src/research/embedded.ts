@@ -71,7 +71,8 @@ interface Indexed {
   body: string[];
 }
 
-const hit = (terms: string[], ws: string[]) => terms.filter((t) => ws.some((w) => w === t || (t.length >= 3 && w.startsWith(t)))).length;
+/** Whether a word of `ws` is the term, or (a term of 3+ letters) begins with it. */
+const matches = (t: string, ws: readonly string[]) => ws.some((w) => w === t || (t.length >= 3 && w.startsWith(t)));
 
 export class EmbeddedProvider implements SearchProvider {
   readonly name = "embedded";
@@ -90,8 +91,15 @@ export class EmbeddedProvider implements SearchProvider {
     if (terms.length === 0) return [];
     const scored: SearchResult[] = [];
     for (const d of this.index) {
-      const inTitle = hit(terms, d.title);
-      const all = hit(terms, [...d.title, ...d.body]);
+      // The terms found in the title, and in the title or the body (no joined word list per item).
+      let inTitle = 0;
+      let all = 0;
+      for (const t of terms) {
+        if (matches(t, d.title)) {
+          inTitle++;
+          all++;
+        } else if (matches(t, d.body)) all++;
+      }
       if (all === 0) continue;
       const score = Math.round((all / terms.length + (0.2 * inTitle) / terms.length) * 1000) / 1000;
       scored.push({ title: d.item.title, url: d.item.url, snippet: d.item.snippet, published: d.item.published, score, provider: this.name });

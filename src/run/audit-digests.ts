@@ -15,7 +15,8 @@ import { ARTIFACT_FILES, OPTIONAL_ARTIFACT_FILES, readArtifact } from "./artifac
 type Add = (check: string, message: string) => void;
 
 const KEYS = [...Object.keys(ARTIFACT_FILES), ...Object.keys(OPTIONAL_ARTIFACT_FILES)] as Parameters<typeof readArtifact>[1][];
-const fileName = (key: (typeof KEYS)[number]): string => ({ ...ARTIFACT_FILES, ...OPTIONAL_ARTIFACT_FILES })[key];
+const FILE_NAMES: Record<(typeof KEYS)[number], string> = { ...ARTIFACT_FILES, ...OPTIONAL_ARTIFACT_FILES };
+const fileName = (key: (typeof KEYS)[number]): string => FILE_NAMES[key];
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

@@ -18,6 +18,7 @@ import { appendFileSync, closeSync, mkdirSync, openSync, writeSync } from "node:
 import { dirname } from "node:path";
 import type { RunEvent, RunEventBody } from "../core/events.js";
 import { redactValue } from "../core/redact.js";
+import { withProps } from "../util/with-props.js";
 
 export type EventListener = (event: RunEvent) => void;
 
@@ -117,7 +118,7 @@ export class EventSink {
 
   emit(body: RunEventBody): RunEvent {
     // Every text of an event passes the redactor before it is kept, written or shown.
-    const event = { ...redactValue(body), seq: ++this.seq, at: this.now().toISOString(), run_id: this.runId } as RunEvent;
+    const event = withProps(redactValue(body), { seq: ++this.seq, at: this.now().toISOString(), run_id: this.runId }) as RunEvent;
     this.events.push(event);
     const failed: string[] = [];
     if (this.file) {

@@ -54,6 +54,17 @@ describe("indicators", () => {
     );
   });
 
+  it("the standard deviation of a range, read in place, is the library's over a copy of it", () => {
+    fc.assert(
+      fc.property(series(2), fc.nat(), fc.nat(), (values, a, b) => {
+        const from = a % values.length;
+        const to = from + (b % (values.length - from + 1));
+        expect(standardDeviation(values, from, to)).toBe(getStandardDeviation(values.slice(from, to)));
+      }),
+      RUNS,
+    );
+  });
+
   it("log returns refuse what the library refuses, with its message", () => {
     for (const bad of [[1], [1, 0], [2, -1, 3]])
       expect(() => logReturns(bad)).toThrow(
