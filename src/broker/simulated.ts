@@ -51,6 +51,7 @@ export class SimBroker implements Broker {
   private readonly keepClosedOrders: boolean;
   private readonly pricing: SimPricing;
   private readonly snapshotEvery: number;
+  private readonly durable: boolean;
   /** Day changes logged since the last snapshot. */
   private dayChangesLogged = 0;
   private readonly byClientId = new Map<string, SimOrder>();
@@ -74,6 +75,7 @@ export class SimBroker implements Broker {
     this.keepClosedOrders = opts.keepClosedOrders ?? true;
     this.pricing = opts.pricing ?? USD_PRICING;
     this.snapshotEvery = Math.max(1, Math.floor(opts.snapshotEvery ?? 1));
+    this.durable = opts.durable ?? true;
     this.state = opts.state;
     this.reindex();
   }
@@ -365,7 +367,7 @@ export class SimBroker implements Broker {
   /** Full snapshot (day changes, creation). */
   private save(): void {
     if (!this.path) return;
-    writeSimState(this.path, this.state);
+    writeSimState(this.path, this.state, { durable: this.durable });
     this.dayChangesLogged = 0;
   }
 
