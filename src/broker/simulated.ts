@@ -177,7 +177,10 @@ export class SimBroker implements Broker {
     };
   }
 
-  /** A day change is durable before the call returns: a snapshot, or a log line between snapshots. */
+  /**
+   * A day change is written before the call returns: a snapshot, or a log line between snapshots
+   * (the snapshot flushed to the disk unless the book is non-durable: inside a simulation).
+   */
   private recordDayChange(change: LogRecord): void {
     if (!this.path) return;
     if (this.dayChangesLogged + 1 >= this.snapshotEvery) {
@@ -371,7 +374,7 @@ export class SimBroker implements Broker {
     this.dayChangesLogged = 0;
   }
 
-  /** Appends what an order operation changed to the log (durable before the call returns). */
+  /** Appends what an order operation changed to the log (written before the call returns). */
   private commit(o: SimOrder, fillsBefore: number): void {
     if (!this.path) return;
     const rec = orderLogRecord(this.state, o, fillsBefore);
