@@ -75,7 +75,13 @@ export async function* callModel(c: ModelCall): AsyncGenerator<RunEventBody, Cal
     timedOut = true;
     deadline.abort();
   }, c.timeoutMs);
-  const signal = c.signal ? AbortSignal.any([c.signal, deadline.signal]) : deadline.signal;
+  // The run's signal forwarded into the deadline's (not AbortSignal.any: on Node 20 each combined
+  // signal stays registered on the run's signal, and it costs twice a forwarding listener).
+  const runSignal = c.signal;
+  const forward = () => deadline.abort(runSignal?.reason);
+  if (runSignal?.aborted) forward();
+  else runSignal?.addEventListener("abort", forward, { once: true });
+  const signal = deadline.signal;
   const live = new StreamRedactor();
   const t0 = c.now();
   let settled: CallSettled | undefined;
@@ -97,13 +103,18 @@ export async function* callModel(c: ModelCall): AsyncGenerator<RunEventBody, Cal
     }
   };
   signal.addEventListener("abort", onAbort, { once: true });
-  while (!settled || events.queue.length > 0) {
-    const next = events.queue.shift();
-    if (next) yield next;
-    else await events.idle();
+  try {
+    while (!settled || events.queue.length > 0) {
+      const next = events.queue.shift();
+      if (next) yield next;
+      else await events.idle();
+    }
+  } finally {
+    // Also when the loop leaves the generator early: nothing stays registered on the run's signal.
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+    runSignal?.removeEventListener("abort", forward);
   }
-  clearTimeout(timer);
-  signal.removeEventListener("abort", onAbort);
   const rest = live.flush();
   if (rest) yield { type: "model.text", turn: c.turn, delta: rest };
   return { outcome: settled, timedOut, durationMs: c.now() - t0 };

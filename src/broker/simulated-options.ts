@@ -35,4 +35,9 @@ export interface SimBrokerOptions {
    * snapshot when it is done.
    */
   snapshotEvery?: number;
+  /**
+   * Snapshots flushed to the disk (default true). A simulation turns this off, as it does for its
+   * journal: the snapshot is still replaced atomically, so a killed process leaves a whole book.
+   */
+  durable?: boolean;
 }

@@ -163,10 +163,13 @@ function logOrder(file: string, line: number, gen: number, lastGen: number, snap
   if (gen < lastGen) refuse(`gen ${gen} comes after a line of generation ${lastGen}: lines are out of order`);
 }
 
-/** Writes a full snapshot atomically (temp file + rename) and starts a new log generation. */
-export function writeSimState(path: string, state: SimState): void {
+/**
+ * Writes a full snapshot atomically (temp file + rename) and starts a new log generation; flushed
+ * to the disk unless `durable: false` (a simulation's book, which follows its non-durable journal).
+ */
+export function writeSimState(path: string, state: SimState, opts: { durable?: boolean } = {}): void {
   mkdirSync(dirname(path), { recursive: true });
   state.gen = (state.gen ?? 0) + 1;
-  writeFileAtomicSync(path, JSON.stringify(state));
+  writeFileAtomicSync(path, JSON.stringify(state), opts.durable === false ? { durable: false } : {});
   rmSync(logPath(path), { force: true });
 }

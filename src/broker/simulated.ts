@@ -51,6 +51,7 @@ export class SimBroker implements Broker {
   private readonly keepClosedOrders: boolean;
   private readonly pricing: SimPricing;
   private readonly snapshotEvery: number;
+  private readonly durable: boolean;
   /** Day changes logged since the last snapshot. */
   private dayChangesLogged = 0;
   private readonly byClientId = new Map<string, SimOrder>();
@@ -74,6 +75,7 @@ export class SimBroker implements Broker {
     this.keepClosedOrders = opts.keepClosedOrders ?? true;
     this.pricing = opts.pricing ?? USD_PRICING;
     this.snapshotEvery = Math.max(1, Math.floor(opts.snapshotEvery ?? 1));
+    this.durable = opts.durable ?? true;
     this.state = opts.state;
     this.reindex();
   }
@@ -175,7 +177,10 @@ export class SimBroker implements Broker {
     };
   }
 
-  /** A day change is durable before the call returns: a snapshot, or a log line between snapshots. */
+  /**
+   * A day change is written before the call returns: a snapshot, or a log line between snapshots
+   * (the snapshot flushed to the disk unless the book is non-durable: inside a simulation).
+   */
   private recordDayChange(change: LogRecord): void {
     if (!this.path) return;
     if (this.dayChangesLogged + 1 >= this.snapshotEvery) {
@@ -365,11 +370,11 @@ export class SimBroker implements Broker {
   /** Full snapshot (day changes, creation). */
   private save(): void {
     if (!this.path) return;
-    writeSimState(this.path, this.state);
+    writeSimState(this.path, this.state, { durable: this.durable });
     this.dayChangesLogged = 0;
   }
 
-  /** Appends what an order operation changed to the log (durable before the call returns). */
+  /** Appends what an order operation changed to the log (written before the call returns). */
   private commit(o: SimOrder, fillsBefore: number): void {
     if (!this.path) return;
     const rec = orderLogRecord(this.state, o, fillsBefore);

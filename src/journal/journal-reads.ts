@@ -87,6 +87,23 @@ export abstract class JournalReads {
     return this.s.runIds.map((id) => this.view(this.s.runs.get(id) as RunRecord));
   }
 
+  /**
+   * The most recent run (in run order) other than `exceptRunId` that has fills: its id and trading
+   * day, without copying every run record (the portfolio's last fills ask this on every run).
+   */
+  lastRunWithFills(exceptRunId?: string): { run_id: string; trading_day: string } | undefined {
+    if (this.s.fillList.length === 0) return undefined;
+    const withFills = new Set<string>();
+    for (const f of this.s.fillList) withFills.add(f.run_id);
+    for (let i = this.s.runIds.length - 1; i >= 0; i--) {
+      const id = this.s.runIds[i] as string;
+      if (id === exceptRunId || !withFills.has(id)) continue;
+      const run = this.s.runs.get(id) as RunRecord;
+      return { run_id: id, trading_day: run.trading_day };
+    }
+    return undefined;
+  }
+
   run(id: string): RunRecord | undefined {
     const r = this.s.runs.get(id);
     return r ? this.view(r) : undefined;

@@ -15,7 +15,8 @@ export interface PortfolioSource {
   /** Ledger cash in whole minor units of the base currency. */
   cashMinor(): number;
   holdings(): Record<string, { quantity: number; cost_basis: number; currency: string }>;
-  runs(): Array<{ run_id: string; trading_day: string }>;
+  /** The most recent run other than `exceptRunId` that has fills (in the journal's run order). */
+  lastRunWithFills(exceptRunId?: string): { run_id: string; trading_day: string } | undefined;
   fills(run_id?: string): Array<{ at: string; run_id: string; symbol: string; side: Side; quantity: number; price: number }>;
 }
 
@@ -48,23 +49,17 @@ export function portfolioView(src: PortfolioSource, prices: PriceSource, opts: {
 
 /** The fills of the most recent run (other than `currentRunId`) that had fills. */
 function lastRunFills(src: PortfolioSource, currentRunId?: string): FillView[] {
-  const runs = src.runs();
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const run = runs[i];
-    if (!run || run.run_id === currentRunId) continue;
-    const fills = src.fills(run.run_id);
-    if (fills.length > 0)
-      return fills.map((f) => ({
-        at: f.at,
-        run_id: f.run_id,
-        trading_day: run.trading_day,
-        symbol: f.symbol,
-        side: f.side,
-        quantity: f.quantity,
-        price: f.price,
-      }));
-  }
-  return [];
+  const run = src.lastRunWithFills(currentRunId);
+  if (!run) return [];
+  return src.fills(run.run_id).map((f) => ({
+    at: f.at,
+    run_id: f.run_id,
+    trading_day: run.trading_day,
+    symbol: f.symbol,
+    side: f.side,
+    quantity: f.quantity,
+    price: f.price,
+  }));
 }
 
 /**

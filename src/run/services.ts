@@ -59,7 +59,7 @@ export function createBroker(
   market: MarketData,
   universe: readonly Instrument[],
   env: NodeJS.ProcessEnv = process.env,
-  opts: { persistNew?: boolean; keepClosedOrders?: boolean; simSnapshotEvery?: number } = {},
+  opts: { persistNew?: boolean; keepClosedOrders?: boolean; simSnapshotEvery?: number; simDurable?: boolean } = {},
 ): BrokerSetup {
   if (config.broker.kind === "sim") {
     const sim = SimBroker.open({
@@ -75,6 +75,7 @@ export function createBroker(
       ...(opts.persistNew === false ? { persistNew: false } : {}),
       ...(opts.keepClosedOrders === false ? { keepClosedOrders: false } : {}),
       ...(opts.simSnapshotEvery ? { snapshotEvery: opts.simSnapshotEvery } : {}),
+      ...(opts.simDurable === false ? { durable: false } : {}),
     });
     return {
       broker: sim,
@@ -147,7 +148,10 @@ export interface ServiceOptions {
   readOnly?: boolean;
   /** Refuse an uninitialised journal before the broker is opened (a fresh simulated broker would write its book). */
   requireInitialised?: boolean;
-  /** fsync the journal on every commit (default true; a simulation's throwaway journal turns it off). */
+  /**
+   * fsync the journal on every commit (default true; a simulation's throwaway journal turns it off,
+   * and its simulated broker's snapshots follow it).
+   */
   fsync?: boolean;
   /** Market data already loaded (a simulation reads its parent home's imported bars). */
   market?: MarketData;
@@ -180,6 +184,7 @@ export async function createAccountServices(home: string, env: NodeJS.ProcessEnv
     persistNew: !opts.readOnly,
     ...(opts.keepClosedOrders === false ? { keepClosedOrders: false } : {}),
     ...(opts.simSnapshotEvery ? { simSnapshotEvery: opts.simSnapshotEvery } : {}),
+    ...(opts.fsync === false ? { simDurable: false } : {}),
   });
   return { config, universe, market, journal, ...broker };
 }

@@ -13,7 +13,7 @@ import { makeScreenHandler } from "../tools/handlers/screen-universe.js";
 import { makeMarketWideHandlers } from "../tools/handlers/market-wide.js";
 import { makePositionHandler } from "../tools/handlers/position.js";
 import { makeCheckOrdersHandler } from "../tools/handlers/check-orders.js";
-import type { GateDecision } from "../core/gate-types.js";
+import type { GateDecision, GateOrder, GateResult } from "../core/gate-types.js";
 import { makeSubmitHandler, type SubmitHandler } from "../agent/submit.js";
 import { makeExecuteCodeHandler } from "../tools/handlers/execute-code.js";
 import { SCREEN_DEFAULT_LIMIT } from "../tools/defs/screen-universe.js";
@@ -47,6 +47,8 @@ export interface RunHandlerDeps {
   now: () => Date;
   gateInputs: () => GateInputSnapshot;
   evaluateOrders: (orders: ProposedOrder[]) => GateDecision[];
+  /** check_orders' gate on a copy of the orders (default: the gate itself, `dryRun`). */
+  dryRunOrders?: (orders: GateOrder[], inputs: GateInputSnapshot) => GateResult;
   /** News research for search_news (the config's [research]). */
   research: ResearchSetup;
   /** Entity masking (masked simulations): the sandbox's data is masked too. */
@@ -116,8 +118,10 @@ export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<strin
     search_news: makeSearchNewsHandler({ setup: deps.research, tradingDay: deps.tradingDay, ...(deps.onSearchLog ? { onLog: deps.onSearchLog } : {}) }),
     screen_universe: makeScreenHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, defaultLimit: SCREEN_DEFAULT_LIMIT, featuresOf }),
     execute_code: makeExecuteCodeHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, ...(deps.mask ? { mask: deps.mask } : {}) }),
-    check_orders: makeCheckOrdersHandler(deps.gateInputs, (ids) =>
-      staleEvidence(ids, Object.fromEntries(items), deps.market.calendar, deps.tradingDay, deps.staleEvidenceDays),
+    check_orders: makeCheckOrdersHandler(
+      deps.gateInputs,
+      (ids) => staleEvidence(ids, Object.fromEntries(items), deps.market.calendar, deps.tradingDay, deps.staleEvidenceDays),
+      deps.dryRunOrders,
     ),
     submit_orders: makeSubmitOrdersAdapter(submit),
     // The run's own proposal is recorded only after it submits: by default the latest earlier one.

@@ -96,6 +96,14 @@ describe("the atomic writer", () => {
     writeSimState(book, newSimState(MarketData.load({ home: dir })));
     expectFlushed(book);
 
+    // A simulation's book follows its non-durable journal: still replaced whole, not flushed.
+    synced.length = 0;
+    const state = newSimState(MarketData.load({ home: dir }));
+    writeSimState(book, state, { durable: false });
+    expect(synced).toEqual([]);
+    expect(JSON.parse(fs.readFileSync(book, "utf8")).gen).toBe(state.gen);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+
     synced.length = 0;
     const bars = [{ date: "2020-01-02", open: 1, high: 2, low: 1, close: 2, volume: 10 }];
     const [dest] = writeImportedBarFiles(dir, [{ symbol: "ABC", bars, meta: importMeta("ABC", "USD", "test", 1) }]);

@@ -15,7 +15,7 @@ import type { Masker } from "../../research/masking.js";
 import { maskEnabledEvent } from "../masking.js";
 import { buildRunHandlers } from "../tool-handlers.js";
 import type { Affordable } from "./context.js";
-import { evaluateOrders, gateInputs } from "./gate.js";
+import { evaluateOrders, gateInputs, gateResult } from "./gate.js";
 
 export interface AgentTools {
   runtime: ToolRuntime;
@@ -43,6 +43,8 @@ export function agentTools(ctx: Affordable): AgentTools {
     now: ctx.sessionNow,
     gateInputs: () => gateInputs(ctx),
     evaluateOrders: (orders) => evaluateOrders(ctx, orders),
+    // The dry run shares the final gate's memo: submit_orders then asks it the same question.
+    dryRunOrders: (orders, g) => gateResult(ctx, structuredClone(orders), g),
     staleEvidenceDays: config.research.stale_evidence_days,
     research: deps.research ?? createResearchSetup(config.research, { env: {}, historical: deps.broker.endpoint().kind === "sim" }),
     onSearchLog: (entry) => sink.emit({ type: "research.search", ...entry }),

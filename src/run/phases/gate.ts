@@ -4,7 +4,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { ProposedOrder } from "../../core/domain.js";
-import type { GateDecision, OpenOrder } from "../../core/gate-types.js";
+import type { GateDecision, GateOrder, GateResult, OpenOrder } from "../../core/gate-types.js";
 import type { Broker } from "../../broker/types.js";
 import { limitsOf } from "../../config/load.js";
 import { evaluate } from "../../gate/evaluate.js";
@@ -39,21 +39,26 @@ export function gateInputs(ctx: RunContext): GateInputSnapshot {
   });
 }
 
-/** The inputs of a run's last evaluation and its decisions, by the run's deps (its universe and fee schedule are theirs). */
-const lastGate = new WeakMap<RunContext["deps"], { inputs: unknown; decisions: GateDecision[] }>();
+/** The inputs of a run's last evaluation and its result, by the run's deps (its universe and fee schedule are theirs). */
+const lastGate = new WeakMap<RunContext["deps"], { inputs: unknown; result: GateResult }>();
 
 /**
- * The gate on the run's current state: one decision per order, each naming its order by input `index`.
- * The gate is pure, and a day asks it the same question more than once (submit_orders, then the
- * decision phase, on unchanged orders and state): inputs equal to the run's last evaluation's are
- * answered with a copy of its decisions.
+ * The gate's whole result on the run's current state (`g`, built now unless given). The gate is
+ * pure, and a day asks it the same question more than once (check_orders' dry run, submit_orders,
+ * then the decision phase, on unchanged orders and state): inputs equal to the run's last
+ * evaluation's are answered with a copy of its result.
  */
-export function evaluateOrders(ctx: RunContext, orders: readonly ProposedOrder[]): GateDecision[] {
-  const g = gateInputs(ctx);
+export function gateResult(ctx: RunContext, orders: readonly GateOrder[], g: GateInputSnapshot = gateInputs(ctx)): GateResult {
   const inputs = [orders, g.state, g.market, g.limits];
   const last = lastGate.get(ctx.deps);
-  if (last && isDeepStrictEqual(last.inputs, inputs)) return structuredClone(last.decisions);
-  const decisions = evaluate([...orders], g.state, g.market, g.limits, g.universe, { commission: g.commission }).decisions;
-  lastGate.set(ctx.deps, { inputs: structuredClone(inputs), decisions: structuredClone(decisions) });
-  return decisions;
+  if (last && isDeepStrictEqual(last.inputs, inputs)) return structuredClone(last.result);
+  const key = structuredClone(inputs);
+  const result = evaluate([...orders], g.state, g.market, g.limits, g.universe, { commission: g.commission });
+  lastGate.set(ctx.deps, { inputs: key, result: structuredClone(result) });
+  return result;
+}
+
+/** The gate on the run's current state: one decision per order, each naming its order by input `index`. */
+export function evaluateOrders(ctx: RunContext, orders: readonly ProposedOrder[]): GateDecision[] {
+  return gateResult(ctx, orders).decisions;
 }

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { ProposedOrder } from "../../../src/core/domain.js";
 import { evaluate } from "../../../src/gate/evaluate.js";
-import { evaluateOrders, gateInputs } from "../../../src/run/phases/gate.js";
+import { dryRun } from "../../../src/gate/check-orders-handler.js";
+import { evaluateOrders, gateInputs, gateResult } from "../../../src/run/phases/gate.js";
 import { preflight } from "../../../src/run/phases/preflight.js";
 import { reconcilePhase } from "../../../src/run/phases/reconcile.js";
 import { valuePhase } from "../../../src/run/phases/value.js";
@@ -33,5 +34,17 @@ describe("the run's gate on a repeated question", () => {
     expect(evaluateOrders(reserved, [buy(100)])).toEqual(direct(reserved, [buy(100)]));
     expect(evaluateOrders(reserved, [buy(100)])[0]?.approved).toBe(false);
     expect(evaluateOrders(v, [buy(100)])[0]?.approved).toBe(true);
+  });
+
+  it("the dry run and the final gate share the memo: the same whole result as the dry run alone", async () => {
+    const w = await phaseWorld();
+    const v = ok(await valuePhase.run(ok(await reconcilePhase.run(ok(await preflight.run(w.ctx))))));
+    const orders = [buy(100), buy(5000)];
+    const alone = dryRun(structuredClone(orders), gateInputs(v));
+    const checked = gateResult(v, structuredClone(orders), gateInputs(v));
+    expect(checked).toEqual(alone);
+    checked.portfolio_after.cash = -1; // the caller's copy, not the memo's
+    expect(gateResult(v, orders)).toEqual(alone);
+    expect(evaluateOrders(v, orders)).toEqual(alone.decisions);
   });
 });
