@@ -1,7 +1,8 @@
 /**
  * `npm run validators:build`: writes src/config/validators.generated.js and its groups' code in
- * src/config/validators/ (scripts/validators-source.ts says what they hold). The schemas' modules import that file, so a file that does not load (a
- * conflicted merge, say) is first replaced by an empty one the generator can start from.
+ * src/config/validators/ (scripts/validators-source.ts says what they hold). The schemas' modules
+ * import that file, so a file that does not load (a conflicted merge, say) is first replaced by an
+ * empty one the generator can start from.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";

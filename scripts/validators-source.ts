@@ -89,7 +89,7 @@ export const GROUP_DIR = "validators";
  * Each group's code, one CommonJS file per group (file name → text): a function of the formats and
  * the RegExp engine that gives the group's validators. The module below requires a group's file the
  * first time one of its validators is called, so a command reads and compiles only the groups it
- * checks: loading all of them (1.2 MB, most of it schema literals) with every command was ~25 ms of
+ * checks: loading all of them (1.2 MB of validate functions) with every command was ~25 ms of
  * start-up (issue 26), and a run on a fresh home checks neither a config nor stored files.
  */
 export function validatorGroupFiles(): Record<string, string> {
