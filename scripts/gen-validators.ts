@@ -12,7 +12,8 @@ import { pathToFileURL } from "node:url";
 const OUT = join(import.meta.dirname, "..", "src", "config", "validators.generated.js");
 const EMPTY =
   "export const config = null, scenario = null, researchCycle = null, tradecat = null, tools = {}, configDefaults = {};\n" +
-  "export const journalHead = null, journalTrips = null, journalResets = null, simState = null, simLogRecord = null, journalEvents = {};\n";
+  "export const journalHead = null, journalTrips = null, journalResets = null, simState = null, simLogRecord = null, journalEvents = {};\n" +
+  "export const simulationMeta = null, auditEvents = {};\n";
 
 // Tried in a child: a module that failed to load stays failed in this process's module cache.
 try {

@@ -19,3 +19,7 @@ export declare const journalEvents: Readonly<Record<string, ValidateFunction | u
 /** The simulated broker's state document and its write-ahead log records. */
 export declare const simState: ValidateFunction;
 export declare const simLogRecord: ValidateFunction;
+/** simulation.json, as `simulate list/report/compare` read it. */
+export declare const simulationMeta: ValidateFunction;
+/** Each recorded run event's types-only schema (the audit's check of events.jsonl), by event type. */
+export declare const auditEvents: Readonly<Record<string, ValidateFunction | undefined>>;

@@ -21,6 +21,8 @@ const group_tools = group("tools");
 const group_research = group("research");
 const group_tradecat = group("tradecat");
 const group_stored = group("stored");
+const group_simulation = group("simulation");
+const group_audit = group("audit");
 export const config = lazy(group_defaults, "config");
 export const scenario = lazy(group_defaults, "scenario");
 export const researchCycle = lazy(group_research, "researchCycle");
@@ -30,6 +32,7 @@ export const journalTrips = lazy(group_stored, "journalTrips");
 export const journalResets = lazy(group_stored, "journalResets");
 export const simState = lazy(group_stored, "simState");
 export const simLogRecord = lazy(group_stored, "simLogRecord");
+export const simulationMeta = lazy(group_simulation, "simulationMeta");
 /** The config an empty document gives (its validated defaults). */
 export const configDefaults = {"account":{"base_currency":"USD","capital":100000,"timezone":"America/New_York"},"limits":{"max_position_pct":25,"max_orders_per_month":10,"max_drawdown_pct":25,"max_price_deviation_pct":2,"max_commission_pct":10,"allow_fractional":false,"max_order_notional":null,"max_price_age_days":5,"reducing_runs_after_reset":3,"liquidation_discount_pct":1},"universe":{"files":["universe/sim.csv"]},"model":{"provider":"auto","id":"claude-sonnet-5","max_tokens":4096,"request_timeout_s":60,"max_retries":2,"max_turns":20,"max_seconds":300,"run_budget_usd":0.5,"monthly_budget_usd":20,"script":"momentum","base_url":null,"api_key_env":null,"price":null},"broker":{"kind":"sim","sim":{"participation_pct":10,"commission_per_share":0.005,"commission_min":1,"commission_max_pct":1,"start_date":null},"alpaca":{"base_url":"https://paper-api.alpaca.markets"}},"executor":{"wait_s":120,"settle_s":15,"poll_ms":250},"research":{"provider":"embedded","block_domains":[],"allow_domains":[],"undated":"exclude","stale_evidence_days":30},"fx":{},"notify":{"timeout_s":5,"channels":[]},"schedule":{"timezone":"America/New_York","slots":[{"name":"morning","start":"10:30","end":"11:30"}],"attempts":3,"mode":"supervised"}};
 /** Each tool's arguments (the current catalogue), by tool name. */
@@ -81,4 +84,43 @@ export const journalEvents = {
   "import_run": lazy(group_stored, "event_import_run"),
   "import_order": lazy(group_stored, "event_import_order"),
   "import_state": lazy(group_stored, "event_import_state"),
+};
+/** Each recorded run event's types-only schema (the audit's check), by event type. */
+export const auditEvents = {
+  "run.started": lazy(group_audit, "audit_0"),
+  "preflight.failed": lazy(group_audit, "audit_1"),
+  "reconcile.ok": lazy(group_audit, "audit_2"),
+  "order.recovered": lazy(group_audit, "audit_3"),
+  "reconcile.failed": lazy(group_audit, "audit_4"),
+  "valuation": lazy(group_audit, "audit_5"),
+  "killswitch.tripped": lazy(group_audit, "audit_6"),
+  "run.note": lazy(group_audit, "audit_7"),
+  "standing.fired": lazy(group_audit, "audit_8"),
+  "model.turn_started": lazy(group_audit, "audit_9"),
+  "model.text": lazy(group_audit, "audit_10"),
+  "model.response": lazy(group_audit, "audit_11"),
+  "model.retry": lazy(group_audit, "audit_12"),
+  "tool.called": lazy(group_audit, "audit_13"),
+  "tool.rejected": lazy(group_audit, "audit_14"),
+  "tool.result": lazy(group_audit, "audit_15"),
+  "tool.pending": lazy(group_audit, "audit_16"),
+  "research.search": lazy(group_audit, "audit_17"),
+  "mask.enabled": lazy(group_audit, "audit_18"),
+  "mask.leak": lazy(group_audit, "audit_19"),
+  "gate.dry_run": lazy(group_audit, "audit_20"),
+  "submit.bounced": lazy(group_audit, "audit_21"),
+  "agent.finished": lazy(group_audit, "audit_22"),
+  "proposal": lazy(group_audit, "audit_23"),
+  "approval.requested": lazy(group_audit, "audit_24"),
+  "approval.decided": lazy(group_audit, "audit_25"),
+  "gate.final": lazy(group_audit, "audit_26"),
+  "order.placed": lazy(group_audit, "audit_27"),
+  "order.partially_filled": lazy(group_audit, "audit_28"),
+  "order.filled": lazy(group_audit, "audit_29"),
+  "order.cancelled": lazy(group_audit, "audit_30"),
+  "order.rejected": lazy(group_audit, "audit_31"),
+  "order.uncertain": lazy(group_audit, "audit_32"),
+  "order.expired": lazy(group_audit, "audit_33"),
+  "order.funded_buy": lazy(group_audit, "audit_34"),
+  "run.finished": lazy(group_audit, "audit_35"),
 };

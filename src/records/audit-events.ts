@@ -1,11 +1,13 @@
 /**
- * An events.jsonl line checked against its event type's schema (core/events.ts), compiled on first
- * use: the audit names a line whose event is not the shape its type says. It checks field types,
+ * An events.jsonl line checked against its event type's schema (core/events.ts), by the validator
+ * generated at build time from its types-only form (src/config/validators/audit.generated.cjs,
+ * `npm run validators:build`): the audit names a line whose event is not the shape its type says. It checks field types,
  * not bounds: the order intent's model-facing bounds (core/order-intent.ts) hold for what the model
  * sends, not for orders the run builds (a kill-switch liquidation has no evidence) or unmasks.
  */
 import { RECORDED_EVENT_SCHEMAS } from "../core/events.js";
-import { schemaChecker, type SchemaIssue } from "../config/ajv.js";
+import { generatedChecker, type SchemaIssue } from "../config/ajv.js";
+import * as generated from "../config/validators.generated.js";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -24,7 +26,7 @@ const BOUNDS = new Set([
 ]);
 
 /** A plain copy of `schema` with its bounds left out (property names are names, not keywords). */
-function typesOnly(schema: Record<string, unknown>): Record<string, unknown> {
+export function typesOnly(schema: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (BOUNDS.has(key) || (key === "additionalProperties" && value === false)) continue;
@@ -58,7 +60,7 @@ export function eventShapeIssues(type: string, event: unknown): string[] {
   if (!check) {
     const schema = RECORDED_EVENT_SCHEMAS.get(type);
     if (!schema) return [];
-    check = schemaChecker(typesOnly(schema));
+    check = generatedChecker(typesOnly(schema), generated.auditEvents[type], `the recorded event ${type}`);
     checkers.set(type, check);
   }
   return check(isRecord(event) ? withDecisionIndexes(event) : event).map((issue) => (issue.path === "" ? issue.rule : `${issue.path}: ${issue.rule}`));

@@ -4,7 +4,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
-import { schemaChecker } from "../config/ajv.js";
+import { generatedChecker } from "../config/ajv.js";
+import * as generated from "../config/validators.generated.js";
 import { EXIT } from "../core/exit-codes.js";
 import { TwError } from "../core/errors.js";
 import { writeFileAtomicSync } from "../util/atomic-write.js";
@@ -47,30 +48,30 @@ const Str = Type.String();
 const Num = Type.Number({ minimum: -1e15, maximum: 1e15 });
 const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" });
 /** What `simulate list/report/compare` read of simulation.json: checked whole before any figure is shown. */
-const checkMeta = schemaChecker(
-  Type.Object({
-    format: Type.Literal("tradewarden-simulation/1"),
-    name: Type.String({ minLength: 1 }),
-    from: Day,
-    to: Day,
-    days_total: Type.Integer({ minimum: 0 }),
-    days_done: Type.Integer({ minimum: 0 }),
-    status: Type.Union(["running", "completed", "interrupted", "failed"].map((k) => Type.Literal(k))),
-    created_at: Str,
-    finished_at: Type.Union([Str, Type.Null()]),
-    elapsed_ms: Type.Number({ minimum: 0 }),
-    model: Type.Object({ provider: Str, id: Str }),
-    config: Type.Object({ file: Type.Union([Str, Type.Null()]), model: Str, sets: Type.Array(Str) }),
-    reset_after: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
-    masked: Type.Optional(Type.Boolean()),
-    max_drawdown_pct: Num,
-    capital: Num,
-    base_currency: Type.String({ pattern: "^[A-Z]{3}$" }),
-    index_symbol: Str,
-    start_index: Num,
-    failure: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
-  }),
-);
+export const SimulationMetaSchema = Type.Object({
+  format: Type.Literal("tradewarden-simulation/1"),
+  name: Type.String({ minLength: 1 }),
+  from: Day,
+  to: Day,
+  days_total: Type.Integer({ minimum: 0 }),
+  days_done: Type.Integer({ minimum: 0 }),
+  status: Type.Union(["running", "completed", "interrupted", "failed"].map((k) => Type.Literal(k))),
+  created_at: Str,
+  finished_at: Type.Union([Str, Type.Null()]),
+  elapsed_ms: Type.Number({ minimum: 0 }),
+  model: Type.Object({ provider: Str, id: Str }),
+  config: Type.Object({ file: Type.Union([Str, Type.Null()]), model: Str, sets: Type.Array(Str) }),
+  reset_after: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  masked: Type.Optional(Type.Boolean()),
+  max_drawdown_pct: Num,
+  capital: Num,
+  base_currency: Type.String({ pattern: "^[A-Z]{3}$" }),
+  index_symbol: Str,
+  start_index: Num,
+  failure: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+});
+/** Generated at build time (src/config/validators/simulation.generated.cjs): `simulate list` compiles no schema. */
+const checkMeta = generatedChecker(SimulationMetaSchema, generated.simulationMeta, "simulation.json");
 
 export function readMeta(path: string): SimulationMeta {
   let meta: unknown;

@@ -14,6 +14,9 @@ import { defaultConfig, validateConfigDocument } from "../../src/config/load.js"
 import { CONFIG_SCHEMA } from "../../src/config/schema.js";
 import { EVENT_BODIES, HeadDoc, ResetRecord, TripRecord } from "../../src/journal/schemas.js";
 import { CATALOGUE } from "../../src/tools/catalogue.js";
+import { RECORDED_EVENT_SCHEMAS } from "../../src/core/events.js";
+import { typesOnly } from "../../src/records/audit-events.js";
+import { SimulationMetaSchema } from "../../src/simulation/store.js";
 import * as generated from "../../src/config/validators.generated.js";
 
 describe("build-time validators", () => {
@@ -47,8 +50,14 @@ describe("build-time validators", () => {
     expect(written.ok && written.config.account).toEqual({ base_currency: "USD", capital: 5000, timezone: "America/New_York" });
   });
 
-  it("the journal's and the sim broker's stored files get the same issues from the generated validators as from compiling their schemas", () => {
+  it("the journal's and the sim broker's stored files, simulation.json and the audit's recorded events get the same issues from the generated validators as from compiling their schemas", () => {
     const stored: [string, object, ValidateFunction | undefined][] = [
+      ["simulation.json", SimulationMetaSchema, generated.simulationMeta],
+      ...[...RECORDED_EVENT_SCHEMAS].map(([t, schema]): [string, object, ValidateFunction | undefined] => [
+        `recorded ${t}`,
+        typesOnly(schema as unknown as Record<string, unknown>),
+        generated.auditEvents[t],
+      ]),
       ["head", HeadDoc, generated.journalHead],
       ["trips", Type.Array(TripRecord), generated.journalTrips],
       ["resets", Type.Array(ResetRecord), generated.journalResets],
