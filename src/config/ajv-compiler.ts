@@ -4,8 +4,8 @@
  * processes never compile one: loading the compiler (~80 modules, ~200 KB of the bundle) with every
  * command was start-up spent on nothing (issue 26). It is required from the installed package, not
  * bundled (scripts/build.mjs keeps `ajv/dist/2020.js` external), so a process that never compiles
- * never even parses it. Who compiles: replays of older tool catalogues, the audit of stored events,
- * a simulation's metadata check, and the test-only result check.
+ * never even parses it. Who compiles: replays of runs recorded under an older tool catalogue, the
+ * build's validator generator, and the test-only result check.
  */
 import { createRequire } from "node:module";
 import type { Ajv2020, Options } from "ajv/dist/2020.js";
