@@ -147,11 +147,9 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Schema
   return out;
 }
 
-/** One instance per option set, for every checker: a new Ajv costs its own set-up and cache. */
-const shared = new Map<boolean, Ajv2020>();
 const registered: object[] = [];
 
-/** Every schema handed to `schemaChecker` or `generatedValidator` so far (the meta-schema test checks them all). */
+/** Every schema handed to `generatedValidator` or `generatedChecker` so far (the meta-schema test checks them all). */
 export function registeredSchemas(): readonly object[] {
   return registered;
 }
@@ -160,30 +158,9 @@ export function registeredSchemas(): readonly object[] {
 export type Checked<S> = S extends TSchema ? Static<S> : unknown;
 
 /**
- * The compiled validator of `schema`, compiled on its first call: a process pays only for the
- * schemas it checks (start-up time of every command). `useDefaults` fills in defaults in place.
- */
-function lazyValidator<S extends object>(schema: S, options: { useDefaults?: boolean } = {}): () => ValidateFunction<Checked<S>> {
-  registered.push(schema);
-  const useDefaults = options.useDefaults ?? false;
-  let validate: ValidateFunction<Checked<S>> | undefined;
-  return () => {
-    if (!validate) {
-      let ajv = shared.get(useDefaults);
-      if (!ajv) {
-        ajv = makeAjv({ useDefaults });
-        shared.set(useDefaults, ajv);
-      }
-      validate = ajv.compile<Checked<S>>(schema);
-    }
-    return validate;
-  };
-}
-
-/**
  * The validator generated at build time from `schema` (scripts/validators-source.ts generates
  * src/config/validators.generated.js; tests/config/validators-generated.test.ts proves it is what
- * compiling `schema` now gives), typed as `Static<>` of the schema like `lazyValidator`'s.
+ * compiling `schema` now gives), typed as `Static<>` of the schema.
  */
 export function generatedValidator<S extends object>(schema: S, validate: ValidateFunction): () => ValidateFunction<Checked<S>> {
   registered.push(schema);
@@ -192,23 +169,14 @@ export function generatedValidator<S extends object>(schema: S, validate: Valida
 
 /**
  * A checker of `schema` that answers with the issues (empty when the value fits), from its validator
- * generated at build time (src/config/validators.generated.js: the same ajv set-up as
- * `schemaChecker`'s, so the same issues; tests/config/validators-generated.test.ts keeps it current).
+ * generated at build time (src/config/validators.generated.js: compiled by `makeAjv`, so the same
+ * issues as compiling it now; tests/config/validators-generated.test.ts keeps it current).
  */
 export function generatedChecker(schema: object, validate: ValidateFunction | undefined, name: string): (value: unknown) => SchemaIssue[] {
   registered.push(schema);
   return (value) => {
     // Missing only in a tree where a schema was added without regenerating (the generator loads the modules calling this).
     if (!validate) throw new Error(`no validator generated for ${name}: run \`npm run validators:build\``);
-    return validate(value) ? [] : describeErrors(validate.errors);
-  };
-}
-
-/** A validator of `schema` that answers with the issues (empty when the value fits); compiled on first use. */
-export function schemaChecker(schema: object): (value: unknown) => SchemaIssue[] {
-  const compiled = lazyValidator(schema);
-  return (value) => {
-    const validate = compiled();
     return validate(value) ? [] : describeErrors(validate.errors);
   };
 }

@@ -2,8 +2,8 @@
  * The product compiles its schemas with `validateSchema: false` (src/config/ajv.ts,
  * src/tools/validate.ts): the draft 2020-12 meta-schema is not compiled in every process. This
  * test is where every schema is checked against it instead: the config and scenario schemas, every
- * schema registered with `schemaChecker` (journal events, sim broker state and log, simulation
- * meta), every tool contract of every contract version, and the bundled data schemas.
+ * schema registered with `generatedChecker` (journal events, sim broker state and log, simulation
+ * meta, the audit's recorded events), every tool contract of every contract version, and the bundled data schemas.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
