@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { fileURLToPath } from "node:url";
 // tradewarden entry. Ink and chalk ignore NO_COLOR by themselves: translate it before any import.
 if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") process.env.FORCE_COLOR = "0";
 // A signal while the CLI is still loading (nothing has started yet) ends it with 130, not 143/129;
@@ -12,9 +13,11 @@ globalThis.__tradewardenEarlySignals = ["SIGINT", "SIGTERM", "SIGHUP"].map((sig)
 });
 let cli;
 try {
-  cli = await import("../dist/cli.js");
+  // dist/cli.cjs, through V8's code cache where one fits (bin/load-cli.js).
+  const { loadBundle } = await import("./load-cli.js");
+  cli = loadBundle(fileURLToPath(new URL("../dist/cli.cjs", import.meta.url))).exports;
 } catch (err) {
-  if (err && err.code === "ERR_MODULE_NOT_FOUND" && String(err.message).includes("dist/cli.js")) {
+  if (err && err.code === "ENOENT" && String(err.path).endsWith("cli.cjs")) {
     process.stderr.write("tradewarden is not built: run `npm ci` (or `npm run build`) in the repository first.\n");
     process.exit(1);
   }

@@ -105,7 +105,7 @@ function configDefaults(): unknown {
   return doc;
 }
 
-/** Where each group's code is written, relative to src/config (and copied beside the bundle's chunks by scripts/build.mjs). */
+/** Where each group's code is written, relative to src/config (and copied beside the bundle, dist/validators/, by scripts/build.mjs). */
 export const GROUP_DIR = "validators";
 
 /**

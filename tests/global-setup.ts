@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-/** End-to-end tests spawn the real CLI (dist/cli.js). Rebuild it when any source is newer. */
+/** End-to-end tests spawn the real CLI (dist/cli.cjs). Rebuild it when any source is newer. */
 function newestMtime(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -21,7 +21,7 @@ export default function setup(): () => void {
   // Every CLI child a test spawns checks its tool results against their output schemas (as the
   // test process does, tests/setup/tool-results.ts) and fails loudly on a violation (src/commands/process-run.ts).
   process.env.TRADEWARDEN_CHECK_TOOL_RESULTS = "1";
-  const dist = "dist/cli.js";
+  const dist = "dist/cli.cjs";
   if (!existsSync(dist) || statSync(dist).mtimeMs < newestMtime("src")) {
     execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
   }

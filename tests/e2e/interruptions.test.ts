@@ -1,5 +1,5 @@
 /**
- * The real CLI (dist/cli.js) on the simulated broker, cut short once per kind of interruption — a
+ * The real CLI (dist/cli.cjs) on the simulated broker, cut short once per kind of interruption — a
  * SIGKILL after the broker acknowledged an order, a SIGHUP (a closed terminal) at the same point
  * (the run signals itself, in-process: the same handlers and close), a closed stdout pipe (`run --yes | sed '/order placed/q'`) — and after each the next plain run exits
  * 0, `journal verify` passes and the journal's holdings are the simulated broker's positions. The
