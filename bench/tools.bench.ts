@@ -53,7 +53,7 @@ function timeSync(n: number, call: () => unknown): number {
 // Fixtures
 // ---------------------------------------------------------------------------------------------
 
-const EVIDENCE = ["price:ALFA:2008-03-14", "price:BETA:2008-03-14", "portfolio:run-1"];
+const EVIDENCE = ["price:ALFA:2008-03-14", "price:BETA:2008-03-14"];
 
 const orders = [
   {
@@ -62,7 +62,7 @@ const orders = [
     quantity: 10,
     limit_price: 101.5,
     reason: "Three-month momentum positive and price above SMA50.",
-    evidence_ids: [EVIDENCE[0], EVIDENCE[2]],
+    evidence_ids: [EVIDENCE[0]],
   },
   { symbol: "BETA", side: "SELL", quantity: 25, limit_price: 48.2, reason: "Trim: weight above target after the rally.", evidence_ids: [EVIDENCE[1]] },
 ];
@@ -71,13 +71,46 @@ const submitArgs = { orders, summary: "One momentum buy and one trim; everything
 
 const noop: ToolHandler = () => ({ ok: true, data: {} });
 const handlers = Object.fromEntries(TOOL_NAMES.map((n) => [n, noop])) as Record<string, ToolHandler>;
-handlers.get_price_history = () => ({ ok: true, data: {}, evidenceIds: EVIDENCE });
+// check_orders answers what the gate would: a verdict per order (the summary line reads them).
+handlers.check_orders = () => ({
+  ok: true,
+  data: {
+    all_approved: true,
+    decisions: orders.map(({ symbol, side, quantity, limit_price }) => ({
+      symbol,
+      side,
+      quantity,
+      limit_price,
+      approved: true,
+      reasons: [],
+      notional: quantity * limit_price,
+      commission: 1,
+    })),
+    portfolio_after: { cash: 90_000, orders_this_month: 2 },
+  },
+});
+// A price history is evidence about its own instrument (its `evidence_id` and `symbol`): that is what
+// grounds an order (src/tools/grounding.ts).
+handlers.get_price_history = (args) => {
+  const symbol = String((args as { symbol: string }).symbol);
+  const id = `price:${symbol}:2008-03-14`;
+  return { ok: true, data: { evidence_id: id, symbol }, evidenceIds: [id] };
+};
 
-/** A fresh runtime whose evidence ids are known (so order calls pass grounding). */
+/** A fresh runtime whose evidence is about both orders' instruments (so order calls pass grounding). */
 async function groundedRuntime(): Promise<ToolRuntime> {
   const rt = buildToolRuntime(handlers, { runId: "bench", tradingDay: "2008-03-17" });
-  await rt.dispatch("get_price_history", { symbol: "ALFA" });
+  for (const symbol of ["ALFA", "BETA"]) {
+    const got = await rt.dispatch("get_price_history", { symbol });
+    if (!got.success) throw new Error(`the bench's evidence was refused: ${got.text}`);
+  }
   return rt;
+}
+
+/** One dispatch that must reach its (no-op) handler: a refused call would time the refusal path instead. */
+async function dispatched(rt: ToolRuntime, tool: string, args: unknown): Promise<void> {
+  const got = await rt.dispatch(tool, args);
+  if (got.stage !== "ok") throw new Error(`the bench's ${tool} call was refused (${got.stage}): ${got.text}`);
 }
 
 /** A ~100 KB price history result (prices to the cent, as the market data has them). */
@@ -137,14 +170,14 @@ describe("dispatch minus the handler (no-op handler; target < 10 µs)", () => {
   measured("dispatch check_orders (parse, validate, ground, limit, envelope, compact)", { value: 10, unit: "µs" }, async () => {
     const rt = await groundedRuntime();
     const t0 = performance.now();
-    for (let i = 0; i < 5; i++) await rt.dispatch("check_orders", checkArgs);
+    for (let i = 0; i < 5; i++) await dispatched(rt, "check_orders", checkArgs);
     return (performance.now() - t0) / 5;
   });
   measured("dispatch submit_orders from a JSON string", { value: 10, unit: "µs" }, async () => {
     const rt = await groundedRuntime();
     const raw = JSON.stringify(submitArgs);
     const t0 = performance.now();
-    for (let i = 0; i < 3; i++) await rt.dispatch("submit_orders", raw);
+    for (let i = 0; i < 3; i++) await dispatched(rt, "submit_orders", raw);
     return (performance.now() - t0) / 3;
   });
 });

@@ -37,39 +37,66 @@ export function repairBudgetFor(version: ContractVersion): RepairBudget | undefi
   return VERSIONS_WITHOUT.has(version) ? undefined : new RepairBudget();
 }
 
+/** A call's identity: its tool and canonical arguments (none for arguments nested too deep to key). */
+function keyOf(tool: string, rawArgs: unknown): string | undefined {
+  let args: unknown = rawArgs ?? {};
+  if (typeof rawArgs === "string") {
+    try {
+      args = rawArgs.trim() === "" ? {} : JSON.parse(rawArgs);
+    } catch {
+      return `${tool}\u0000${rawArgs}`;
+    }
+  }
+  if (args === null) args = {};
+  if (nestsDeeperThan(args)) return undefined;
+  return `${tool}\u0000${canonicalJson(args)}`;
+}
+
+/**
+ * One call as the budget knows it: its identity is computed on first use only, and a call is keyed
+ * only when this run has refused some call or refuses this one (most runs refuse nothing, and
+ * canonicalising every call's arguments was a third of a dispatch).
+ */
+export class BudgetCall {
+  private keyed = false;
+  private value: string | undefined;
+
+  constructor(
+    private readonly tool: string,
+    private readonly rawArgs: unknown,
+  ) {}
+
+  get key(): string | undefined {
+    if (!this.keyed) {
+      this.value = keyOf(this.tool, this.rawArgs);
+      this.keyed = true;
+    }
+    return this.value;
+  }
+}
+
 export class RepairBudget {
   private readonly refused = new Map<string, Refused>();
   private spentOn: RepeatedRefusal | undefined;
 
-  /** A call's identity: its tool and canonical arguments (none for arguments nested too deep to key). */
-  keyOf(tool: string, rawArgs: unknown): string | undefined {
-    let args: unknown = rawArgs ?? {};
-    if (typeof rawArgs === "string") {
-      try {
-        args = rawArgs.trim() === "" ? {} : JSON.parse(rawArgs);
-      } catch {
-        return `${tool}\u0000${rawArgs}`;
-      }
-    }
-    if (args === null) args = {};
-    if (nestsDeeperThan(args)) return undefined;
-    return `${tool}\u0000${canonicalJson(args)}`;
-  }
-
   /** A repeat of a call refused on its arguments alone: its refusal, counted, without checking it again. */
-  repeat(key: string | undefined): Refusal | undefined {
+  repeat(call: BudgetCall): Refusal | undefined {
+    if (this.refused.size === 0) return undefined;
+    const key = call.key;
     const before = key === undefined ? undefined : this.refused.get(key);
     if (!before || !ON_ARGUMENTS_ALONE.has(before.stage)) return undefined;
     return this.count(before, before.refusals + 1);
   }
 
   /** How the contract layer answered a call: its refusal (counted when it repeats the last one of this call), or none when admitted. */
-  settle(key: string | undefined, refusal: Refusal | undefined): Refusal | undefined {
-    if (key === undefined) return refusal;
+  settle(call: BudgetCall, refusal: Refusal | undefined): Refusal | undefined {
     if (!refusal || !REFUSING_STAGES.has(refusal.stage)) {
-      this.refused.delete(key);
+      const key = this.refused.size === 0 ? undefined : call.key;
+      if (key !== undefined) this.refused.delete(key);
       return refusal;
     }
+    const key = call.key;
+    if (key === undefined) return refusal;
     const before = this.refused.get(key);
     const same = before !== undefined && before.spec.code === refusal.spec.code && before.spec.message === refusal.spec.message;
     const entry: Refused = { ...refusal, refusals: 1 };

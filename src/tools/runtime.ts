@@ -21,7 +21,7 @@ import { DEFAULT_BUDGET_CHARS } from "./compaction.js";
 import { type FailureSpec, failureEnvelope, successEnvelope } from "./envelope.js";
 import { TOOL_ERROR_CODES } from "../core/tool-error-codes.js";
 import { PendingTracker } from "./pending.js";
-import { type RepairBudget, type Refusal, repairBudgetFor } from "./repair-budget.js";
+import { BudgetCall, type RepairBudget, type Refusal, repairBudgetFor } from "./repair-budget.js";
 import type { RepeatedRefusal } from "../agent/loop-types.js";
 import { summarizeEnvelope } from "./summary.js";
 import type { AnthropicToolDef, OpenAIToolDef } from "./render.js";
@@ -183,8 +183,8 @@ interface Call {
 async function dispatchCall(rt: RunTools, name: string, rawArgs: unknown, dopts: { signal?: AbortSignal }): Promise<DispatchOutcome> {
   const started = rt.now();
   // 0. A repeat of a call refused on its arguments alone is refused again without checking it (./repair-budget.ts).
-  const key = rt.repairs?.keyOf(name, rawArgs);
-  const again = rt.repairs?.repeat(key);
+  const key = rt.repairs ? new BudgetCall(name, rawArgs) : undefined;
+  const again = key ? rt.repairs?.repeat(key) : undefined;
   if (again) return fail(rt, again.spec, again.stage, started, again.args);
   // 1-4. Unknown tool, parse, validation, unmasking, grounding, pending corrections.
   const a = admit(rt.admission, name, rawArgs);
@@ -194,7 +194,7 @@ async function dispatchCall(rt: RunTools, name: string, rawArgs: unknown, dopts:
   //    concurrent dispatches of one tool cannot overshoot the limit.
   const limited = limitRefusal(call);
   if (limited) return refusal(rt, key, limited, started);
-  rt.repairs?.settle(key, undefined);
+  if (key) rt.repairs?.settle(key, undefined);
   // 6. Handler.
   const ran = await runHandler(call, dopts.signal);
   if (ran.threw) {
@@ -205,8 +205,8 @@ async function dispatchCall(rt: RunTools, name: string, rawArgs: unknown, dopts:
 }
 
 /** A refused call's outcome, counted by the repair budget (a repeat's message says so). */
-function refusal(rt: RunTools, key: string | undefined, refused: Refusal, started: number): DispatchOutcome {
-  const r = rt.repairs ? (rt.repairs.settle(key, refused) ?? refused) : refused;
+function refusal(rt: RunTools, key: BudgetCall | undefined, refused: Refusal, started: number): DispatchOutcome {
+  const r = rt.repairs && key ? (rt.repairs.settle(key, refused) ?? refused) : refused;
   return fail(rt, r.spec, r.stage, started, r.args);
 }
 
