@@ -16,7 +16,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { Script } from "node:vm";
 
 const HEAD = "(function (exports, require, module, __filename, __dirname) {";
@@ -36,6 +36,17 @@ export function userCodeCacheDir(env = process.env) {
     return undefined; // a user with no home folder and no HOME (a bare uid in a container): no cache kept
   }
   return isAbsolute(home) ? join(home, ".cache", "tradewarden", "code-cache") : undefined;
+}
+
+/** The cache file's name for a bundle identity, on this Node and architecture. */
+function cacheName(id) {
+  return `${id}-${process.version}-${process.arch}.bin`;
+}
+
+/** Where the build keeps `bundle`'s code cache for this Node (beside the bundle); undefined without an identity. */
+export function buildCodeCacheFile(bundle) {
+  const id = readOrUndefined(`${bundle}.id`)?.toString("utf8").trim();
+  return id ? join(dirname(resolve(bundle)), "code-cache", cacheName(id)) : undefined;
 }
 
 function readOrUndefined(file) {
@@ -68,11 +79,10 @@ export function compileBundle(path, options = {}) {
   const bundle = resolve(path);
   // The build keeps the bundle ASCII (scripts/build.mjs), so Latin-1 reads the same text, and faster.
   const source = readFileSync(bundle, "latin1");
-  const id = readOrUndefined(`${bundle}.id`)?.toString("utf8").trim();
-  const name = id ? `${id}-${process.version}-${process.arch}.bin` : undefined;
+  const buildFile = buildCodeCacheFile(bundle);
   const userDir = options.userDir ?? userCodeCacheDir();
-  const userFile = name && userDir ? join(userDir, name) : undefined;
-  const candidates = name ? [userFile, join(dirname(bundle), "code-cache", name)].filter((f) => f !== undefined) : [];
+  const userFile = buildFile && userDir ? join(userDir, basename(buildFile)) : undefined;
+  const candidates = [userFile, buildFile].filter((f) => f !== undefined);
   let cachedFrom;
   let cachedData;
   for (const file of candidates) {

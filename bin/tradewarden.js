@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
-// tradewarden entry. Ink and chalk ignore NO_COLOR by themselves: translate it before any import.
+// tradewarden entry. Ink and chalk ignore NO_COLOR by themselves: translate it before the CLI loads.
 if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") process.env.FORCE_COLOR = "0";
 // A signal while the CLI is still loading (nothing has started yet) ends it with 130, not 143/129;
 // the CLI takes over as soon as it runs, adding its own handlers BEFORE it removes these (a signal

@@ -7,8 +7,8 @@
 // no compile cache for ES modules, so the CLI is CommonJS (scripts/commonjs-plugin.mjs makes Ink and
 // yoga-layout's top-level awaits synchronous). What must stay a package is external: quickjs-emscripten
 // loads its WebAssembly files by path, react-devtools-core is an optional import of Ink's that is never
-// installed, uplot is read as text (src/simulation/html.ts), and ajv's schema compiler is required only
-// by a process that compiles a schema (src/config/ajv-compiler.ts), and @tavily/core is required from
+// installed, uplot is read as text (src/simulation/html.ts), ajv's schema compiler is required only by
+// a process that compiles a schema (src/config/ajv-compiler.ts), and @tavily/core is required from
 // node_modules only when research uses Tavily (src/research/tavily.ts): it brings js-tiktoken's 5.5 MB
 // of token tables, which every command would otherwise read.
 import { execFileSync } from "node:child_process";
@@ -71,8 +71,8 @@ await build({
 // beside the bundle: they are not bundled, so a command reads only the groups it checks.
 cpSync("src/config/validators", "dist/validators", { recursive: true });
 
-// bin/load-cli.js reads the bundle as Latin-1, several times faster than UTF-8 for 10 MB: that is the
-// same text only while it is ASCII. esbuild escapes non-ASCII characters except in regular expression
+// bin/load-cli.js reads the bundle as Latin-1, several times faster than UTF-8 for megabytes: that is
+// the same text only while it is ASCII. esbuild escapes non-ASCII characters except in regular expression
 // literals: write those with \u escapes.
 const nonAscii = /[^\x00-\x7f]/.exec(readFileSync("dist/cli.cjs", "latin1"));
 if (nonAscii) throw new Error(`dist/cli.cjs is not ASCII (at ${nonAscii.index}): escape the character in its source`);

@@ -57,6 +57,7 @@ export const commonjsPlugin = {
       const binary = `${dirname(path)}/../binaries/yoga-wasm-base64-esm.js`;
       const found = YOGA_WASM.exec(readFileSync(binary, "utf8"));
       if (!found) throw new Error(`scripts/commonjs-plugin.mjs: ${binary} no longer holds its WebAssembly as base64: review the replacement`);
+      // The entry is replaced whole: only while it still awaits loadYoga() is it the entry this was written for.
       replaceOnce(readFileSync(path, "utf8"), "await loadYoga()", "", path);
       return { contents: yogaEntry(found[1]), loader: "js", resolveDir: dirname(path) };
     });

@@ -5,12 +5,12 @@
  * interrupted build), costs only the compile.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript beside the CLI's entry, with no declarations
-import { compileBundle, userCodeCacheDir } from "../../bin/load-cli.js";
+import { buildCodeCacheFile, compileBundle, userCodeCacheDir } from "../../bin/load-cli.js";
 
 type Compiled = { script: { runInThisContext(): (...args: unknown[]) => void }; cache: string | undefined; userFile: string | undefined };
 const userDirOf = userCodeCacheDir as (env: Record<string, string | undefined>) => string | undefined;
@@ -47,6 +47,7 @@ describe("the CLI's code cache", () => {
     const id = readFileSync("dist/cli.cjs.id", "utf8").trim();
     const { cache } = compile("dist/cli.cjs", { userDir });
     expect(cache).toBe(resolve(`dist/code-cache/${id}-${process.version}-${process.arch}.bin`));
+    expect((buildCodeCacheFile as (b: string) => string | undefined)("dist/cli.cjs")).toBe(cache);
   });
 
   it("a bundle with no cache runs, keeps its user's cache (theirs alone) as it exits, and the next process uses it", () => {
@@ -79,8 +80,9 @@ describe("the CLI's code cache", () => {
     const compiled = compile(bundle, { userDir });
     expect(compiled.cache).toBeUndefined();
     expect(compiled.userFile).toBeUndefined();
-    expect(loadInProcess(bundle, userDir).cache).toBeNull();
-    expect(existsSync(join(userDir, "undefined"))).toBe(false);
+    const before = readdirSync(userDir);
+    expect(loadInProcess(bundle, userDir)).toMatchObject({ cache: null, answer: 42 });
+    expect(readdirSync(userDir)).toEqual(before);
   });
 
   it("the user's cache folder: XDG_CACHE_HOME when it is an absolute path, else ~/.cache", () => {
