@@ -5,7 +5,8 @@
 // The pure dependencies (typebox, ajv, luxon, decimal.js, commander, ink, react...) are bundled in:
 // loading ~460 separate ES modules was most of every command's start-up (issue #26), and Node 20 keeps
 // no compile cache for ES modules, so the CLI is CommonJS (scripts/commonjs-plugin.mjs makes Ink and
-// yoga-layout's top-level awaits synchronous). What must stay a package is external: quickjs-emscripten
+// yoga-layout's top-level awaits synchronous, and bundles the generated validators' groups, each
+// initialised on its first use, so their compiled code is cached too). What must stay a package is external: quickjs-emscripten
 // loads its WebAssembly files by path, react-devtools-core is an optional import of Ink's that is never
 // installed, uplot is read as text (src/simulation/html.ts), ajv's schema compiler is required only by
 // a process that compiles a schema (src/config/ajv-compiler.ts), and @tavily/core is required from
@@ -13,7 +14,7 @@
 // of token tables, which every command would otherwise read.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -66,10 +67,6 @@ await build({
   // Bundled CommonJS packages call require() (node's own modules among them): give the module one.
   banner: { js: 'import { createRequire as __twCreateRequire } from "node:module";\nconst require = __twCreateRequire(import.meta.url);' },
 });
-
-// The validators' groups are required by path on first use (src/config/validators.generated.js), from
-// beside the bundle: they are not bundled, so a command reads only the groups it checks.
-cpSync("src/config/validators", "dist/validators", { recursive: true });
 
 // bin/load-cli.js reads the bundle as Latin-1, several times faster than UTF-8 for megabytes: that is
 // the same text only while it is ASCII. esbuild escapes non-ASCII characters except in regular expression

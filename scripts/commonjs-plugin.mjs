@@ -8,8 +8,9 @@
 //   module is given Emscripten's `instantiateWasm` hook, which instantiates it synchronously, so the
 //   layout engine is whole when `yoga-layout` finishes loading, as it was after the await. The bytes are
 //   moved out of the Emscripten module's text into one string, so the bundle holds them once.
+// It also puts the generated validators' groups into the bundle (see bundledValidators below).
 // Each replacement must find the text it replaces: a dependency update that changes it fails the build.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 const YOGA_WASM = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
@@ -39,9 +40,26 @@ export * from "./generated/YGEnums.js";
 `;
 }
 
+/**
+ * The generated validators' module with each group required by a literal path, so the group is in the
+ * bundle (each initialised on first use, as before) and its compiled code in the code cache; the
+ * generated text requires its groups by a computed path, which keeps them out of an ES-module bundle.
+ */
+function bundledValidators(path) {
+  const text = readFileSync(path, "utf8");
+  const dir = `${dirname(path)}/validators`;
+  const groups = readdirSync(dir)
+    .filter((f) => f.endsWith(".generated.cjs"))
+    .map((f) => `  ${JSON.stringify(f.replace(".generated.cjs", ""))}: () => require(${JSON.stringify(`./validators/${f}`)}),`);
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated module's own text, found as it is written
+  const computed = "requireGroup(`./validators/${name}.generated.cjs`)";
+  return `${replaceOnce(text, computed, "__twValidatorGroups[name]()", path)}\nconst __twValidatorGroups = {\n${groups.join("\n")}\n};\n`;
+}
+
 export const commonjsPlugin = {
   name: "tradewarden-commonjs",
   setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]config[\\/]validators\.generated\.js$/ }, ({ path }) => ({ contents: bundledValidators(path), loader: "js" }));
     build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, ({ path }) => {
       let text = readFileSync(path, "utf8");
       text = replaceOnce(

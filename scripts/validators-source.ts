@@ -105,7 +105,7 @@ function configDefaults(): unknown {
   return doc;
 }
 
-/** Where each group's code is written, relative to src/config (and copied beside the bundle, dist/validators/, by scripts/build.mjs). */
+/** Where each group's code is written, relative to src/config (and bundled into the CLI by scripts/commonjs-plugin.mjs). */
 export const GROUP_DIR = "validators";
 
 /**
@@ -134,8 +134,9 @@ export function validatorGroupFiles(): Record<string, string> {
 
 /**
  * A validator that requires its group on its first call and answers as the group's own: the result,
- * and the errors on itself as ajv's `validate.errors`. (`requireGroup`, not `require`: the bundler
- * must leave the group files out of the bundle.)
+ * and the errors on itself as ajv's `validate.errors`. (`requireGroup`, not `require`: an ES-module
+ * bundle leaves the group files out; the CLI's CommonJS bundle puts them in by literal paths,
+ * scripts/commonjs-plugin.mjs, each still initialised on first use.)
  */
 const LAZY = `const requireGroup = createRequire(import.meta.url);
 const group = (name) => {
