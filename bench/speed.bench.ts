@@ -136,7 +136,7 @@ const show = (r: Row, v: number | undefined) =>
   v === undefined || Number.isNaN(v)
     ? "—"
     : r.unit === "s"
-      ? `${(v / 1000).toFixed(v >= 100_000 ? 0 : 2)} s`
+      ? `${(v / 1000).toFixed(v >= 10_000 ? 0 : 2)} s`
       : r.unit === "ms"
         ? `${v.toFixed(1)} ms`
         : String(v);
