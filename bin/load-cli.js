@@ -11,9 +11,10 @@
  * A cache is named for the bundle's content (dist/cli.cjs.id, its hash written by the build), Node's
  * version and the architecture, so a rebuilt bundle never meets a cache of another; V8 checks the rest
  * (its own version and flags) and rejects a cache that does not fit, which then costs only the compile.
- * A process that used no cache writes one into the user's folder as it exits (whole or not at all).
+ * A process that used no cache writes one into the user's folder as it exits (whole or not at all),
+ * and the folder keeps the most recent few.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
@@ -67,6 +68,19 @@ export function writeCodeCache(script, file, owner) {
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, script.createCachedData(), { mode: owner ? 0o600 : 0o644 });
   renameSync(temp, file);
+  if (owner) pruneUserCaches(dirname(file));
+}
+
+/** The user's caches kept: the most recently written (each rebuild of a bundle whose Node does not fit the build's cache adds one). */
+export const USER_CACHES_KEPT = 8;
+
+/** Removes the user's caches past the `USER_CACHES_KEPT` most recently written (another install's may be among those kept). */
+function pruneUserCaches(dir) {
+  const caches = readdirSync(dir)
+    .filter((name) => name.endsWith(".bin"))
+    .map((name) => ({ path: join(dir, name), at: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const old of caches.slice(USER_CACHES_KEPT)) rmSync(old.path, { force: true });
 }
 
 /**

@@ -5,12 +5,12 @@
  * interrupted build), costs only the compile.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript beside the CLI's entry, with no declarations
-import { buildCodeCacheFile, compileBundle, userCodeCacheDir } from "../../bin/load-cli.js";
+import { buildCodeCacheFile, compileBundle, USER_CACHES_KEPT, userCodeCacheDir } from "../../bin/load-cli.js";
 
 type Compiled = { script: { runInThisContext(): (...args: unknown[]) => void }; cache: string | undefined; userFile: string | undefined };
 const userDirOf = userCodeCacheDir as (env: Record<string, string | undefined>) => string | undefined;
@@ -59,6 +59,21 @@ describe("the CLI's code cache", () => {
     expect(statSync(userDir).mode & 0o777).toBe(0o700);
     const second = loadInProcess(bundle, userDir);
     expect(second).toEqual({ cache: kept, answer: 42, where: bundle, fs: "function" });
+  });
+
+  it("the user's folder keeps the most recently written caches: a new one removes the oldest past the limit", () => {
+    const { bundle, userDir } = fixture();
+    mkdirSync(userDir, { recursive: true, mode: 0o700 });
+    const old = Array.from({ length: USER_CACHES_KEPT as number }, (_, i) => join(userDir, `other${i}-${process.version}-${process.arch}.bin`));
+    old.forEach((f, i) => {
+      writeFileSync(f, "x");
+      utimesSync(f, 1_000_000 + i, 1_000_000 + i); // other0 the oldest
+    });
+    loadInProcess(bundle, userDir);
+    const kept = readdirSync(userDir).sort();
+    expect(kept).toHaveLength(USER_CACHES_KEPT as number);
+    expect(kept).toContain(`fixture0001-${process.version}-${process.arch}.bin`);
+    expect(kept).not.toContain(`other0-${process.version}-${process.arch}.bin`);
   });
 
   it("a cache that does not fit is rejected: the bundle compiles and runs as without one", () => {
