@@ -35,7 +35,9 @@ function baseBuild(): string | undefined {
     const sha = execFileSync("git", ["rev-parse", BASE_REF], { cwd: ROOT, encoding: "utf8" }).trim();
     const dir = join(tmpdir(), `tw-bench-base-${sha.slice(0, 12)}`);
     // Reused while whole: its node_modules link may name a checkout since removed (another worktree's).
-    if (existsSync(join(dir, "dist", "cli.js")) && existsSync(join(dir, "node_modules"))) return dir;
+    // (dist/cli.js before the CLI became one CommonJS bundle, dist/cli.cjs since.)
+    const built = existsSync(join(dir, "dist", "cli.js")) || existsSync(join(dir, "dist", "cli.cjs"));
+    if (built && existsSync(join(dir, "node_modules"))) return dir;
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const tar = execFileSync("git", ["archive", sha, "bin", "scripts", "src", "data", "package.json", "tsconfig.json"], { cwd: ROOT, maxBuffer: 1 << 30 });
