@@ -8,9 +8,10 @@
  * - the user's cache folder (`$XDG_CACHE_HOME/tradewarden/code-cache`, else `~/.cache/...`), written
  *   by an earlier process of this user whose Node did not fit the build's cache;
  * - `dist/code-cache/`, written by the build (scripts/build.mjs runs a `run --yes` to make it).
- * A cache is named for the bundle's content (dist/cli.cjs.id, its hash written by the build), Node's
- * version and the architecture, so a rebuilt bundle never meets a cache of another; V8 checks the rest
- * (its own version and flags) and rejects a cache that does not fit, which then costs only the compile.
+ * A cache is named for the bundle's content (dist/cli.cjs.id, its hash written by the build) and V8's
+ * version tag (its version, flags and the CPU's features), so a rebuilt bundle never meets a cache of
+ * another and each set of flags finds its own; V8 checks them again and rejects a cache that does not
+ * fit, which then costs only the compile.
  * A process that used no cache writes one into the user's folder as it exits (whole or not at all),
  * and the folder keeps the most recent few.
  */
@@ -18,6 +19,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { cachedDataVersionTag } from "node:v8";
 import { Script } from "node:vm";
 
 const HEAD = "(function (exports, require, module, __filename, __dirname) {";
@@ -39,15 +41,19 @@ export function userCodeCacheDir(env = process.env) {
   return isAbsolute(home) ? join(home, ".cache", "tradewarden", "code-cache") : undefined;
 }
 
-/** The cache file's name for a bundle identity, on this Node and architecture. */
-function cacheName(id) {
-  return `${id}-${process.version}-${process.arch}.bin`;
+/**
+ * The cache file's name for a bundle identity in this process: V8's version tag (its version, its
+ * flags and the CPU's features: what a cache must match) names it, so processes started with other
+ * flags keep caches of their own beside each other instead of overwriting one.
+ */
+export function cacheFileName(id) {
+  return `${id}-${process.version}-${cachedDataVersionTag().toString(16)}.bin`;
 }
 
 /** Where the build keeps `bundle`'s code cache for this Node (beside the bundle); undefined without an identity. */
 export function buildCodeCacheFile(bundle) {
   const id = readOrUndefined(`${bundle}.id`)?.toString("utf8").trim();
-  return id ? join(dirname(resolve(bundle)), "code-cache", cacheName(id)) : undefined;
+  return id ? join(dirname(resolve(bundle)), "code-cache", cacheFileName(id)) : undefined;
 }
 
 function readOrUndefined(file) {
@@ -119,8 +125,15 @@ export function compileBundle(path, options = {}) {
 export function loadBundle(path, options = {}) {
   const { script, bundle, cache, userFile } = compileBundle(path, options);
   const writeTo = options.writeTo ?? (cache === undefined ? userFile : undefined);
+  const tag = cachedDataVersionTag();
   if (writeTo)
     process.once("exit", () => {
+      // A process that changed V8's flags as it ran (a simulation bounds heap growth) would write a
+      // cache no process started as it was can use, under that process's name: keep none.
+      if (cachedDataVersionTag() !== tag) {
+        if (options.writeTo) throw new Error("V8's flags changed during the run: its code cache would fit no fresh process");
+        return;
+      }
       try {
         writeCodeCache(script, writeTo, !options.writeTo);
       } catch (e) {

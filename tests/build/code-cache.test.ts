@@ -5,14 +5,15 @@
  * interrupted build), costs only the compile.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript beside the CLI's entry, with no declarations
-import { buildCodeCacheFile, compileBundle, USER_CACHES_KEPT, userCodeCacheDir } from "../../bin/load-cli.js";
+import { buildCodeCacheFile, cacheFileName, compileBundle, USER_CACHES_KEPT, userCodeCacheDir } from "../../bin/load-cli.js";
 
 type Compiled = { script: { runInThisContext(): (...args: unknown[]) => void }; cache: string | undefined; userFile: string | undefined };
+const nameOf = cacheFileName as (id: string) => string;
 const userDirOf = userCodeCacheDir as (env: Record<string, string | undefined>) => string | undefined;
 const compile = compileBundle as (path: string, options?: { userDir?: string }) => Compiled;
 
@@ -33,10 +34,11 @@ function fixture(): { bundle: string; userDir: string } {
 }
 
 /** One node process that loads `bundle` as bin/tradewarden.js loads the CLI; answers what it saw. */
-function loadInProcess(bundle: string, userDir: string): { cache: string | null; answer: number; where: string; fs: string } {
+function loadInProcess(bundle: string, userDir: string, then = ""): { cache: string | null; answer: number; where: string; fs: string } {
   const code = `import { loadBundle } from ${JSON.stringify(LOADER)};
 const { exports, cache } = loadBundle(${JSON.stringify(bundle)}, { userDir: ${JSON.stringify(userDir)} });
-process.stdout.write(JSON.stringify({ cache: cache ?? null, answer: exports.answer(), where: exports.where(), fs: exports.fs }));`;
+process.stdout.write(JSON.stringify({ cache: cache ?? null, answer: exports.answer(), where: exports.where(), fs: exports.fs }));
+${then}`;
   return JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" }));
 }
 
@@ -46,7 +48,7 @@ describe("the CLI's code cache", () => {
     dirs.push(userDir);
     const id = readFileSync("dist/cli.cjs.id", "utf8").trim();
     const { cache } = compile("dist/cli.cjs", { userDir });
-    expect(cache).toBe(resolve(`dist/code-cache/${id}-${process.version}-${process.arch}.bin`));
+    expect(cache).toBe(resolve(`dist/code-cache/${nameOf(id)}`));
     expect((buildCodeCacheFile as (b: string) => string | undefined)("dist/cli.cjs")).toBe(cache);
   });
 
@@ -54,7 +56,7 @@ describe("the CLI's code cache", () => {
     const { bundle, userDir } = fixture();
     const first = loadInProcess(bundle, userDir);
     expect(first).toEqual({ cache: null, answer: 42, where: bundle, fs: "function" });
-    const kept = join(userDir, `fixture0001-${process.version}-${process.arch}.bin`);
+    const kept = join(userDir, nameOf("fixture0001"));
     expect(statSync(kept).mode & 0o777).toBe(0o600);
     expect(statSync(userDir).mode & 0o777).toBe(0o700);
     const second = loadInProcess(bundle, userDir);
@@ -64,7 +66,7 @@ describe("the CLI's code cache", () => {
   it("the user's folder keeps the most recently written caches: a new one removes the oldest past the limit", () => {
     const { bundle, userDir } = fixture();
     mkdirSync(userDir, { recursive: true, mode: 0o700 });
-    const old = Array.from({ length: USER_CACHES_KEPT as number }, (_, i) => join(userDir, `other${i}-${process.version}-${process.arch}.bin`));
+    const old = Array.from({ length: USER_CACHES_KEPT as number }, (_, i) => join(userDir, nameOf(`other${i}`)));
     old.forEach((f, i) => {
       writeFileSync(f, "x");
       utimesSync(f, 1_000_000 + i, 1_000_000 + i); // other0 the oldest
@@ -72,14 +74,24 @@ describe("the CLI's code cache", () => {
     loadInProcess(bundle, userDir);
     const kept = readdirSync(userDir).sort();
     expect(kept).toHaveLength(USER_CACHES_KEPT as number);
-    expect(kept).toContain(`fixture0001-${process.version}-${process.arch}.bin`);
-    expect(kept).not.toContain(`other0-${process.version}-${process.arch}.bin`);
+    expect(kept).toContain(nameOf("fixture0001"));
+    expect(kept).not.toContain(nameOf("other0"));
+  });
+
+  it("a process that changes V8's flags as it runs (a simulation bounds heap growth) keeps no cache: it would fit no fresh process", () => {
+    const { bundle, userDir } = fixture();
+    const changed = 'import("node:v8").then((v8) => v8.setFlagsFromString("--heap-growing-percent=25"));';
+    expect(loadInProcess(bundle, userDir, changed).cache).toBeNull();
+    expect(existsSync(userDir) ? readdirSync(userDir) : []).toEqual([]);
+    // A process as it started keeps one, and the next uses it.
+    loadInProcess(bundle, userDir);
+    expect(loadInProcess(bundle, userDir).cache).toBe(join(userDir, nameOf("fixture0001")));
   });
 
   it("a cache that does not fit is rejected: the bundle compiles and runs as without one", () => {
     const { bundle, userDir } = fixture();
     loadInProcess(bundle, userDir);
-    const kept = join(userDir, `fixture0001-${process.version}-${process.arch}.bin`);
+    const kept = join(userDir, nameOf("fixture0001"));
     writeFileSync(kept, Buffer.alloc(statSync(kept).size, 7));
     const compiled = compile(bundle, { userDir });
     expect(compiled.cache).toBeUndefined();
