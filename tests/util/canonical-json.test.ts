@@ -11,7 +11,9 @@ function sortedKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortedKeys);
   if (v === null || typeof v !== "object") return v;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v).sort()) out[k] = sortedKeys((v as Record<string, unknown>)[k]);
+  // defineProperty, not assignment: a "__proto__" key stays an own member, as JSON.parse makes it.
+  for (const k of Object.keys(v).sort())
+    Object.defineProperty(out, k, { value: sortedKeys((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -45,5 +47,6 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ z: { y: 1, x: 2 }, a: "q" })).toBe(canonicalJson({ a: "q", z: { x: 2, y: 1 } }));
     expect(canonicalJson(Number.NaN)).toBe("null");
     expect(canonicalJson({ a: 1, "10": 2, "": 3, "9": 4 })).toBe('{"":3,"10":2,"9":4,"a":1}');
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"z":0,"y":"\\""}}'))).toBe('{"__proto__":{"y":"\\"","z":0},"b":1}');
   });
 });
