@@ -4,6 +4,7 @@
  *
  * - `run --yes` on a fresh home, process start to exit (goal ≤ 0.35 s), the same on a home with one
  *   earlier run (its journal and simulated broker opened and checked), and `--version`;
+ * - `run` on a pseudo-terminal (the console, the README's main job): its first frame and the approval screen;
  * - one simulated day with the scripted model (goal ≤ 4 ms): the simulation loop's own time per day
  *   (simulation.json's elapsed_ms / days) of a 40-day simulation;
  * - the test suite's wall time (goal ≤ 150 s) and the CLI processes it starts (goal ≤ 60): recorded by
@@ -18,6 +19,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import * as pty from "node-pty";
 import { afterAll, bench, describe } from "vitest";
 import { userEnv } from "./user-env.js";
 
@@ -96,6 +98,61 @@ function simulatedDay(root: string): Sample {
   }
 }
 
+/** What a person sees of a supervised run's start: the first frame, and the approval screen. */
+interface ConsoleStart {
+  firstFrameMs: number;
+  approvalMs: number;
+}
+
+const APPROVAL = "Approve orders?";
+// Escape sequences stripped, so the screen's text can be searched (as tests/pty/helpers.ts does).
+const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\u001b[()][0-9A-Za-z]|\u001b[=>]/g, "");
+
+/** `run` on a fresh home in a 120×40 pseudo-terminal (the README's main job), killed at the approval screen. */
+function consoleStart(root: string): Promise<ConsoleStart> {
+  const home = mkdtempSync(join(tmpdir(), "tw-bench-console-"));
+  const { CI: _, ...terminal } = env;
+  return new Promise<ConsoleStart>((resolve, reject) => {
+    const t0 = performance.now();
+    const term = pty.spawn(process.execPath, [join(root, "bin", "tradewarden.js"), "--home", home, "run"], {
+      cols: 120,
+      rows: 40,
+      cwd: root,
+      env: { ...terminal, TERM: "xterm-256color" },
+    });
+    let screen = "";
+    let firstFrameMs = Number.NaN;
+    const timer = setTimeout(() => finish(new Error(`no approval screen in 30 s: ${plain(screen).slice(-300)}`)), 30_000);
+    const finish = (e?: Error, approvalMs = Number.NaN) => {
+      clearTimeout(timer);
+      term.kill("SIGKILL");
+      rmSync(home, { recursive: true, force: true });
+      if (e) reject(e);
+      else resolve({ firstFrameMs, approvalMs });
+    };
+    term.onData((d) => {
+      if (Number.isNaN(firstFrameMs)) firstFrameMs = performance.now() - t0;
+      screen += d;
+      if (plain(screen).includes(APPROVAL)) finish(undefined, performance.now() - t0);
+    });
+  });
+}
+
+/** Alternates the two builds' consoles `rounds` times; the medians of each figure. */
+async function abConsole(base: string | undefined, rounds: number): Promise<{ now: ConsoleStart; before: ConsoleStart | undefined }> {
+  const now: ConsoleStart[] = [];
+  const before: ConsoleStart[] = [];
+  for (let i = 0; i < rounds; i++) {
+    if (base) before.push(await consoleStart(base));
+    now.push(await consoleStart(ROOT));
+  }
+  const med = (xs: ConsoleStart[]): ConsoleStart => ({
+    firstFrameMs: median(xs.map((x) => x.firstFrameMs)),
+    approvalMs: median(xs.map((x) => x.approvalMs)),
+  });
+  return { now: med(now), before: base ? med(before) : undefined };
+}
+
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -158,9 +215,9 @@ afterAll(() => {
 describe("issue 26: start-up, a simulated day, the suite's processes (A/B with the build before)", () => {
   bench(
     "all figures",
-    () => {
+    async () => {
       try {
-        measureAll();
+        await measureAll();
       } catch (e) {
         console.log(`speed bench failed: ${(e as Error).stack ?? String(e)}`);
         throw e;
@@ -170,7 +227,7 @@ describe("issue 26: start-up, a simulated day, the suite's processes (A/B with t
   );
 });
 
-function measureAll(): void {
+async function measureAll(): Promise<void> {
   // vitest's bench runner may call a case more than once: the figures are measured once.
   if (rows.length > 0) return;
   const base = baseBuild();
@@ -210,6 +267,15 @@ function measureAll(): void {
   }
   const version = ab(base, (root) => once(root, ["--version"]), ROUNDS);
   rows.push({ figure: "`--version`, start → exit", now: version.now.wallMs, before: version.before?.wallMs, goal: undefined, unit: "s" });
+  const shown = await abConsole(base, ROUNDS);
+  rows.push({
+    figure: "`run` on a terminal (the console): first frame",
+    now: shown.now.firstFrameMs,
+    before: shown.before?.firstFrameMs,
+    goal: undefined,
+    unit: "s",
+  });
+  rows.push({ figure: "`run` on a terminal: the approval screen", now: shown.now.approvalMs, before: shown.before?.approvalMs, goal: undefined, unit: "s" });
   // Three rounds: one 40-day simulation is a single noisy sample (its first days are mostly compilation).
   const day = ab(base, simulatedDay, 3);
   rows.push({ figure: "one simulated day (scripted model, loop time)", now: day.now.wallMs, before: day.before?.wallMs, goal: 4, unit: "ms" });
