@@ -1,7 +1,7 @@
 /**
  * Loads the CLI bundle (dist/cli.cjs, one CommonJS file) as Node would require it, but through V8's
- * code cache: a process that finds a cache made for this very bundle, by this Node on this machine's
- * architecture, skips parsing and compiling the functions the cache holds (most of start-up's
+ * code cache: a process that finds a cache made for this very bundle, by this V8 with these flags on
+ * this CPU, skips parsing and compiling the functions the cache holds (most of start-up's
  * compiling, issue #26). Node 20 has no compile cache for ES modules; that is why the bundle is CommonJS.
  *
  * Where a cache is read from, first found first:
@@ -15,7 +15,7 @@
  * A process that used no cache writes one into the user's folder as it exits (whole or not at all),
  * and the folder keeps the most recent few.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
@@ -65,6 +65,24 @@ function readOrUndefined(file) {
 }
 
 /**
+ * A cache from the user's folder, only when it is this user's own and nobody else may write it
+ * (compiled code runs as the user: one planted by another user is never read).
+ */
+function readOwnCache(file) {
+  let fd;
+  try {
+    fd = openSync(file, "r");
+    const st = fstatSync(fd);
+    const own = typeof process.getuid !== "function" || st.uid === process.getuid();
+    return own && (st.mode & 0o022) === 0 ? readFileSync(fd) : undefined;
+  } catch {
+    return undefined; // no cache there (or unreadable): the bundle compiles without one
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
  * Writes `script`'s code cache to `file` through a temporary file and a rename: a reader finds the old
  * file or the new one. A user's cache (`owner`) is theirs alone: compiled code is code, nobody else
  * may plant one there.
@@ -106,7 +124,7 @@ export function compileBundle(path, options = {}) {
   let cachedFrom;
   let cachedData;
   for (const file of candidates) {
-    cachedData = readOrUndefined(file);
+    cachedData = file === userFile ? readOwnCache(file) : readOrUndefined(file);
     if (cachedData) {
       cachedFrom = file;
       break;

@@ -5,7 +5,7 @@
  * interrupted build), costs only the compile.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -86,6 +86,17 @@ describe("the CLI's code cache", () => {
     // A process as it started keeps one, and the next uses it.
     loadInProcess(bundle, userDir);
     expect(loadInProcess(bundle, userDir).cache).toBe(join(userDir, nameOf("fixture0001")));
+  });
+
+  it("a user's cache that others may write is never read (compiled code runs as the user)", () => {
+    const { bundle, userDir } = fixture();
+    loadInProcess(bundle, userDir);
+    const kept = join(userDir, nameOf("fixture0001"));
+    expect(compile(bundle, { userDir }).cache).toBe(kept);
+    chmodSync(kept, 0o666);
+    expect(compile(bundle, { userDir }).cache).toBeUndefined();
+    chmodSync(kept, 0o600);
+    expect(compile(bundle, { userDir }).cache).toBe(kept);
   });
 
   it("a cache that does not fit is rejected: the bundle compiles and runs as without one", () => {
