@@ -16,6 +16,7 @@ import { countBefore, parseBarBytes } from "./bars.js";
 import { TradingCalendar } from "./calendar.js";
 import { type PreparedSeries, readPreparedBars } from "./prepared-bars.js";
 import { asciiSymbol, weekendOf } from "./import.js";
+import type { SeriesMemo } from "./series-memo.js";
 
 export interface SymbolSeries {
   symbol: string;
@@ -140,6 +141,26 @@ export class MarketView implements PriceSource {
     const n = countBeforeIn(s, this.tradingDay);
     const from = limit === undefined ? 0 : Math.max(0, n - limit);
     return sliceOf(s, from, n);
+  }
+
+  /**
+   * `memo`'s value of the symbol's bars strictly before the trading day: never of a bar on or after
+   * it. Undefined for a symbol the market has no series of.
+   */
+  memoised<T>(memo: SeriesMemo<T>, symbol: string): T | undefined {
+    return this.memoisedBack(memo, symbol, 1)?.[0];
+  }
+
+  /**
+   * `memo`'s values of the symbol's bars strictly before the trading day and before each of the last
+   * `points − 1` of them (oldest first; none before the first bar): never of a bar on or after the
+   * trading day. Undefined for a symbol the market has no series of.
+   */
+  memoisedBack<T>(memo: SeriesMemo<T>, symbol: string, points: number): T[] | undefined {
+    const s = this.market.seriesOf(symbol);
+    if (!s) return undefined;
+    const count = countBeforeIn(s, this.tradingDay);
+    return memo.valuesTo(s, count, Math.min(points, count + 1), (from, to) => sliceOf(s, from, to));
   }
 
   /** The last bar strictly before the trading day. */
