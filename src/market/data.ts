@@ -125,6 +125,8 @@ export class MarketData {
 /** A point-in-time view: only bars strictly before the trading day. Also the run's PriceSource. */
 export class MarketView implements PriceSource {
   private readonly currencies: Map<string, string>;
+  /** Each series' count of bars before the trading day, searched once per view (a day's tools ask ~50 times). */
+  private readonly counts = new Map<SymbolSeries, number>();
 
   constructor(
     private readonly market: MarketData,
@@ -134,11 +136,20 @@ export class MarketView implements PriceSource {
     this.currencies = new Map((opts.universe ?? []).map((i) => [i.symbol.toUpperCase(), i.currency.toUpperCase()]));
   }
 
+  private countOf(s: SymbolSeries): number {
+    let n = this.counts.get(s);
+    if (n === undefined) {
+      n = countBeforeIn(s, this.tradingDay);
+      this.counts.set(s, n);
+    }
+    return n;
+  }
+
   /** Bars strictly before the trading day (at most the last `limit` of them). */
   history(symbol: string, limit?: number): readonly Bar[] {
     const s = this.market.seriesOf(symbol);
     if (!s) return [];
-    const n = countBeforeIn(s, this.tradingDay);
+    const n = this.countOf(s);
     const from = limit === undefined ? 0 : Math.max(0, n - limit);
     return sliceOf(s, from, n);
   }
@@ -159,7 +170,7 @@ export class MarketView implements PriceSource {
   memoisedBack<T>(memo: SeriesMemo<T>, symbol: string, points: number): T[] | undefined {
     const s = this.market.seriesOf(symbol);
     if (!s) return undefined;
-    const count = countBeforeIn(s, this.tradingDay);
+    const count = this.countOf(s);
     return memo.valuesTo(s, count, Math.min(points, count + 1), (from, to) => sliceOf(s, from, to));
   }
 
@@ -167,7 +178,7 @@ export class MarketView implements PriceSource {
   lastBar(symbol: string): Bar | undefined {
     const s = this.market.seriesOf(symbol);
     if (!s) return undefined;
-    const n = countBeforeIn(s, this.tradingDay);
+    const n = this.countOf(s);
     return n > 0 ? sliceOf(s, n - 1, n)[0] : undefined;
   }
 
