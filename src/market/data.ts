@@ -16,6 +16,7 @@ import { countBefore, parseBarBytes } from "./bars.js";
 import { TradingCalendar } from "./calendar.js";
 import { type PreparedSeries, readPreparedBars } from "./prepared-bars.js";
 import { asciiSymbol, weekendOf } from "./import.js";
+import type { SeriesMemo } from "./series-memo.js";
 
 export interface SymbolSeries {
   symbol: string;
@@ -124,6 +125,8 @@ export class MarketData {
 /** A point-in-time view: only bars strictly before the trading day. Also the run's PriceSource. */
 export class MarketView implements PriceSource {
   private readonly currencies: Map<string, string>;
+  /** Each series' count of bars before the trading day, searched once per view (a day's tools ask ~50 times). */
+  private readonly counts = new Map<SymbolSeries, number>();
 
   constructor(
     private readonly market: MarketData,
@@ -133,20 +136,49 @@ export class MarketView implements PriceSource {
     this.currencies = new Map((opts.universe ?? []).map((i) => [i.symbol.toUpperCase(), i.currency.toUpperCase()]));
   }
 
+  private countOf(s: SymbolSeries): number {
+    let n = this.counts.get(s);
+    if (n === undefined) {
+      n = countBeforeIn(s, this.tradingDay);
+      this.counts.set(s, n);
+    }
+    return n;
+  }
+
   /** Bars strictly before the trading day (at most the last `limit` of them). */
   history(symbol: string, limit?: number): readonly Bar[] {
     const s = this.market.seriesOf(symbol);
     if (!s) return [];
-    const n = countBeforeIn(s, this.tradingDay);
+    const n = this.countOf(s);
     const from = limit === undefined ? 0 : Math.max(0, n - limit);
     return sliceOf(s, from, n);
+  }
+
+  /**
+   * `memo`'s value of the symbol's bars strictly before the trading day: never of a bar on or after
+   * it. Undefined for a symbol the market has no series of.
+   */
+  memoised<T>(memo: SeriesMemo<T>, symbol: string): T | undefined {
+    return this.memoisedBack(memo, symbol, 1)?.[0];
+  }
+
+  /**
+   * `memo`'s values of the symbol's bars strictly before the trading day and before each of the last
+   * `points − 1` of them (oldest first; none before the first bar): never of a bar on or after the
+   * trading day. Undefined for a symbol the market has no series of.
+   */
+  memoisedBack<T>(memo: SeriesMemo<T>, symbol: string, points: number): T[] | undefined {
+    const s = this.market.seriesOf(symbol);
+    if (!s) return undefined;
+    const count = this.countOf(s);
+    return memo.valuesTo(s, count, Math.min(points, count + 1), (from, to) => sliceOf(s, from, to));
   }
 
   /** The last bar strictly before the trading day. */
   lastBar(symbol: string): Bar | undefined {
     const s = this.market.seriesOf(symbol);
     if (!s) return undefined;
-    const n = countBeforeIn(s, this.tradingDay);
+    const n = this.countOf(s);
     return n > 0 ? sliceOf(s, n - 1, n)[0] : undefined;
   }
 

@@ -6,23 +6,20 @@
  * (daily returns averaged over the members with a bar on both days, chained from 100).
  */
 import type { Bar, Instrument } from "../core/domain.js";
-import { computeFeatures, type FeatureRow } from "./screen.js";
+import type { MarketView } from "./data.js";
+import { VOL_20D, type VolsOf } from "./realised-vol.js";
+import { computeFeatures, type FeatureRow, SCREEN_LOOKBACK_BARS } from "./screen.js";
+import { SeriesMemo } from "./series-memo.js";
 
 /** The bars the longest statistic needs: the 1-year median of the 20-day volatility (252 + 20 + 1), with room. */
-export const MARKET_LOOKBACK_BARS = 300;
+const MARKET_LOOKBACK_BARS = 300;
 const INDEX_SECTOR = "Index";
 
-/** Bars of one symbol strictly before the trading day, the last `limit` of them (a MarketView's `history`). */
-export type HistoryOf = (symbol: string, limit: number) => readonly Bar[];
+/** What a snapshot reads: a point-in-time view's bars (strictly before its trading day) and its memos of them. */
+export type SnapshotSource = Pick<MarketView, "history" | "memoised" | "memoisedBack">;
 
-/** The screening features of a symbol's bars (computeFeatures, or a run's memo of it: run/run-features.ts). */
-export type FeaturesOf = (symbol: string, bars: readonly Bar[]) => FeatureRow;
-const computeOf: FeaturesOf = (_symbol, bars) => computeFeatures(bars);
-
-export interface InstrumentStats {
-  symbol: string;
-  name: string;
-  sector: string;
+/** What an instrument's statistics take from its bars alone. */
+interface SeriesStats {
   as_of: string;
   last_close: number;
   features: FeatureRow;
@@ -33,6 +30,12 @@ export interface InstrumentStats {
   new_low_52w: boolean | null;
 }
 
+export interface InstrumentStats extends SeriesStats {
+  symbol: string;
+  name: string;
+  sector: string;
+}
+
 interface MarketIndex {
   /** The index instrument's symbol; null for the equal-weight index. */
   symbol: string | null;
@@ -41,6 +44,8 @@ interface MarketIndex {
   bars: readonly Bar[];
   /** The index's screening features (its trend: returns, SMA distances), computed once with the members'. */
   features: FeatureRow;
+  /** The instrument's 20-day volatilities, memoised (the equal-weight index's are computed from its bars). */
+  volsOf?: VolsOf;
 }
 
 export interface MarketSnapshot {
@@ -55,8 +60,8 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 const sectorOf = (i: Pick<Instrument, "sector">) => i.sector ?? "Unclassified";
 const isIndex = (i: Pick<Instrument, "sector">) => sectorOf(i).toLowerCase() === INDEX_SECTOR.toLowerCase();
 
-/** Statistics of one instrument from its bars (oldest first); null without a bar. */
-function instrumentStats(inst: Instrument, bars: readonly Bar[], featuresOf: FeaturesOf): InstrumentStats | null {
+/** Statistics of bars (oldest first; the last 253 are read); null without a bar. */
+function seriesStats(bars: readonly Bar[]): SeriesStats | null {
   const n = bars.length;
   const lastBar = bars[n - 1];
   if (!lastBar) return null;
@@ -71,17 +76,22 @@ function instrumentStats(inst: Instrument, bars: readonly Bar[], featuresOf: Fea
   }
   const year = n >= 252;
   return {
-    symbol: inst.symbol.toUpperCase(),
-    name: inst.name ?? inst.symbol.toUpperCase(),
-    sector: sectorOf(inst),
     as_of: lastBar.date,
     last_close: lastBar.close,
-    features: featuresOf(inst.symbol, bars),
+    features: computeFeatures(bars),
     change_1d_pct: prev !== null && prev > 0 ? r2((lastBar.close / prev - 1) * 100) : null,
     new_high_52w: year ? lastBar.close >= high : null,
     new_low_52w: year ? lastBar.close <= low : null,
   };
 }
+
+/**
+ * A symbol's statistics as of a day (null without a bar before it), memoised: the screen and the
+ * market-wide tools of a day read them (features: the last 253 bars; the 52-week extremes: the
+ * last 252). A few days of them are kept: a later day asks for its own, unless the series has no
+ * newer bar.
+ */
+export const SERIES_STATS = new SeriesMemo(SCREEN_LOOKBACK_BARS, 4, seriesStats);
 
 /**
  * The equal-weight index of the members' bars: on each day after the first (of the union of their
@@ -109,28 +119,43 @@ export function equalWeightBars(series: readonly (readonly Bar[])[]): Bar[] {
   return out;
 }
 
-/** The snapshot of the universe as of the view the `history` function reads. */
-export function marketSnapshot(universe: readonly Instrument[], history: HistoryOf, featuresOf: FeaturesOf = computeOf): MarketSnapshot {
+/** A universe sorted by symbol, once per universe (a run's universe is not changed while it is used). */
+const bySymbol = new WeakMap<readonly Instrument[], readonly Instrument[]>();
+function sortedBySymbol(universe: readonly Instrument[]): readonly Instrument[] {
+  let sorted = bySymbol.get(universe);
+  if (!sorted) {
+    sorted = [...universe].sort((a, b) => a.symbol.localeCompare(b.symbol));
+    bySymbol.set(universe, sorted);
+  }
+  return sorted;
+}
+
+/** The snapshot of the universe as of the view. */
+export function marketSnapshot(universe: readonly Instrument[], view: SnapshotSource): MarketSnapshot {
   const members: InstrumentStats[] = [];
-  const memberBars: (readonly Bar[])[] = [];
-  let index: Omit<MarketIndex, "features"> | null = null;
-  for (const inst of [...universe].sort((a, b) => a.symbol.localeCompare(b.symbol))) {
-    const bars = history(inst.symbol, MARKET_LOOKBACK_BARS);
+  let index: MarketIndex | null = null;
+  for (const inst of sortedBySymbol(universe)) {
     if (isIndex(inst)) {
-      if (!index && bars.length > 0) index = { symbol: inst.symbol.toUpperCase(), name: inst.name ?? inst.symbol, derived: "instrument", bars };
+      if (index) continue;
+      const bars = view.history(inst.symbol, MARKET_LOOKBACK_BARS);
+      if (bars.length === 0) continue;
+      const features = view.memoised(SERIES_STATS, inst.symbol)?.features ?? computeFeatures(bars);
+      const volsOf: VolsOf = (windows) => view.memoisedBack(VOL_20D, inst.symbol, windows) ?? [];
+      index = { symbol: inst.symbol.toUpperCase(), name: inst.name ?? inst.symbol, derived: "instrument", bars, features, volsOf };
       continue;
     }
-    const stats = instrumentStats(inst, bars, featuresOf);
+    const stats = view.memoised(SERIES_STATS, inst.symbol);
     if (!stats) continue;
-    members.push(stats);
-    memberBars.push(bars);
+    members.push({ symbol: inst.symbol.toUpperCase(), name: inst.name ?? inst.symbol.toUpperCase(), sector: sectorOf(inst), ...stats });
   }
-  if (!index && memberBars.length > 0) {
-    index = { symbol: null, name: `equal-weight index of ${memberBars.length} instruments`, derived: "equal_weight", bars: equalWeightBars(memberBars) };
+  if (!index && members.length > 0) {
+    const memberBars = members.map((m) => view.history(m.symbol, MARKET_LOOKBACK_BARS));
+    const bars = equalWeightBars(memberBars);
+    // The equal-weight index is no instrument: its features are its own bars'.
+    index = { symbol: null, name: `equal-weight index of ${members.length} instruments`, derived: "equal_weight", bars, features: computeFeatures(bars) };
   }
   const sectors = [...new Set(universe.filter((i) => !isIndex(i)).map(sectorOf))].sort();
-  // The equal-weight index is no instrument: its features are named so no symbol's can stand for them.
-  return { members, index: index && { ...index, features: featuresOf(index.symbol ?? "=equal-weight", index.bars) }, sectors };
+  return { members, index, sectors };
 }
 
 /** The mean of the defined values, 2 decimals; null when none is. */

@@ -1,14 +1,13 @@
 /**
  * The market overview (pure): the index's trend, the breadth of the universe, the realised
  * volatility regime and each sector's returns, from a point-in-time snapshot (./market-stats.ts).
- * Indicators from ./indicators.ts (the screen's features; log returns and standard deviation).
+ * Indicators from ./indicators.ts (the screen's features) and ./realised-vol.ts (the 20-day volatility).
  */
 import type { Bar } from "../core/domain.js";
 import { type InstrumentStats, type MarketSnapshot, meanOf } from "./market-stats.js";
-import { logReturns, standardDeviation } from "./indicators.js";
+import { VOL_WINDOW, type VolsOf, volsOfCloses } from "./realised-vol.js";
 
-/** The realised-volatility window (trading days) and how many of its values make the 1-year median. */
-const VOL_WINDOW = 20;
+/** How many 20-day volatilities (realised-vol.ts) make the 1-year median. */
 const VOL_YEAR = 252;
 /** Regime: current 20-day volatility under LOW × its 1-year median is low, over HIGH × it is high. */
 const VOL_LOW_RATIO = 0.8;
@@ -65,23 +64,20 @@ export interface MarketOverview {
   sectors: SectorReturns[];
 }
 
-/** Annualised volatility (percent) of log returns (population deviation × √252). */
-function annualisedVol(returns: readonly number[], from: number, to: number): number {
-  return standardDeviation(returns, from, to) * Math.sqrt(252) * 100;
-}
-
-/** The 20-day volatility now, its median over the last year, and the regime their ratio gives. */
-export function volRegime(closes: readonly number[]): VolRegime {
+/**
+ * The 20-day volatility now, its median over the last year, and the regime their ratio gives.
+ * `volsOf` gives the closes' 20-day volatilities (a memo of the index series' when it has one:
+ * market-stats.ts); by default they are computed from the closes.
+ */
+export function volRegime(closes: readonly number[], volsOf: VolsOf = volsOfCloses(closes)): VolRegime {
   const n = closes.length;
   if (n < VOL_WINDOW + 1) return { vol_20d_pct: null, median_1y_pct: null, ratio: null, regime: null };
-  // The log returns of every close a window below uses, taken once; the window ending at close
-  // `end` is the VOL_WINDOW returns between closes end − VOL_WINDOW − 1 and end − 1.
-  const from = n < VOL_WINDOW + VOL_YEAR ? n - VOL_WINDOW - 1 : n - VOL_WINDOW - VOL_YEAR;
-  const returns = logReturns(closes.slice(from));
-  const volAt = (end: number) => annualisedVol(returns, end - VOL_WINDOW - 1 - from, end - 1 - from);
-  const now = volAt(n);
-  if (n < VOL_WINDOW + VOL_YEAR) return { vol_20d_pct: r2(now), median_1y_pct: null, ratio: null, regime: null };
-  const year = Array.from({ length: VOL_YEAR }, (_, k) => volAt(n - k)).sort((a, b) => a - b);
+  const yearKnown = n >= VOL_WINDOW + VOL_YEAR;
+  const vols = volsOf(yearKnown ? VOL_YEAR : 1);
+  const now = vols[vols.length - 1] as number;
+  if (!yearKnown) return { vol_20d_pct: r2(now), median_1y_pct: null, ratio: null, regime: null };
+  // Sorted in a typed array (numeric order, no comparator calls): the same order of these finite values.
+  const year = Float64Array.from(vols).sort();
   const median = ((year[VOL_YEAR / 2 - 1] as number) + (year[VOL_YEAR / 2] as number)) / 2;
   const ratio = median > 0 ? now / median : null;
   const regime = ratio === null ? null : ratio < VOL_LOW_RATIO ? "low" : ratio > VOL_HIGH_RATIO ? "high" : "normal";
@@ -150,7 +146,10 @@ export function marketOverview(snap: MarketSnapshot): MarketOverview {
     as_of: dates.at(-1) ?? null,
     index,
     breadth: breadthOf(snap.members),
-    volatility: volRegime((snap.index?.bars ?? []).map((b) => b.close)),
+    volatility: volRegime(
+      (snap.index?.bars ?? []).map((b) => b.close),
+      snap.index?.volsOf,
+    ),
     sectors: sectorReturns(snap),
   };
 }

@@ -19,6 +19,8 @@ export interface CorpusItem {
 
 const STOPWORDS = new Set(["the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "at", "by", "is", "as", "with", "news", "what", "how"]);
 const MAX_MATCHES = 50;
+/** How many searches' matches a provider keeps (a simulation asks the same few queries day after day). */
+const RECENT_SEARCHES = 64;
 
 function words(text: string): string[] {
   return text
@@ -86,9 +88,29 @@ export class EmbeddedProvider implements SearchProvider {
     return new EmbeddedProvider(loadCorpus(dir));
   }
 
+  /**
+   * The last searches' matches by their terms and count, the least recently asked dropped first:
+   * the corpus does not change, so the same terms match the same items in the same order. Each
+   * call gets copies (a caller changing a result changes no later call's).
+   */
+  private readonly recent = new Map<string, readonly SearchResult[]>();
+
   async search(query: string, opts: SearchOptions): Promise<SearchResult[]> {
     const terms = queryTerms(query);
     if (terms.length === 0) return [];
+    // The caller's filters need room to work: more candidates than results are returned.
+    const count = Math.max(MAX_MATCHES, opts.maxResults);
+    const key = `${count} ${terms.join(" ")}`;
+    let found = this.recent.get(key);
+    if (found) this.recent.delete(key);
+    else found = this.ranked(terms).slice(0, count);
+    this.recent.set(key, found);
+    if (this.recent.size > RECENT_SEARCHES) this.recent.delete(this.recent.keys().next().value as string);
+    return found.map((r) => ({ ...r }));
+  }
+
+  /** Every item matching a term, best first. */
+  private ranked(terms: readonly string[]): SearchResult[] {
     const scored: SearchResult[] = [];
     for (const d of this.index) {
       // The terms found in the title, and in the title or the body (no joined word list per item).
@@ -105,7 +127,6 @@ export class EmbeddedProvider implements SearchProvider {
       scored.push({ title: d.item.title, url: d.item.url, snippet: d.item.snippet, published: d.item.published, score, provider: this.name });
     }
     scored.sort((a, b) => b.score - a.score || (b.published ?? "").localeCompare(a.published ?? "") || a.url.localeCompare(b.url));
-    // The caller's filters need room to work: more candidates than results are returned.
-    return scored.slice(0, Math.max(MAX_MATCHES, opts.maxResults));
+    return scored;
   }
 }

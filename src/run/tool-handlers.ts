@@ -31,7 +31,6 @@ import type { ToolHandler } from "../tools/types.js";
 import type { GateInputSnapshot } from "./gate-inputs.js";
 import { staleEvidence } from "../core/evidence-age.js";
 import { recordingEvidence } from "./evidence.js";
-import { runFeatures } from "./run-features.js";
 
 export interface RunHandlerDeps {
   mode: RunMode;
@@ -61,8 +60,6 @@ export interface RunHandlerDeps {
 
 export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<string, ToolHandler>; submit: SubmitHandler } {
   const view = deps.market.asOf(deps.tradingDay, { universe: deps.universe, baseCurrency: deps.baseCurrency, fxToBase: deps.fxToBase });
-  // Every instrument's features once for the run: the screen and the market-wide tools share them.
-  const featuresOf = runFeatures();
   const submit = makeSubmitHandler({
     evaluateOrders: deps.evaluateOrders,
     ...(deps.mode === "watch" ? { ordersRefused: "watch mode places nothing: submit an empty list; use add_watchlist for ideas" } : {}),
@@ -104,7 +101,7 @@ export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<strin
       tradingDay: deps.tradingDay,
       now: deps.now,
     }),
-    ...makeMarketWideHandlers({ view, universe: deps.universe, tradingDay: deps.tradingDay, featuresOf }),
+    ...makeMarketWideHandlers({ view, universe: deps.universe, tradingDay: deps.tradingDay }),
     get_position: makePositionHandler({
       journal: deps.journal,
       prices: deps.prices,
@@ -116,7 +113,7 @@ export function buildRunHandlers(deps: RunHandlerDeps): { handlers: Record<strin
       tradingDaysSince: (from) => deps.market.calendar.countBefore(deps.tradingDay) - deps.market.calendar.countBefore(from),
     }),
     search_news: makeSearchNewsHandler({ setup: deps.research, tradingDay: deps.tradingDay, ...(deps.onSearchLog ? { onLog: deps.onSearchLog } : {}) }),
-    screen_universe: makeScreenHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, defaultLimit: SCREEN_DEFAULT_LIMIT, featuresOf }),
+    screen_universe: makeScreenHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, defaultLimit: SCREEN_DEFAULT_LIMIT }),
     execute_code: makeExecuteCodeHandler({ view, universe: deps.universe, tradingDay: deps.tradingDay, ...(deps.mask ? { mask: deps.mask } : {}) }),
     check_orders: makeCheckOrdersHandler(
       deps.gateInputs,

@@ -1,11 +1,12 @@
 /**
  * Handlers of the market-wide tools (`get_market_overview`, `get_sector_summary`), bound to a run's
  * point-in-time view: the snapshot of the universe (bars strictly before the trading day) is built
- * once per run, on first use, and both tools read it.
+ * once per run, on first use, and both tools read it. Its statistics are the market's memos of
+ * them (market-stats.ts): screen_universe and the days before computed most of them.
  */
 import type { Instrument } from "../../core/domain.js";
 import type { MarketView } from "../../market/data.js";
-import { type FeaturesOf, MARKET_LOOKBACK_BARS, type MarketSnapshot, marketSnapshot } from "../../market/market-stats.js";
+import { type MarketSnapshot, marketSnapshot } from "../../market/market-stats.js";
 import { marketOverview } from "../../market/overview.js";
 import { sectorSummary } from "../../market/sector.js";
 import type { getMarketOverview } from "../defs/get-market-overview.js";
@@ -16,8 +17,6 @@ export interface MarketWideDeps {
   view: MarketView;
   universe: readonly Instrument[];
   tradingDay: string;
-  /** The run's features memo, shared with screen_universe (computed here when absent). */
-  featuresOf?: FeaturesOf;
 }
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-");
@@ -28,7 +27,7 @@ export function makeMarketWideHandlers(deps: MarketWideDeps): {
 } {
   let cache: MarketSnapshot | null = null;
   const snapshot = () => {
-    cache ??= marketSnapshot(deps.universe, (s, n) => deps.view.history(s, Math.min(n, MARKET_LOOKBACK_BARS)), deps.featuresOf);
+    cache ??= marketSnapshot(deps.universe, deps.view);
     return cache;
   };
 

@@ -7,29 +7,26 @@ import type { Instrument } from "../../core/domain.js";
 import type { screenUniverse } from "../defs/screen-universe.js";
 import type { AnswerOf, HandlerOf } from "../define.js";
 import type { MarketView } from "../../market/data.js";
-import type { FeaturesOf } from "../../market/market-stats.js";
-import { computeFeatures, runScreen, SCREEN_LOOKBACK_BARS, type ScreenCandidate, type ScreenFeature, type ScreenFilter } from "../../market/screen.js";
+import { SERIES_STATS } from "../../market/market-stats.js";
+import { runScreen, type ScreenCandidate, type ScreenFeature, type ScreenFilter } from "../../market/screen.js";
 
 export interface ScreenToolDeps {
   view: MarketView;
   universe: readonly Instrument[];
   tradingDay: string;
   defaultLimit: number;
-  /** The run's features memo, shared with the market-wide tools (computed here when absent). */
-  featuresOf?: FeaturesOf;
 }
 
 export function makeScreenHandler(deps: ScreenToolDeps): HandlerOf<typeof screenUniverse> {
-  const featuresOf: FeaturesOf = deps.featuresOf ?? ((_s, bars) => computeFeatures(bars));
   let cache: ScreenCandidate[] | null = null;
   const candidates = (): ScreenCandidate[] => {
     if (cache) return cache;
     cache = [];
+    // The market's memo of each instrument's statistics, shared with the market-wide tools and across days.
     for (const inst of deps.universe) {
-      const bars = deps.view.history(inst.symbol, SCREEN_LOOKBACK_BARS);
-      const lastBar = bars[bars.length - 1];
-      if (!lastBar) continue;
-      cache.push({ symbol: inst.symbol.toUpperCase(), as_of: lastBar.date, last_close: lastBar.close, features: featuresOf(inst.symbol, bars) });
+      const stats = deps.view.memoised(SERIES_STATS, inst.symbol);
+      if (!stats) continue;
+      cache.push({ symbol: inst.symbol.toUpperCase(), as_of: stats.as_of, last_close: stats.last_close, features: stats.features });
     }
     return cache;
   };
