@@ -18,7 +18,7 @@ export interface ActivityOptions {
 /** The last `n` orders of paper-mode runs (newest run first) and what became of each. */
 export function recentActivity(s: State, n = 10, opts: ActivityOptions = {}): ActivityItem[] {
   const out: ActivityItem[] = [];
-  const fillsOf = fillIndex(s);
+  const fillsOf: FillsOf = (id) => s.idx.fillsByOrder.get(id) ?? [];
   for (let i = s.runIds.length - 1; i >= 0 && out.length < n; i--) {
     const r = s.runs.get(s.runIds[i] as string) as RunRecord;
     if (r.mode !== "paper") continue;
@@ -28,23 +28,8 @@ export function recentActivity(s: State, n = 10, opts: ActivityOptions = {}): Ac
   return out;
 }
 
-/** Each order's fills in the fill list's order, gathered in one pass over it when first asked (one call's index, not kept). */
+/** Each order's fills in the fill list's order (the index `apply` keeps: indexes.ts). */
 type FillsOf = (clientOrderId: string) => readonly FillRecord[];
-
-function fillIndex(s: State): FillsOf {
-  let byOrder: Map<string, FillRecord[]> | undefined;
-  return (id) => {
-    if (!byOrder) {
-      byOrder = new Map();
-      for (const f of s.fillList) {
-        const list = byOrder.get(f.client_order_id);
-        if (list) list.push(f);
-        else byOrder.set(f.client_order_id, [f]);
-      }
-    }
-    return byOrder.get(id) ?? [];
-  };
-}
 
 function runActivity(s: State, r: RunRecord, fillsOf: FillsOf): ActivityItem[] {
   const items: ActivityItem[] = [];

@@ -10,6 +10,7 @@ import { fromMinor, microsToUsd } from "../core/money.js";
 import { type ActivityOptions, recentActivity } from "./activity.js";
 import { usage } from "./account.js";
 import { type RecallQuery, recallNotes } from "./notes.js";
+import { lastCompletedRun } from "./indexes.js";
 import { liquidationStatus } from "./runs.js";
 import { bookedQuantity, unsettledOrders } from "./settled.js";
 import type { StandingState } from "./standing-orders.js";
@@ -30,7 +31,7 @@ import type {
   RunRecord,
   TripRecord,
 } from "./types.js";
-import { holdingsView, lastCompletedTradingDay, spendInMonth, tradingCashFlowMinor } from "./views.js";
+import { holdingsView, spendInMonth } from "./views.js";
 import type { WatchState } from "./watchlist.js";
 
 export abstract class JournalReads {
@@ -93,8 +94,7 @@ export abstract class JournalReads {
    */
   lastRunWithFills(exceptRunId?: string): { run_id: string; trading_day: string } | undefined {
     if (this.s.fillList.length === 0) return undefined;
-    const withFills = new Set<string>();
-    for (const f of this.s.fillList) withFills.add(f.run_id);
+    const withFills = this.s.idx.fillsByRun;
     for (let i = this.s.runIds.length - 1; i >= 0; i--) {
       const id = this.s.runIds[i] as string;
       if (id === exceptRunId || !withFills.has(id)) continue;
@@ -209,7 +209,8 @@ export abstract class JournalReads {
   }
 
   fills(run_id?: string): FillRecord[] {
-    return this.s.fillList.filter((f) => run_id === undefined || f.run_id === run_id).map((f) => ({ ...f }));
+    const list = run_id === undefined ? this.s.fillList : (this.s.idx.fillsByRun.get(run_id) ?? []);
+    return list.map((f) => ({ ...f }));
   }
 
   /** Orders not yet in a terminal state (the executor resolves them; reconciliation uses their ids). */
@@ -223,7 +224,7 @@ export abstract class JournalReads {
 
   /** Cash moved by fills, commissions and operator adjustments since the account opened (base minor units): reconciled with a broker that keeps the account's own book. */
   tradingCashFlowMinor(): number {
-    return tradingCashFlowMinor(this.s);
+    return this.s.idx.tradingFlowMinor;
   }
 
   /** Orders whose outcome is not final (recovery looks each up at the broker by its client order id). */
@@ -238,7 +239,7 @@ export abstract class JournalReads {
 
   /** The latest trading day of a completed run that valued the account (null: none yet). */
   lastCompletedTradingDay(): { run_id: string; trading_day: string } | null {
-    return lastCompletedTradingDay(this.s);
+    return lastCompletedRun(this.s);
   }
 
   // ───────────────────────────── recent activity (activity.ts) ─────────────────────────────

@@ -1,9 +1,9 @@
-/** Read views over the folded journal state (pure): holdings, spend, the trading cash flow, the last completed run. */
+/** Read views over the folded journal state (pure): holdings and spend. */
 import { pow10, wholeOverPow10 } from "../core/exact-number.js";
 import { Dec, microsToUsd, minorDigits } from "../core/money.js";
 import type { HoldingState, State } from "./state.js";
 import { toMs } from "./time.js";
-import type { Holding, RunRecord } from "./types.js";
+import type { Holding } from "./types.js";
 
 export function holdingsView(s: State): Record<string, Holding> {
   const cur = s.account?.currency ?? "USD";
@@ -63,22 +63,4 @@ export function spendInMonth(s: State, w: { start: number; end: number }): numbe
     if (ms >= w.start && ms < w.end) micros += u.cost_micros;
   }
   return microsToUsd(micros);
-}
-
-/** Cash moved by fills and commissions since the account opened, in base minor units (deposits excluded). */
-export function tradingCashFlowMinor(s: State): number {
-  let sum = 0;
-  for (const e of s.ledger) if (e.kind !== "deposit") sum += e.amount_minor;
-  return sum;
-}
-
-/** The latest trading day of a completed run that valued the account (null: none yet). */
-export function lastCompletedTradingDay(s: State): { run_id: string; trading_day: string } | null {
-  let best: RunRecord | null = null;
-  for (const id of s.runIds) {
-    const r = s.runs.get(id) as RunRecord;
-    if (r.status !== "completed" || r.first_value_minor === null) continue;
-    if (!best || r.trading_day >= best.trading_day) best = r;
-  }
-  return best ? { run_id: best.run_id, trading_day: best.trading_day } : null;
 }
