@@ -54,13 +54,47 @@ function usageMs(u: State["usage"][number]): number {
   return ms;
 }
 
+/**
+ * Each window's sum so far, by the usage list summed: `apply` only ever appends to it, so a later
+ * ask reads the records added since (a simulated day asked two months' spend over every record of
+ * every earlier day). At most a few windows are kept per list.
+ */
+type WindowSum = { upto: number; micros: number; abs: number };
+const windowSums = new WeakMap<readonly unknown[], Map<string, WindowSum>>();
+const WINDOWS_KEPT = 4;
+
 /** LLM spend (USD) of usage records inside the window (epoch ms, end exclusive). */
 export function spendInMonth(s: State, w: { start: number; end: number }): number {
+  let sums = windowSums.get(s.usage);
+  if (!sums) {
+    sums = new Map();
+    windowSums.set(s.usage, sums);
+  }
+  const key = `${w.start}/${w.end}`;
+  const sum = { ...(sums.get(key) ?? { upto: 0, micros: 0, abs: 0 }) };
+  for (; sum.upto < s.usage.length; sum.upto++) {
+    const u = s.usage[sum.upto] as State["usage"][number];
+    const ms = usageMs(u);
+    if (ms >= w.start && ms < w.end) {
+      sum.micros += u.cost_micros;
+      sum.abs += Math.abs(u.cost_micros);
+    }
+  }
+  // Whole micro-dollars whose magnitudes add up to a safe integer sum exactly in any order (the
+  // scan added them newest first); past that (never in practice), the scan is the answer.
+  if (!Number.isSafeInteger(sum.abs)) return microsToUsd(scanSpend(s, w));
+  sums.delete(key);
+  sums.set(key, sum);
+  if (sums.size > WINDOWS_KEPT) sums.delete(sums.keys().next().value as string);
+  return microsToUsd(sum.micros);
+}
+
+function scanSpend(s: State, w: { start: number; end: number }): number {
   let micros = 0;
   for (let i = s.usage.length - 1; i >= 0; i--) {
     const u = s.usage[i] as State["usage"][number];
     const ms = usageMs(u);
     if (ms >= w.start && ms < w.end) micros += u.cost_micros;
   }
-  return microsToUsd(micros);
+  return micros;
 }
