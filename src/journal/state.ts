@@ -5,7 +5,7 @@ import type { FundedBuyRecord } from "../core/events-parts.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { Dec } from "../core/money.js";
 import { emptyIndexes, indexFill, indexNewOrder, indexRunChange, indexRunStart, indexSettled, type StateIndexes } from "./indexes.js";
-import { lowerBound, toMs } from "./time.js";
+import { recount } from "./quota-count.js";
 import { applyWatch, emptyWatchState, type WatchState } from "./watchlist.js";
 import { applyStanding, emptyStandingState, type StandingState } from "./standing-orders.js";
 import type { AdjustmentRecord, ApprovalRecord, FillRecord, JournalEvent, LedgerEntry, Note, OrderRecord } from "./types.js";
@@ -90,31 +90,6 @@ export function emptyState(): State {
     adjustments: [],
     idx: emptyIndexes(),
   };
-}
-
-const REACHED = new Set(["accepted", "partially_filled", "filled", "cancelled", "expired", "working_after_cancel"]); // the broker had the order
-
-/** Quota rule: an order counts once the broker had it (a status in REACHED, or a booked fill), and while its send is `uncertain`
- * (it may have arrived); one rejected on send never counts, nor a kill-switch liquidation. The month is that of the intent. */
-function isCounted(o: OrderRecord, booked: Dec | undefined): boolean {
-  if (o.liquidation) return false;
-  if (booked?.gt(0)) return true;
-  if (o.status === "uncertain") return true;
-  return o.history.some((h) => REACHED.has(h.status));
-}
-
-function recount(s: State, o: OrderRecord): void {
-  const should = isCounted(o, s.booked.get(o.client_order_id));
-  if (should === (o.counted_at !== null)) return;
-  const ms = toMs(o.created_at);
-  if (should) {
-    o.counted_at = o.created_at;
-    s.countedMs.splice(lowerBound(s.countedMs, ms), 0, ms);
-  } else {
-    o.counted_at = null;
-    const i = lowerBound(s.countedMs, ms);
-    if (s.countedMs[i] === ms) s.countedMs.splice(i, 1);
-  }
 }
 
 function pushLedger(s: State, e: Omit<LedgerEntry, "seq">): void {
