@@ -24,6 +24,8 @@ export interface StateIndexes {
   lastCompleted: { run: RunRecord | null; pos: number };
   /** Each run's position in `runIds`. */
   runPos: Map<string, number>;
+  /** Counts the changes of the holdings or the account's currency (a cached holdings view is good while it stands). */
+  holdingsVersion: number;
   /** A run id was started twice: its position is ambiguous, so the latest completed run is scanned for. */
   scanRuns: boolean;
 }
@@ -37,6 +39,7 @@ export function emptyIndexes(): StateIndexes {
     tradingFlowMinor: 0,
     lastCompleted: { run: null, pos: -1 },
     runPos: new Map(),
+    holdingsVersion: 0,
     scanRuns: false,
   };
 }

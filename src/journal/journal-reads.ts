@@ -31,7 +31,7 @@ import type {
   RunRecord,
   TripRecord,
 } from "./types.js";
-import { holdingsView, spendInMonth } from "./views.js";
+import { holdingsCopy, spendInMonth } from "./views.js";
 import type { WatchState } from "./watchlist.js";
 
 export abstract class JournalReads {
@@ -81,7 +81,7 @@ export abstract class JournalReads {
   }
 
   holdings(): Record<string, Holding> {
-    return holdingsView(this.s);
+    return holdingsCopy(this.s);
   }
 
   runs(): RunRecord[] {

@@ -99,6 +99,7 @@ function pushLedger(s: State, e: Omit<LedgerEntry, "seq">): void {
 }
 
 function applyFillToHoldings(s: State, f: FillRecord, currency: string): void {
+  s.idx.holdingsVersion++;
   const h = s.holdings.get(f.symbol) ?? { qty: new Dec(0), basis: new Dec(0), currency };
   const q = new Dec(f.quantity);
   if (f.side === "BUY") {
@@ -168,6 +169,7 @@ function applyCash(s: State, ev: Event<"init" | "deposit" | "import_ledger">): v
   switch (ev.t) {
     case "init":
       s.account = { currency: ev.currency, capital_minor: ev.capital_minor, at: ev.at };
+      s.idx.holdingsVersion++;
       pushLedger(s, { kind: "deposit", amount_minor: ev.capital_minor, at: ev.at, note: "initial capital" });
       return;
     case "deposit":
@@ -359,6 +361,7 @@ function applyNote(s: State, note: Note): void {
 }
 
 function applyAdjustment(s: State, a: AdjustmentRecord): void {
+  s.idx.holdingsVersion++;
   s.adjustments.push(a);
   if (a.kind === "cash" && a.amount_minor !== undefined) {
     pushLedger(s, { kind: "adjustment", amount_minor: a.amount_minor, at: a.at, note: `${a.id}: ${a.reason}` });

@@ -23,6 +23,23 @@ export function holdingsView(s: State): Record<string, Holding> {
 }
 
 /**
+ * Each state's holdings view as of its holdings version: the phases and tools of a day ask for the
+ * holdings many times between two fills. Handed out as copies (a reader may change its answer).
+ */
+const heldViews = new WeakMap<State, { version: number; view: Record<string, Holding> }>();
+
+export function holdingsCopy(s: State): Record<string, Holding> {
+  let held = heldViews.get(s);
+  if (held?.version !== s.idx.holdingsVersion) {
+    held = { version: s.idx.holdingsVersion, view: holdingsView(s) };
+    heldViews.set(s, held);
+  }
+  const out: Record<string, Holding> = {};
+  for (const sym of s.holdings.keys()) out[sym] = { ...(held.view[sym] as Holding) };
+  return out;
+}
+
+/**
  * The view of a holding of whole shares with a whole cost basis (minor units), both safe integers,
  * by number division: each quotient is the nearest number to the exact one, as the Decimal
  * quotients read back are (a 40-digit Decimal quotient of integers under 2^53 cannot round across

@@ -12,7 +12,7 @@ import { fold } from "../../src/journal/load.js";
 import { bookedQuantity, isUnsettled, unsettledOrders } from "../../src/journal/settled.js";
 import { apply, emptyState, type State } from "../../src/journal/state.js";
 import type { JournalEvent, JournalEventBody, OrderRecord, RunRecord } from "../../src/journal/types.js";
-import { spendInMonth } from "../../src/journal/views.js";
+import { holdingsCopy, holdingsView, spendInMonth } from "../../src/journal/views.js";
 import { BROKER, buy, finish, freshJournal, MODEL, startRun, tmpHome } from "./helpers.js";
 
 type Op =
@@ -137,6 +137,7 @@ function answers(s: State) {
     lastCompleted: lastCompletedRun(s)?.run_id ?? null,
     byRun: ids(s.runs).map((id) => (s.idx.fillsByRun.get(id) ?? []).map((f) => f.fill_id)),
     byOrder: ids(s.orders).map((id) => (s.idx.fillsByOrder.get(id) ?? []).map((f) => f.fill_id)),
+    holdings: holdingsCopy(s),
   };
   const scanned = {
     unsettled: [...s.orders.values()].filter((o) => isUnsettled(o, bookedQuantity(s, o.client_order_id))).map((o) => o.client_order_id),
@@ -144,6 +145,7 @@ function answers(s: State) {
     lastCompleted: scanLastCompleted(s)?.run_id ?? null,
     byRun: ids(s.runs).map((id) => fillsOf("run_id", id)),
     byOrder: ids(s.orders).map((id) => fillsOf("client_order_id", id)),
+    holdings: holdingsView(s),
   };
   return { indexed, scanned };
 }
@@ -186,6 +188,16 @@ describe("the state's indexes", () => {
 });
 
 describe("a journal's indexed reads", () => {
+  it("hand out holdings a reader may change without changing the next answer", async () => {
+    const j = await freshJournal();
+    await startRun(j, "r1");
+    await buy(j, "r1", "c1", "AAA", 5, 10, 1);
+    const first = j.holdings();
+    (first.AAA as { quantity: number }).quantity = 99;
+    delete first.AAA;
+    expect(j.holdings()).toEqual({ AAA: { quantity: 5, avg_cost: 10.2, cost_basis: 51, currency: "USD" } });
+  });
+
   it("agree with the records after writes and after a reopen", async () => {
     const home = tmpHome();
     const j = await freshJournal({ home });
