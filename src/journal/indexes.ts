@@ -7,6 +7,7 @@
  */
 import { bookedQuantity, isUnsettled } from "./settled.js";
 import type { State } from "./state.js";
+import type { GateDecision } from "../core/gate-types.js";
 import type { FillRecord, RunRecord } from "./types.js";
 
 export interface StateIndexes {
@@ -24,6 +25,10 @@ export interface StateIndexes {
   lastCompleted: { run: RunRecord | null; pos: number };
   /** Each run's position in `runIds`. */
   runPos: Map<string, number>;
+  /** Each run's position in `finalGates`. */
+  gatePos: Map<string, number>;
+  /** Runs whose final gate approved a buy funded by its batch's sells with no outcome recorded. */
+  fundedPending: Set<string>;
   /** Counts the changes of the holdings or the account's currency (a cached holdings view is good while it stands). */
   holdingsVersion: number;
   /** A run id was started twice: its position is ambiguous, so the latest completed run is scanned for. */
@@ -39,6 +44,8 @@ export function emptyIndexes(): StateIndexes {
     tradingFlowMinor: 0,
     lastCompleted: { run: null, pos: -1 },
     runPos: new Map(),
+    gatePos: new Map(),
+    fundedPending: new Set(),
     holdingsVersion: 0,
     scanRuns: false,
   };
@@ -66,6 +73,29 @@ export function indexSettled(s: State, id: string): void {
 export function indexFill(s: State, f: FillRecord): void {
   pushTo(s.idx.fillsByRun, f.run_id, f);
   pushTo(s.idx.fillsByOrder, f.client_order_id, f);
+}
+
+/** Before a run's final gate is set into `finalGates`: its position, when it is new. */
+export function indexNewGate(s: State, run_id: string): void {
+  if (!s.finalGates.has(run_id)) s.idx.gatePos.set(run_id, s.finalGates.size);
+}
+
+/** The buys a run's final gate approved as funded by its batch's sells with no outcome recorded yet. */
+function unsettledFundedOf(s: State, run_id: string): GateDecision[] {
+  return (s.finalGates.get(run_id) ?? []).filter((d) => d.approved && d.funded_by_sells && !s.fundedBuys.has(`${run_id}#${d.index}`));
+}
+
+/** After a run's final gate or a funded buy's outcome was recorded. */
+export function indexFunded(s: State, run_id: string): void {
+  if (unsettledFundedOf(s, run_id).length > 0) s.idx.fundedPending.add(run_id);
+  else s.idx.fundedPending.delete(run_id);
+}
+
+/** Every such buy: the runs the fold found with one, in the final gates' order, then each run's decisions. */
+export function unsettledFundedBuys(s: State): { run_id: string; decision: GateDecision }[] {
+  const pos = s.idx.gatePos;
+  const runs = [...s.idx.fundedPending].sort((a, b) => (pos.get(a) as number) - (pos.get(b) as number));
+  return runs.flatMap((run_id) => unsettledFundedOf(s, run_id).map((decision) => ({ run_id, decision })));
 }
 
 /** Before a run is started (set into `runs` and pushed onto `runIds`). */

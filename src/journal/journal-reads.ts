@@ -10,7 +10,7 @@ import { fromMinor, microsToUsd } from "../core/money.js";
 import { type ActivityOptions, recentActivity } from "./activity.js";
 import { usage } from "./account.js";
 import { type RecallQuery, recallNotes } from "./notes.js";
-import { lastCompletedRun } from "./indexes.js";
+import { lastCompletedRun, unsettledFundedBuys } from "./indexes.js";
 import { liquidationStatus } from "./runs.js";
 import { bookedQuantity, unsettledOrders } from "./settled.js";
 import type { StandingState } from "./standing-orders.js";
@@ -191,11 +191,7 @@ export abstract class JournalReads {
    * ended before its second wave (only an earlier, dead run's; recovery records them as not placed).
    */
   unsettledFundedBuys(): { run_id: string; decision: GateDecision }[] {
-    const out: { run_id: string; decision: GateDecision }[] = [];
-    for (const [run_id, decisions] of this.s.finalGates) {
-      for (const d of decisions) if (d.approved && d.funded_by_sells && !this.s.fundedBuys.has(`${run_id}#${d.index}`)) out.push({ run_id, decision: d });
-    }
-    return out;
+    return unsettledFundedBuys(this.s);
   }
 
   order(client_order_id: string): OrderRecord | undefined {

@@ -4,7 +4,17 @@ import type { TradingState } from "../core/domain.js";
 import type { FundedBuyRecord } from "../core/events-parts.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { Dec } from "../core/money.js";
-import { emptyIndexes, indexFill, indexNewOrder, indexRunChange, indexRunStart, indexSettled, type StateIndexes } from "./indexes.js";
+import {
+  emptyIndexes,
+  indexFill,
+  indexFunded,
+  indexNewGate,
+  indexNewOrder,
+  indexRunChange,
+  indexRunStart,
+  indexSettled,
+  type StateIndexes,
+} from "./indexes.js";
 import { recount } from "./quota-count.js";
 import { applyWatch, emptyWatchState, type WatchState } from "./watchlist.js";
 import { applyStanding, emptyStandingState, type StandingState } from "./standing-orders.js";
@@ -289,10 +299,13 @@ function applyRunRecord(s: State, ev: Event<"usage" | "proposal" | "approval" | 
       s.approvals.set(ev.record.run_id, [...(s.approvals.get(ev.record.run_id) ?? []), ev.record]);
       return;
     case "final_gate":
+      indexNewGate(s, ev.run_id);
       s.finalGates.set(ev.run_id, ev.decisions);
+      indexFunded(s, ev.run_id);
       return;
     case "funded_buy":
       s.fundedBuys.set(`${ev.record.run_id}#${ev.record.index}`, ev.record);
+      indexFunded(s, ev.record.run_id);
       return;
   }
 }

@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { OrderStatus } from "../../src/core/domain.js";
-import { lastCompletedRun, scanLastCompleted } from "../../src/journal/indexes.js";
+import type { GateDecision } from "../../src/core/gate-types.js";
+import { lastCompletedRun, scanLastCompleted, unsettledFundedBuys } from "../../src/journal/indexes.js";
 import { openJournal } from "../../src/journal/journal.js";
 import { fold } from "../../src/journal/load.js";
 import { bookedQuantity, isUnsettled, unsettledOrders } from "../../src/journal/settled.js";
@@ -24,7 +25,9 @@ type Op =
   | { k: "update"; order: number; status: OrderStatus; filled?: number }
   | { k: "fill"; order: number; run: number; qty: number }
   | { k: "ledger"; amount: number; deposit: boolean }
-  | { k: "usage"; micros: number; month: number };
+  | { k: "usage"; micros: number; month: number }
+  | { k: "gate"; run: number; funded: boolean[] }
+  | { k: "funded"; run: number; index: number };
 
 const small = (n: number) => fc.integer({ min: 0, max: n });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -42,7 +45,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ k: fc.constant("fill" as const), order: small(6), run: small(5), qty: fc.integer({ min: 1, max: 3 }) }),
   fc.record({ k: fc.constant("ledger" as const), amount: fc.integer({ min: -50_000, max: 50_000 }), deposit: fc.boolean() }),
   fc.record({ k: fc.constant("usage" as const), micros: small(2_000_000), month: small(2) }),
+  fc.record({ k: fc.constant("gate" as const), run: small(5), funded: fc.array(fc.boolean(), { maxLength: 3 }) }),
+  fc.record({ k: fc.constant("funded" as const), run: small(5), index: small(2) }),
 );
+
+/** A final-gate decision with only what the funded-buy rule reads (approved, funded, its index). */
+const decision = (index: number, funded: boolean): GateDecision =>
+  ({ index, approved: index % 3 !== 2, ...(funded ? { funded_by_sells: { amount_minor: 100, currency: "USD" } } : {}) }) as unknown as GateDecision;
 
 const AT = "2024-01-02T14:00:00.000Z";
 const run = (id: string, day: number): RunRecord => ({
@@ -111,6 +120,12 @@ function eventOf(op: Op, seq: number): JournalEvent {
       }
       case "ledger":
         return { t: "import_ledger", kind: op.deposit ? "deposit" : "commission", amount_minor: op.amount, at: AT };
+      case "gate":
+        return { t: "final_gate", run_id: r, decisions: op.funded.map((f, i) => decision(i, f)), at: AT };
+      case "funded": {
+        const fields = { index: op.index, symbol: "AAA", limit_price: 1, quantity: 1, placed_quantity: 0, funded_minor: 0, currency: "USD" };
+        return { t: "funded_buy", record: { run_id: r, at: AT, ...fields, outcome: "not_placed", reason: "r" } };
+      }
       case "usage":
         return {
           t: "usage",
@@ -138,6 +153,7 @@ function answers(s: State) {
     byRun: ids(s.runs).map((id) => (s.idx.fillsByRun.get(id) ?? []).map((f) => f.fill_id)),
     byOrder: ids(s.orders).map((id) => (s.idx.fillsByOrder.get(id) ?? []).map((f) => f.fill_id)),
     holdings: holdingsCopy(s),
+    funded: unsettledFundedBuys(s).map(({ run_id, decision }) => `${run_id}#${decision.index}`),
   };
   const scanned = {
     unsettled: [...s.orders.values()].filter((o) => isUnsettled(o, bookedQuantity(s, o.client_order_id))).map((o) => o.client_order_id),
@@ -146,6 +162,9 @@ function answers(s: State) {
     byRun: ids(s.runs).map((id) => fillsOf("run_id", id)),
     byOrder: ids(s.orders).map((id) => fillsOf("client_order_id", id)),
     holdings: holdingsView(s),
+    funded: [...s.finalGates].flatMap(([run_id, ds]) =>
+      ds.filter((d) => d.approved && d.funded_by_sells && !s.fundedBuys.has(`${run_id}#${d.index}`)).map((d) => `${run_id}#${d.index}`),
+    ),
   };
   return { indexed, scanned };
 }
