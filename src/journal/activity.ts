@@ -85,8 +85,41 @@ function runActivity(s: State, r: RunRecord, fillsOf: FillsOf): ActivityItem[] {
   return items;
 }
 
+/**
+ * Each order's item as last made, with what it was made from: an order's record changes only by its
+ * status, filled quantity, quota count and history (appended to), its fills are only added to, and
+ * the model asks for the same recent orders every day (their fills summed in Decimal each time).
+ */
+type Made = { run: RunRecord; status: string; filled: number; counted: string | null; history: number; fills: number; item: ActivityItem };
+const made = new WeakMap<OrderRecord, Made>();
+
 function orderActivity(r: RunRecord, o: OrderRecord, fillsOf: FillsOf): ActivityItem {
   const fills = fillsOf(o.client_order_id);
+  let m = made.get(o);
+  if (
+    !m ||
+    m.run !== r ||
+    m.status !== o.status ||
+    m.filled !== o.filled_quantity ||
+    m.counted !== o.counted_at ||
+    m.history !== o.history.length ||
+    m.fills !== fills.length
+  ) {
+    m = {
+      run: r,
+      status: o.status,
+      filled: o.filled_quantity,
+      counted: o.counted_at,
+      history: o.history.length,
+      fills: fills.length,
+      item: makeOrderActivity(r, o, fills),
+    };
+    made.set(o, m);
+  }
+  return { ...m.item };
+}
+
+function makeOrderActivity(r: RunRecord, o: OrderRecord, fills: readonly FillRecord[]): ActivityItem {
   const filled = fills.reduce((a, f) => a.add(f.quantity), new Dec(0));
   const filledQty = Math.max(filled.toNumber(), o.filled_quantity);
   const avg = filled.gt(0)

@@ -254,4 +254,27 @@ describe("a journal's indexed reads", () => {
     const again = await openJournal(home, { timezone: "UTC", fsync: false });
     expect(read(again)).toEqual(before);
   });
+
+  it("tell each order's activity as a fresh open does, after the order moves on", async () => {
+    const home = tmpHome();
+    const j = await freshJournal({ home });
+    await startRun(j, "r1");
+    const at = "2024-01-02T14:30:00Z";
+    await j.recordOrderIntent({ run_id: "r1", client_order_id: "c1", index: 0, symbol: "AAA", side: "BUY", quantity: 4, limit_price: 10, at });
+    await j.recordOrderUpdate("c1", { status: "accepted", broker_order_id: "b-c1", at });
+    const fresh = async () => (await openJournal(home, { timezone: "UTC", fsync: false })).recentActivity(10);
+    const told: string[] = [];
+    const step = async (write: () => Promise<unknown>) => {
+      await write();
+      const now = j.recentActivity(10);
+      now[0] && Object.assign(now[0], { detail: "changed by a reader" });
+      expect(j.recentActivity(10)).toEqual(await fresh());
+      told.push(j.recentActivity(10)[0]?.detail ?? "");
+    };
+    await step(async () => undefined);
+    await step(() => j.bookFill("c1", { fill_id: "f1", symbol: "AAA", side: "BUY", quantity: 1, price: 10, commission: 0, fx_to_base: 1, at }));
+    await step(() => j.bookFill("c1", { fill_id: "f2", symbol: "AAA", side: "BUY", quantity: 1, price: 11, commission: 0, fx_to_base: 1, at }));
+    await step(() => j.recordOrderUpdate("c1", { status: "cancelled", filled_quantity: 2, at }));
+    expect(told).toEqual(["accepted", "accepted, 1 of 4 filled", "accepted, 2 of 4 filled", "partially filled 2 of 4 at 10.5, rest cancelled"]);
+  });
 });
