@@ -214,8 +214,9 @@ export abstract class JournalReads {
     return [...this.s.orders.values()].filter((o) => !["filled", "cancelled", "expired", "rejected"].includes(o.status)).map((o) => ({ ...o }));
   }
 
-  knownClientOrderIds(): Set<string> {
-    return new Set(this.s.orders.keys());
+  /** Whether the journal has an order with this client order id (asked per broker order, not by copying every id). */
+  hasOrder(client_order_id: string): boolean {
+    return this.s.orders.has(client_order_id);
   }
 
   /** Cash moved by fills, commissions and operator adjustments since the account opened (base minor units): reconciled with a broker that keeps the account's own book. */
