@@ -25,6 +25,8 @@ export interface StateIndexes {
   lastCompleted: { run: RunRecord | null; pos: number };
   /** Each run's position in `runIds`. */
   runPos: Map<string, number>;
+  /** Runs whose status is "running" (a run starting closes those a gone process left). */
+  running: Set<string>;
   /** Each run's position in `finalGates`. */
   gatePos: Map<string, number>;
   /** Runs whose final gate approved a buy funded by its batch's sells with no outcome recorded. */
@@ -44,6 +46,7 @@ export function emptyIndexes(): StateIndexes {
     tradingFlowMinor: 0,
     lastCompleted: { run: null, pos: -1 },
     runPos: new Map(),
+    running: new Set(),
     gatePos: new Map(),
     fundedPending: new Set(),
     holdingsVersion: 0,
@@ -109,6 +112,8 @@ const completedAndValued = (r: RunRecord): boolean => r.status === "completed" &
 /** After a run was started, finished, aborted or valued. */
 export function indexRunChange(s: State, r: RunRecord): void {
   const idx = s.idx;
+  if (r.status === "running") idx.running.add(r.run_id);
+  else idx.running.delete(r.run_id);
   if (idx.scanRuns) return;
   const best = idx.lastCompleted;
   if (!completedAndValued(r)) {
@@ -127,6 +132,13 @@ export function indexRunChange(s: State, r: RunRecord): void {
 export function lastCompletedRun(s: State): { run_id: string; trading_day: string } | null {
   const best = s.idx.scanRuns ? scanLastCompleted(s) : s.idx.lastCompleted.run;
   return best ? { run_id: best.run_id, trading_day: best.trading_day } : null;
+}
+
+/** The ids of the runs still "running", in run order (as a scan of `runIds` lists them). */
+export function runningRunIds(s: State): string[] {
+  if (s.idx.scanRuns) return s.runIds.filter((x) => s.runs.get(x)?.status === "running");
+  const pos = s.idx.runPos;
+  return [...s.idx.running].sort((a, b) => (pos.get(a) as number) - (pos.get(b) as number));
 }
 
 /** The scan the index replaces: every run in run order, the last of the latest trading day kept. */
