@@ -18,7 +18,7 @@ export interface ActivityOptions {
 /** The last `n` orders of paper-mode runs (newest run first) and what became of each. */
 export function recentActivity(s: State, n = 10, opts: ActivityOptions = {}): ActivityItem[] {
   const out: ActivityItem[] = [];
-  const fillsOf = fillIndex(s);
+  const fillsOf: FillsOf = (id) => s.idx.fillsByOrder.get(id) ?? [];
   for (let i = s.runIds.length - 1; i >= 0 && out.length < n; i--) {
     const r = s.runs.get(s.runIds[i] as string) as RunRecord;
     if (r.mode !== "paper") continue;
@@ -28,23 +28,8 @@ export function recentActivity(s: State, n = 10, opts: ActivityOptions = {}): Ac
   return out;
 }
 
-/** Each order's fills in the fill list's order, gathered in one pass over it when first asked (one call's index, not kept). */
+/** Each order's fills in the fill list's order (the index `apply` keeps: indexes.ts). */
 type FillsOf = (clientOrderId: string) => readonly FillRecord[];
-
-function fillIndex(s: State): FillsOf {
-  let byOrder: Map<string, FillRecord[]> | undefined;
-  return (id) => {
-    if (!byOrder) {
-      byOrder = new Map();
-      for (const f of s.fillList) {
-        const list = byOrder.get(f.client_order_id);
-        if (list) list.push(f);
-        else byOrder.set(f.client_order_id, [f]);
-      }
-    }
-    return byOrder.get(id) ?? [];
-  };
-}
 
 function runActivity(s: State, r: RunRecord, fillsOf: FillsOf): ActivityItem[] {
   const items: ActivityItem[] = [];
@@ -100,8 +85,41 @@ function runActivity(s: State, r: RunRecord, fillsOf: FillsOf): ActivityItem[] {
   return items;
 }
 
+/**
+ * Each order's item as last made, with what it was made from: an order's record changes only by its
+ * status, filled quantity, quota count and history (appended to), its fills are only added to, and
+ * the model asks for the same recent orders every day (their fills summed in Decimal each time).
+ */
+type Made = { run: RunRecord; status: string; filled: number; counted: string | null; history: number; fills: number; item: ActivityItem };
+const made = new WeakMap<OrderRecord, Made>();
+
 function orderActivity(r: RunRecord, o: OrderRecord, fillsOf: FillsOf): ActivityItem {
   const fills = fillsOf(o.client_order_id);
+  let m = made.get(o);
+  if (
+    !m ||
+    m.run !== r ||
+    m.status !== o.status ||
+    m.filled !== o.filled_quantity ||
+    m.counted !== o.counted_at ||
+    m.history !== o.history.length ||
+    m.fills !== fills.length
+  ) {
+    m = {
+      run: r,
+      status: o.status,
+      filled: o.filled_quantity,
+      counted: o.counted_at,
+      history: o.history.length,
+      fills: fills.length,
+      item: makeOrderActivity(r, o, fills),
+    };
+    made.set(o, m);
+  }
+  return { ...m.item };
+}
+
+function makeOrderActivity(r: RunRecord, o: OrderRecord, fills: readonly FillRecord[]): ActivityItem {
   const filled = fills.reduce((a, f) => a.add(f.quantity), new Dec(0));
   const filledQty = Math.max(filled.toNumber(), o.filled_quantity);
   const avg = filled.gt(0)

@@ -11,16 +11,17 @@
  * the first chained event appended to it commits to the whole older prefix. From the first
  * chained line on, every later line must carry `prev`. Older readers ignore both fields.
  */
-import { createHash } from "node:crypto";
 import type { JournalEvent } from "./types.js";
 import { lifecycleIssue } from "./lifecycle-check.js";
 import { assertEvent } from "./validate.js";
+import { sha256Hex } from "../util/sha256.js";
 import { withProps } from "../util/with-props.js";
 
 export const CHAIN_ORIGIN = "0".repeat(64);
 
 function chainNext(prev: string, line: string): string {
-  return createHash("sha256").update(prev).update("\n").update(line).digest("hex");
+  // One text, the same bytes as prev, "\n" and the line hashed one after another (prev is hex: no character pairs across the joins).
+  return sha256Hex(`${prev}\n${line}`);
 }
 
 /** Serialises events (already numbered) onto the chain ending in `prev`: each gets `prev`, and the text is whole lines. */

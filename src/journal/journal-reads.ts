@@ -10,6 +10,7 @@ import { fromMinor, microsToUsd } from "../core/money.js";
 import { type ActivityOptions, recentActivity } from "./activity.js";
 import { usage } from "./account.js";
 import { type RecallQuery, recallNotes } from "./notes.js";
+import { lastCompletedRun, unsettledFundedBuys } from "./indexes.js";
 import { liquidationStatus } from "./runs.js";
 import { bookedQuantity, unsettledOrders } from "./settled.js";
 import type { StandingState } from "./standing-orders.js";
@@ -30,7 +31,7 @@ import type {
   RunRecord,
   TripRecord,
 } from "./types.js";
-import { holdingsView, lastCompletedTradingDay, spendInMonth, tradingCashFlowMinor } from "./views.js";
+import { holdingsCopy, spendInMonth } from "./views.js";
 import type { WatchState } from "./watchlist.js";
 
 export abstract class JournalReads {
@@ -80,7 +81,7 @@ export abstract class JournalReads {
   }
 
   holdings(): Record<string, Holding> {
-    return holdingsView(this.s);
+    return holdingsCopy(this.s);
   }
 
   runs(): RunRecord[] {
@@ -93,8 +94,7 @@ export abstract class JournalReads {
    */
   lastRunWithFills(exceptRunId?: string): { run_id: string; trading_day: string } | undefined {
     if (this.s.fillList.length === 0) return undefined;
-    const withFills = new Set<string>();
-    for (const f of this.s.fillList) withFills.add(f.run_id);
+    const withFills = this.s.idx.fillsByRun;
     for (let i = this.s.runIds.length - 1; i >= 0; i--) {
       const id = this.s.runIds[i] as string;
       if (id === exceptRunId || !withFills.has(id)) continue;
@@ -191,11 +191,7 @@ export abstract class JournalReads {
    * ended before its second wave (only an earlier, dead run's; recovery records them as not placed).
    */
   unsettledFundedBuys(): { run_id: string; decision: GateDecision }[] {
-    const out: { run_id: string; decision: GateDecision }[] = [];
-    for (const [run_id, decisions] of this.s.finalGates) {
-      for (const d of decisions) if (d.approved && d.funded_by_sells && !this.s.fundedBuys.has(`${run_id}#${d.index}`)) out.push({ run_id, decision: d });
-    }
-    return out;
+    return unsettledFundedBuys(this.s);
   }
 
   order(client_order_id: string): OrderRecord | undefined {
@@ -209,7 +205,8 @@ export abstract class JournalReads {
   }
 
   fills(run_id?: string): FillRecord[] {
-    return this.s.fillList.filter((f) => run_id === undefined || f.run_id === run_id).map((f) => ({ ...f }));
+    const list = run_id === undefined ? this.s.fillList : (this.s.idx.fillsByRun.get(run_id) ?? []);
+    return list.map((f) => ({ ...f }));
   }
 
   /** Orders not yet in a terminal state (the executor resolves them; reconciliation uses their ids). */
@@ -217,13 +214,14 @@ export abstract class JournalReads {
     return [...this.s.orders.values()].filter((o) => !["filled", "cancelled", "expired", "rejected"].includes(o.status)).map((o) => ({ ...o }));
   }
 
-  knownClientOrderIds(): Set<string> {
-    return new Set(this.s.orders.keys());
+  /** Whether the journal has an order with this client order id (asked per broker order, not by copying every id). */
+  hasOrder(client_order_id: string): boolean {
+    return this.s.orders.has(client_order_id);
   }
 
   /** Cash moved by fills, commissions and operator adjustments since the account opened (base minor units): reconciled with a broker that keeps the account's own book. */
   tradingCashFlowMinor(): number {
-    return tradingCashFlowMinor(this.s);
+    return this.s.idx.tradingFlowMinor;
   }
 
   /** Orders whose outcome is not final (recovery looks each up at the broker by its client order id). */
@@ -238,7 +236,7 @@ export abstract class JournalReads {
 
   /** The latest trading day of a completed run that valued the account (null: none yet). */
   lastCompletedTradingDay(): { run_id: string; trading_day: string } | null {
-    return lastCompletedTradingDay(this.s);
+    return lastCompletedRun(this.s);
   }
 
   // ───────────────────────────── recent activity (activity.ts) ─────────────────────────────

@@ -17,9 +17,11 @@ import { MAX_LIVE_NOTES, noteEvent } from "./notes.js";
 import { type FillArgs, fillEvents, type IntentArgs, intentEvent, positive, type UpdateArgs, updateEvents } from "./orders.js";
 import { firstValuationEvents, resetEvents, type StartRunArgs, startRunEvents } from "./runs.js";
 import type { StandingEvent, StandingState } from "./standing-orders.js";
-import { apply, checkpointOf, type State } from "./state.js";
+import { apply, type State } from "./state.js";
+import { checkpointOf } from "./checkpoint.js";
 import { LogAppender, makeHeadDb } from "./store.js";
 import { CHAIN_ORIGIN, chainEvents } from "./chain.js";
+import type { OpenJournalOptions } from "./open-options.js";
 import { assertZone, iso } from "./time.js";
 import {
   type AdjustmentRecord,
@@ -39,26 +41,6 @@ import {
 } from "./types.js";
 import { simBrokerFindings, verifyState } from "./verify.js";
 import type { WatchEvent, WatchState } from "./watchlist.js";
-
-export interface OpenJournalOptions {
-  /** IANA zone in which quota and spend months are counted. */
-  timezone: string;
-  /** Open without the right to write (no migration is persisted; writes throw). */
-  readOnly?: boolean;
-  /** fsync on every commit (default true). */
-  fsync?: boolean;
-  /** `limits.reducing_runs_after_reset`; default 0. */
-  reducingRunsAfterReset?: number;
-  /**
-   * Write the head (the commit mark) only on `flush()`, not after every commit (default false).
-   * For a simulation's own journal: events are still appended at once, but a crash rolls back to
-   * the last flush (the end of the last simulated day), never to a mix. Saves a file replacement
-   * per commit.
-   */
-  headOnFlush?: boolean;
-  /** Told what the open repaired (a head rebuilt from the log, a torn line dropped); default: a line on stderr. */
-  notice?: (message: string) => void;
-}
 
 export async function openJournal(home: string, opts: OpenJournalOptions): Promise<Journal> {
   assertZone(opts.timezone);
@@ -125,7 +107,7 @@ export class Journal extends JournalReads {
         ...head,
         updated_at: now,
         log: { file: LOG_FILE, committed_bytes: committed, last_seq: head.log.last_seq + events.length, last_hash: hash },
-        checkpoint: checkpointOf(this.s),
+        checkpoint: this.headOnFlush ? head.checkpoint : checkpointOf(this.s),
       };
       if (this.headOnFlush) this.headDirty = true;
       else await this.db.write();
@@ -134,6 +116,11 @@ export class Journal extends JournalReads {
       this.broken = e as Error;
       throw e;
     }
+  }
+
+  /** The head as of the last commit: one written on flush gets the checkpoint of the books it commits to. */
+  private currentHead(): HeadDoc {
+    return this.headDirty ? { ...this.db.data, checkpoint: checkpointOf(this.s) } : this.db.data;
   }
 
   /** Releases the event log's descriptor (kept open with `headOnFlush`); a later commit reopens it. */
@@ -148,6 +135,7 @@ export class Journal extends JournalReads {
     const run = this.queue.then(async () => {
       if (!this.headDirty) return;
       try {
+        this.db.data = this.currentHead();
         await this.db.write();
         this.headDirty = false;
       } catch (e) {
@@ -393,7 +381,7 @@ export class Journal extends JournalReads {
 
   /** Recomputes cash and holdings from the ledger and the fills and checks every reference. */
   verify(): Finding[] {
-    const findings = verifyState(this.s, this.db.data.checkpoint, MAX_LIVE_NOTES, this.chainIssue);
+    const findings = verifyState(this.s, this.currentHead().checkpoint, MAX_LIVE_NOTES, this.chainIssue);
     return [...findings, ...simBrokerFindings(this.s, this.home)];
   }
 }

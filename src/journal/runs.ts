@@ -7,6 +7,7 @@ import type { RunMode } from "../core/domain.js";
 import { TwError } from "../core/errors.js";
 import { EXIT } from "../core/exit-codes.js";
 import { fromMinor, toMinor } from "../core/money.js";
+import { runningRunIds } from "./indexes.js";
 import { isPidAlive } from "./lock.js";
 import { positive } from "./orders.js";
 import type { State } from "./state.js";
@@ -34,8 +35,8 @@ export function startRunEvents(s: State, args: StartRunArgs & { at: string }): {
   const host = hostname();
   const events: JournalEventBody[] = [];
   const aborted: string[] = [];
-  // only the tail can be running in practice, but a full pass is cheap and exact
-  for (const id of s.runIds.filter((x) => s.runs.get(x)?.status === "running")) {
+  // Every run still running (indexed by the fold: only the tail can be, in practice).
+  for (const id of runningRunIds(s)) {
     const r = s.runs.get(id) as RunRecord;
     const age = nowMs - toMs(r.started_at);
     const gone = r.pid === process.pid || (r.host === host && !isPidAlive(r.pid));

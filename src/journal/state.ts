@@ -4,10 +4,21 @@ import type { TradingState } from "../core/domain.js";
 import type { FundedBuyRecord } from "../core/events-parts.js";
 import type { GateDecision } from "../core/gate-types.js";
 import { Dec } from "../core/money.js";
-import { lowerBound, toMs } from "./time.js";
+import {
+  emptyIndexes,
+  indexFill,
+  indexFunded,
+  indexNewGate,
+  indexNewOrder,
+  indexRunChange,
+  indexRunStart,
+  indexSettled,
+  type StateIndexes,
+} from "./indexes.js";
+import { recount } from "./quota-count.js";
 import { applyWatch, emptyWatchState, type WatchState } from "./watchlist.js";
 import { applyStanding, emptyStandingState, type StandingState } from "./standing-orders.js";
-import type { AdjustmentRecord, ApprovalRecord, Checkpoint, FillRecord, JournalEvent, LedgerEntry, Note, OrderRecord } from "./types.js";
+import type { AdjustmentRecord, ApprovalRecord, FillRecord, JournalEvent, LedgerEntry, Note, OrderRecord } from "./types.js";
 import type { ProposalRecord, ResetRecord, RunRecord, TripRecord, UsageRecord } from "./types.js";
 
 export interface HoldingState {
@@ -50,6 +61,8 @@ export interface State {
   watchlist: WatchState;
   standing: StandingState;
   adjustments: AdjustmentRecord[];
+  /** Kept in step by `apply` (indexes.ts). */
+  idx: StateIndexes;
 }
 
 export function emptyState(): State {
@@ -85,40 +98,18 @@ export function emptyState(): State {
     watchlist: emptyWatchState(),
     standing: emptyStandingState(),
     adjustments: [],
+    idx: emptyIndexes(),
   };
-}
-
-const REACHED = new Set(["accepted", "partially_filled", "filled", "cancelled", "expired", "working_after_cancel"]); // the broker had the order
-
-/** Quota rule: an order counts once the broker had it (a status in REACHED, or a booked fill), and while its send is `uncertain`
- * (it may have arrived); one rejected on send never counts, nor a kill-switch liquidation. The month is that of the intent. */
-function isCounted(o: OrderRecord, booked: Dec | undefined): boolean {
-  if (o.liquidation) return false;
-  if (booked?.gt(0)) return true;
-  if (o.status === "uncertain") return true;
-  return o.history.some((h) => REACHED.has(h.status));
-}
-
-function recount(s: State, o: OrderRecord): void {
-  const should = isCounted(o, s.booked.get(o.client_order_id));
-  if (should === (o.counted_at !== null)) return;
-  const ms = toMs(o.created_at);
-  if (should) {
-    o.counted_at = o.created_at;
-    s.countedMs.splice(lowerBound(s.countedMs, ms), 0, ms);
-  } else {
-    o.counted_at = null;
-    const i = lowerBound(s.countedMs, ms);
-    if (s.countedMs[i] === ms) s.countedMs.splice(i, 1);
-  }
 }
 
 function pushLedger(s: State, e: Omit<LedgerEntry, "seq">): void {
   s.ledger.push({ seq: s.ledger.length + 1, ...e });
   s.cash_minor += e.amount_minor;
+  if (e.kind !== "deposit") s.idx.tradingFlowMinor += e.amount_minor;
 }
 
 function applyFillToHoldings(s: State, f: FillRecord, currency: string): void {
+  s.idx.holdingsVersion++;
   const h = s.holdings.get(f.symbol) ?? { qty: new Dec(0), basis: new Dec(0), currency };
   const q = new Dec(f.quantity);
   if (f.side === "BUY") {
@@ -188,6 +179,7 @@ function applyCash(s: State, ev: Event<"init" | "deposit" | "import_ledger">): v
   switch (ev.t) {
     case "init":
       s.account = { currency: ev.currency, capital_minor: ev.capital_minor, at: ev.at };
+      s.idx.holdingsVersion++;
       pushLedger(s, { kind: "deposit", amount_minor: ev.capital_minor, at: ev.at, note: "initial capital" });
       return;
     case "deposit":
@@ -209,10 +201,14 @@ function applyCash(s: State, ev: Event<"init" | "deposit" | "import_ledger">): v
 function applyRun(s: State, ev: Event<"run_start" | "import_run" | "run_abort" | "run_finish" | "valuation">): void {
   switch (ev.t) {
     case "run_start":
-    case "import_run":
-      s.runs.set(ev.run.run_id, { ...ev.run, notes: [...ev.run.notes] });
-      s.runIds.push(ev.run.run_id);
+    case "import_run": {
+      indexRunStart(s, ev.run.run_id);
+      const r = { ...ev.run, notes: [...ev.run.notes] };
+      s.runs.set(r.run_id, r);
+      s.runIds.push(r.run_id);
+      indexRunChange(s, r);
       return;
+    }
     case "run_abort": {
       const r = s.runs.get(ev.run_id);
       if (!r) return;
@@ -221,6 +217,7 @@ function applyRun(s: State, ev: Event<"run_start" | "import_run" | "run_abort" |
       r.finished_at = ev.at;
       r.message = ev.message;
       r.notes.push(ev.message);
+      indexRunChange(s, r);
       return;
     }
     case "run_finish": {
@@ -237,6 +234,7 @@ function applyRun(s: State, ev: Event<"run_start" | "import_run" | "run_abort" |
         s.reducing_runs_left = Math.max(0, s.reducing_runs_left - 1);
         if (s.reducing_runs_left === 0) s.trading_state = "ACTIVE";
       }
+      indexRunChange(s, r);
       return;
     }
     case "valuation": {
@@ -250,6 +248,7 @@ function applyRun(s: State, ev: Event<"run_start" | "import_run" | "run_abort" |
         r.first_value_minor = v;
         r.previous_value_minor = prev;
         r.peak_after_minor = s.peak_minor;
+        indexRunChange(s, r);
       }
       return;
     }
@@ -300,10 +299,13 @@ function applyRunRecord(s: State, ev: Event<"usage" | "proposal" | "approval" | 
       s.approvals.set(ev.record.run_id, [...(s.approvals.get(ev.record.run_id) ?? []), ev.record]);
       return;
     case "final_gate":
+      indexNewGate(s, ev.run_id);
       s.finalGates.set(ev.run_id, ev.decisions);
+      indexFunded(s, ev.run_id);
       return;
     case "funded_buy":
       s.fundedBuys.set(`${ev.record.run_id}#${ev.record.index}`, ev.record);
+      indexFunded(s, ev.record.run_id);
       return;
   }
 }
@@ -314,11 +316,13 @@ function applyOrder(s: State, ev: Event<"order_intent" | "import_order" | "order
     case "order_intent":
     case "import_order": {
       const o: OrderRecord = { ...ev.order, history: [...ev.order.history], counted_at: null };
+      indexNewOrder(s, o.client_order_id);
       s.orders.set(o.client_order_id, o);
       const list = s.ordersByRun.get(o.run_id);
       if (list) list.push(o.client_order_id);
       else s.ordersByRun.set(o.run_id, [o.client_order_id]);
       recount(s, o);
+      indexSettled(s, o.client_order_id);
       return;
     }
     case "order_update": {
@@ -329,12 +333,14 @@ function applyOrder(s: State, ev: Event<"order_intent" | "import_order" | "order
       if (ev.entry.broker_order_id) o.broker_order_id = ev.entry.broker_order_id;
       if (ev.entry.filled_quantity !== undefined) o.filled_quantity = ev.entry.filled_quantity;
       recount(s, o);
+      indexSettled(s, o.client_order_id);
       return;
     }
     case "fill": {
       const f = ev.fill;
       s.fills.set(f.fill_id, f);
       s.fillList.push(f);
+      indexFill(s, f);
       s.booked.set(f.client_order_id, (s.booked.get(f.client_order_id) ?? new Dec(0)).add(f.quantity));
       const o = s.orders.get(f.client_order_id);
       applyFillToHoldings(s, f, o?.currency ?? s.account?.currency ?? "USD");
@@ -344,6 +350,7 @@ function applyOrder(s: State, ev: Event<"order_intent" | "import_order" | "order
         if (f.commission_minor !== 0) pushLedger(s, { kind: "commission", amount_minor: -f.commission_minor, ...base });
       }
       if (o) recount(s, o);
+      indexSettled(s, f.client_order_id);
       return;
     }
   }
@@ -367,6 +374,7 @@ function applyNote(s: State, note: Note): void {
 }
 
 function applyAdjustment(s: State, a: AdjustmentRecord): void {
+  s.idx.holdingsVersion++;
   s.adjustments.push(a);
   if (a.kind === "cash" && a.amount_minor !== undefined) {
     pushLedger(s, { kind: "adjustment", amount_minor: a.amount_minor, at: a.at, note: `${a.id}: ${a.reason}` });
@@ -381,19 +389,4 @@ function applyAdjustment(s: State, a: AdjustmentRecord): void {
     if (h.qty.isZero()) s.holdings.delete(a.symbol);
     else s.holdings.set(a.symbol, h);
   }
-}
-
-export function checkpointOf(s: State): Checkpoint {
-  const holdings: Checkpoint["holdings"] = {};
-  for (const [sym, h] of s.holdings) holdings[sym] = { quantity: h.qty.toString(), cost_basis_minor: h.basis.toString(), currency: h.currency };
-  return {
-    initialised: s.account !== null,
-    base_currency: s.account?.currency ?? null,
-    cash_minor: s.cash_minor,
-    holdings,
-    peak_minor: s.peak_minor,
-    trading_state: s.trading_state,
-    ledger_entries: s.ledger.length,
-    fills: s.fillList.length,
-  };
 }

@@ -1,9 +1,9 @@
-/** Read views over the folded journal state (pure): holdings, spend, the trading cash flow, the last completed run. */
+/** Read views over the folded journal state (pure): holdings and spend. */
 import { pow10, wholeOverPow10 } from "../core/exact-number.js";
 import { Dec, microsToUsd, minorDigits } from "../core/money.js";
 import type { HoldingState, State } from "./state.js";
 import { toMs } from "./time.js";
-import type { Holding, RunRecord } from "./types.js";
+import type { Holding } from "./types.js";
 
 export function holdingsView(s: State): Record<string, Holding> {
   const cur = s.account?.currency ?? "USD";
@@ -19,6 +19,23 @@ export function holdingsView(s: State): Record<string, Holding> {
       currency: h.currency,
     };
   }
+  return out;
+}
+
+/**
+ * Each state's holdings view as of its holdings version: the phases and tools of a day ask for the
+ * holdings many times between two fills. Handed out as copies (a reader may change its answer).
+ */
+const heldViews = new WeakMap<State, { version: number; view: Record<string, Holding> }>();
+
+export function holdingsCopy(s: State): Record<string, Holding> {
+  let held = heldViews.get(s);
+  if (held?.version !== s.idx.holdingsVersion) {
+    held = { version: s.idx.holdingsVersion, view: holdingsView(s) };
+    heldViews.set(s, held);
+  }
+  const out: Record<string, Holding> = {};
+  for (const sym of s.holdings.keys()) out[sym] = { ...(held.view[sym] as Holding) };
   return out;
 }
 
@@ -54,31 +71,47 @@ function usageMs(u: State["usage"][number]): number {
   return ms;
 }
 
+/**
+ * Each window's sum so far, by the usage list summed: `apply` only ever appends to it, so a later
+ * ask reads the records added since (a simulated day asked two months' spend over every record of
+ * every earlier day). At most a few windows are kept per list.
+ */
+type WindowSum = { upto: number; micros: number; abs: number };
+const windowSums = new WeakMap<readonly unknown[], Map<string, WindowSum>>();
+const WINDOWS_KEPT = 4;
+
 /** LLM spend (USD) of usage records inside the window (epoch ms, end exclusive). */
 export function spendInMonth(s: State, w: { start: number; end: number }): number {
+  let sums = windowSums.get(s.usage);
+  if (!sums) {
+    sums = new Map();
+    windowSums.set(s.usage, sums);
+  }
+  const key = `${w.start}/${w.end}`;
+  const sum = { ...(sums.get(key) ?? { upto: 0, micros: 0, abs: 0 }) };
+  for (; sum.upto < s.usage.length; sum.upto++) {
+    const u = s.usage[sum.upto] as State["usage"][number];
+    const ms = usageMs(u);
+    if (ms >= w.start && ms < w.end) {
+      sum.micros += u.cost_micros;
+      sum.abs += Math.abs(u.cost_micros);
+    }
+  }
+  // Whole micro-dollars whose magnitudes add up to a safe integer sum exactly in any order (the
+  // scan added them newest first); past that (never in practice), the scan is the answer.
+  if (!Number.isSafeInteger(sum.abs)) return microsToUsd(scanSpend(s, w));
+  sums.delete(key);
+  sums.set(key, sum);
+  if (sums.size > WINDOWS_KEPT) sums.delete(sums.keys().next().value as string);
+  return microsToUsd(sum.micros);
+}
+
+function scanSpend(s: State, w: { start: number; end: number }): number {
   let micros = 0;
   for (let i = s.usage.length - 1; i >= 0; i--) {
     const u = s.usage[i] as State["usage"][number];
     const ms = usageMs(u);
     if (ms >= w.start && ms < w.end) micros += u.cost_micros;
   }
-  return microsToUsd(micros);
-}
-
-/** Cash moved by fills and commissions since the account opened, in base minor units (deposits excluded). */
-export function tradingCashFlowMinor(s: State): number {
-  let sum = 0;
-  for (const e of s.ledger) if (e.kind !== "deposit") sum += e.amount_minor;
-  return sum;
-}
-
-/** The latest trading day of a completed run that valued the account (null: none yet). */
-export function lastCompletedTradingDay(s: State): { run_id: string; trading_day: string } | null {
-  let best: RunRecord | null = null;
-  for (const id of s.runIds) {
-    const r = s.runs.get(id) as RunRecord;
-    if (r.status !== "completed" || r.first_value_minor === null) continue;
-    if (!best || r.trading_day >= best.trading_day) best = r;
-  }
-  return best ? { run_id: best.run_id, trading_day: best.trading_day } : null;
+  return micros;
 }

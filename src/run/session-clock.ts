@@ -30,11 +30,21 @@ function formatterOf(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** The formatter's plain form, "M/D/YYYY, HH:MM:SS" (en-US, h23): read without building its parts. */
+const PLAIN = /^(\d{1,2})\/(\d{1,2})\/(\d{4}), (\d{2}):(\d{2}):(\d{2})$/;
+
 /** The zone's offset from UTC at the instant `t` (ms): its wall time there, read as UTC, minus `t`. */
 function offsetAt(zone: string, t: number): number {
-  const parts: Record<string, number> = {};
-  for (const p of formatterOf(zone).formatToParts(t)) if (p.type !== "literal") parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts.year ?? Number.NaN, (parts.month ?? Number.NaN) - 1, parts.day, parts.hour, parts.minute, parts.second);
+  const f = formatterOf(zone);
+  const m = PLAIN.exec(f.format(t));
+  let wall: number;
+  if (m) wall = Date.UTC(Number(m[3]), Number(m[1]) - 1, Number(m[2]), Number(m[4]), Number(m[5]), Number(m[6]));
+  else {
+    // Any other form (a year before 1000, an era): by its parts, as named.
+    const parts: Record<string, number> = {};
+    for (const p of f.formatToParts(t)) if (p.type !== "literal") parts[p.type] = Number(p.value);
+    wall = Date.UTC(parts.year ?? Number.NaN, (parts.month ?? Number.NaN) - 1, parts.day, parts.hour, parts.minute, parts.second);
+  }
   return wall - (t - (((t % 1000) + 1000) % 1000));
 }
 

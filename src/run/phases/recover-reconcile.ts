@@ -47,7 +47,6 @@ export async function recoverAndReconcile(deps: RecoverReconcileDeps): Promise<R
   });
   await settleFundedBuys(deps);
   const [positions, open, account] = await Promise.all([broker.positions(), broker.openOrders(), broker.account()]);
-  const known = journal.knownClientOrderIds();
   const differences: ReconcileDifference[] = [];
   // Orders that stay unresolved (an open order of ours is reported below, from the broker's list).
   const openIds = new Set(open.map((o) => o.client_order_id));
@@ -77,7 +76,7 @@ export async function recoverAndReconcile(deps: RecoverReconcileDeps): Promise<R
     const base = journal.baseCurrency();
     cash = { currency: base, journalMinor: journal.tradingCashFlowMinor(), brokerMinor: toMinor(account.cash, base) - toMinor(account.starting_cash, base) };
   }
-  const foreign = open.filter((o) => !known.has(o.client_order_id));
+  const foreign = open.filter((o) => !journal.hasOrder(o.client_order_id));
   for (const d of reconcile(journal.holdings(), positions, foreign, { tolerance: 1e-6, ...(cash ? { cash } : {}) })) {
     if (d.kind === "unknown_open_order") {
       differences.push({
@@ -100,7 +99,7 @@ export async function recoverAndReconcile(deps: RecoverReconcileDeps): Promise<R
       });
     }
   }
-  for (const o of open.filter((x) => known.has(x.client_order_id))) {
+  for (const o of open.filter((x) => journal.hasOrder(x.client_order_id))) {
     differences.push({
       kind: "unsettled_order",
       symbol: o.symbol,
