@@ -281,7 +281,7 @@ async function measureAll(): Promise<void> {
   const day = ab(base, (root) => simulatedDay(root, "2010-03-01"), 3);
   rows.push({ figure: "one simulated day (scripted model, loop time)", now: day.now.wallMs, before: day.before?.wallMs, goal: 4, unit: "ms" });
   // The same over a year: what a day costs once the code is compiled (a 40-day loop's first day, which opens the
-  // simulation's journal and broker and compiles the day's code, is about a fifth of that loop).
+  // simulation's journal and broker and compiles the day's code, is about a sixth of that loop).
   const yearDay = ab(base, (root) => simulatedDay(root, "2010-12-31"), 1);
   rows.push({
     figure: "one simulated day over a year (2010; loop time)",
