@@ -49,9 +49,16 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ k: fc.constant("funded" as const), run: small(5), index: small(2) }),
 );
 
-/** A final-gate decision with only what the funded-buy rule reads (approved, funded, its index). */
-const decision = (index: number, funded: boolean): GateDecision =>
-  ({ index, approved: index % 3 !== 2, ...(funded ? { funded_by_sells: { amount_minor: 100, currency: "USD" } } : {}) }) as unknown as GateDecision;
+/** A final-gate decision; the funded-buy rule reads whether it is approved, funded and its index. */
+const decision = (index: number, funded: boolean): GateDecision => ({
+  index,
+  order: { symbol: "ALFA", side: "BUY", quantity: 1, limit_price: 10 },
+  approved: index % 3 !== 2,
+  reasons: [],
+  notional: 10,
+  commission: 1,
+  ...(funded ? { funded_by_sells: { amount_minor: 100, currency: "USD" } } : {}),
+});
 
 const AT = "2024-01-02T14:00:00.000Z";
 const run = (id: string, day: number): RunRecord => ({

@@ -109,7 +109,7 @@ describe("a memo of a series as of a day", () => {
 });
 
 describe("the market-wide tools and the screen, day after day on one market", () => {
-  const ctx = (d: string) => ({ runId: "r", tradingDay: d, seenEvidence: new Set<string>(), pending: [] }) as unknown as ToolCallContext;
+  const ctx = (d: string): ToolCallContext => ({ runId: "r", tradingDay: d, seenEvidence: new Set<string>(), pending: [] });
   // Consecutive days, as a simulation asks them (each day's memoised values are mostly the day before's), and a few apart.
   const asked = [...days.slice(290, 330), ...days.slice(10, 30), days[0] as string, days[1] as string, ...days.slice(2500, 2510)];
 
