@@ -7,7 +7,8 @@
  * - `run` on a pseudo-terminal (the console, the README's main job): its first frame and the approval screen;
  * - one simulated day with the scripted model (goal ≤ 4 ms): the simulation loop's own time per day
  *   (simulation.json's elapsed_ms / days) of a 40-day simulation, and the same over a year (2010),
- *   where the first days' compilation is spread over 252 days;
+ *   where the first days' compilation is spread over 252 days, and that year's days by outcome (a day the
+ *   model trades, holds, or is not called at all);
  * - the test suite's wall time (goal ≤ 150 s) and the CLI processes it starts (goal ≤ 60): recorded by
  *   the test run itself (tests/global-setup.ts writes .cache/test-spawns.json), quoted from the last
  *   whole-suite run.
@@ -16,7 +17,7 @@
  * a temporary folder sharing this checkout's node_modules. The token and cost figures are
  * bench/agent.bench.ts's.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -99,6 +100,55 @@ function simulatedDay(root: string, to: string): Sample {
   }
 }
 
+/** A year's simulation (2010): its loop time per day, and the median time of a day by its outcome. */
+interface YearSample {
+  perDayMs: number;
+  byOutcome: Map<string, number>;
+}
+
+/**
+ * A simulation of 2010 with `--json`: the loop time per day (simulation.json), and each day's own time,
+ * from the arrival of its JSON line to the next one's (the first day, which opens and compiles, is
+ * left out), as a median per outcome: a day the model trades, holds, or is not called at all.
+ */
+function simulatedYear(root: string): Promise<YearSample> {
+  const home = mkdtempSync(join(tmpdir(), "tw-bench-year-"));
+  const args = ["simulate", "--from", "2010-01-04", "--to", "2010-12-31", "--name", "bench", "--json", "--set", "limits.max_drawdown_pct=100"];
+  return new Promise<YearSample>((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, "bin", "tradewarden.js"), "--home", home, ...args], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const times = new Map<string, number[]>();
+    let last: number | undefined;
+    let pending = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      const at = performance.now();
+      const lines = (pending + chunk.toString("utf8")).split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        const o = JSON.parse(line) as { type?: string; outcome?: string };
+        if (o.type !== "day" || o.outcome === undefined) continue;
+        if (last !== undefined) times.set(o.outcome, [...(times.get(o.outcome) ?? []), at - last]);
+        last = at;
+      }
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      try {
+        if (code !== 0) throw new Error(`the year's simulation exited with ${code}`);
+        const meta = JSON.parse(readFileSync(join(home, "simulations", "bench", "simulation.json"), "utf8")) as { days_done: number; elapsed_ms: number };
+        resolve({ perDayMs: meta.elapsed_ms / meta.days_done, byOutcome: new Map([...times].map(([k, v]) => [k, median(v)])) });
+      } catch (e) {
+        reject(e);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
 /** What a person sees of a supervised run's start: the first frame, and the approval screen. */
 interface ConsoleStart {
   firstFrameMs: number;
@@ -168,6 +218,13 @@ interface Row {
   unit: "s" | "ms" | "";
 }
 const rows: Row[] = [];
+
+/** The outcomes of a simulated day whose median time the year's row is broken into. */
+const DAY_KINDS = [
+  ["executed", "the model trades (executed)"],
+  ["hold", "the model holds"],
+  ["quota_exhausted", "the model is not called (order quota used up)"],
+] as const;
 
 /** Alternates the two builds `rounds` times; the medians of wall time (and CPU time) of each. */
 function ab(base: string | undefined, measure: (root: string) => Sample, rounds: number): { now: Sample; before: Sample | undefined } {
@@ -282,14 +339,15 @@ async function measureAll(): Promise<void> {
   rows.push({ figure: "one simulated day (scripted model, loop time)", now: day.now.wallMs, before: day.before?.wallMs, goal: 4, unit: "ms" });
   // The same over a year: what a day costs once the code is compiled (a 40-day loop's first day, which opens the
   // simulation's journal and broker and compiles the day's code, is about a sixth of that loop).
-  const yearDay = ab(base, (root) => simulatedDay(root, "2010-12-31"), 1);
-  rows.push({
-    figure: "one simulated day over a year (2010; loop time)",
-    now: yearDay.now.wallMs,
-    before: yearDay.before?.wallMs,
-    goal: undefined,
-    unit: "ms",
-  });
+  const yearBefore = base ? await simulatedYear(base) : undefined;
+  const year = await simulatedYear(ROOT);
+  rows.push({ figure: "one simulated day over a year (2010; loop time)", now: year.perDayMs, before: yearBefore?.perDayMs, goal: undefined, unit: "ms" });
+  // A day's cost is mostly what the day does: the model trades, holds, or is not called at all (the month's order quota is used up).
+  for (const [outcome, what] of DAY_KINDS) {
+    const now = year.byOutcome.get(outcome);
+    if (now !== undefined)
+      rows.push({ figure: `… a day ${what} (2010, median)`, now, before: yearBefore?.byOutcome.get(outcome), goal: undefined, unit: "ms" });
+  }
   // "before" here is the issue's figures on main (272 processes, 234–300 s); "now" the last whole vitest run on this checkout.
   const suite = suiteFigures();
   rows.push({
