@@ -127,10 +127,10 @@ function simulatedYear(root: string): Promise<YearSample> {
       const at = performance.now();
       const lines = (pending + chunk.toString("utf8")).split("\n");
       pending = lines.pop() ?? "";
-      for (const line of lines) {
-        const o = JSON.parse(line) as { type?: string; outcome?: string };
-        if (o.type !== "day" || o.outcome === undefined) continue;
-        if (last !== undefined) times.set(o.outcome, [...(times.get(o.outcome) ?? []), at - last]);
+      // A day's line starts with its type (src/simulation/progress.ts dayJson); the closing summary is another line.
+      for (const line of lines.filter((l) => l.startsWith('{"type":"day"'))) {
+        const { outcome } = JSON.parse(line) as { outcome: string };
+        if (last !== undefined) times.set(outcome, [...(times.get(outcome) ?? []), at - last]);
         last = at;
       }
     });
