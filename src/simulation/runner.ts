@@ -26,7 +26,7 @@ import { TwError } from "../core/errors.js";
 import { effectiveConfig, saveEffectiveConfig } from "./config.js";
 import { type DayRecord, dayFacts } from "./day-record.js";
 import { checkSimulationName, generatedName, type SimulationPaths, simulationPaths } from "./paths.js";
-import { planDays } from "./plan.js";
+import { checkDayArgs, planDays } from "./plan.js";
 import { writeReport } from "./report-files.js";
 import { type SimulationMeta, type SimulationStatus, writeMeta } from "./store.js";
 
@@ -152,6 +152,8 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
 
 /** Checks the request (config, model, days, name), then makes and locks the simulation's folder. */
 async function openSimulation(req: SimulationRequest, now: () => number): Promise<OpenedSimulation> {
+  // A malformed day is named as the option it came from, not as the config's start date it becomes.
+  checkDayArgs(req.from, req.to);
   const eff = effectiveConfig({
     home: req.home,
     ...(req.configFile ? { configFile: req.configFile } : {}),
