@@ -62,6 +62,25 @@ function listed(home: string, name: string): Listed {
   }
 }
 
+/** A simulation as `simulate list --json` shows it. */
+function listRow(r: SimulationReport) {
+  return {
+    name: r.name,
+    status: r.status,
+    from: r.from,
+    to: r.to,
+    days: r.days,
+    days_total: r.days_total,
+    model: r.model.id,
+    total_return: r.total_return,
+    index_return: r.index_return,
+    max_drawdown: r.max_drawdown,
+    trips: r.trips.length,
+    orders: r.orders,
+    cost_usd: r.cost_usd,
+  };
+}
+
 export function cmdSimulateList(opts: { home: string; json: boolean }, io: CommandIO): number {
   const all = listSimulationNames(opts.home).map((n) => listed(opts.home, n));
   const broken = all.flatMap((l) => ("error" in l ? [l] : []));
@@ -69,25 +88,7 @@ export function cmdSimulateList(opts: { home: string; json: boolean }, io: Comma
   for (const b of broken) io.stderr(`tradewarden simulate list: ${b.name}: ${b.error}\n`);
   const exit = broken.length > 0 ? EXIT.INTERNAL_ERROR : EXIT.OK;
   if (opts.json) {
-    const rows = all.map((l) =>
-      "error" in l
-        ? { name: l.name, status: "unreadable", error: l.error }
-        : ((r) => ({
-            name: r.name,
-            status: r.status,
-            from: r.from,
-            to: r.to,
-            days: r.days,
-            days_total: r.days_total,
-            model: r.model.id,
-            total_return: r.total_return,
-            index_return: r.index_return,
-            max_drawdown: r.max_drawdown,
-            trips: r.trips.length,
-            orders: r.orders,
-            cost_usd: r.cost_usd,
-          }))(l.report),
-    );
+    const rows = all.map((l) => ("error" in l ? { name: l.name, status: "unreadable", error: l.error } : listRow(l.report)));
     io.stdout(`${JSON.stringify(rows)}\n`);
     return exit;
   }
