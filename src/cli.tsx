@@ -180,7 +180,19 @@ const journalCmd = program
       const { cmdJournalBrowse } = await import("./commands/journal-browser.js");
       const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
       setExit(
-        await cmdJournalBrowse({ home, timezone: config.account.timezone, maxDrawdownPct: config.limits.max_drawdown_pct, interactive, env: io.env }, io),
+        await cmdJournalBrowse(
+          {
+            home,
+            timezone: config.account.timezone,
+            maxDrawdownPct: config.limits.max_drawdown_pct,
+            interactive,
+            env: io.env,
+            ...(opts.run ? { run: opts.run } : {}),
+            ...(opts.from ? { from: opts.from } : {}),
+            ...(opts.to ? { to: opts.to } : {}),
+          },
+          io,
+        ),
       );
       return;
     }
@@ -282,7 +294,7 @@ program
   .argument("<run>", "run id (under the home's runs/) or a run folder")
   .option("--json", "findings as JSON", false)
   .action(async (target: string, opts: { json: boolean }, cmd: Command) => {
-    setExit((await load.audit()).cmdAudit({ home: homeOf(cmd), target, json: opts.json }, io));
+    setExit(await (await load.audit()).cmdAudit({ home: homeOf(cmd), target, json: opts.json }, io));
   });
 
 program
@@ -303,7 +315,7 @@ program
     new Option("--format <format>", "json: tradewarden's envelope; tradecat: TradeCat's agent_research_cycle.v1").choices(["json", "tradecat"]).default("json"),
   )
   .action(async (target: string, opts: { format: string }, cmd: Command) => {
-    setExit((await load.export()).cmdExport({ home: homeOf(cmd), target, format: opts.format }, io));
+    setExit(await (await load.export()).cmdExport({ home: homeOf(cmd), target, format: opts.format }, io));
   });
 
 program

@@ -2,12 +2,21 @@
 import { auditRunDir } from "../records/audit.js";
 import { EXIT } from "../core/exit-codes.js";
 import type { CommandIO } from "./io.js";
-import { runDirOrReport } from "./run-id.js";
+import { resolveRun } from "./run-id.js";
+import { TwError } from "../core/errors.js";
 
-export function cmdAudit(opts: { home: string; target: string; json: boolean }, io: CommandIO): number {
-  const dir = runDirOrReport("audit", opts.home, opts.target, io);
-  if (dir === null) return EXIT.USAGE_OR_CONFIG;
-  const findings = auditRunDir(dir, io.env);
+export async function cmdAudit(opts: { home: string; target: string; json: boolean }, io: CommandIO): Promise<number> {
+  let resolved: Awaited<ReturnType<typeof resolveRun>>;
+  try {
+    resolved = await resolveRun(opts.home, opts.target);
+  } catch (e) {
+    if (!(e instanceof TwError)) throw e;
+    io.stderr(`tradewarden audit: ${e.message}\n`);
+    return e.exitCode;
+  }
+  const dir = resolved.dir;
+  // A run the journal holds whose folder is gone is a finding like any missing artifact.
+  const findings = resolved.kind === "gone" ? [{ check: "files", message: resolved.message }] : auditRunDir(dir, io.env);
   if (opts.json) io.stdout(`${JSON.stringify({ run_dir: dir, ok: findings.length === 0, findings }, null, 2)}\n`);
   else if (findings.length === 0) io.stdout(`audit ok: ${dir}\n`);
   else {

@@ -12,13 +12,14 @@ import { runDirOrReport } from "./run-id.js";
 
 export const EXPORT_FORMATS = ["json", "tradecat"] as const;
 
-export function cmdExport(opts: { home: string; target: string; format: string }, io: CommandIO): number {
+export async function cmdExport(opts: { home: string; target: string; format: string }, io: CommandIO): Promise<number> {
   if (!(EXPORT_FORMATS as readonly string[]).includes(opts.format)) {
     io.stderr(`tradewarden export: unknown format "${opts.format}"; use one of: ${EXPORT_FORMATS.join(", ")}\n`);
     return EXIT.USAGE_OR_CONFIG;
   }
-  const dir = runDirOrReport("export", opts.home, opts.target, io);
-  if (dir === null) return EXIT.USAGE_OR_CONFIG;
+  const run = await runDirOrReport("export", opts.home, opts.target, io);
+  if ("exit" in run) return run.exit;
+  const dir = run.dir;
   try {
     const doc = opts.format === "tradecat" ? tradecatOfRun(dir) : researchCycleOf(dir);
     io.stdout(`${JSON.stringify(doc, null, 2)}\n`);

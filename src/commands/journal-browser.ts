@@ -216,13 +216,18 @@ export function journalBrowserSource(journal: Journal, home: string, maxDrawdown
 
 /** `tradewarden journal` without --json: the browser on a terminal, a plain runs table otherwise. */
 export async function cmdJournalBrowse(
-  opts: { home: string; timezone: string; maxDrawdownPct: number; interactive: boolean; env: NodeJS.ProcessEnv },
+  opts: { home: string; timezone: string; maxDrawdownPct: number; interactive: boolean; env: NodeJS.ProcessEnv; run?: string; from?: string; to?: string },
   io: { stdout: (s: string) => void; stderr: (s: string) => void },
 ): Promise<number> {
   const { openJournal } = await import("../journal/journal.js");
   const { noticeTo } = await import("../journal/load.js");
+  const { runsFilter, warnIfChainBroken } = await import("./journal.js");
   const journal = await openJournal(opts.home, { timezone: opts.timezone, readOnly: true, notice: noticeTo(io.stderr) });
-  const source = journalBrowserSource(journal, opts.home, opts.maxDrawdownPct);
+  warnIfChainBroken(journal, io);
+  const all = journalBrowserSource(journal, opts.home, opts.maxDrawdownPct);
+  // --run, --from and --to keep the same runs as with --json (an unknown --run is a usage error before anything is shown).
+  const kept = runsFilter(journal, opts);
+  const source: JournalBrowserSource = { ...all, listRuns: async () => (await all.listRuns()).filter(kept) };
   if (opts.interactive) {
     prepareInkForTerminal();
     const { mountJournal } = await import("../screens/run-app.js");

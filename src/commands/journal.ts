@@ -1,5 +1,5 @@
 /** `tradewarden journal --json` and `tradewarden journal verify`. Both only read (no lock needed). */
-import { openJournal } from "../journal/journal.js";
+import { type Journal, openJournal } from "../journal/journal.js";
 import { noticeTo } from "../journal/load.js";
 import { decidedBy } from "../journal/decided.js";
 import { fromMinor } from "../core/money.js";
@@ -24,24 +24,37 @@ export function checkDayRange(args: { from?: string; to?: string }): void {
   }
 }
 
+/** Which runs `--run`, `--from` and `--to` keep (`--run`: an id, a unique prefix or latest, of the journal's runs; else a usage error). */
+export function runsFilter(j: Journal, args: { run?: string; from?: string; to?: string }): (r: { run_id: string; trading_day: string }) => boolean {
+  const runId =
+    args.run === undefined
+      ? undefined
+      : pickRunId(
+          j.runs().map((r) => r.run_id),
+          args.run,
+          "the journal",
+        );
+  return (r) =>
+    (runId === undefined || r.run_id === runId) &&
+    (args.from === undefined || r.trading_day >= args.from) &&
+    (args.to === undefined || r.trading_day <= args.to);
+}
+
+/** A journal whose hash chain is broken is still shown (as `journal verify` reads it), under a warning on stderr: what it shows may have been edited. */
+export function warnIfChainBroken(j: Journal, io: Pick<CommandIO, "stderr">): void {
+  if (j.chainIssue)
+    io.stderr(
+      `tradewarden journal: warning: the journal's hash chain is broken (${j.chainIssue}): what it shows may have been edited; \`tradewarden journal verify\` says more\n`,
+    );
+}
+
 export async function cmdJournalJson(args: { home: string; run?: string; from?: string; to?: string; timezone?: string }, io: CommandIO): Promise<number> {
   try {
     checkDayRange(args);
     const timezone = args.timezone ?? "UTC";
     const j = await openJournal(args.home, { timezone, readOnly: true, notice: noticeTo(io.stderr) });
-    const all = j.runs();
-    const runId =
-      args.run === undefined
-        ? undefined
-        : pickRunId(
-            all.map((r) => r.run_id),
-            args.run,
-            "the journal",
-          );
-    const runs = all
-      .filter((r) => runId === undefined || r.run_id === runId)
-      .filter((r) => args.from === undefined || r.trading_day >= args.from)
-      .filter((r) => args.to === undefined || r.trading_day <= args.to);
+    warnIfChainBroken(j, io);
+    const runs = j.runs().filter(runsFilter(j, args));
     const ids = new Set(runs.map((r) => r.run_id));
     const initialised = j.isInitialised();
     const cur = initialised ? j.baseCurrency() : null;

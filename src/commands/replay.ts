@@ -7,8 +7,9 @@ import type { CommandIO } from "./io.js";
 import { runDirOrReport } from "./run-id.js";
 
 export async function cmdReplay(opts: { home: string; target: string; json: boolean; mask?: boolean }, io: CommandIO): Promise<number> {
-  const dir = runDirOrReport("replay", opts.home, opts.target, io);
-  if (dir === null) return EXIT.USAGE_OR_CONFIG;
+  const run = await runDirOrReport("replay", opts.home, opts.target, io);
+  if ("exit" in run) return run.exit;
+  const dir = run.dir;
   const { config, universe } = requireConfig(opts.home);
   try {
     // A masked run always replays masked (its requests were masked); --mask insists on it.

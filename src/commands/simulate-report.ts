@@ -23,10 +23,13 @@ export function cmdSimulateReport(opts: { home: string; name: string; json: bool
   return EXIT.OK;
 }
 
-/** The saved report, or one built from the day records when it is missing or unreadable. */
+/**
+ * The saved report, or one built from the day records when it is missing or unreadable, or while the
+ * simulation is still running (a report saved mid-way by `simulate report` would freeze its figures).
+ */
 function reportOf(home: string, name: string): SimulationReport {
   const { paths, meta, days } = openSimulation(home, name);
-  if (existsSync(paths.reportJson)) {
+  if (meta.status !== "running" && existsSync(paths.reportJson)) {
     try {
       // The saved report of a simulation whose process died still says "running": the record decides.
       return { ...(JSON.parse(readFileSync(paths.reportJson, "utf8")) as SimulationReport), status: meta.status };
@@ -47,15 +50,49 @@ function renderTable(head: string[], rows: string[][], rightFrom = 1): string {
   return `${[line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n")}\n`;
 }
 
-export function cmdSimulateList(opts: { home: string; json: boolean }, io: CommandIO): number {
-  const reports = listSimulationNames(opts.home).map((n) => reportOf(opts.home, n));
-  if (opts.json) {
-    io.stdout(
-      `${JSON.stringify(reports.map((r) => ({ name: r.name, status: r.status, from: r.from, to: r.to, days: r.days, days_total: r.days_total, model: r.model.id, total_return: r.total_return, index_return: r.index_return, max_drawdown: r.max_drawdown, trips: r.trips.length, orders: r.orders, cost_usd: r.cost_usd })))}\n`,
-    );
-    return EXIT.OK;
+/** A simulation of the list: its report, or why its records cannot be read (one damaged simulation hides no other). */
+type Listed = { name: string; report: SimulationReport } | { name: string; error: string };
+
+function listed(home: string, name: string): Listed {
+  try {
+    return { name, report: reportOf(home, name) };
+  } catch (e) {
+    if (e instanceof TwError) return { name, error: e.message };
+    throw e;
   }
-  if (reports.length === 0) {
+}
+
+/** A simulation as `simulate list --json` shows it. */
+function listRow(r: SimulationReport) {
+  return {
+    name: r.name,
+    status: r.status,
+    from: r.from,
+    to: r.to,
+    days: r.days,
+    days_total: r.days_total,
+    model: r.model.id,
+    total_return: r.total_return,
+    index_return: r.index_return,
+    max_drawdown: r.max_drawdown,
+    trips: r.trips.length,
+    orders: r.orders,
+    cost_usd: r.cost_usd,
+  };
+}
+
+export function cmdSimulateList(opts: { home: string; json: boolean }, io: CommandIO): number {
+  const all = listSimulationNames(opts.home).map((n) => listed(opts.home, n));
+  const broken = all.flatMap((l) => ("error" in l ? [l] : []));
+  const reports = all.flatMap((l) => ("report" in l ? [l.report] : []));
+  for (const b of broken) io.stderr(`tradewarden simulate list: ${b.name}: ${b.error}\n`);
+  const exit = broken.length > 0 ? EXIT.INTERNAL_ERROR : EXIT.OK;
+  if (opts.json) {
+    const rows = all.map((l) => ("error" in l ? { name: l.name, status: "unreadable", error: l.error } : listRow(l.report)));
+    io.stdout(`${JSON.stringify(rows)}\n`);
+    return exit;
+  }
+  if (all.length === 0) {
     io.stdout("no simulations yet: `tradewarden simulate --from YYYY-MM-DD --to YYYY-MM-DD --name NAME` starts one\n");
     return EXIT.OK;
   }
@@ -72,8 +109,9 @@ export function cmdSimulateList(opts: { home: string; json: boolean }, io: Comma
     count(r.orders),
     usd(r.cost_usd),
   ]);
+  for (const b of broken) rows.push([b.name, "unreadable", "", "", "", "", "", "", "", "", ""]);
   io.stdout(renderTable(["name", "status", "period", "days", "model", "return", "index", "max dd", "trips", "orders", "cost"], rows, 3));
-  return EXIT.OK;
+  return exit;
 }
 
 /** Each compared row: its label, the report field `--json` carries ("" for none), its cell. */

@@ -4,12 +4,16 @@
  * run's journal record (`run_finish.artifacts`; the journal is append-only), and audit checks them,
  * so any edit of any artifact — one character anywhere — is found, in plain files as in a
  * simulation's packed bundle (the digests are of the files' text, whichever form holds it).
- * Runs recorded before digests existed have none in their record: they audit as before.
+ * Runs recorded before digests existed have none in their record: they audit as before. The record
+ * is read as the journal's own open reads it (a missing head rebuilt from the log's whole lines), and
+ * a journal that cannot vouch for it (a head or log unreadable, a log shorter than its commit mark, a
+ * broken hash chain) is a finding: never an audit that passes because the record could not be read.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { LOG_FILE } from "../journal/types.js";
+import { parseLines } from "../journal/chain.js";
+import { LOG_FILE, SCHEMA_VERSION } from "../journal/types.js";
 import { ARTIFACT_FILES, OPTIONAL_ARTIFACT_FILES, readArtifact } from "./artifacts.js";
 
 type Add = (check: string, message: string) => void;
@@ -45,45 +49,134 @@ export function artifactDigests(runDir: string): Record<string, string> {
   return out;
 }
 
-/** The digests the run's journal record holds, with where: null when the folder is not in a home's runs/ or the record has none. */
-function recordedDigests(runDir: string): { where: string; digests: Record<string, string> } | null {
+/** Where a run's digests were recorded, and what they are. */
+interface Recorded {
+  where: string;
+  digests: Record<string, string>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** A file's text, or null when it does not exist (any other failure to read it is thrown). */
+function readIfPresent(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+/**
+ * The lines of the home's journal log that hold its record, as its own open reads them: the
+ * committed part the head marks, or, without a readable head, the log's whole lines (as the open
+ * rebuilds a missing head). Every way the journal is damaged is a finding: a damaged journal cannot
+ * vouch for a run, and its record of the digests is still checked where it can be read. Null when
+ * the journal holds no digests at all (no journal files, or a journal older than the log).
+ */
+function journalLines(home: string, add: Add): { lines: string[]; lastHash?: string } | null {
+  const headPath = join(home, "journal.json");
+  const logPath = join(home, LOG_FILE);
+  const headBytes = readIfPresent(headPath);
+  const logBytes = readIfPresent(logPath);
+  if (headBytes === null && logBytes === null) return null;
+  let committed: number | undefined;
+  let lastHash: string | undefined;
+  if (headBytes !== null) {
+    let head: unknown;
+    try {
+      head = JSON.parse(headBytes.toString("utf8"));
+    } catch {
+      head = undefined;
+    }
+    const version = isObject(head) ? head.schema_version : undefined;
+    // A single-document journal (schema 1) predates the log and the digests: its runs audit as they did.
+    if (typeof version === "number" && version < SCHEMA_VERSION) return null;
+    const mark = isObject(head) && isObject(head.log) ? head.log.committed_bytes : undefined;
+    if (typeof mark === "number" && Number.isInteger(mark) && mark >= 0) {
+      committed = mark;
+      const hash = isObject(head) && isObject(head.log) ? head.log.last_hash : undefined;
+      if (typeof hash === "string") lastHash = hash;
+    } else
+      add(
+        "digests",
+        `the journal's head ${headPath} cannot be read (not a journal head with a commit mark): this run was checked against the whole lines of ${LOG_FILE}; \`tradewarden journal verify\` says more`,
+      );
+  }
+  if (logBytes === null) {
+    if (committed !== 0) add("digests", `the journal's log ${logPath} is missing: the SHA-256s recorded when the run closed cannot be checked`);
+    return null;
+  }
+  if (committed !== undefined && logBytes.length < committed) {
+    add(
+      "digests",
+      `the journal's log ${logPath} holds ${logBytes.length} bytes, fewer than the ${committed} its head records as committed: its end is lost, and with it perhaps this run's record (\`tradewarden journal verify\`)`,
+    );
+    committed = undefined;
+    lastHash = undefined;
+  }
+  const text = logBytes.subarray(0, committed ?? logBytes.length).toString("utf8");
+  // Only whole lines: a last line a crash cut off (past the mark, or with no head) is not part of the record.
+  const whole = text.slice(0, text.lastIndexOf("\n") + 1);
+  return { lines: whole === "" ? [] : whole.slice(0, -1).split("\n"), ...(lastHash === undefined ? {} : { lastHash }) };
+}
+
+/**
+ * The digests the run's journal record holds (its `run_finish`), or null: the folder is not in a
+ * home's runs/, or the journal recorded none for the run (a run recorded before digests existed, or
+ * one that never closed). A journal whose hash chain is broken is a finding: its digests may be edited too.
+ */
+function recordedDigests(runDir: string, add: Add): Recorded | null {
   const dir = resolve(runDir);
   if (basename(dirname(dir)) !== "runs") return null;
-  const home = dirname(dirname(dir));
+  const journal = journalLines(dirname(dirname(dir)), add);
+  if (!journal) return null;
   const runId = basename(dir);
-  const logPath = join(home, LOG_FILE);
-  if (!existsSync(logPath)) return null;
-  // Only the committed part of the log is the journal (the head says how far it goes).
-  let committed: number | undefined;
-  try {
-    const head = JSON.parse(readFileSync(join(home, "journal.json"), "utf8")) as { log?: { committed_bytes?: unknown } };
-    if (typeof head.log?.committed_bytes === "number") committed = head.log.committed_bytes;
-  } catch {
-    return null; // an unreadable journal: `journal verify` and every command that opens it say so
-  }
-  if (committed === undefined) return null;
-  const lines = readFileSync(logPath).subarray(0, committed).toString("utf8").split("\n");
   const id = JSON.stringify(runId);
-  let found: { where: string; digests: Record<string, string> } | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
+  let found: Recorded | null = null;
+  for (let i = 0; i < journal.lines.length; i++) {
+    const line = journal.lines[i] as string;
     if (!line.includes('"run_finish"') || !line.includes(id)) continue;
-    let ev: { t?: unknown; run_id?: unknown; artifacts?: unknown };
+    let ev: unknown;
     try {
-      ev = JSON.parse(line) as typeof ev;
+      ev = JSON.parse(line);
     } catch {
-      continue;
+      continue; // the chain check below names a line that is not JSON
     }
-    if (ev.t !== "run_finish" || ev.run_id !== runId) continue;
+    if (!isObject(ev) || ev.t !== "run_finish" || ev.run_id !== runId) continue;
     const a = ev.artifacts;
-    found = a !== null && typeof a === "object" && !Array.isArray(a) ? { where: `${LOG_FILE} line ${i + 1}`, digests: a as Record<string, string> } : null;
+    found = isObject(a) ? { where: `${LOG_FILE} line ${i + 1}`, digests: a as Record<string, string> } : null;
   }
+  const issue = chainIssueOf(journal.lines, journal.lastHash);
+  if (issue)
+    add(
+      "digests",
+      `the journal's hash chain is broken (${issue}): its record of this run, the SHA-256s included, may have been edited (\`tradewarden journal verify\`)`,
+    );
   return found;
+}
+
+/**
+ * The first break of the log's hash chain (or a line that is not a record), or null; with the head's
+ * `last_hash`, an edit of the last committed line too (no later line carries its hash).
+ */
+function chainIssueOf(lines: string[], lastHash: string | undefined): string | null {
+  try {
+    const parsed = parseLines(lines, (why) => {
+      throw new Error(why);
+    });
+    if (parsed.chainIssue) return parsed.chainIssue;
+    return lastHash !== undefined && lastHash !== parsed.hash
+      ? `the last committed line (${lines.length}) does not match the head's last_hash: a line was edited`
+      : null;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 /** Each artifact is byte for byte what the run wrote at close; no artifact was added or removed since. */
 export function checkDigests(runDir: string, add: Add): void {
-  const recorded = recordedDigests(runDir);
+  const recorded = recordedDigests(runDir, add);
   if (!recorded) return;
   const now = artifactDigests(runDir);
   for (const [file, digest] of Object.entries(recorded.digests)) {

@@ -190,7 +190,7 @@ export function computeMetrics(points: readonly DayPoint[], fills: readonly Fill
 /** Definitions shown in the report, one per figure. */
 export const METRIC_DEFINITIONS: Record<string, string> = {
   total_return: "End value ÷ start value − 1 (start: the first day's value, before any trade).",
-  annualised_return: "(1 + total return)^(252 ÷ (days − 1)) − 1.",
+  annualised_return: "(1 + total return)^(252 ÷ days) − 1 (days: the trading days simulated, each a daily return on the value before it).",
   index_return: "The index (SPX) bought and held over the same days: last reference price ÷ first − 1.",
   excess_return: "Total return − index return.",
   volatility: "Sample standard deviation of daily returns × √252.",
@@ -200,7 +200,7 @@ export const METRIC_DEFINITIONS: Record<string, string> = {
   max_drawdown_days: "Longest stretch underwater, in trading days: from a peak to the first day back at it (or to the last day).",
   turnover: "Traded notional (buys + sells) ÷ average account value, per year (1 = the account traded once a year).",
   hit_rate: "Share of closed trades (sells, at average cost with commissions) that made money.",
-  exposure: "Average share of the account's value held in instruments rather than cash.",
+  exposure: "Average share of the account's value held in instruments rather than cash, over the start (all cash) and each day's close.",
   orders: "Orders sent to the broker (kill-switch liquidation included).",
   blocked_by_rule: "Orders the risk gate blocked (in the proposal or at the final gate), counted per rule.",
   cost_usd: "What the model calls cost, in USD (0 for the scripted model).",

@@ -13,9 +13,14 @@ export const MIN_HISTORY_DAYS = 20;
 
 const usage = (code: string, message: string) => new TwError(code, message, EXIT.USAGE_OR_CONFIG);
 
-export function planDays(calendar: TradingCalendar, from: string, to?: string): string[] {
+/** `--from` and `--to` are calendar days (checked before anything reads them: a config takes `--from` as its start date). */
+export function checkDayArgs(from: string, to?: string): void {
   if (!isIsoDay(from)) throw usage("invalid_date", `--from ${from} is not a date (YYYY-MM-DD)`);
   if (to !== undefined && !isIsoDay(to)) throw usage("invalid_date", `--to ${to} is not a date (YYYY-MM-DD)`);
+}
+
+export function planDays(calendar: TradingCalendar, from: string, to?: string): string[] {
+  checkDayArgs(from, to);
   const first = calendar.first;
   const last = calendar.last;
   if (!first || !last) throw usage("no_market_data", "there is no market data to simulate over");

@@ -8,7 +8,9 @@
 import { appendFileSync, existsSync, mkdirSync } from "node:fs";
 import { boundHeapGrowth } from "../util/heap.js";
 import { createModelClient } from "../agent/factory.js";
-import { fxToBaseOf } from "../config/fx.js";
+import { currenciesWithoutRate, fxToBaseOf } from "../config/fx.js";
+import type { Config } from "../config/types.js";
+import type { Instrument } from "../core/domain.js";
 import { fromMinor } from "../core/money.js";
 import { acquireLock, type LockHandle } from "../journal/lock.js";
 import { MarketData } from "../market/data.js";
@@ -26,7 +28,7 @@ import { TwError } from "../core/errors.js";
 import { effectiveConfig, saveEffectiveConfig } from "./config.js";
 import { type DayRecord, dayFacts } from "./day-record.js";
 import { checkSimulationName, generatedName, type SimulationPaths, simulationPaths } from "./paths.js";
-import { planDays } from "./plan.js";
+import { checkDayArgs, planDays } from "./plan.js";
 import { writeReport } from "./report-files.js";
 import { type SimulationMeta, type SimulationStatus, writeMeta } from "./store.js";
 
@@ -152,6 +154,8 @@ export async function runSimulation(req: SimulationRequest, hooks: SimulationHoo
 
 /** Checks the request (config, model, days, name), then makes and locks the simulation's folder. */
 async function openSimulation(req: SimulationRequest, now: () => number): Promise<OpenedSimulation> {
+  // A malformed day is named as the option it came from, not as the config's start date it becomes.
+  checkDayArgs(req.from, req.to);
   const eff = effectiveConfig({
     home: req.home,
     ...(req.configFile ? { configFile: req.configFile } : {}),
@@ -159,6 +163,7 @@ async function openSimulation(req: SimulationRequest, now: () => number): Promis
     sets: req.sets,
     from: req.from,
   });
+  refuseUnpricedUniverse(eff.config, eff.universe);
   // The model is checked before anything is written: an unknown policy or a missing key refuses here.
   const model = createModelClient(eff.config.model, { env: req.env });
   const market = MarketData.load({ home: req.home });
@@ -199,6 +204,26 @@ async function openSimulation(req: SimulationRequest, now: () => number): Promis
   };
   writeMeta(paths.meta, meta);
   return { market, days, paths, lock, meta };
+}
+
+/**
+ * A universe priced in a currency with no rate to the base one is refused before anything is
+ * written: its instruments (the index among them) could be neither valued nor traded, and every day
+ * would hold with the index read as zero.
+ */
+function refuseUnpricedUniverse(config: Config, universe: readonly Instrument[]): void {
+  const missing = currenciesWithoutRate(config, universe);
+  if (missing.size === 0) return;
+  const base = config.account.base_currency.toUpperCase();
+  const parts = [...missing].map(
+    ([c, symbols]) => `${symbols.length} instrument(s) priced in ${c} (${symbols.slice(0, 3).join(", ")}${symbols.length > 3 ? ", …" : ""})`,
+  );
+  const [first] = missing.keys();
+  throw new TwError(
+    "missing_fx_rate",
+    `the account's base currency is ${base}, but ${parts.join(" and ")} have no exchange rate to it: set one under [fx] (e.g. --set fx.${first}=<${base} per ${first}>)`,
+    EXIT.USAGE_OR_CONFIG,
+  );
 }
 
 /** Runs the days in order until the last, a stop, or a failed day; each day's record is appended as it closes. */

@@ -44,11 +44,18 @@ describe("simulate: options", () => {
     await expectBooksOf(join(home, "simulations/early"), 5);
   }, 60_000);
 
-  it("refuses a --from that is not a trading day, a bad --set, an unknown --model and an existing --name (exit 2, nothing created)", async () => {
+  it("refuses a malformed --from, a --from that is not a trading day, a bad --set, a base currency with no exchange rate, an unknown --model and an existing --name (exit 2, nothing created)", async () => {
     const home = freshHome();
     const weekend = await twIn(home, ["simulate", "--from", "2003-01-04", "--to", "2003-02-01"]);
     expectExit(weekend, 2);
     expect(text(weekend)).toMatch(/--from 2003-01-04 is not a trading day in the market data \(the next trading day is 2003-01-06\)/);
+    // A malformed --from is named as the option (not as the config's start date it would become).
+    for (const bad of ["2003-1-6", "20030106", "2003-02-30"]) {
+      const r = await twIn(home, ["simulate", "--from", bad, "--to", "2003-02-01"]);
+      expectExit(r, 2);
+      expect(text(r)).toContain(`--from ${bad} is not a date (YYYY-MM-DD)`);
+      expect(text(r)).not.toMatch(/configuration|start_date/);
+    }
     const early = await twIn(home, ["simulate", "--from", "2000-01-04"]);
     expectExit(early, 2);
     expect(text(early)).toMatch(/a simulation needs 20 \(the first such day is 2000-02-01\)/);
@@ -58,6 +65,12 @@ describe("simulate: options", () => {
     const range = await twIn(home, ["simulate", "--from", "2003-01-06", "--set", "limits.max_drawdown_pct=150"]);
     expectExit(range, 2);
     expect(text(range)).toMatch(/limits\.max_drawdown_pct/);
+    // A base currency the universe's prices have no rate to: nothing could be valued or traded.
+    const fx = await twIn(home, ["simulate", "--from", "2003-01-06", "--set", "account.base_currency=EUR"]);
+    expectExit(fx, 2);
+    expect(text(fx)).toMatch(
+      /the account's base currency is EUR, but \d+ instrument\(s\) priced in USD .* have no exchange rate to it: set one under \[fx\] \(e\.g\. --set fx\.USD=<EUR per USD>\)/,
+    );
     const model = await twIn(home, ["simulate", "--from", "2003-01-06", "--model", "scripted:nope"]);
     expectExit(model, 2);
     expect(text(model)).toMatch(/model.script "nope" is not a scripted policy/);

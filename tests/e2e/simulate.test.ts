@@ -9,7 +9,7 @@
  * and report rebuild it.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -147,5 +147,22 @@ describe("a simulation over the 2008 crash", () => {
     expectExit(rebuilt, 0);
     expect(readFileSync(join(sim, "report.json"), "utf8")).toBe(saved);
     expect(readFileSync(join(home, "simulations", "spring", "tradewarden.toml"), "utf8")).toMatch(/max_drawdown_pct = 10/);
+
+    // One simulation whose record is damaged hides no other: it is listed as unreadable, named on stderr, exit 1.
+    cpSync(join(home, "simulations", "spring"), join(home, "simulations", "broken"), { recursive: true });
+    writeFileSync(join(home, "simulations", "broken", "simulation.json"), '{"format":');
+    const damaged = await twIn(home, ["simulate", "list"]);
+    expectExit(damaged, 1);
+    expect(String(damaged.stdout)).toMatch(/crash\s+completed/);
+    expect(String(damaged.stdout)).toMatch(/spring\s+completed/);
+    expect(String(damaged.stdout)).toMatch(/broken\s+unreadable/);
+    expect(String(damaged.stderr)).toMatch(/tradewarden simulate list: broken: .*simulation\.json cannot be read/);
+    const damagedJson = await twIn(home, ["simulate", "list", "--json"]);
+    expectExit(damagedJson, 1);
+    expect((JSON.parse(String(damagedJson.stdout)) as { name: string; status: string }[]).map((r) => `${r.name} ${r.status}`).sort()).toEqual([
+      "broken unreadable",
+      "crash completed",
+      "spring completed",
+    ]);
   }, 120_000);
 });

@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACT_FILES, OPTIONAL_ARTIFACT_FILES, packRunDir, readArtifact } from "../../src/run/artifacts.js";
 import { auditRunDir } from "../../src/records/audit.js";
+import { CHAIN_ORIGIN, chainEvents } from "../../src/journal/chain.js";
+import type { JournalEvent } from "../../src/journal/types.js";
 import { cleanupHomes, expectExit, freshHome, twIn } from "../e2e/helpers.js";
 
 afterAll(cleanupHomes);
@@ -121,12 +123,22 @@ describe("audit finds any one-character edit of any artifact", () => {
   it("a run recorded before the digests (none in its journal record) audits clean; its records' cross-checks still find an edited system prompt, task or tool input", () => {
     const old = freshHome();
     cpSync(home, old, { recursive: true });
+    // The same journal as one written before the digests: no `artifacts` in any record, its hash chain whole.
     const log = join(old, "journal.log.jsonl");
-    const text = readFileSync(log, "utf8").replace(/,"artifacts":\{[^}]*\}/g, "");
+    const events = readFileSync(log, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => {
+        const { prev: _prev, artifacts: _artifacts, ...ev } = JSON.parse(line) as JournalEvent & { artifacts?: unknown };
+        return ev as JournalEvent;
+      });
+    const { text, hash } = chainEvents(events, CHAIN_ORIGIN);
     writeFileSync(log, text);
-    const head = JSON.parse(readFileSync(join(old, "journal.json"), "utf8")) as { log: { committed_bytes: number } };
+    const head = JSON.parse(readFileSync(join(old, "journal.json"), "utf8")) as { log: { committed_bytes: number; last_hash: string } };
     head.log.committed_bytes = Buffer.byteLength(text);
+    head.log.last_hash = hash;
     writeFileSync(join(old, "journal.json"), JSON.stringify(head));
+    expect(text).not.toContain('"artifacts"');
     const dir = join(old, "runs", readdirSync(join(old, "runs"))[0] as string);
     expect(findingsFor(dir)).toEqual([]);
 

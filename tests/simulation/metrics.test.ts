@@ -4,7 +4,18 @@
  * one buy and two sells.
  */
 import { describe, expect, it } from "vitest";
-import { annualise, closedTrades, computeMetrics, type DayPoint, type FillPoint, maxDrawdown, sharpe, sortino, stdev } from "../../src/simulation/metrics.js";
+import {
+  annualise,
+  closedTrades,
+  computeMetrics,
+  type DayPoint,
+  type FillPoint,
+  METRIC_DEFINITIONS,
+  maxDrawdown,
+  sharpe,
+  sortino,
+  stdev,
+} from "../../src/simulation/metrics.js";
 
 const points: DayPoint[] = [
   { day: "start", value: 100, cash: 100, index: 50 },
@@ -24,8 +35,9 @@ describe("metrics on a hand-computed series", () => {
   it("returns: total 108.9/100 − 1, annualised over 3 periods, the index 60/50 − 1", () => {
     expect(m.days).toBe(3);
     expect(m.total_return).toBeCloseTo(0.089, 12);
-    // (1.089)^(252/3) − 1
-    expect(m.annualised_return).toBeCloseTo(1.089 ** 84 - 1, 6);
+    // (1.089)^(252/3) − 1: 252 ÷ the report's own `days`, as its definition says
+    expect(m.annualised_return).toBeCloseTo(1.089 ** (252 / m.days) - 1, 6);
+    expect(METRIC_DEFINITIONS.annualised_return).toMatch(/^\(1 \+ total return\)\^\(252 ÷ days\) − 1/);
     expect(m.index_return).toBeCloseTo(0.2, 12);
     expect(m.excess_return).toBeCloseTo(0.089 - 0.2, 12);
   });
@@ -58,6 +70,7 @@ describe("metrics on a hand-computed series", () => {
     expect(m.traded_notional).toBe(205);
     expect(m.turnover).toBeCloseTo(164.82412060301507, 8);
     expect(m.exposure).toBeCloseTo(0.45684113865932047, 12);
+    expect(METRIC_DEFINITIONS.exposure).toContain("over the start (all cash) and each day's close");
   });
 
   it("degenerate inputs give zeros, not NaN", () => {
