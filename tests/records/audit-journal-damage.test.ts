@@ -6,7 +6,7 @@
  * audited through the CLI (in-process), with exit 1 on any finding.
  */
 import { createHash } from "node:crypto";
-import { appendFileSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupHomes, copyOfHome, expectExit, freshHome, twIn } from "../e2e/helpers.js";
@@ -101,6 +101,20 @@ describe("audit with a damaged journal", () => {
       writeFileSync(log, text.slice(0, text.length - lastLine.length) + lastLine.replace(/"at":"(\d)/, (_m, d: string) => `"at":"${(Number(d) + 1) % 10}`));
     });
     expect(r.out).toMatch(/\[digests\] the journal's hash chain is broken \(the last committed line \(\d+\) does not match the head's last_hash/);
+    expect(r.code).toBe(1);
+  });
+});
+
+describe("audit names the artifact it cannot read", () => {
+  it("an artifact that is a folder is named as that artifact (not as a packed file the run does not have), once", async () => {
+    const r = await auditAfter(first, (home) => {
+      const cassette = join(home, "runs", first, "cassette.jsonl");
+      rmSync(cassette);
+      mkdirSync(cassette);
+    });
+    expect(r.out).toMatch(/\[files\] cassette\.jsonl cannot be read: .*cassette\.jsonl is a folder/);
+    expect(r.out).not.toContain("artifacts.json.br");
+    expect(r.out).not.toContain("cassette.jsonl is missing");
     expect(r.code).toBe(1);
   });
 });
