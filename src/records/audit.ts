@@ -55,14 +55,17 @@ function readTexts(runDir: string, add: Add): ArtifactTexts {
   const texts: ArtifactTexts = {};
   for (const [key, file] of Object.entries(ARTIFACT_FILES)) {
     let text: string | null = null;
+    let unreadable = false;
     try {
       text = readArtifact(runDir, key as keyof typeof ARTIFACT_FILES);
     } catch (e) {
-      add("files", `${PACKED_FILE} cannot be read: ${(e as Error).message}`);
+      // Named as the artifact it failed to give (the reason names the file read: its own, or the packed one).
+      add("files", `${file} cannot be read: ${(e as Error).message}`);
+      unreadable = true;
     }
     if (text === null && key === "researchCycle") text = derivedCycleText(runDir, add);
-    if (text === null) add("files", `${file} is missing`);
-    else texts[key as keyof typeof ARTIFACT_FILES] = text;
+    if (text !== null) texts[key as keyof typeof ARTIFACT_FILES] = text;
+    else if (!unreadable) add("files", `${file} is missing`);
   }
   return texts;
 }

@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { ProposedOrder } from "../core/domain.js";
+import { decidedBy } from "../journal/decided.js";
 import type { Journal } from "../journal/journal.js";
 import type { RunRecord } from "../journal/types.js";
 import { TwError } from "../core/errors.js";
@@ -69,6 +70,13 @@ export function findPendingProposal(journal: PendingJournal, runId?: string): Pe
     throw refuse("nothing_pending", `run ${run.run_id} has nothing to approve: ${what}`);
   }
   if (run.run_id !== latest.run_id) {
+    // Decided by a later run (an approve of it that finished): said as such, not as an expired proposal.
+    const decided = decidedBy(journal, run.run_id);
+    if (decided)
+      throw refuse(
+        "already_decided",
+        `the proposal of run ${run.run_id} was already decided: run ${decided.run_id} recorded it as ${decided.decision}; nothing was placed`,
+      );
     throw refuse(
       "proposal_expired",
       `the proposal of run ${run.run_id} (trading day ${run.trading_day}) has expired: run ${latest.run_id} came after it; nothing was placed`,

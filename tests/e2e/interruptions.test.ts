@@ -90,10 +90,11 @@ describe.concurrent("a real CLI run cut short on the simulated broker", () => {
     expect(decided).toHaveLength(3);
     expect(decided[0]?.decided_by).toEqual({ run_id: decided[2]?.run_id, decision: "approved" });
     await expectAgreement(home);
-    // decided now: a third approve is refused as expired (a completed run came after it)
+    // decided now: a third approve is refused, naming the run that decided it (not as an expired proposal)
     const third = await twIn(home, ["approve", pending as string, "--yes"]);
     expectExit(third, 2);
-    expect(text(third)).toMatch(/expired/);
+    expect(text(third)).toContain(`the proposal of run ${pending} was already decided: run ${decided[2]?.run_id} recorded it as approved; nothing was placed`);
+    expect(text(third)).not.toMatch(/expired/);
   }, 90_000);
 });
 

@@ -6,7 +6,7 @@
  * audited through the CLI (in-process), with exit 1 on any finding.
  */
 import { createHash } from "node:crypto";
-import { appendFileSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupHomes, copyOfHome, expectExit, freshHome, twIn } from "../e2e/helpers.js";
@@ -102,5 +102,33 @@ describe("audit with a damaged journal", () => {
     });
     expect(r.out).toMatch(/\[digests\] the journal's hash chain is broken \(the last committed line \(\d+\) does not match the head's last_hash/);
     expect(r.code).toBe(1);
+  });
+});
+
+describe("audit names the artifact it cannot read", () => {
+  it("an artifact that is a folder is named as that artifact (not as a packed file the run does not have), once", async () => {
+    const r = await auditAfter(first, (home) => {
+      const cassette = join(home, "runs", first, "cassette.jsonl");
+      rmSync(cassette);
+      mkdirSync(cassette);
+    });
+    expect(r.out).toMatch(/\[files\] cassette\.jsonl cannot be read: .*cassette\.jsonl is a folder/);
+    expect(r.out).not.toContain("artifacts.json.br");
+    expect(r.out).not.toContain("cassette.jsonl is missing");
+    expect(r.code).toBe(1);
+  });
+});
+
+describe("audit says what it could not check", () => {
+  it("a run folder copied out of its home's runs/ audits against every contract but says its SHA-256s were not checked", async () => {
+    const home = copyOfHome(template);
+    const copy = join(home, "copied-run");
+    cpSync(join(home, "runs", first), copy, { recursive: true });
+    const [inside, outside] = [await twIn(home, ["audit", first]), await twIn(home, ["audit", copy])];
+    expect(String(inside.stdout).trim()).toBe(`audit ok: ${join(home, "runs", first)}`);
+    expect(String(outside.stdout).trim()).toBe(
+      `audit ok: ${copy} (a folder outside a home's runs/: its artifacts were checked against every contract, but not against the SHA-256s a journal records when a run closes)`,
+    );
+    expect(outside.exitCode).toBe(0);
   });
 });
