@@ -4,7 +4,7 @@
  * (nothing reached the broker that the final gate and the operator did not approve), transcript
  * protocol, evidence grounding, the cassette's shape, and leaked secrets. Pure over file contents.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { LOG_FILE } from "../journal/types.js";
 import { checkAgreement } from "./audit-agreement.js";
@@ -41,9 +41,10 @@ function otherRunFiles(runDir: string): { name: string; text: string }[] {
 function journalFiles(runDir: string): { name: string; text: string }[] {
   const home = dirname(dirname(resolve(runDir)));
   if (basename(dirname(resolve(runDir))) !== "runs") return [];
+  // Only files: a journal file that is something else (a folder) is the digests check's finding.
   return ["journal.json", LOG_FILE]
     .map((f) => join(home, f))
-    .filter((p) => existsSync(p))
+    .filter((p) => existsSync(p) && statSync(p).isFile())
     .map((p) => ({ name: p, text: readFileSync(p, "utf8") }));
 }
 

@@ -57,15 +57,17 @@ interface Recorded {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** A file's text, or null when it does not exist (any other failure to read it is thrown). */
-function readIfPresent(path: string): Buffer | null {
+/** A file's bytes; null when it does not exist; why it cannot be read (a folder, no permission) otherwise. */
+function readIfPresent(path: string): Buffer | null | { error: string } {
   try {
     return readFileSync(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
+    return { error: (e as Error).message };
   }
 }
+
+const isBytes = (r: Buffer | null | { error: string }): r is Buffer => Buffer.isBuffer(r);
 
 /**
  * The lines of the home's journal log that hold its record, as its own open reads them: the
@@ -77,15 +79,15 @@ function readIfPresent(path: string): Buffer | null {
 function journalLines(home: string, add: Add): { lines: string[]; lastHash?: string } | null {
   const headPath = join(home, "journal.json");
   const logPath = join(home, LOG_FILE);
-  const headBytes = readIfPresent(headPath);
-  const logBytes = readIfPresent(logPath);
-  if (headBytes === null && logBytes === null) return null;
+  const headRead = readIfPresent(headPath);
+  const logRead = readIfPresent(logPath);
+  if (headRead === null && logRead === null) return null;
   let committed: number | undefined;
   let lastHash: string | undefined;
-  if (headBytes !== null) {
+  if (headRead !== null) {
     let head: unknown;
     try {
-      head = JSON.parse(headBytes.toString("utf8"));
+      head = isBytes(headRead) ? JSON.parse(headRead.toString("utf8")) : undefined;
     } catch {
       head = undefined;
     }
@@ -100,13 +102,15 @@ function journalLines(home: string, add: Add): { lines: string[]; lastHash?: str
     } else
       add(
         "digests",
-        `the journal's head ${headPath} cannot be read (not a journal head with a commit mark): this run was checked against the whole lines of ${LOG_FILE}; \`tradewarden journal verify\` says more`,
+        `the journal's head ${headPath} cannot be read (${isBytes(headRead) ? "not a journal head with a commit mark" : headRead.error}): this run was checked against the whole lines of ${LOG_FILE}; \`tradewarden journal verify\` says more`,
       );
   }
-  if (logBytes === null) {
-    if (committed !== 0) add("digests", `the journal's log ${logPath} is missing: the SHA-256s recorded when the run closed cannot be checked`);
+  if (!isBytes(logRead)) {
+    const why = logRead === null ? "is missing" : `cannot be read (${logRead.error})`;
+    if (committed !== 0) add("digests", `the journal's log ${logPath} ${why}: the SHA-256s recorded when the run closed cannot be checked`);
     return null;
   }
+  const logBytes = logRead;
   if (committed !== undefined && logBytes.length < committed) {
     add(
       "digests",

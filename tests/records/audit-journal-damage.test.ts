@@ -70,6 +70,23 @@ describe("audit with a damaged journal", () => {
     expect(r.code).toBe(1);
   });
 
+  it("a journal file that is a folder is a finding naming why, never a crash", async () => {
+    const head = await auditAfter(first, (home) => {
+      rmSync(join(home, "journal.json"));
+      mkdirSync(join(home, "journal.json"));
+      editTranscript(home, first);
+    });
+    expect(head.out).toMatch(/\[digests\] the journal's head .*journal\.json cannot be read \(EISDIR/);
+    expect(head.out).toMatch(/\[digests\] transcript\.json was changed after the run closed/);
+    expect(head.code).toBe(1);
+    const log = await auditAfter(first, (home) => {
+      rmSync(join(home, "journal.log.jsonl"));
+      mkdirSync(join(home, "journal.log.jsonl"));
+    });
+    expect(log.out).toMatch(/\[digests\] the journal's log .*journal\.log\.jsonl cannot be read \(EISDIR/);
+    expect(log.code).toBe(1);
+  });
+
   it("a missing log is a finding", async () => {
     const r = await auditAfter(first, (home) => rmSync(join(home, "journal.log.jsonl")));
     expect(r.out).toMatch(/\[digests\] the journal's log .* is missing/);
