@@ -1,13 +1,11 @@
 /** `tradewarden audit <run-id, prefix, latest or path>`: verify a run's artifacts against every contract; exit 1 on any finding. */
-import { basename, dirname, resolve } from "node:path";
 import { auditRunDir } from "../records/audit.js";
+import { inHomeRuns } from "../run/audit-digests.js";
 import { EXIT } from "../core/exit-codes.js";
 import type { CommandIO } from "./io.js";
 import { resolveRun } from "./run-id.js";
 import { TwError } from "../core/errors.js";
 
-/** Whether a run folder is in a home's runs/, where the home's journal records its artifacts' SHA-256s. */
-const inHomeRuns = (dir: string) => basename(dirname(resolve(dir))) === "runs";
 const UNSEALED =
   " (a folder outside a home's runs/: its artifacts were checked against every contract, but not against the SHA-256s a journal records when a run closes)";
 

@@ -49,6 +49,9 @@ export function artifactDigests(runDir: string): Record<string, string> {
   return out;
 }
 
+/** Whether a run folder is in a home's runs/, whose journal records its artifacts' SHA-256s when it closes (a copy elsewhere has none to check against). */
+export const inHomeRuns = (runDir: string): boolean => basename(dirname(resolve(runDir))) === "runs";
+
 /** Where a run's digests were recorded, and what they are. */
 interface Recorded {
   where: string;
@@ -132,7 +135,7 @@ function journalLines(home: string, add: Add): { lines: string[]; lastHash?: str
  */
 function recordedDigests(runDir: string, add: Add): Recorded | null {
   const dir = resolve(runDir);
-  if (basename(dirname(dir)) !== "runs") return null;
+  if (!inHomeRuns(dir)) return null;
   const journal = journalLines(dirname(dirname(dir)), add);
   if (!journal) return null;
   const runId = basename(dir);
