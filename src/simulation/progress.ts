@@ -136,7 +136,7 @@ export function summaryJson(meta: SimulationMeta, r: SimulationReport, dir: stri
 
 export function summaryText(meta: SimulationMeta, r: SimulationReport, dir: string): string {
   const lines = [
-    `simulation ${meta.name}: ${meta.status}, ${count(r.days)} of ${count(r.days_total)} trading day(s) ${meta.from} → ${r.days > 0 ? (r.series.day.at(-1) ?? meta.to) : meta.from}, ${formatDuration(meta.elapsed_ms)}`,
+    `simulation ${meta.name}: ${meta.status}, ${count(r.days)} of ${count(r.days_total)} trading day(s) ${r.days > 0 ? `${meta.from} → ${r.series.day.at(-1) ?? meta.to}` : `(none run; planned ${meta.from} → ${meta.to})`}, ${formatDuration(meta.elapsed_ms)}`,
     `total return ${pct(r.total_return)} (${r.index_symbol} bought and held ${pct(r.index_return)}), annualised ${pct(r.annualised_return)}, volatility ${pct(r.volatility)}, Sharpe ${decimal(r.sharpe)}, Sortino ${decimal(r.sortino)}`,
     `max drawdown ${pct(r.max_drawdown)}, ${count(r.max_drawdown_days)} trading day(s) underwater at most; exposure ${pct(r.exposure, 1)}, turnover ${decimal(r.turnover)}/year, hit rate ${pct(r.hit_rate, 1)} of ${count(r.closed_trades)} trade(s)`,
   ];
@@ -157,6 +157,7 @@ export function summaryText(meta: SimulationMeta, r: SimulationReport, dir: stri
   );
   if (meta.failure) lines.push(`stopped: ${meta.failure.message}${meta.failure.run_id ? ` (run ${meta.failure.run_id})` : ""}`);
   lines.push(`report: ${dir}/report.html (and report.json)`);
-  lines.push(`audit or replay a day: tradewarden --home ${dir} audit <run-id>`);
+  // Only once a day has run: before that there is no run to audit.
+  if (r.days > 0) lines.push(`audit or replay a day: tradewarden --home ${dir} audit <run-id>`);
   return `${lines.join("\n")}\n`;
 }

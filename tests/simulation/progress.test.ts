@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { DayRecord } from "../../src/simulation/day-record.js";
-import { liveLine, plainLine, Tally } from "../../src/simulation/progress.js";
+import { liveLine, plainLine, summaryText, Tally } from "../../src/simulation/progress.js";
+import { buildReport } from "../../src/simulation/report.js";
+import type { SimulationMeta } from "../../src/simulation/store.js";
 
 function day(day: string, value: number, gateDrawdown: number, extra: Partial<DayRecord> = {}): DayRecord {
   return {
@@ -58,5 +60,45 @@ describe("simulation progress lines", () => {
     }
     const wide = liveLine(d, progress, t, 200);
     expect(wide).toMatch(/orders 4 {2}trips 1 {2}spend \$0\.0123 {2}ETA/);
+  });
+});
+
+describe("the closing summary", () => {
+  const meta: SimulationMeta = {
+    format: "tradewarden-simulation/1",
+    name: "early",
+    from: "2010-01-04",
+    to: "2010-03-01",
+    days_total: 39,
+    days_done: 0,
+    status: "interrupted",
+    created_at: "2026-12-02T00:00:00.000Z",
+    finished_at: "2026-12-02T00:00:01.000Z",
+    elapsed_ms: 300,
+    model: { provider: "scripted", id: "scripted:momentum" },
+    config: { file: null, model: "scripted:momentum", sets: [] },
+    reset_after: null,
+    max_drawdown_pct: 25,
+    capital: 100_000,
+    base_currency: "USD",
+    index_symbol: "SPX",
+    start_index: 1115.1,
+    failure: null,
+  };
+
+  it("of a simulation stopped before its first day: the days planned, and no run to audit", () => {
+    const text = summaryText(meta, buildReport(meta, []), "/sims/early");
+    expect(text).toMatch(/^simulation early: interrupted, 0 of 39 trading day\(s\) \(none run; planned 2010-01-04 → 2010-03-01\)/);
+    expect(text).not.toMatch(/audit or replay a day/);
+  });
+
+  it("of one that ran days: the days it ran, and how to audit one", () => {
+    const text = summaryText(
+      { ...meta, days_done: 2 },
+      buildReport({ ...meta, days_done: 2 }, [day("2010-01-04", 100_000, 0), day("2010-01-05", 100_500, 0)]),
+      "/sims/early",
+    );
+    expect(text).toMatch(/^simulation early: interrupted, 2 of 39 trading day\(s\) 2010-01-04 → 2010-01-05/);
+    expect(text).toContain("audit or replay a day: tradewarden --home /sims/early audit <run-id>");
   });
 });
