@@ -59,10 +59,11 @@ test("`latest` is the journal's last run: a folder that is no run is never picke
   expect(JSON.parse(String(exported.stdout))).toMatchObject({ run_id: last });
 
   rmSync(join(home, "runs", last), { recursive: true });
-  const [gone, goneJson, replay, older] = await Promise.all([
+  const [gone, goneJson, replay, exportGone, older] = await Promise.all([
     twIn(home, ["audit", "latest"]),
     twIn(home, ["audit", last.slice(0, 20), "--json"]),
     twIn(home, ["replay", "latest"]),
+    twIn(home, ["export", "latest"]),
     twIn(home, ["audit", first]),
   ]);
   expectExit(gone, 1);
@@ -71,6 +72,8 @@ test("`latest` is the journal's last run: a folder that is no run is never picke
   expect(JSON.parse(String(goneJson.stdout))).toMatchObject({ ok: false, findings: [{ check: "files" }] });
   expectExit(replay, 1);
   expect(String(replay.stderr)).toContain(`tradewarden replay: run ${last} is in the journal, but its folder`);
+  expectExit(exportGone, 1);
+  expect(String(exportGone.stderr)).toContain(`tradewarden export: run ${last} is in the journal, but its folder`);
   expectExit(older, 0);
 }, 90_000);
 
